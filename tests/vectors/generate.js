@@ -243,6 +243,8 @@ function pretty(obj) {
   return '{\n' + parts.join(',\n') + '\n}\n';
 }
 
+const prettyArray = (arr) => '[\n' + arr.map((e) => '  ' + ser(e)).join(',\n') + '\n]\n';
+
 const OUT = __dirname;
 function writeFile(rel, text) {
   const p = path.join(OUT, rel);
@@ -460,7 +462,8 @@ function genPoker() {
       if (n > 1 && det.below(3) === 0) seats = seatsOf(det.range(2, 10));
       handsIn.push({ n, seats });
     }
-    push(det.seed(), det.pick(IDENTS), det.pick(IDENTS), handsIn, (h, hi) => (hi === 0 && i % 3 === 0 ? [h.seatNums[0]] : []));
+    push(det.seed(), det.pick(IDENTS), det.pick(IDENTS), handsIn,
+      (h, hi) => (i % 3 === 0 ? [h.seatNums[0]] : i % 3 === 1 && hi === 0 ? [h.seatNums[h.seatNums.length - 1]] : []));
   }
   // Named sparse seat sets.
   const fixed = [
@@ -499,7 +502,7 @@ function genDice(diceRoll) {
   const det = new Det('dice');
   const recs = [];
   // 1. Seed pairs played in sequence, nonce 0.., some rolls without a bet.
-  for (let pair = 0; pair < 30; pair++) {
+  for (let pair = 0; pair < 45; pair++) {
     const ss = det.seed(), cs = clientSeed(det);
     for (let nonce = 0; nonce < 40; nonce++) recs.push(diceRecord(ss, cs, nonce, det.below(5) === 0 ? undefined : randomBet(det)));
   }
@@ -588,7 +591,8 @@ function genStream() {
   const intCase = (key, prefix, k0, n) => {
     const s = bareStream(key, prefix, k0);
     const result = s.int(n);
-    return { key, prefix, k0, n, result, k_after: s.counter(), rejected: s.counter() - k0 - 1 };
+    const words = range(s.counter() - k0).map((x) => word(key, prefix + (k0 + x)));
+    return { key, prefix, k0, n, result, k_after: s.counter(), rejected: s.counter() - k0 - 1, words };
   };
   const key = KEYS[0];
   for (const n of [1, 2, 3, 6, 10, 13, 32, 52, 144, 136, 1000000, 2 ** 31, 2 ** 32 + 1, 2 ** 51, 2 ** 52 - 1, 2 ** 52]) {
@@ -645,6 +649,10 @@ function genMerkle() {
 // Invalid (must verify as invalid, exit 1) and malformed (input errors, exit 2) records.
 const flipHex = (h, at = 0) => h.slice(0, at) + (h[at] === '0' ? '1' : '0') + h.slice(at + 1);
 const clone = (x) => structuredClone(x);
+// An input tampering must really change the recomputed outcome.
+function mustDiffer(tampered, recomputed) {
+  if (ser(tampered.outcome) === ser(recomputed.outcome)) throw new Error('tampering left the outcome valid');
+}
 
 function genInvalid(all, selfpokerLines) {
   const out = [], expect = [];
@@ -668,7 +676,8 @@ function genInvalid(all, selfpokerLines) {
   r = find((x) => x.scheme === 'dice_v1' && !x.bet);
   r.outcome.win = false; add(r, 'outcome has a key the scheme does not produce (win without a bet)', 'outcome.win');
   r = find((x) => x.scheme === 'dice_v1' && x.nonce === 3);
-  r.nonce = 4; add(r, 'tampered input: nonce changed, outcome no longer matches', 'outcome.roll');
+  r.nonce = 4; mustDiffer(r, diceRecord(r.server_seed, r.client_seed, r.nonce, r.bet));
+  add(r, 'tampered input: nonce changed, outcome no longer matches', 'outcome.roll');
 
   r = find((x) => x.scheme === 'match_seed_v2' && x.game === 'bridge' && x.play.deals >= 2);
   [r.outcome.deals[1][2][5], r.outcome.deals[1][3][0]] = [r.outcome.deals[1][3][0], r.outcome.deals[1][2][5]];
@@ -695,10 +704,12 @@ function genInvalid(all, selfpokerLines) {
   r.server_seed = flipHex(r.server_seed, 63); add(r, 'wrong commitment: server seed altered', 'commitment');
   r = find((x) => x.scheme === 'match_seed_v2' && x.game === 'bridge' && x.play.deals >= 1);
   r.client_seeds = [r.client_seeds[1], r.client_seeds[0], r.client_seeds[2], r.client_seeds[3]];
+  mustDiffer(r, matchRecord(2, r.server_seed, r.game, r.match_id, r.client_seeds, r.play));
   add(r, 'client seeds swapped between players 0 and 1: outcome no longer matches', 'outcome.deals');
   r = find((x) => x.scheme === 'match_seed_v1' && x.game === 'bridge');
   r.scheme = 'match_seed_v2'; r.client_seeds = ['a', 'b', 'c', 'd'];
-  add(r, 'a v1 record relabelled as v2: outcome no longer matches', 'outcome.seat_order');
+  mustDiffer(r, matchRecord(2, r.server_seed, r.game, r.match_id, r.client_seeds, r.play));
+  add(r, 'a v1 record relabelled as v2: outcome no longer matches', 'outcome.deals');
   r = find((x) => x.scheme === 'match_seed_v2' && x.game === 'trix');
   r.outcome.extra = 1; add(r, 'outcome has a key the scheme does not produce', 'outcome.extra');
 
@@ -722,7 +733,8 @@ function genInvalid(all, selfpokerLines) {
   r = find((x) => x.scheme === 'poker_hmac_v1');
   r.commitment = flipHex(r.commitment, 5); add(r, 'wrong commitment (session)', 'commitment');
   r = find((x) => x.scheme === 'poker_hmac_v1' && Object.keys(x.hands[0].seats).length >= 2);
-  { const s = r.hands[0].seats, ks = Object.keys(s); if (s[ks[0]] === s[ks[1]]) s[ks[0]] += '!'; else [s[ks[0]], s[ks[1]]] = [s[ks[1]], s[ks[0]]]; }
+  { const s = r.hands[0].seats, ks = Object.keys(s); if (s[ks[0]] === s[ks[1]]) s[ks[0]] = s[ks[1]] === 'x' ? 'y' : 'x'; else [s[ks[0]], s[ks[1]]] = [s[ks[1]], s[ks[0]]]; }
+  if (pokerHand(r.server_seed, r.table, r.session, r.hands[0].n, r.hands[0].seats).tree.root === r.hands[0].deck_root) throw new Error('seat swap did not change the root');
   add(r, 'swapped seat: client seeds of two seats exchanged, deck and deck_root no longer match', 'hands[0].deck_root');
   r = find((x) => x.scheme === 'poker_hmac_v1');
   r.outcome.hands[0].hand_value = flipHex(r.outcome.hands[0].hand_value, 1); add(r, 'tampered outcome: hand_value', 'outcome.hands[0].hand_value');
@@ -859,10 +871,10 @@ function main() {
   const all = [...v2, ...v1, ...chess, ...sessions, ...proofs, ...dice, ...selfpokerSafe];
   const inv = genInvalid(all, selfpokerLines);
   writeFile('records/invalid.jsonl', inv.lines.join('\n') + '\n');
-  writeFile('records/invalid.expect.json', pretty({ expect: inv.expect }));
+  writeFile('records/invalid.expect.json', prettyArray(inv.expect));
   const mal = genMalformed(all);
   writeFile('records/malformed.jsonl', mal.lines.join('\n') + '\n');
-  writeFile('records/malformed.expect.json', pretty({ expect: mal.expect }));
+  writeFile('records/malformed.expect.json', prettyArray(mal.expect));
 
   const st = genStream();
   writeFile('primitives/stream.json', pretty(st));
