@@ -1,0 +1,124 @@
+//! Durable storage for the fairseed service.
+//!
+//! One [`Store`] trait, two backends: [`SqliteStore`] (embedded, the
+//! default) and [`PgStore`] (PostgreSQL, for several server processes). Each
+//! backend owns its migrations. Unrevealed server seeds are sealed with a
+//! [`SeedCipher`] whose key lives outside the database.
+
+#![forbid(unsafe_code)]
+
+mod error;
+mod plan;
+mod postgres;
+mod seal;
+mod settings;
+mod sqlite;
+mod time;
+mod types;
+
+use async_trait::async_trait;
+
+pub use error::{StoreError, StoreResult};
+pub use postgres::PgStore;
+pub use seal::{write_private, SecretSeed, SeedCipher};
+pub use settings::DbSettings;
+pub use sqlite::SqliteStore;
+pub use types::{
+    BetReceipt, BetRequest, BetRow, NewRecord, NewSeedPair, Page, Player, RecordRow, RecordsFn,
+    RevealedPair, Rotation, SeedPair, SettleFn, Settled,
+};
+
+/// Compares two secrets' hex digests in constant time.
+pub(crate) fn ct_eq_str(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+/// The meta key under which the sealing key's fingerprint is kept.
+pub(crate) const KEY_FINGERPRINT: &str = "seal_key_fingerprint";
+
+/// Who is reading records: a player sees only their own, the operator all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// A player, by id.
+    Player(i64),
+    /// The operator.
+    Operator,
+}
+
+/// Every durable operation of the service. Each method is one transaction.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Checks that the database answers.
+    async fn health(&self) -> StoreResult<()>;
+
+    /// Creates a player with `balance` chips and a first seed pair.
+    async fn create_player(
+        &self,
+        token_hash: &str,
+        balance: u128,
+        pair: NewSeedPair,
+    ) -> StoreResult<(Player, SeedPair)>;
+
+    /// Finds a player by the SHA-256 of their token (compared in constant time).
+    async fn player_by_token(&self, token_hash: &str) -> StoreResult<Player>;
+
+    /// A player by id.
+    async fn player(&self, id: i64) -> StoreResult<Player>;
+
+    /// The player's current, unrevealed seed pair.
+    async fn current_pair(&self, player_id: i64) -> StoreResult<SeedPair>;
+
+    /// Changes the client seed of the current pair, only if `commitment` is
+    /// the pair's (the player saw it) and no bet used the pair yet.
+    async fn set_client_seed(
+        &self,
+        player_id: i64,
+        commitment: &str,
+        client_seed: &str,
+    ) -> StoreResult<SeedPair>;
+
+    /// Places a bet atomically: idempotency check, balance check, nonce
+    /// increment, settlement, balance update and bet insert commit together.
+    async fn place_bet(&self, bet: BetRequest) -> StoreResult<BetReceipt>;
+
+    /// The player's bets, newest first, optionally of one pair.
+    async fn bets(
+        &self,
+        player_id: i64,
+        pair_id: Option<i64>,
+        page: Page,
+    ) -> StoreResult<Vec<BetRow>>;
+
+    /// Reveals the current pair, stores its records and commits `next`.
+    async fn rotate(
+        &self,
+        player_id: i64,
+        next: NewSeedPair,
+        records: RecordsFn,
+    ) -> StoreResult<Rotation>;
+
+    /// The player's revealed pairs, newest first.
+    async fn revealed_pairs(&self, player_id: i64, page: Page) -> StoreResult<Vec<RevealedPair>>;
+
+    /// Stores revealed records (from any scheme) for `owner` (`None`: operator).
+    async fn insert_records(
+        &self,
+        owner: Option<i64>,
+        records: Vec<NewRecord>,
+    ) -> StoreResult<Vec<RecordRow>>;
+
+    /// One record the viewer may see.
+    async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow>;
+
+    /// Records the viewer may see, newest first.
+    async fn records(&self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>>;
+
+    /// Records the viewer may see with id above `after`, oldest first (export).
+    async fn records_after(
+        &self,
+        viewer: Viewer,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RecordRow>>;
+}

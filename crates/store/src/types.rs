@@ -1,0 +1,186 @@
+//! Rows and requests that cross the `Store` trait.
+//!
+//! Everything here is plain data: strings of hex, integers, JSON text. The
+//! fairness computations happen in `fairseed-core`, called by the server.
+
+use crate::seal::SecretSeed;
+
+/// A player account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// The player's id.
+    pub id: i64,
+    /// Chips now (play chips only). Up to `u128` since payouts can exceed 2^64.
+    pub balance: u128,
+}
+
+/// A new seed pair: a freshly drawn server seed and its commitment.
+#[derive(Debug, Clone)]
+pub struct NewSeedPair {
+    /// The server seed in the clear; the store seals it before writing.
+    pub server_seed: SecretSeed,
+    /// `sha256(server_seed)`, hex.
+    pub commitment: String,
+    /// The starting client seed (random unless the player changes it).
+    pub client_seed: String,
+}
+
+/// A player's current (unrevealed) seed pair, as the player may see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeedPair {
+    /// The pair's id.
+    pub id: i64,
+    /// The owner.
+    pub player_id: i64,
+    /// `sha256(server_seed)`, hex.
+    pub commitment: String,
+    /// The client seed mixed into every roll of this pair.
+    pub client_seed: String,
+    /// The nonce the next bet will use.
+    pub next_nonce: u64,
+}
+
+/// A rotated pair with its server seed revealed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevealedPair {
+    /// The pair's id.
+    pub id: i64,
+    /// The owner.
+    pub player_id: i64,
+    /// `sha256(server_seed)`, hex.
+    pub commitment: String,
+    /// The revealed server seed, hex.
+    pub server_seed: String,
+    /// The client seed used by every bet of the pair.
+    pub client_seed: String,
+    /// How many bets the pair carried (nonces `0..bets`).
+    pub bets: u64,
+}
+
+/// What the roll of one bet came to, computed by the core inside the bet's
+/// transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settled {
+    /// The dice roll, 0..9999.
+    pub roll: u16,
+    /// Whether the bet won.
+    pub win: bool,
+    /// Chips paid back (stake included), 0 on a loss.
+    pub payout: u128,
+}
+
+/// Computes a bet's settlement from `(server seed, client seed, nonce)`.
+///
+/// The store calls it exactly once, inside the transaction that takes the
+/// nonce, so the roll always matches the nonce stored with it.
+pub type SettleFn = Box<dyn FnOnce(&SecretSeed, &str, u64) -> Settled + Send>;
+
+/// A dice bet to place.
+pub struct BetRequest {
+    /// The bettor.
+    pub player_id: i64,
+    /// Unique per player; a retry with the same key returns the first bet.
+    pub idempotency_key: String,
+    /// Stake, whole chips (already checked by the core: 1..2^53-1).
+    pub amount: u64,
+    /// `under` or `over`.
+    pub condition: String,
+    /// 0..9999.
+    pub target: u16,
+    /// The core's roll and settlement for this bet.
+    pub settle: SettleFn,
+}
+
+impl std::fmt::Debug for BetRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BetRequest")
+            .field("player_id", &self.player_id)
+            .field("amount", &self.amount)
+            .field("condition", &self.condition)
+            .field("target", &self.target)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A stored bet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BetRow {
+    /// The bet's id.
+    pub id: i64,
+    /// The bettor.
+    pub player_id: i64,
+    /// The seed pair it was rolled with.
+    pub pair_id: i64,
+    /// Its nonce within the pair.
+    pub nonce: u64,
+    /// Stake.
+    pub amount: u64,
+    /// `under` or `over`.
+    pub condition: String,
+    /// 0..9999.
+    pub target: u16,
+    /// The roll.
+    pub roll: u16,
+    /// Whether it won.
+    pub win: bool,
+    /// Chips paid back, stake included.
+    pub payout: u128,
+    /// The player's balance right after this bet.
+    pub balance_after: u128,
+    /// The client's idempotency key.
+    pub idempotency_key: String,
+}
+
+/// The answer to a bet: the stored row, and whether it was a replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BetReceipt {
+    /// The bet as stored.
+    pub bet: BetRow,
+    /// True when the idempotency key had been seen: nothing new happened.
+    pub replayed: bool,
+}
+
+/// A record to store (JSON text of one SPEC §7 record).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRecord {
+    /// The record's `scheme`.
+    pub scheme: String,
+    /// The record, serialized.
+    pub body: String,
+}
+
+/// A stored, revealed record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordRow {
+    /// The record's id.
+    pub id: i64,
+    /// The player it belongs to; `None` for operator records.
+    pub owner_id: Option<i64>,
+    /// The record's `scheme`.
+    pub scheme: String,
+    /// The record, serialized JSON.
+    pub body: String,
+}
+
+/// Builds the records of a revealed pair from the pair and its bets.
+pub type RecordsFn = Box<dyn FnOnce(&RevealedPair, &[BetRow]) -> Vec<NewRecord> + Send>;
+
+/// The result of rotating a seed pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rotation {
+    /// The old pair, now revealed.
+    pub revealed: RevealedPair,
+    /// The records written for it.
+    pub records: Vec<RecordRow>,
+    /// The new current pair.
+    pub current: SeedPair,
+}
+
+/// One page request: items with id below `before`, newest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    /// Only ids strictly below this one.
+    pub before: Option<i64>,
+    /// At most this many items.
+    pub limit: u32,
+}

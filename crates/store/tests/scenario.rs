@@ -1,0 +1,424 @@
+//! One storage scenario, run against every backend: SQLite (file and
+//! memory) always, PostgreSQL when `FAIRSEED_TEST_DB_URI` is set (in a fresh
+//! schema dropped afterwards).
+//!
+//! The settle function here is a stand-in for the core's dice: these tests
+//! check storage semantics (atomicity, nonces, idempotency, sealing), not
+//! the scheme, so it only needs to depend on every input.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use fairseed_store::{
+    BetRequest, NewRecord, NewSeedPair, Page, PgStore, SecretSeed, SeedCipher, Settled,
+    SqliteStore, Store, StoreError, Viewer,
+};
+use sha2::{Digest, Sha256};
+
+fn seed(n: u8) -> SecretSeed {
+    SecretSeed::new(hex::encode([n; 32]))
+}
+
+fn pair(n: u8, client: &str) -> NewSeedPair {
+    let server_seed = seed(n);
+    let commitment = hex::encode(Sha256::digest(server_seed.expose().as_bytes()));
+    NewSeedPair {
+        server_seed,
+        commitment,
+        client_seed: client.to_owned(),
+    }
+}
+
+/// Roll = a hash of all inputs; wins when roll is even; payout 2x.
+fn fake_settle(seed: &SecretSeed, client: &str, nonce: u64, amount: u64) -> Settled {
+    let h = Sha256::digest(format!("{}|{client}|{nonce}", seed.expose()));
+    let roll = u16::from_be_bytes([h[0], h[1]]) % 10000;
+    let win = roll % 2 == 0;
+    Settled {
+        roll,
+        win,
+        payout: if win { u128::from(amount) * 2 } else { 0 },
+    }
+}
+
+fn bet(player_id: i64, key: &str, amount: u64) -> BetRequest {
+    BetRequest {
+        player_id,
+        idempotency_key: key.to_owned(),
+        amount,
+        condition: "under".into(),
+        target: 5000,
+        settle: Box::new(move |s, c, n| fake_settle(s, c, n, amount)),
+    }
+}
+
+async fn scenario(store: Arc<dyn Store>) {
+    store.health().await.expect("health");
+
+    // Players and their first pair.
+    let (alice, a_pair) = store
+        .create_player(&"a".repeat(64), 1000, pair(1, "alice-c"))
+        .await
+        .expect("alice");
+    let (bob, _) = store
+        .create_player(&"b".repeat(64), 50, pair(2, "bob-c"))
+        .await
+        .expect("bob");
+    assert_eq!(alice.balance, 1000);
+    assert_eq!(a_pair.next_nonce, 0);
+    assert_eq!(
+        store
+            .player_by_token(&"a".repeat(64))
+            .await
+            .expect("by token")
+            .id,
+        alice.id
+    );
+    assert!(matches!(
+        store.player_by_token(&"c".repeat(64)).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.create_player(&"a".repeat(64), 1, pair(3, "x")).await,
+        Err(StoreError::Conflict { .. })
+    ));
+
+    // Client seed: only with the shown commitment, only before a bet.
+    let wrong = store
+        .set_client_seed(alice.id, &"0".repeat(64), "mine")
+        .await;
+    assert!(
+        matches!(
+            wrong,
+            Err(StoreError::Conflict {
+                code: "commitment_mismatch",
+                ..
+            })
+        ),
+        "{wrong:?}"
+    );
+    let set = store
+        .set_client_seed(alice.id, &a_pair.commitment, "mine")
+        .await
+        .expect("set");
+    assert_eq!(set.client_seed, "mine");
+
+    // A bet, its replay, a reused key, a refused bet.
+    let first = store
+        .place_bet(bet(alice.id, "k1", 100))
+        .await
+        .expect("bet");
+    assert!(!first.replayed);
+    assert_eq!(first.bet.nonce, 0);
+    assert_eq!(first.bet.pair_id, a_pair.id);
+    let expected = fake_settle(&seed(1), "mine", 0, 100);
+    assert_eq!(
+        (first.bet.roll, first.bet.win, first.bet.payout),
+        (expected.roll, expected.win, expected.payout)
+    );
+    assert_eq!(first.bet.balance_after, 1000 - 100 + expected.payout);
+    let again = store
+        .place_bet(bet(alice.id, "k1", 100))
+        .await
+        .expect("replay");
+    assert!(again.replayed);
+    assert_eq!(again.bet, first.bet);
+    let reused = store.place_bet(bet(alice.id, "k1", 101)).await;
+    assert!(
+        matches!(
+            reused,
+            Err(StoreError::Conflict {
+                code: "idempotency_key_reused",
+                ..
+            })
+        ),
+        "{reused:?}"
+    );
+    let broke = store.place_bet(bet(bob.id, "k1", 51)).await;
+    assert!(
+        matches!(
+            broke,
+            Err(StoreError::Conflict {
+                code: "insufficient_balance",
+                ..
+            })
+        ),
+        "{broke:?}"
+    );
+    assert_eq!(
+        store.player(bob.id).await.expect("bob").balance,
+        50,
+        "a refused bet changes nothing"
+    );
+    assert_eq!(
+        store
+            .current_pair(bob.id)
+            .await
+            .expect("bob pair")
+            .next_nonce,
+        0,
+        "and uses no nonce"
+    );
+    let locked = store
+        .set_client_seed(alice.id, &a_pair.commitment, "late")
+        .await;
+    assert!(
+        matches!(
+            locked,
+            Err(StoreError::Conflict {
+                code: "client_seed_locked",
+                ..
+            })
+        ),
+        "{locked:?}"
+    );
+
+    // Concurrent bets on one pair: distinct, consecutive nonces.
+    let mut tasks = Vec::new();
+    for i in 0..40 {
+        let store = Arc::clone(&store);
+        tasks.push(tokio::spawn(async move {
+            store.place_bet(bet(alice.id, &format!("c{i}"), 1)).await
+        }));
+    }
+    let mut nonces = BTreeSet::new();
+    for t in tasks {
+        let receipt = t.await.expect("join").expect("concurrent bet");
+        assert!(
+            nonces.insert(receipt.bet.nonce),
+            "nonce {} reused",
+            receipt.bet.nonce
+        );
+    }
+    assert_eq!(nonces, (1..=40).collect::<BTreeSet<u64>>());
+
+    // Balance equals opening balance plus history.
+    let history = store
+        .bets(
+            alice.id,
+            None,
+            Page {
+                before: None,
+                limit: 1000,
+            },
+        )
+        .await
+        .expect("history");
+    assert_eq!(history.len(), 41);
+    let net: i128 = history
+        .iter()
+        .map(|b| b.payout as i128 - i128::from(b.amount))
+        .sum();
+    let alice_now = store.player(alice.id).await.expect("alice");
+    assert_eq!(alice_now.balance as i128, 1000 + net);
+    assert_eq!(history[0].balance_after, alice_now.balance, "newest first");
+
+    // Paging.
+    let page1 = store
+        .bets(
+            alice.id,
+            Some(a_pair.id),
+            Page {
+                before: None,
+                limit: 10,
+            },
+        )
+        .await
+        .expect("p1");
+    let page2 = store
+        .bets(
+            alice.id,
+            Some(a_pair.id),
+            Page {
+                before: Some(page1[9].id),
+                limit: 10,
+            },
+        )
+        .await
+        .expect("p2");
+    assert_eq!(page1.len(), 10);
+    assert!(page2.iter().all(|b| b.id < page1[9].id));
+    assert!(store
+        .bets(
+            bob.id,
+            None,
+            Page {
+                before: None,
+                limit: 10
+            }
+        )
+        .await
+        .expect("bob bets")
+        .is_empty());
+
+    // Rotation reveals the seed, writes records in the same transaction.
+    let rotation = store
+        .rotate(
+            alice.id,
+            pair(9, "next-c"),
+            Box::new(|revealed, bets| {
+                bets.iter()
+                    .map(|b| NewRecord {
+                        scheme: "dice_v1".into(),
+                        body: format!(
+                            "{{\"seed\":\"{}\",\"nonce\":{}}}",
+                            revealed.server_seed, b.nonce
+                        ),
+                    })
+                    .collect()
+            }),
+        )
+        .await
+        .expect("rotate");
+    assert_eq!(rotation.revealed.server_seed, seed(1).expose());
+    assert_eq!(rotation.revealed.client_seed, "mine");
+    assert_eq!(rotation.revealed.bets, 41);
+    assert_eq!(rotation.records.len(), 41);
+    assert_eq!(rotation.current.next_nonce, 0);
+    assert_ne!(rotation.current.id, a_pair.id);
+    let after = store
+        .place_bet(bet(alice.id, "after", 1))
+        .await
+        .expect("bet on new pair");
+    assert_eq!(
+        (after.bet.pair_id, after.bet.nonce),
+        (rotation.current.id, 0)
+    );
+    let revealed = store
+        .revealed_pairs(
+            alice.id,
+            Page {
+                before: None,
+                limit: 10,
+            },
+        )
+        .await
+        .expect("revealed");
+    assert_eq!(revealed, vec![rotation.revealed.clone()]);
+    assert!(store
+        .revealed_pairs(
+            bob.id,
+            Page {
+                before: None,
+                limit: 10
+            }
+        )
+        .await
+        .expect("bob")
+        .is_empty());
+
+    // Records: a player sees only theirs; the operator sees all.
+    let op = store
+        .insert_records(
+            None,
+            vec![NewRecord {
+                scheme: "selfpoker".into(),
+                body: "{}".into(),
+            }],
+        )
+        .await
+        .expect("operator record");
+    let first_record = rotation.records[0].clone();
+    assert_eq!(
+        store
+            .record(Viewer::Player(alice.id), first_record.id)
+            .await
+            .expect("own"),
+        first_record
+    );
+    assert!(matches!(
+        store.record(Viewer::Player(bob.id), first_record.id).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.record(Viewer::Player(alice.id), op[0].id).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert_eq!(
+        store
+            .record(Viewer::Operator, op[0].id)
+            .await
+            .expect("op")
+            .scheme,
+        "selfpoker"
+    );
+    let mine = store
+        .records(
+            Viewer::Player(alice.id),
+            Page {
+                before: None,
+                limit: 100,
+            },
+        )
+        .await
+        .expect("mine");
+    assert_eq!(mine.len(), 41);
+    let exported = store
+        .records_after(Viewer::Player(alice.id), 0, 1000)
+        .await
+        .expect("export");
+    assert_eq!(exported.first(), Some(&first_record), "oldest first");
+    assert!(exported.windows(2).all(|w| w[0].id < w[1].id));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("key");
+    let store = SqliteStore::open(&dir.path().join("db.sqlite"), cipher).expect("open");
+    scenario(Arc::new(store)).await;
+
+    // Reopening with the same key works; with another key it is refused.
+    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("key");
+    SqliteStore::open(&dir.path().join("db.sqlite"), cipher).expect("reopen");
+    let other = SqliteStore::open(&dir.path().join("db.sqlite"), SeedCipher::from_key([1; 32]));
+    assert!(other.is_err(), "a different key must be refused");
+
+    // The database file alone holds no unrevealed seed.
+    let raw = std::fs::read(dir.path().join("db.sqlite")).expect("read db");
+    let wal = std::fs::read(dir.path().join("db.sqlite-wal")).unwrap_or_default();
+    let unrevealed = seed(9);
+    for bytes in [&raw, &wal] {
+        assert!(
+            !bytes
+                .windows(64)
+                .any(|w| w == unrevealed.expose().as_bytes()),
+            "plain seed on disk"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_memory() {
+    let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
+    scenario(Arc::new(store)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres() {
+    let Ok(url) = std::env::var("FAIRSEED_TEST_DB_URI") else {
+        eprintln!("FAIRSEED_TEST_DB_URI not set: skipping the PostgreSQL run");
+        return;
+    };
+    let schema = format!("fairseed_store_test_{}", hex::encode(rand_bytes()));
+    let key = [3u8; 32];
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key(key))
+        .await
+        .expect("connect");
+    scenario(Arc::new(store.clone())).await;
+    store.close().await;
+    let other = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([4; 32])).await;
+    assert!(other.is_err(), "a different key must be refused");
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+fn rand_bytes() -> [u8; 6] {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let h = Sha256::digest(format!("{nanos}-{}", std::process::id()));
+    let mut out = [0u8; 6];
+    out.copy_from_slice(&h[..6]);
+    out
+}
