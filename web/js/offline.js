@@ -1,0 +1,21 @@
+// The offline verifier's page: only the Verify tab, with the wasm inlined by
+// tools/offline.mjs. It makes no network request at all.
+import { $ } from './dom.js';
+import { t } from './i18n.js';
+import { loadWasm } from './wasm.js';
+import { mountVerify } from './verify.js';
+
+async function start() {
+  document.title = `${t('tab.verify')} — ${t('app.title')}`;
+  $('#tagline').textContent = t('verify.offline_help');
+  try {
+    const wasm = await loadWasm();
+    mountVerify($('#panel-verify'), { wasm });
+    document.body.dataset.ready = 'true';
+  } catch (e) {
+    $('#notice').hidden = false;
+    $('#notice').textContent = t('app.wasm_failed', { error: e.message || String(e) });
+  }
+}
+
+start();

@@ -1,0 +1,72 @@
+// The Revealed tab: each revealed seed beside its hash, the SHA-256 check done
+// here, and every bet of the pair re-rolled in a Web Worker with a progress bar.
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { api, ensureToken } from './api.js';
+import { store } from './store.js';
+
+let nextJob = 1;
+
+/** Runs one job in a fresh worker; `onProgress(done, total)`; resolves with the report. */
+export function runWorker(job, onProgress) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    const id = nextJob++;
+    worker.onmessage = (ev) => {
+      const m = ev.data;
+      if (m.type === 'progress') onProgress?.(m.done, m.total);
+      else {
+        worker.terminate();
+        if (m.type === 'done') resolve(m);
+        else reject(new Error(m.message));
+      }
+    };
+    worker.onerror = (e) => { worker.terminate(); reject(new Error(e.message)); };
+    worker.postMessage({ ...job, id });
+  });
+}
+
+function pairCard(wasm, p) {
+  const seen = store.seenCommitments()[p.pair_id];
+  const shaOk = wasm.sha256_hex(p.server_seed) === p.commitment;
+  const seenOk = seen === undefined ? null : seen === p.commitment;
+  const progress = h('progress', { max: Math.max(1, p.bets), value: 0, 'aria-label': t('revealed.verify', { count: p.bets }) });
+  const status = h('p', { class: 'status', 'aria-live': 'polite' }, '\u00a0');
+  const button = h('button', { type: 'button', class: 'primary verify-bets', disabled: p.bets === 0 }, t('revealed.verify', { count: p.bets }));
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const token = await ensureToken();
+      const r = await runWorker({ pair_id: p.pair_id, server_seed: p.server_seed, client_seed: p.client_seed, token, base: location.origin, total: p.bets },
+        (done, total) => { progress.value = done; status.textContent = t('revealed.progress', { done, total }); });
+      status.className = `status ${r.mismatched ? 'bad' : 'ok'}`;
+      clear(status, r.mismatched
+        ? [t('revealed.some_bad', { bad: r.mismatched, count: r.checked }), h('ul', {}, r.mismatches.map((m) => h('li', {}, t('revealed.mismatch', m))))]
+        : t('revealed.all_ok', { count: r.checked, ms: Math.round(r.ms) }));
+    } catch (e) {
+      status.className = 'status bad';
+      status.textContent = e.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('article', { class: 'card-panel pair', 'data-pair': p.pair_id },
+    h('h3', {}, t('revealed.pair', { pair: p.pair_id })),
+    h('dl', { class: 'kv' },
+      h('dt', {}, t('revealed.seed')), h('dd', {}, h('code', { class: 'hex seed' }, p.server_seed)),
+      h('dt', {}, t('revealed.hash')), h('dd', {}, h('code', { class: 'hex' }, p.commitment), ' ',
+        h('span', { class: shaOk ? 'ok-text sha' : 'error-text sha' }, shaOk ? t('revealed.sha_ok') : t('revealed.sha_bad'))),
+      seenOk === null ? null : [h('dt', {}, t('revealed.hash_seen')), h('dd', { class: seenOk ? 'ok-text' : 'error-text' }, seenOk ? t('revealed.seen_ok') : t('revealed.seen_bad'))],
+      h('dt', {}, t('revealed.client')), h('dd', {}, h('code', {}, p.client_seed)),
+      h('dt', {}, t('revealed.bets')), h('dd', {}, String(p.bets))),
+    button, progress, status);
+}
+
+export function mountRevealed(root, { wasm }) {
+  async function refresh() {
+    const page = await api.revealed();
+    for (const p of page.pairs) store.rememberReveal(p);
+    clear(root, page.pairs.length ? page.pairs.map((p) => pairCard(wasm, p)) : h('p', { class: 'card-panel muted' }, t('revealed.empty')));
+  }
+  return { refresh };
+}

@@ -1,0 +1,92 @@
+// The Seeds tab: the current pair's hash (remembered by this browser before any
+// bet), the client seed — proposed at random here, or the player's own —, the
+// next nonce, and "change seed pair", which reveals the old seed and checks it
+// against the hash this browser saw, in the browser.
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+import { store } from './store.js';
+
+/** 16 random bytes from the browser's CSPRNG, as 32 hex characters. */
+export function randomClientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function mountSeeds(root, { wasm, onRotate }) {
+  let pair = null;
+  const commitment = h('code', { class: 'hex', id: 's-commitment' }, '…');
+  const nonce = h('output', { id: 's-nonce' }, '…');
+  const clientInput = h('input', { id: 's-client', maxlength: 64, autocomplete: 'off', spellcheck: 'false' });
+  const remember = h('input', { type: 'checkbox', id: 's-remember', checked: Boolean(store.ownClientSeed()) });
+  const message = h('p', { id: 's-message', 'aria-live': 'polite', class: 'muted' }, '\u00a0');
+  const revealOut = h('div', { id: 's-reveal', 'aria-live': 'polite' });
+
+  function show(p) {
+    pair = p;
+    store.rememberCommitment(p.pair_id, p.commitment);
+    store.setCurrentCommitment(p.commitment);
+    commitment.textContent = p.commitment;
+    nonce.textContent = String(p.next_nonce);
+    clientInput.value = p.client_seed;
+  }
+
+  async function setClientSeed(seed) {
+    try {
+      // The commitment sent is the one this page showed: the server refuses a
+      // client seed chosen against any other hash.
+      show(await api.setClientSeed(seed, pair.commitment));
+      message.textContent = t('seeds.saved');
+      message.className = 'ok-text';
+    } catch (e) {
+      message.textContent = e.message || String(e);
+      message.className = 'error-text';
+    }
+  }
+
+  async function refresh() {
+    show(await api.seeds());
+    const own = store.ownClientSeed();
+    if (own && pair.next_nonce === 0 && pair.client_seed !== own) await setClientSeed(own);
+  }
+
+  async function rotate() {
+    const seen = store.seenCommitments()[pair.pair_id] || pair.commitment;
+    const answer = await api.rotate();
+    const revealed = answer.revealed;
+    store.rememberReveal(revealed);
+    const ok = wasm.sha256_hex(revealed.server_seed) === seen;
+    clear(revealOut, h('div', { class: `reveal ${ok ? 'ok' : 'bad'}` },
+      h('p', {}, t('seeds.rotated', { pair: revealed.pair_id, check: ok ? t('seeds.matches') : t('seeds.does_not_match') })),
+      h('p', {}, h('span', { class: 'muted' }, t('revealed.seed'), ': '), h('code', { class: 'hex', id: 's-revealed-seed' }, revealed.server_seed)),
+      h('p', {}, h('span', { class: 'muted' }, t('revealed.hash_seen'), ': '), h('code', { class: 'hex' }, seen))));
+    show(answer.seed_pair);
+    const own = store.ownClientSeed();
+    if (own) await setClientSeed(own);
+    onRotate?.(revealed);
+  }
+
+  clear(root,
+    h('section', { class: 'card-panel' },
+      h('h3', {}, t('seeds.current')), h('p', {}, commitment),
+      h('p', {}, h('span', { class: 'muted' }, t('seeds.next_nonce'), ': '), nonce)),
+    h('form', { class: 'card-panel', id: 's-client-form', novalidate: true, onsubmit: (ev) => {
+      ev.preventDefault();
+      const seed = clientInput.value;
+      store.setOwnClientSeed(remember.checked ? seed : null);
+      setClientSeed(seed);
+    } },
+      h('label', { for: 's-client' }, h('h3', {}, t('seeds.client'))),
+      h('p', { class: 'muted small' }, t('seeds.client_help')),
+      clientInput,
+      h('label', { class: 'check' }, remember, ' ', t('seeds.remember')),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', id: 's-random', onclick: () => { clientInput.value = randomClientSeed(); clientInput.focus(); } }, t('seeds.random')),
+        h('button', { type: 'submit', class: 'primary', id: 's-save' }, t('seeds.save'))),
+      message),
+    h('section', { class: 'card-panel' },
+      h('button', { type: 'button', class: 'primary', id: 's-rotate', onclick: () => rotate().catch((e) => { message.textContent = e.message; message.className = 'error-text'; }) }, t('seeds.rotate')),
+      h('p', { class: 'muted small' }, t('seeds.rotate_help')),
+      revealOut));
+  return { refresh, current: () => pair };
+}

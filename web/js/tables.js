@@ -1,0 +1,79 @@
+// The Tables tab and its "verifiable deal" badge. For each poker or selfpoker
+// hand, this browser stores the commitment it saw before the first card and the
+// seed revealed after the hand, and checks them automatically: a selfpoker
+// commit is sha256("selfpoker:" + seed), a poker hand commitment is
+// sha256(hand_value). The relation comes from the core (wasm `classify`).
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { store } from './store.js';
+
+export function checkHand(wasm, hand) {
+  if (!hand.seed) return 'wait';
+  const c = JSON.parse(wasm.classify(String(hand.seed), JSON.stringify([{ label: 'commitment', value: hand.commitment }])));
+  const want = hand.scheme === 'selfpoker' ? 'selfpoker_seed_of' : 'seed_of';
+  return c.relations.some((r) => r.relation === want) ? 'ok' : 'bad';
+}
+
+export function badge(wasm, hand) {
+  const state = checkHand(wasm, hand);
+  const text = { ok: t('tables.badge_ok'), bad: t('tables.badge_bad'), wait: t('tables.badge_wait') }[state];
+  return h('span', { class: `deal-badge ${state}`, tabindex: 0, title: `${t('tables.commitment')}: ${hand.commitment}`, 'data-state': state },
+    h('span', { 'aria-hidden': 'true' }, state === 'ok' ? '✓ ' : state === 'bad' ? '✗ ' : '… '),
+    t('tables.badge'), ' · ', text,
+    h('span', { class: 'badge-pop', role: 'tooltip' }, t('tables.commitment'), ': ', h('code', { class: 'hex' }, hand.commitment)));
+}
+
+export function mountTables(root, { wasm }) {
+  const list = h('div', { id: 't-list' });
+
+  function render() {
+    const hands = store.hands();
+    clear(list, hands.length ? h('ul', { class: 'hands' }, hands.map((hand) => h('li', { 'data-hand': hand.id },
+      h('span', { class: 'hand-label' }, `${hand.scheme} · ${hand.label}`), ' ', badge(wasm, hand),
+      hand.seed ? h('div', { class: 'muted small' }, t('tables.seed'), ': ', h('code', {}, String(hand.seed))) : null,
+      h('button', { type: 'button', class: 'link', onclick: () => { store.saveHands(store.hands().filter((x) => x.id !== hand.id)); render(); } }, t('tables.forget')))))
+      : h('p', { class: 'muted' }, t('tables.empty')));
+  }
+
+  /** A commitment shown before a hand (from the table's state messages). */
+  function seen({ scheme, label, commitment }) {
+    const hands = store.hands();
+    const id = `${scheme}:${label}`;
+    if (!hands.some((x) => x.id === id)) hands.push({ id, scheme, label, commitment, seed: null, seen_at: Date.now() });
+    store.saveHands(hands);
+    render();
+  }
+
+  /** The seed revealed after the hand (selfpoker `hand_end`, or a poker hand value). */
+  function revealed({ scheme, label, seed }) {
+    const hands = store.hands();
+    const hand = hands.find((x) => x.id === `${scheme}:${label}`);
+    if (hand) hand.seed = String(seed);
+    store.saveHands(hands);
+    render();
+    return hand ? checkHand(wasm, hand) : 'unknown';
+  }
+
+  const scheme = h('select', { id: 't-scheme' }, h('option', { value: 'selfpoker' }, 'selfpoker'), h('option', { value: 'poker_hmac_v1' }, 'poker_hmac_v1'));
+  const label = h('input', { id: 't-label', autocomplete: 'off' });
+  const commitment = h('input', { id: 't-commitment', autocomplete: 'off', spellcheck: 'false' });
+  const seed = h('input', { id: 't-seed', autocomplete: 'off', spellcheck: 'false' });
+  const form = h('form', { class: 'card-panel', id: 't-form', novalidate: true, onsubmit: (ev) => {
+    ev.preventDefault();
+    const name = label.value.trim() || new Date().toISOString();
+    seen({ scheme: scheme.value, label: name, commitment: commitment.value.trim() });
+    if (seed.value.trim()) revealed({ scheme: scheme.value, label: name, seed: seed.value.trim() });
+  } },
+    h('h3', {}, t('tables.add')),
+    h('label', { class: 'field' }, h('span', {}, t('tables.kind')), scheme),
+    h('label', { class: 'field' }, h('span', {}, t('tables.hand')), label),
+    h('label', { class: 'field' }, h('span', {}, t('tables.commitment')), commitment),
+    h('label', { class: 'field' }, h('span', {}, t('tables.seed')), seed),
+    h('button', { type: 'submit', class: 'primary' }, t('tables.save')));
+
+  clear(root, h('section', { class: 'card-panel' }, h('h3', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
+  render();
+  // The table client (or a test) reports hands through this hook.
+  globalThis.fairseedTables = { seen, revealed };
+  return { seen, revealed, refresh: render };
+}
