@@ -1,0 +1,97 @@
+//! SHA-256 and HMAC helpers over the RustCrypto `sha2`/`hmac` crates.
+//!
+//! Every scheme hashes *strings* (UTF-8 bytes) and publishes lowercase hex, as the
+//! seeds' Node code does. Hot paths keep a keyed [`Hmac`] state and clone it per
+//! message instead of re-deriving the key pads.
+
+use hmac::{Hmac, Mac};
+use sha2::{Digest, Sha256, Sha512};
+
+/// HMAC-SHA256.
+pub(crate) type HmacSha256 = Hmac<Sha256>;
+/// HMAC-SHA512.
+pub(crate) type HmacSha512 = Hmac<Sha512>;
+
+/// SHA-256 of `data`.
+pub(crate) fn sha256(data: &[u8]) -> [u8; 32] {
+    Sha256::digest(data).into()
+}
+
+/// SHA-256 of `data` as lowercase hex.
+pub fn sha256_hex(data: &[u8]) -> String {
+    hex::encode(sha256(data))
+}
+
+/// An HMAC-SHA256 state keyed with `key`.
+pub(crate) fn hmac256_keyed(key: &[u8]) -> HmacSha256 {
+    // HMAC takes keys of any length; the error case cannot happen.
+    <HmacSha256 as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
+}
+
+/// An HMAC-SHA512 state keyed with `key`.
+pub(crate) fn hmac512_keyed(key: &[u8]) -> HmacSha512 {
+    <HmacSha512 as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
+}
+
+/// HMAC-SHA256 of `msg` under a prepared key state.
+pub(crate) fn hmac256_with(keyed: &HmacSha256, msg: &[u8]) -> [u8; 32] {
+    let mut mac = keyed.clone();
+    mac.update(msg);
+    mac.finalize().into_bytes().into()
+}
+
+/// Lowercase hex of HMAC-SHA256(`key`, `msg`).
+pub fn hmac256_hex(key: &[u8], msg: &[u8]) -> String {
+    hex::encode(hmac256_with(&hmac256_keyed(key), msg))
+}
+
+/// `n` in plain decimal, written into `buf` without allocating: the counters
+/// and nonces inside HMAC messages.
+pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        // n % 10 < 10 fits in u8.
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_matches_format() {
+        for n in [0, 1, 9, 10, 12345, (1 << 53) - 1, u64::MAX] {
+            let mut buf = [0u8; 20];
+            assert_eq!(decimal(n, &mut buf), n.to_string().as_bytes());
+        }
+    }
+
+    /// RFC 4231 test case 2 (key "Jefe").
+    #[test]
+    fn rfc4231_case_2() {
+        assert_eq!(
+            hmac256_hex(b"Jefe", b"what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        let mut mac = hmac512_keyed(b"Jefe");
+        mac.update(b"what do ya want for nothing?");
+        assert_eq!(
+            hex::encode(mac.finalize().into_bytes()),
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"
+        );
+    }
+
+    #[test]
+    fn sha256_empty() {
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}

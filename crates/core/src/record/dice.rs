@@ -1,0 +1,86 @@
+//! The `dice_v1` record.
+
+use serde_json::{Map, Value};
+
+use super::{finish, object, only_keys, read_outcome, Fields};
+use crate::dice::{Bet, Condition, MAX_AMOUNT, MAX_NONCE};
+use crate::error::Error;
+use crate::seed::{ClientSeed, Commitment, ServerSeed};
+
+/// A bet as recorded: the checked [`Bet`].
+pub type DiceBet = Bet;
+
+/// One dice bet (or a bare roll) of a seed pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiceRecord {
+    /// `sha256(server_seed)`, shown before the bet.
+    pub commitment: Commitment,
+    /// The seed, once the pair is rotated.
+    pub server_seed: Option<ServerSeed>,
+    /// The player's client seed.
+    pub client_seed: ClientSeed,
+    /// The bet's number within the pair.
+    pub nonce: u64,
+    /// The bet, if the record is of a bet rather than a bare roll.
+    pub bet: Option<Bet>,
+    /// What the server says happened.
+    pub outcome: Option<Map<String, Value>>,
+}
+
+impl DiceRecord {
+    pub(super) fn read(f: &Fields<'_>) -> Result<Self, Error> {
+        only_keys(
+            f,
+            &["commitment", "server_seed", "client_seed", "nonce", "bet"],
+        )?;
+        let bet = match f.opt("bet") {
+            None => None,
+            Some(v) => Some(read_bet(&Fields::of(v, "bet")?)?),
+        };
+        Ok(Self {
+            commitment: Commitment::parse_field(f.str("commitment")?, "commitment")?,
+            server_seed: f
+                .opt_str("server_seed")?
+                .map(|s| ServerSeed::parse_field(s, "server_seed"))
+                .transpose()?,
+            client_seed: ClientSeed::parse_field(f.str("client_seed")?, "client_seed")?,
+            nonce: f.uint("nonce", MAX_NONCE)?,
+            bet,
+            outcome: read_outcome(f)?,
+        })
+    }
+
+    /// The record as SPEC §7 JSON.
+    pub fn to_value(&self) -> Value {
+        let mut m = object("dice_v1");
+        m.insert("commitment".into(), self.commitment.to_hex().into());
+        if let Some(seed) = &self.server_seed {
+            m.insert("server_seed".into(), seed.reveal().into());
+        }
+        m.insert("client_seed".into(), self.client_seed.as_str().into());
+        m.insert("nonce".into(), self.nonce.into());
+        if let Some(bet) = &self.bet {
+            let mut b = Map::new();
+            b.insert("amount".into(), bet.amount().into());
+            b.insert("condition".into(), bet.condition().as_str().into());
+            b.insert("target".into(), bet.target().into());
+            m.insert("bet".into(), Value::Object(b));
+        }
+        finish(m, &self.outcome)
+    }
+}
+
+fn read_bet(b: &Fields<'_>) -> Result<Bet, Error> {
+    b.only(&["amount", "condition", "target"])?;
+    let amount = b.uint("amount", MAX_AMOUNT)?;
+    if amount == 0 {
+        return Err(Error::invalid(
+            "bet.amount",
+            format!("0 is out of range, expected 1 to {MAX_AMOUNT}"),
+        ));
+    }
+    let condition = Condition::parse_field(b.str("condition")?, "bet.condition")?;
+    // target <= 9999 after this check, so it fits in u16.
+    let target = b.uint("target", 9999)? as u16;
+    Bet::new(amount, condition, target).map_err(|e| e.within("bet"))
+}

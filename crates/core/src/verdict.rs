@@ -1,0 +1,200 @@
+//! Verdicts: what a verifier says of one record (SPEC §8's `--json` object).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::describe::{describe_path, Context, Seg};
+
+/// One thing checked: a commitment, a hash, an outcome key, a proof.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// What was checked (`commitment`, `hands[0].deck_root`, `outcome.roll`).
+    pub name: String,
+    /// Whether it holds.
+    pub ok: bool,
+    /// The value found, or exactly where and how it differs.
+    pub detail: String,
+}
+
+impl Check {
+    /// A check with its result.
+    pub fn new(name: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            ok,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// The verdict on one record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// The record's `scheme`, when it has a string one.
+    pub scheme: Option<String>,
+    /// Every check passed and the record was readable.
+    pub valid: bool,
+    /// The checks, in the order made.
+    pub checks: Vec<Check>,
+    /// The recomputed outcome, when the seed was there to recompute it.
+    pub outcome: Option<Value>,
+    /// Why the record could not be read (an input error, exit status 2).
+    pub error: Option<String>,
+    /// How to name the outcome's numbers (cards, tiles, dice) in reports.
+    pub(crate) context: Context,
+}
+
+impl Verdict {
+    /// A verdict from checks and a recomputed outcome.
+    pub(crate) fn checked(
+        scheme: &str,
+        checks: Vec<Check>,
+        outcome: Option<Value>,
+        context: Context,
+    ) -> Self {
+        Self {
+            scheme: Some(scheme.to_owned()),
+            valid: checks.iter().all(|c| c.ok),
+            checks,
+            outcome,
+            error: None,
+            context,
+        }
+    }
+
+    /// The verdict on a record that could not be read.
+    pub(crate) fn unreadable(scheme: Option<String>, error: String) -> Self {
+        Self {
+            scheme,
+            valid: false,
+            checks: Vec::new(),
+            outcome: None,
+            error: Some(error),
+            context: Context::Plain,
+        }
+    }
+
+    /// Whether the record could not be read at all (exit status 2, not 1).
+    pub fn is_input_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// The first check that failed.
+    pub fn first_failure(&self) -> Option<&Check> {
+        self.checks.iter().find(|c| !c.ok)
+    }
+
+    /// SPEC §8's object for record `index`.
+    pub fn to_value(&self, index: usize) -> Value {
+        let mut m = Map::new();
+        m.insert("index".into(), index.into());
+        m.insert(
+            "scheme".into(),
+            self.scheme.clone().map_or(Value::Null, Value::from),
+        );
+        m.insert("valid".into(), self.valid.into());
+        let checks = self
+            .checks
+            .iter()
+            .map(|c| serde_json::to_value(c).unwrap_or(Value::Null));
+        m.insert("checks".into(), Value::Array(checks.collect()));
+        m.insert(
+            "outcome".into(),
+            self.outcome.clone().unwrap_or(Value::Null),
+        );
+        m.insert(
+            "error".into(),
+            self.error.clone().map_or(Value::Null, Value::from),
+        );
+        Value::Object(m)
+    }
+
+    /// SPEC §8's object for record `index` as one line of JSON.
+    pub fn to_json(&self, index: usize) -> String {
+        self.to_value(index).to_string()
+    }
+}
+
+/// Compares every key of a record's claimed `outcome` with the recomputed one.
+///
+/// A key the scheme does not produce is a mismatch; the first differing element
+/// is named in words (`deal 2, seat 3, card 6`) and cards by name.
+pub(crate) fn compare_outcome(
+    claimed: &Map<String, Value>,
+    recomputed: &Value,
+    context: Context,
+) -> Vec<Check> {
+    claimed
+        .iter()
+        .map(|(key, found)| {
+            let name = format!("outcome.{key}");
+            match recomputed.get(key) {
+                None => Check::new(
+                    name,
+                    false,
+                    format!("{key} is not part of this scheme's outcome"),
+                ),
+                Some(expected) if expected == found => Check::new(name, true, "matches"),
+                Some(expected) => {
+                    let mut path = vec![Seg::Key(key.clone())];
+                    let detail = first_diff(expected, found, &mut path, context)
+                        .unwrap_or_else(|| "differs".to_owned());
+                    Check::new(name, false, detail)
+                }
+            }
+        })
+        .collect()
+}
+
+/// Words for the first place where `found` (the record) differs from `expected`.
+fn first_diff(
+    expected: &Value,
+    found: &Value,
+    path: &mut Vec<Seg>,
+    ctx: Context,
+) -> Option<String> {
+    match (expected, found) {
+        (Value::Array(e), Value::Array(f)) => {
+            if e.len() != f.len() {
+                return Some(format!(
+                    "{}: record has {} entries, recomputed {}",
+                    describe_path(ctx, path),
+                    f.len(),
+                    e.len()
+                ));
+            }
+            e.iter().zip(f).enumerate().find_map(|(i, (e, f))| {
+                path.push(Seg::Index(i));
+                let d = first_diff(e, f, path, ctx);
+                path.pop();
+                d
+            })
+        }
+        (Value::Object(e), Value::Object(f)) => {
+            let keys = e.keys().chain(f.keys().filter(|k| !e.contains_key(*k)));
+            keys.into_iter().find_map(|k| {
+                path.push(Seg::Key(k.clone()));
+                let d = match (e.get(k), f.get(k)) {
+                    (Some(ev), Some(fv)) => first_diff(ev, fv, path, ctx),
+                    (Some(_), None) => Some(format!(
+                        "{}: missing from the record",
+                        describe_path(ctx, path)
+                    )),
+                    (None, _) => Some(format!(
+                        "{}: not part of the outcome",
+                        describe_path(ctx, path)
+                    )),
+                };
+                path.pop();
+                d
+            })
+        }
+        (e, f) if e == f => None,
+        (e, f) => Some(format!(
+            "{}: record says {}, recomputed {}",
+            describe_path(ctx, path),
+            crate::describe::value_text(ctx, path, f),
+            crate::describe::value_text(ctx, path, e)
+        )),
+    }
+}

@@ -1,0 +1,360 @@
+//! Verifying a record of any scheme: commitments, hashes, the recomputed outcome.
+
+use serde_json::{Map, Value};
+
+use crate::chess::{self, ChessSide};
+use crate::describe::Context;
+use crate::dice::DiceKey;
+use crate::error::Error;
+use crate::games;
+use crate::poker;
+use crate::record::{
+    ChessRecord, DiceRecord, MatchRecord, PokerProofRecord, PokerRecord, Record, SelfpokerRecord,
+};
+use crate::seed::{Commitment, ServerSeed};
+use crate::selfpoker;
+use crate::verdict::{compare_outcome, Check, Verdict};
+
+/// Verifies one record. Never panics; an unreadable record is a verdict with `error`.
+pub fn verify_value(v: &Value) -> Verdict {
+    Verifier::default().verify_value(v)
+}
+
+/// Parses and verifies one record's JSON text.
+pub fn verify_str(text: &str) -> Verdict {
+    Verifier::default().verify_str(text)
+}
+
+/// A verifier that remembers the last dice seed pair's key state, so a file of
+/// a pair's many bets prepares the HMAC key and checks the commitment once.
+#[derive(Debug, Default)]
+pub struct Verifier {
+    last_dice: Option<(ServerSeed, Commitment, DiceKey, bool)>,
+}
+
+impl Verifier {
+    /// A fresh verifier.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Parses and verifies one record's JSON text.
+    pub fn verify_str(&mut self, text: &str) -> Verdict {
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) => self.verify_value(&v),
+            Err(e) => Verdict::unreadable(None, format!("invalid JSON: {e}")),
+        }
+    }
+
+    /// Verifies one record.
+    pub fn verify_value(&mut self, v: &Value) -> Verdict {
+        match Record::from_value(v) {
+            Ok(record) => self.verify_record(&record),
+            Err(e) => {
+                let scheme = v.get("scheme").and_then(Value::as_str).map(str::to_owned);
+                Verdict::unreadable(scheme, e.to_string())
+            }
+        }
+    }
+
+    /// Verifies a checked record.
+    pub fn verify_record(&mut self, record: &Record) -> Verdict {
+        let result = match record {
+            Record::Dice(r) => Ok(self.dice(r)),
+            Record::Match(r) => verify_match(r),
+            Record::Chess(r) => Ok(verify_chess(r)),
+            Record::Poker(r) => Ok(verify_poker(r)),
+            Record::PokerProof(r) => Ok(verify_proof(r)),
+            Record::Selfpoker(r) => Ok(verify_selfpoker(r)),
+        };
+        result.unwrap_or_else(|e: Error| {
+            let scheme = record
+                .to_value()
+                .get("scheme")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            Verdict::unreadable(scheme, e.to_string())
+        })
+    }
+
+    fn dice(&mut self, r: &DiceRecord) -> Verdict {
+        let Some(seed) = &r.server_seed else {
+            return pending("dice_v1", "commitment", &r.commitment);
+        };
+        let cached =
+            matches!(&self.last_dice, Some((s, c, _, _)) if s == seed && *c == r.commitment);
+        if !cached {
+            let ok = r.commitment.matches(seed);
+            self.last_dice = Some((seed.clone(), r.commitment, DiceKey::new(seed), ok));
+        }
+        let Some((_, _, key, commit_ok)) = &self.last_dice else {
+            unreachable!("the cache was filled just above");
+        };
+        let mut checks = vec![commitment_check("commitment", *commit_ok, &r.commitment)];
+        let roll = key.roll(r.client_seed.as_str(), r.nonce);
+        let mut outcome = Map::new();
+        outcome.insert("roll".into(), roll.into());
+        if let Some(bet) = &r.bet {
+            let s = bet.settle(roll);
+            outcome.insert("win".into(), s.win.into());
+            let payout = serde_json::Number::from_u128(s.payout).map_or(Value::Null, Value::Number);
+            outcome.insert("payout".into(), payout);
+        }
+        finish(
+            "dice_v1",
+            checks_with(&mut checks, &r.outcome, outcome, Context::Plain),
+            Context::Plain,
+        )
+    }
+}
+
+/// Adds the outcome comparison (when the record claims one) and returns checks and outcome.
+fn checks_with(
+    checks: &mut Vec<Check>,
+    claimed: &Option<Map<String, Value>>,
+    outcome: Map<String, Value>,
+    ctx: Context,
+) -> (Vec<Check>, Value) {
+    let outcome = Value::Object(outcome);
+    if let Some(claimed) = claimed {
+        checks.extend(compare_outcome(claimed, &outcome, ctx));
+    }
+    (core::mem::take(checks), outcome)
+}
+
+fn finish(scheme: &str, (checks, outcome): (Vec<Check>, Value), ctx: Context) -> Verdict {
+    Verdict::checked(scheme, checks, Some(outcome), ctx)
+}
+
+fn commitment_check(name: &str, ok: bool, commitment: &Commitment) -> Check {
+    let detail = if ok {
+        format!("sha256 of the revealed seed is {commitment}")
+    } else {
+        format!("sha256 of the revealed seed is not {commitment}: the seed does not match its commitment")
+    };
+    Check::new(name, ok, detail)
+}
+
+/// A record whose seed is not revealed yet: the one check it cannot pass.
+fn pending(scheme: &str, what: &str, commitment: &Commitment) -> Verdict {
+    let check = Check::new(
+        "reveal",
+        false,
+        format!(
+            "server seed not revealed yet: {what} {commitment} is recorded, but nothing can be \
+             recomputed until the seed is published"
+        ),
+    );
+    Verdict::checked(scheme, vec![check], None, Context::Plain)
+}
+
+fn verify_match(r: &MatchRecord) -> Result<Verdict, Error> {
+    let scheme = r.scheme.as_str();
+    let ctx = Context::Match(r.game);
+    let Some(seed) = &r.server_seed else {
+        return Ok(pending(scheme, "commitment", &r.commitment));
+    };
+    let mut checks = vec![commitment_check(
+        "commitment",
+        r.commitment.matches(seed),
+        &r.commitment,
+    )];
+    let outcome = games::play(r.stream(seed)?, r.game, &r.play)?;
+    let outcome = match serde_json::to_value(&outcome) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    Ok(finish(
+        scheme,
+        checks_with(&mut checks, &r.outcome, outcome, ctx),
+        ctx,
+    ))
+}
+
+fn verify_chess(r: &ChessRecord) -> Verdict {
+    let scheme = "chess_colour_v1";
+    let Some(seed_a) = &r.seed_a else {
+        return pending(scheme, "commit_a", &r.commit_a);
+    };
+    let mut checks = vec![commitment_check(
+        "commit_a",
+        r.commit_a.matches(seed_a),
+        &r.commit_a,
+    )];
+    let a = ChessSide {
+        seed: seed_a,
+        commitment: &r.commit_a,
+        client: r.client_a.as_str(),
+    };
+    let white = match (&r.commit_b, &r.seed_b) {
+        (None, _) => chess::white(&a, None),
+        (Some(commit_b), None) => return pending(scheme, "commit_b", commit_b),
+        (Some(commit_b), Some(seed_b)) => {
+            checks.push(commitment_check(
+                "commit_b",
+                commit_b.matches(seed_b),
+                commit_b,
+            ));
+            let b = ChessSide {
+                seed: seed_b,
+                commitment: commit_b,
+                client: &r.client_b,
+            };
+            chess::white(&a, Some(&b))
+        }
+    };
+    let mut outcome = Map::new();
+    outcome.insert("white".into(), white.as_str().into());
+    finish(
+        scheme,
+        checks_with(&mut checks, &r.outcome, outcome, Context::Plain),
+        Context::Plain,
+    )
+}
+
+fn verify_poker(r: &PokerRecord) -> Verdict {
+    let scheme = "poker_hmac_v1";
+    let Some(seed) = &r.server_seed else {
+        return pending(scheme, "commitment", &r.commitment);
+    };
+    let mut checks = vec![commitment_check(
+        "commitment",
+        r.commitment.matches(seed),
+        &r.commitment,
+    )];
+    let mut hands = Vec::with_capacity(r.hands.len());
+    for (k, hand) in r.hands.iter().enumerate() {
+        let value = poker::hand_value(seed, &r.table, &r.session, hand.n);
+        let commit = value.commitment();
+        checks.push(hash_check(
+            format!("hands[{k}].hand_commitment"),
+            &commit,
+            &hand.hand_commitment,
+            &format!("sha256 of hand {}'s value", hand.n),
+        ));
+        // Seats were checked when the record was read; a failure here is impossible
+        // but is still reported rather than unwrapped.
+        let deck = match poker::deal(&value, &r.table, &r.session, hand.n, &hand.seats) {
+            Ok(d) => d,
+            Err(e) => {
+                return Verdict::unreadable(
+                    Some(scheme.into()),
+                    e.within(&format!("hands[{k}]")).to_string(),
+                )
+            }
+        };
+        let root = Commitment::parse(&deck.root()).unwrap_or(hand.deck_root);
+        checks.push(hash_check(
+            format!("hands[{k}].deck_root"),
+            &root,
+            &hand.deck_root,
+            &format!("merkle root of hand {}'s deck", hand.n),
+        ));
+        let holes: Map<String, Value> = deck
+            .holes()
+            .into_iter()
+            .map(|(seat, cards)| (seat.to_string(), Value::from(cards.to_vec())))
+            .collect();
+        let mut h = Map::new();
+        h.insert("n".into(), hand.n.into());
+        h.insert("hand_value".into(), value.reveal().into());
+        h.insert("deck".into(), deck.deck().to_vec().into());
+        h.insert("deck_root".into(), deck.root().into());
+        h.insert("holes".into(), Value::Object(holes));
+        h.insert("board".into(), deck.board().to_vec().into());
+        hands.push(Value::Object(h));
+    }
+    let mut outcome = Map::new();
+    outcome.insert("hands".into(), Value::Array(hands));
+    finish(
+        scheme,
+        checks_with(&mut checks, &r.outcome, outcome, Context::Poker),
+        Context::Poker,
+    )
+}
+
+fn hash_check(name: String, computed: &Commitment, published: &Commitment, what: &str) -> Check {
+    if computed.ct_eq_commitment(published) {
+        Check::new(name, true, format!("{what} is {published}"))
+    } else {
+        Check::new(
+            name,
+            false,
+            format!("{what} is {computed}, the record says {published}"),
+        )
+    }
+}
+
+fn verify_proof(r: &PokerProofRecord) -> Verdict {
+    let scheme = "poker_hmac_v1_proof";
+    let mut checks = Vec::with_capacity(r.leaves.len());
+    let mut cards = Vec::with_capacity(r.leaves.len());
+    for (k, leaf) in r.leaves.iter().enumerate() {
+        let name = format!("leaves[{k}]");
+        let card = crate::cards::card52(u64::from(leaf.card));
+        match poker::verify_proof(&r.deck_root, leaf) {
+            Ok(()) => {
+                checks.push(Check::new(
+                    name,
+                    true,
+                    format!("position {}: {card} is in the deck", leaf.i),
+                ));
+                let mut c = Map::new();
+                c.insert("i".into(), leaf.i.into());
+                c.insert("card".into(), leaf.card.into());
+                cards.push(Value::Object(c));
+            }
+            Err(e) => checks.push(Check::new(
+                name,
+                false,
+                format!("position {}: {card} not proven: {e}", leaf.i),
+            )),
+        }
+    }
+    let mut outcome = Map::new();
+    outcome.insert("cards".into(), Value::Array(cards));
+    finish(
+        scheme,
+        checks_with(&mut checks, &r.outcome, outcome, Context::Proof),
+        Context::Proof,
+    )
+}
+
+fn verify_selfpoker(r: &SelfpokerRecord) -> Verdict {
+    let scheme = "selfpoker";
+    let Some(seed) = r.seed else {
+        let check = Check::new(
+            "reveal",
+            false,
+            format!(
+                "seed not revealed yet: commit {} is recorded, the deck can be rebuilt once hand_end reveals the seed",
+                r.commit
+            ),
+        );
+        return Verdict::checked(scheme, vec![check], None, Context::Selfpoker);
+    };
+    let commit = selfpoker::commit(seed);
+    let ok = crate::seed::ct_eq(commit.as_bytes(), r.commit.as_bytes());
+    let detail = if ok {
+        format!("sha256(\"selfpoker:{seed}\") is {commit}")
+    } else {
+        format!(
+            "sha256(\"selfpoker:{seed}\") is {commit}, the record says {}",
+            r.commit
+        )
+    };
+    let mut checks = vec![Check::new("commit", ok, detail)];
+    let deal = match selfpoker::deal(seed, r.players) {
+        Ok(d) => d,
+        Err(e) => return Verdict::unreadable(Some(scheme.into()), e.to_string()),
+    };
+    let outcome = match serde_json::to_value(&deal) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    finish(
+        scheme,
+        checks_with(&mut checks, &r.outcome, outcome, Context::Selfpoker),
+        Context::Selfpoker,
+    )
+}
