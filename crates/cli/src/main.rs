@@ -1,0 +1,46 @@
+//! `fairseed`: verify fairness records from the command line (SPEC §8).
+//!
+//! Like ripgrep, `main` is the one exit path: `run` returns a result, the error
+//! chain is printed once, a closed stdout (broken pipe) counts as success, and the
+//! exit status is 0 (every record valid), 1 (a record did not verify) or 2 (error).
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod args;
+mod input;
+mod pipeline;
+mod progress;
+mod tally;
+mod verify;
+
+use args::{Cli, Command};
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("fairseed: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Verify(args) => verify::run(&args.into_options()?),
+    }
+}
+
+/// A reader that stopped listening (`fairseed verify big.jsonl | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,191 @@
+//! `fairseed verify`: frame the input, check every record with core on all
+//! cores, print verdicts in input order, and add up the exit status.
+//!
+//! The checking itself is `fairseed_core::verify_str`; this file only moves
+//! records and verdicts around and counts them.
+
+use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use fairseed_core::{report, Verdict, Verifier};
+use serde_json::value::RawValue;
+
+use crate::args::{Format, VerifyOptions};
+use crate::input::{self, is_blank, Input, LineChunk};
+use crate::pipeline::ordered_map;
+use crate::progress::Progress;
+use crate::tally::Tally;
+
+/// Input errors printed on stderr before the rest are only counted.
+const MAX_ERROR_LINES: usize = 20;
+
+/// A piece of the input to check on one worker.
+enum Job {
+    Lines(LineChunk),
+    Records {
+        first_index: usize,
+        records: Vec<Box<RawValue>>,
+    },
+    /// Where a whole input breaks off: the record at `index` and why.
+    Broken {
+        index: usize,
+        why: String,
+    },
+}
+
+/// What a worker hands back: printed verdicts, counts, and input-error messages.
+#[derive(Default)]
+struct Checked {
+    out: String,
+    tally: Tally,
+    errors: Vec<String>,
+    bytes: u64,
+}
+
+/// Runs `fairseed verify` and returns the SPEC §8 exit status.
+pub fn run(opts: &VerifyOptions) -> anyhow::Result<ExitCode> {
+    let opened = input::open(&opts.source)?;
+    let progress = Progress::new(opened.size);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut tally = Tally::default();
+    let mut errors_shown = 0usize;
+    let format = opts.format;
+
+    let consume = |checked: Checked| -> anyhow::Result<()> {
+        out.write_all(checked.out.as_bytes())
+            .context("cannot write the report")?;
+        tally.add(checked.tally);
+        for line in checked.errors {
+            if errors_shown < MAX_ERROR_LINES {
+                progress.eprintln(&format!("fairseed: {line}"));
+            }
+            errors_shown += 1;
+        }
+        progress.advance(checked.bytes, tally.records());
+        Ok(())
+    };
+    let work = move |job: Job| check_job(job, format);
+    match opened.input {
+        Input::Lines(chunks) => {
+            ordered_map(
+                opts.threads,
+                chunks.map(|c| c.map(Job::Lines)),
+                work,
+                consume,
+            )?;
+        }
+        Input::Records(split) => {
+            let index = split.records.len();
+            let broken = split.broken.map(|why| Job::Broken { index, why });
+            let jobs = input::record_chunks(split.records)
+                .into_iter()
+                .map(|(first_index, records)| Job::Records {
+                    first_index,
+                    records,
+                })
+                .chain(broken)
+                .map(Ok);
+            ordered_map(opts.threads, jobs, work, consume)?;
+        }
+    }
+    progress.finish();
+
+    let unlisted = tally.unreadable.saturating_sub(MAX_ERROR_LINES as u64);
+    if unlisted > 0 {
+        eprintln!("fairseed: {unlisted} more unreadable records not listed");
+    }
+    if tally.records() == 0 {
+        out.flush().context("cannot write the report")?;
+        anyhow::bail!("no records in the input: expected one record, a JSON array or JSON Lines");
+    }
+    if format == Format::Human && tally.records() > 1 {
+        writeln!(out, "{}", tally.summary()).context("cannot write the report")?;
+    }
+    out.flush().context("cannot write the report")?;
+    Ok(tally.exit_code())
+}
+
+fn check_job(job: Job, format: Format) -> Checked {
+    let mut checked = Checked::default();
+    // One per job: consecutive bets of a dice seed pair share its key state.
+    let mut verifier = Verifier::new();
+    match job {
+        Job::Lines(chunk) => {
+            checked.bytes = chunk.text.len() as u64;
+            let mut index = chunk.first_index;
+            for (line_no, line) in chunk.lines() {
+                if is_blank(line) {
+                    continue;
+                }
+                let verdict = match std::str::from_utf8(line) {
+                    Ok(text) => verifier.verify_str(text),
+                    Err(e) => unreadable(format!(
+                        "invalid JSON: not UTF-8, invalid byte at column {}",
+                        e.valid_up_to() + 1
+                    )),
+                };
+                record(&mut checked, index, Some(line_no), &verdict, format);
+                index += 1;
+            }
+        }
+        Job::Records {
+            first_index,
+            records,
+        } => {
+            for (index, text) in (first_index..).zip(&records) {
+                checked.bytes += text.get().len() as u64;
+                let verdict = verifier.verify_str(text.get());
+                record(&mut checked, index, None, &verdict, format);
+            }
+        }
+        Job::Broken { index, why } => record(&mut checked, index, None, &unreadable(why), format),
+    }
+    checked
+}
+
+/// The verdict on input the framing could not turn into a record's text (bad
+/// UTF-8, a broken array), printed like core's own unreadable verdicts.
+///
+/// Core has no public constructor for an unreadable verdict, so this takes its
+/// verdict on empty input (unreadable, no scheme) and puts `why` in its error.
+fn unreadable(why: String) -> Verdict {
+    let mut verdict = Verifier::new().verify_str("");
+    verdict.error = Some(why);
+    verdict
+}
+
+/// Prints one verdict and counts it.
+fn record(
+    checked: &mut Checked,
+    index: usize,
+    line: Option<u64>,
+    verdict: &Verdict,
+    format: Format,
+) {
+    match format {
+        Format::Human => checked.out.push_str(&report::render(index, verdict)),
+        Format::Json => checked.out.push_str(&verdict.to_json(index)),
+    }
+    if !checked.out.ends_with('\n') {
+        checked.out.push('\n');
+    }
+    if verdict.is_input_error() {
+        checked.tally.unreadable += 1;
+        if checked.errors.len() < MAX_ERROR_LINES {
+            let mut msg = format!("record {index}");
+            if let Some(line) = line {
+                let _ = write!(msg, " (line {line})");
+            }
+            let reason = verdict.error.as_deref().unwrap_or("cannot be read");
+            let _ = write!(msg, ": {reason}");
+            checked.errors.push(msg);
+        }
+    } else if verdict.valid {
+        checked.tally.valid += 1;
+    } else {
+        checked.tally.invalid += 1;
+    }
+}
