@@ -20,14 +20,12 @@ pub trait DrawSource {
     /// `limit = SPAN - SPAN mod n` is discarded (its counter value is spent).
     ///
     /// # Panics
-    /// `n == 0` is a caller bug: there is no number below 0.
+    /// `n == 0` or `n > 2^52` is a caller bug: no word could ever be accepted.
     fn int(&mut self, n: u64) -> u64 {
-        assert!(n >= 1, "int(n) needs n >= 1");
-        let limit = SPAN - SPAN % n;
+        assert!((1..=SPAN).contains(&n), "int(n) needs 1 <= n <= 2^52");
         loop {
-            let w = self.next_word();
-            if w < limit {
-                return w % n;
+            if let Some(x) = reduce(SPAN, n, self.next_word()) {
+                return x;
             }
         }
     }
@@ -37,6 +35,17 @@ pub trait DrawSource {
         // int(6) < 6 fits in u8.
         self.int(6) as u8 + 1
     }
+}
+
+/// One rejection-sampling step over a word space of size `span`: the word `w`
+/// gives `w mod n` when it lies below `limit = span - span mod n` (a multiple of
+/// `n`, so every result has exactly `limit / n` words), and nothing otherwise.
+///
+/// `int` uses it with `span = 2^52`; tests enumerate small spans to show the
+/// result is exactly uniform.
+pub fn reduce(span: u64, n: u64, w: u64) -> Option<u64> {
+    let limit = span - span % n;
+    (w < limit).then_some(w % n)
 }
 
 /// `word(key, prefix + k)` for `k = 0, 1, …`: the first 13 hex characters of
