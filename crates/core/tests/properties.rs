@@ -153,7 +153,7 @@ proptest! {
                                               leaf in any::<prop::sample::Index>(),
                                               delta in 1u64..60) {
         let records = sample_records();
-        let mut record = pick.get(&records).clone();
+        let mut record = pick.get(records).clone();
         let mut leaves = Vec::new();
         numeric_leaves(&record["outcome"], &mut Vec::new(), &mut leaves);
         prop_assume!(!leaves.is_empty());
