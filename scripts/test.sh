@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The project's test command (README): installs what the tests need when it is
+# missing, then formatting, lints, every test, the wasm build of the core, and
+# the browser tests of the player's page.
+#
+# FAIRSEED_TEST_DB_URI=postgres://… runs the store and server suites against
+# PostgreSQL as well as SQLite (.ci/run sets it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== prerequisites"
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+if ! command -v chromium >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy (all targets, warnings are errors)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== the core builds for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
+cargo build -p fairseed-core --target wasm32-unknown-unknown --locked
+
+echo "== cargo test"
+cargo test --workspace --locked
+
+if [ -x web/test.sh ]; then
+  echo "== browser tests (headless Chromium)"
+  web/test.sh
+fi
