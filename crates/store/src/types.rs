@@ -73,7 +73,8 @@ pub struct Settled {
 ///
 /// The store calls it exactly once, inside the transaction that takes the
 /// nonce, so the roll always matches the nonce stored with it.
-pub type SettleFn = Box<dyn FnOnce(&SecretSeed, &str, u64) -> Settled + Send>;
+/// An error aborts the bet; nothing is written.
+pub type SettleFn = Box<dyn FnOnce(&SecretSeed, &str, u64) -> crate::StoreResult<Settled> + Send>;
 
 /// A dice bet to place.
 pub struct BetRequest {
@@ -163,7 +164,10 @@ pub struct RecordRow {
 }
 
 /// Builds the records of a revealed pair from the pair and its bets.
-pub type RecordsFn = Box<dyn FnOnce(&RevealedPair, &[BetRow]) -> Vec<NewRecord> + Send>;
+///
+/// An error aborts the whole rotation: a pair is never revealed without its records.
+pub type RecordsFn =
+    Box<dyn FnOnce(&RevealedPair, &[BetRow]) -> crate::StoreResult<Vec<NewRecord>> + Send>;
 
 /// The result of rotating a seed pair.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -48,7 +48,7 @@ fn bet(player_id: i64, key: &str, amount: u64) -> BetRequest {
         amount,
         condition: "under".into(),
         target: 5000,
-        settle: Box::new(move |s, c, n| fake_settle(s, c, n, amount)),
+        settle: Box::new(move |s, c, n| Ok(fake_settle(s, c, n, amount))),
     }
 }
 
@@ -257,7 +257,8 @@ async fn scenario(store: Arc<dyn Store>) {
             alice.id,
             pair(9, "next-c"),
             Box::new(|revealed, bets| {
-                bets.iter()
+                Ok(bets
+                    .iter()
                     .map(|b| NewRecord {
                         scheme: "dice_v1".into(),
                         body: format!(
@@ -265,7 +266,7 @@ async fn scenario(store: Arc<dyn Store>) {
                             revealed.server_seed, b.nonce
                         ),
                     })
-                    .collect()
+                    .collect())
             }),
         )
         .await

@@ -186,7 +186,7 @@ pub(crate) async fn place_bet(
     plan::check_bet(player.balance, req.amount, pair.next_nonce)?;
     let seed = cipher.open(&sealed, &pair.commitment)?;
     let nonce = pair.next_nonce;
-    let settled = (req.settle)(&seed, &pair.client_seed, nonce);
+    let settled = (req.settle)(&seed, &pair.client_seed, nonce)?;
     drop(seed);
     let balance = plan::balance_after(player.balance, req.amount, settled)?;
     sqlx::query("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $1")
@@ -294,7 +294,7 @@ pub(crate) async fn rotate(
     .iter()
     .map(bet_row)
     .collect::<StoreResult<_>>()?;
-    let new_records = records(&revealed, &bets);
+    let new_records = records(&revealed, &bets)?;
     let records = insert_records(c, Some(player_id), &new_records).await?;
     let current = insert_pair(c, player_id, next, sealed_next).await?;
     Ok(Rotation {

@@ -219,7 +219,7 @@ pub(crate) fn place_bet(
     plan::check_bet(player.balance, req.amount, pair.next_nonce)?;
     let seed = cipher.open(&sealed, &pair.commitment)?;
     let nonce = pair.next_nonce;
-    let settled = (req.settle)(&seed, &pair.client_seed, nonce);
+    let settled = (req.settle)(&seed, &pair.client_seed, nonce)?;
     drop(seed);
     let balance = plan::balance_after(player.balance, req.amount, settled)?;
     c.prepare_cached("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = ?1")?
@@ -314,7 +314,7 @@ pub(crate) fn rotate(
         bets: pair.next_nonce,
     };
     let bets = pair_bets(c, pair.id)?;
-    let new_records = records(&revealed, &bets);
+    let new_records = records(&revealed, &bets)?;
     let records = insert_records(c, Some(player_id), &new_records)?;
     let current = insert_pair(c, player_id, next)?;
     Ok(Rotation {

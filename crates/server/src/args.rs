@@ -1,0 +1,56 @@
+//! The command line of `fairseed serve`, mirrored as a clap struct the CLI
+//! crate flattens into its own parser.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// The default port: unassigned by IANA and used by no common service.
+pub const DEFAULT_PORT: u16 = 7878;
+
+/// Options of `fairseed serve`.
+#[derive(Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
+    pub listen: SocketAddr,
+
+    /// Directory for the SQLite database and the key files (created on first start).
+    #[arg(long, default_value = "./.fairseed")]
+    pub data_dir: PathBuf,
+
+    /// A PostgreSQL URL (postgres://user@host/db) to use instead of SQLite.
+    #[arg(long = "database", env = "FAIRSEED_DATABASE_URL")]
+    pub database: Option<String>,
+
+    /// The operator's API key; if absent, one is generated on first start
+    /// and kept in DATA_DIR/operator.key.
+    #[arg(long, env = "FAIRSEED_OPERATOR_KEY", hide_env_values = true)]
+    pub operator_key: Option<String>,
+
+    /// Chips every new player account starts with.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub opening_balance: u64,
+
+    /// Requests per second allowed per token (burst twice that); 0 disables.
+    #[arg(long, default_value_t = 100)]
+    pub rate_limit: u32,
+
+    /// Serve the player web page from this directory at `/`.
+    #[arg(long)]
+    pub web_dir: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for ServeArgs {
+    /// Never prints the operator key or the database password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServeArgs")
+            .field("listen", &self.listen)
+            .field("data_dir", &self.data_dir)
+            .field("database", &self.database.as_ref().map(|_| "<set>"))
+            .field("operator_key", &self.operator_key.as_ref().map(|_| "<set>"))
+            .field("opening_balance", &self.opening_balance)
+            .field("rate_limit", &self.rate_limit)
+            .field("web_dir", &self.web_dir)
+            .finish()
+    }
+}

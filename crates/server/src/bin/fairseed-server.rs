@@ -1,0 +1,25 @@
+//! `fairseed-server`: the service alone, with the same options as
+//! `fairseed serve` (used by the crash and scale-out tests, and handy where
+//! the full CLI is not built).
+
+use clap::Parser;
+
+/// Run the fairseed service.
+#[derive(Debug, Parser)]
+#[command(name = "fairseed-server", version)]
+struct Cli {
+    #[command(flatten)]
+    serve: fairseed_server::ServeArgs,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    match fairseed_server::serve(cli.serve).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("fairseed-server: {err:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! One error type for every answer that is not a success, and the body
+//! extractors that turn bad input into it.
+//!
+//! A 4xx explains what is wrong and names the field; a 5xx says only
+//! "internal error" and logs the rest.
+
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use fairseed_store::StoreError;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// An error answer: `{code, message, field?}` with a status.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    field: Option<String>,
+    retry_after: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    code: &'a str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+}
+
+impl ApiError {
+    /// Any status with a code and a message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+            field: None,
+            retry_after: None,
+        }
+    }
+
+    /// 422: a field is missing, ill-typed or out of range.
+    pub fn invalid(field: impl Into<String>, reason: impl std::fmt::Display) -> Self {
+        let field = field.into();
+        Self {
+            message: format!("{field}: {reason}"),
+            field: Some(field),
+            ..Self::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_field", "")
+        }
+    }
+
+    /// 400: the request cannot be read at all.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    /// 401: no or unknown credentials.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    /// 404.
+    pub fn not_found(what: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("{what} not found"),
+        )
+    }
+
+    /// 409: the state refused the change.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, message)
+    }
+
+    /// 429 with `Retry-After`.
+    pub fn rate_limited(retry_after: u64) -> Self {
+        Self {
+            retry_after: Some(retry_after),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                "too many requests for this token; slow down",
+            )
+        }
+    }
+
+    /// 500: details go to the log only.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "internal error",
+        )
+    }
+
+    /// The status this error answers with.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Body {
+            code: self.code,
+            message: &self.message,
+            field: self.field.as_deref(),
+        };
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound(what) => Self::not_found(what),
+            StoreError::Conflict { code, message } => Self::conflict(code, message),
+            other => Self::internal(other),
+        }
+    }
+}
+
+impl From<fairseed_core::Error> for ApiError {
+    fn from(err: fairseed_core::Error) -> Self {
+        match err {
+            fairseed_core::Error::Invalid { field, reason } => Self::invalid(field, reason),
+            fairseed_core::Error::Missing { field } => Self::invalid(field, "missing"),
+            other => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_field",
+                other.to_string(),
+            ),
+        }
+    }
+}
+
+/// A JSON body whose every rejection is an [`ApiError`] naming the field.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                let essence = v.split(';').next().unwrap_or_default().trim();
+                essence.eq_ignore_ascii_case("application/json")
+            });
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "Content-Type: expected application/json",
+            ));
+        }
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "payload_too_large",
+                        "body: larger than the 64 KiB limit",
+                    )
+                } else {
+                    ApiError::bad_request(format!("body: {}", rejection.body_text()))
+                }
+            })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// Parses a body, naming the offending field on error.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            ApiError::bad_request(format!("body: not valid JSON: {inner}"))
+        } else if path == "." {
+            ApiError::invalid("body", strip_position(&inner.to_string()))
+        } else {
+            ApiError::invalid(path, strip_position(&inner.to_string()))
+        }
+    })?;
+    de.end().map_err(|e| {
+        ApiError::bad_request(format!(
+            "body: trailing characters after the JSON value: {e}"
+        ))
+    })?;
+    Ok(value)
+}
+
+/// serde_json appends " at line 1 column 7"; the field name says more.
+fn strip_position(message: &str) -> String {
+    message
+        .rfind(" at line ")
+        .map_or(message, |i| &message[..i])
+        .to_owned()
+}
+
+/// Query parameters whose rejection is an [`ApiError`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or_default();
+        let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+        serde_path_to_error::deserialize(de)
+            .map(ApiQuery)
+            .map_err(|err| {
+                let path = err.path().to_string();
+                ApiError::invalid(format!("query {path}"), err.into_inner())
+            })
+    }
+}

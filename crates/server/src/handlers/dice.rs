@@ -1,0 +1,153 @@
+//! `POST /v1/dice/bets`, `GET /v1/dice/bets`.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use fairseed_core::dice::{Bet, Condition, DiceKey};
+use fairseed_core::ServerSeed;
+use fairseed_store::{BetRequest, BetRow, Settled};
+use serde::{Deserialize, Serialize};
+use tracing::instrument;
+
+use crate::auth::PlayerAuth;
+use crate::error::{ApiError, ApiJson, ApiQuery};
+use crate::handlers::next_before;
+use crate::state::AppState;
+
+/// Body of a bet.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewBet {
+    amount: u64,
+    condition: String,
+    target: u16,
+}
+
+/// A bet as the player sees it.
+#[derive(Debug, Serialize)]
+pub struct BetView {
+    bet_id: i64,
+    pair_id: i64,
+    nonce: u64,
+    roll: u16,
+    win: bool,
+    payout: u128,
+    balance: u128,
+    amount: u64,
+    condition: String,
+    target: u16,
+}
+
+impl From<BetRow> for BetView {
+    fn from(b: BetRow) -> Self {
+        Self {
+            bet_id: b.id,
+            pair_id: b.pair_id,
+            nonce: b.nonce,
+            roll: b.roll,
+            win: b.win,
+            payout: b.payout,
+            balance: b.balance_after,
+            amount: b.amount,
+            condition: b.condition,
+            target: b.target,
+        }
+    }
+}
+
+/// The `Idempotency-Key` header: 1..128 visible ASCII characters.
+fn idempotency_key(headers: &HeaderMap) -> Result<String, ApiError> {
+    let value = headers
+        .get("idempotency-key")
+        .ok_or_else(|| ApiError::bad_request("Idempotency-Key: header is required for a bet"))?;
+    let key = value
+        .to_str()
+        .ok()
+        .filter(|k| (1..=128).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()))
+        .ok_or_else(|| {
+            ApiError::bad_request("Idempotency-Key: expected 1 to 128 visible ASCII characters")
+        })?;
+    Ok(key.to_owned())
+}
+
+/// Places a bet; the answer is sent only after it is durable.
+#[instrument(skip_all)]
+pub async fn post(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<NewBet>,
+) -> Result<Response, ApiError> {
+    let key = idempotency_key(&headers)?;
+    let condition = Condition::parse_field(&body.condition, "condition")?;
+    let bet = Bet::new(body.amount, condition, body.target)?;
+    let settle = Box::new(
+        move |seed: &fairseed_store::SecretSeed, client: &str, nonce: u64| {
+            let seed = ServerSeed::parse(seed.expose()).map_err(|_| {
+                fairseed_store::StoreError::other("a stored server seed does not parse")
+            })?;
+            let roll = DiceKey::new(&seed).roll(client, nonce);
+            let s = bet.settle(roll);
+            Ok(Settled {
+                roll,
+                win: s.win,
+                payout: s.payout,
+            })
+        },
+    );
+    let receipt = state
+        .store()
+        .place_bet(BetRequest {
+            player_id: auth.id,
+            idempotency_key: key,
+            amount: bet.amount(),
+            condition: bet.condition().as_str().to_owned(),
+            target: bet.target(),
+            settle,
+        })
+        .await?;
+    let mut response = Json(BetView::from(receipt.bet)).into_response();
+    if receipt.replayed {
+        response
+            .headers_mut()
+            .insert("idempotency-replayed", HeaderValue::from_static("true"));
+    }
+    Ok(response)
+}
+
+/// `?pair_id=&before=&limit=`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BetsQuery {
+    pair_id: Option<i64>,
+    before: Option<i64>,
+    limit: Option<u32>,
+}
+
+/// A page of bets.
+#[derive(Debug, Serialize)]
+pub struct BetsPage {
+    bets: Vec<BetView>,
+    next_before: Option<i64>,
+}
+
+/// The player's bets, newest first.
+#[instrument(skip_all)]
+pub async fn index(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    ApiQuery(query): ApiQuery<BetsQuery>,
+) -> Result<Json<BetsPage>, ApiError> {
+    let page = crate::handlers::PageQuery {
+        before: query.before,
+        limit: query.limit,
+    }
+    .page()?;
+    let bets = state.store().bets(auth.id, query.pair_id, page).await?;
+    let next_before = next_before(&bets, page, |b| b.id);
+    Ok(Json(BetsPage {
+        bets: bets.into_iter().map(Into::into).collect(),
+        next_before,
+    }))
+}

@@ -1,0 +1,61 @@
+//! `POST /v1/players`, `GET /v1/me`.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Serialize;
+use tracing::instrument;
+
+use crate::auth::PlayerAuth;
+use crate::error::ApiError;
+use crate::handlers::seeds::PairView;
+use crate::secrets;
+use crate::state::AppState;
+
+/// A new account: the token is shown this once.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    player_id: i64,
+    token: String,
+    balance: u128,
+    seed_pair: PairView,
+}
+
+/// Creates an anonymous account with the opening balance and a first pair.
+#[instrument(skip_all)]
+pub async fn post(State(state): State<AppState>) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let token = secrets::new_token()?;
+    let hash = secrets::token_hash(&token);
+    let (player, pair) = state
+        .store()
+        .create_player(&hash, state.opening_balance(), secrets::new_seed_pair()?)
+        .await?;
+    state.cache_player(hash, player.id);
+    tracing::info!(player = player.id, "player created");
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            player_id: player.id,
+            token,
+            balance: player.balance,
+            seed_pair: pair.into(),
+        }),
+    ))
+}
+
+/// The caller's account.
+#[derive(Debug, Serialize)]
+pub struct Me {
+    player_id: i64,
+    balance: u128,
+}
+
+/// The caller's id and balance.
+#[instrument(skip_all)]
+pub async fn me(State(state): State<AppState>, auth: PlayerAuth) -> Result<Json<Me>, ApiError> {
+    let player = state.store().player(auth.id).await?;
+    Ok(Json(Me {
+        player_id: player.id,
+        balance: player.balance,
+    }))
+}

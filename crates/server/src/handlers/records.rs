@@ -1,0 +1,103 @@
+//! `GET /v1/records`, `GET /v1/records/{id}`, `GET /v1/records/export`.
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use fairseed_store::{RecordRow, Viewer};
+use serde::Serialize;
+use serde_json::Value;
+use tracing::instrument;
+
+use crate::auth::PlayerAuth;
+use crate::error::{ApiError, ApiQuery};
+use crate::handlers::{next_before, PageQuery};
+use crate::state::AppState;
+
+/// Records read per query while exporting.
+const EXPORT_CHUNK: u32 = 500;
+
+/// A stored record with its id.
+#[derive(Debug, Serialize)]
+pub struct RecordView {
+    id: i64,
+    scheme: String,
+    record: Value,
+}
+
+impl TryFrom<RecordRow> for RecordView {
+    type Error = ApiError;
+
+    fn try_from(row: RecordRow) -> Result<Self, ApiError> {
+        Ok(Self {
+            id: row.id,
+            scheme: row.scheme,
+            record: serde_json::from_str(&row.body).map_err(ApiError::internal)?,
+        })
+    }
+}
+
+/// A page of records.
+#[derive(Debug, Serialize)]
+pub struct RecordsPage {
+    records: Vec<RecordView>,
+    next_before: Option<i64>,
+}
+
+/// The player's records, newest first.
+#[instrument(skip_all)]
+pub async fn index(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> Result<Json<RecordsPage>, ApiError> {
+    let page = query.page()?;
+    let rows = state.store().records(Viewer::Player(auth.id), page).await?;
+    let next_before = next_before(&rows, page, |r| r.id);
+    Ok(Json(RecordsPage {
+        records: rows
+            .into_iter()
+            .map(RecordView::try_from)
+            .collect::<Result<_, _>>()?,
+        next_before,
+    }))
+}
+
+/// One of the player's records.
+#[instrument(skip_all)]
+pub async fn get(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    Path(id): Path<String>,
+) -> Result<Json<RecordView>, ApiError> {
+    let id: i64 = id
+        .parse()
+        .map_err(|_| ApiError::invalid("id", format!("'{id}' is not a record id")))?;
+    let row = state.store().record(Viewer::Player(auth.id), id).await?;
+    Ok(Json(row.try_into()?))
+}
+
+/// Every record of the player as JSON Lines, oldest first: the file
+/// `fairseed verify` reads unchanged.
+#[instrument(skip_all)]
+pub async fn export(State(state): State<AppState>, auth: PlayerAuth) -> Result<Response, ApiError> {
+    let mut body = String::new();
+    let mut after = 0;
+    loop {
+        let rows = state
+            .store()
+            .records_after(Viewer::Player(auth.id), after, EXPORT_CHUNK)
+            .await?;
+        let Some(last) = rows.last() else { break };
+        after = last.id;
+        let full = rows.len() >= EXPORT_CHUNK as usize;
+        for row in rows {
+            body.push_str(&row.body);
+            body.push('\n');
+        }
+        if !full {
+            break;
+        }
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}

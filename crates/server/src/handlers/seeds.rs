@@ -1,0 +1,151 @@
+//! `GET /v1/seeds`, `PUT /v1/seeds/client`, `POST /v1/seeds/rotate`,
+//! `GET /v1/seeds/revealed`.
+
+use axum::extract::State;
+use axum::Json;
+use fairseed_core::{ClientSeed, Commitment};
+use fairseed_store::{RevealedPair, SeedPair};
+use serde::{Deserialize, Serialize};
+use tracing::instrument;
+
+use crate::auth::PlayerAuth;
+use crate::dice_records;
+use crate::error::{ApiError, ApiJson, ApiQuery};
+use crate::handlers::records::RecordView;
+use crate::handlers::{next_before, PageQuery};
+use crate::secrets;
+use crate::state::AppState;
+
+/// A current pair as the player sees it: never the server seed.
+#[derive(Debug, Serialize)]
+pub struct PairView {
+    pair_id: i64,
+    commitment: String,
+    client_seed: String,
+    next_nonce: u64,
+}
+
+impl From<SeedPair> for PairView {
+    fn from(p: SeedPair) -> Self {
+        Self {
+            pair_id: p.id,
+            commitment: p.commitment,
+            client_seed: p.client_seed,
+            next_nonce: p.next_nonce,
+        }
+    }
+}
+
+/// A revealed pair.
+#[derive(Debug, Serialize)]
+pub struct RevealedView {
+    pair_id: i64,
+    commitment: String,
+    server_seed: String,
+    client_seed: String,
+    bets: u64,
+}
+
+impl From<RevealedPair> for RevealedView {
+    fn from(p: RevealedPair) -> Self {
+        Self {
+            pair_id: p.id,
+            commitment: p.commitment,
+            server_seed: p.server_seed,
+            client_seed: p.client_seed,
+            bets: p.bets,
+        }
+    }
+}
+
+/// The current pair.
+#[instrument(skip_all)]
+pub async fn get(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+) -> Result<Json<PairView>, ApiError> {
+    Ok(Json(state.store().current_pair(auth.id).await?.into()))
+}
+
+/// Body of `PUT /v1/seeds/client`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetClient {
+    client_seed: String,
+    commitment: String,
+}
+
+/// Sets the client seed before the pair's first bet, given the commitment shown.
+#[instrument(skip_all)]
+pub async fn put_client(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    ApiJson(body): ApiJson<SetClient>,
+) -> Result<Json<PairView>, ApiError> {
+    let client = ClientSeed::parse_field(&body.client_seed, "client_seed")?;
+    let commitment = Commitment::parse_field(&body.commitment, "commitment")?;
+    let pair = state
+        .store()
+        .set_client_seed(auth.id, &commitment.to_hex(), client.as_str())
+        .await?;
+    Ok(Json(pair.into()))
+}
+
+/// The answer to a rotation.
+#[derive(Debug, Serialize)]
+pub struct Rotated {
+    revealed: RevealedView,
+    records: Vec<RecordView>,
+    seed_pair: PairView,
+}
+
+/// Reveals the current pair with its records and commits a new one.
+#[instrument(skip_all)]
+pub async fn rotate(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+) -> Result<Json<Rotated>, ApiError> {
+    let next = secrets::new_seed_pair()?;
+    let rotation = state
+        .store()
+        .rotate(auth.id, next, Box::new(dice_records::build))
+        .await?;
+    tracing::info!(
+        player = auth.id,
+        pair = rotation.revealed.id,
+        bets = rotation.revealed.bets,
+        "seed pair rotated"
+    );
+    Ok(Json(Rotated {
+        revealed: rotation.revealed.into(),
+        records: rotation
+            .records
+            .into_iter()
+            .map(RecordView::try_from)
+            .collect::<Result<_, _>>()?,
+        seed_pair: rotation.current.into(),
+    }))
+}
+
+/// A page of revealed pairs.
+#[derive(Debug, Serialize)]
+pub struct RevealedPage {
+    pairs: Vec<RevealedView>,
+    next_before: Option<i64>,
+}
+
+/// The player's revealed pairs, newest first.
+#[instrument(skip_all)]
+pub async fn revealed(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> Result<Json<RevealedPage>, ApiError> {
+    let page = query.page()?;
+    let pairs = state.store().revealed_pairs(auth.id, page).await?;
+    let next_before = next_before(&pairs, page, |p| p.id);
+    Ok(Json(RevealedPage {
+        pairs: pairs.into_iter().map(Into::into).collect(),
+        next_before,
+    }))
+}

@@ -1,0 +1,46 @@
+//! The fairseed HTTP service.
+//!
+//! It commits before every draw, accepts client seeds only after the
+//! commitment was shown, counts nonces, and reveals on rotation; every
+//! scheme is computed by `fairseed-core` and every write is durable (through
+//! `fairseed-store`) before the answer. The CLI runs [`serve`] as
+//! `fairseed serve`; tests drive [`app`] directly.
+
+#![forbid(unsafe_code)]
+
+mod args;
+mod auth;
+mod dice_records;
+mod error;
+pub mod handlers;
+mod ratelimit;
+mod router;
+mod secrets;
+mod serve;
+mod state;
+
+use std::sync::Arc;
+
+use fairseed_store::Store;
+
+pub use args::{ServeArgs, DEFAULT_PORT};
+pub use auth::{OperatorAuth, PlayerAuth};
+pub use error::{ApiError, ApiJson, ApiQuery};
+pub use router::{router, with_static, BODY_LIMIT, OPENAPI, ROUTES};
+pub use serve::serve;
+pub use state::AppState;
+
+/// The whole service over `state` (API plus the default `/` page), as `serve` runs it.
+pub fn app(state: AppState) -> axum::Router {
+    with_static(router(state), None)
+}
+
+/// A state over any store with test-friendly settings (no rate limit unless given).
+pub fn state(
+    store: Arc<dyn Store>,
+    operator_key: &str,
+    opening_balance: u64,
+    rate_limit: u32,
+) -> AppState {
+    AppState::new(store, operator_key, opening_balance, rate_limit)
+}

@@ -1,0 +1,93 @@
+//! Every route of the service, in one place.
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse};
+use axum::routing::{get, post, put};
+use axum::Router;
+use tower_http::trace::TraceLayer;
+
+use crate::error::ApiError;
+use crate::handlers::{dice, health, players, records, seeds};
+use crate::state::AppState;
+
+/// Largest accepted request body.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The OpenAPI document, written by hand and checked against [`ROUTES`] by tests.
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// `(method, path)` of every API route, for the documentation test.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("get", "/healthz"),
+    ("get", "/v1/openapi.json"),
+    ("post", "/v1/players"),
+    ("get", "/v1/me"),
+    ("get", "/v1/seeds"),
+    ("put", "/v1/seeds/client"),
+    ("post", "/v1/seeds/rotate"),
+    ("get", "/v1/seeds/revealed"),
+    ("post", "/v1/dice/bets"),
+    ("get", "/v1/dice/bets"),
+    ("get", "/v1/records"),
+    ("get", "/v1/records/export"),
+    ("get", "/v1/records/{id}"),
+];
+
+/// The API routes over `state`, without the web page.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(health::get))
+        .route("/v1/openapi.json", get(openapi))
+        .route("/v1/players", post(players::post))
+        .route("/v1/me", get(players::me))
+        .route("/v1/seeds", get(seeds::get))
+        .route("/v1/seeds/client", put(seeds::put_client))
+        .route("/v1/seeds/rotate", post(seeds::rotate))
+        .route("/v1/seeds/revealed", get(seeds::revealed))
+        .route("/v1/dice/bets", post(dice::post).get(dice::index))
+        .route("/v1/records", get(records::index))
+        .route("/v1/records/export", get(records::export))
+        .route("/v1/records/{id}", get(records::get))
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI)
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this path does not take that method",
+    )
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("path")
+}
+
+/// A small page for `/` when no web directory is given.
+async fn index_page() -> Html<&'static str> {
+    Html(concat!(
+        "<!doctype html><meta charset=utf-8><title>fairseed</title>",
+        "<h1>fairseed</h1><p>The provably-fair service is running.</p>",
+        "<ul><li><a href=\"/v1/openapi.json\">API description (OpenAPI)</a></li>",
+        "<li><a href=\"/healthz\">health</a></li></ul>"
+    ))
+}
+
+/// Mounts the player web page: files from `web_dir` at `/`, or a small page
+/// linking the API when there is none. Unknown `/v1` paths stay JSON 404s.
+pub fn with_static(router: Router, web_dir: Option<&std::path::Path>) -> Router {
+    let api_404 = Router::new().route("/v1/{*rest}", axum::routing::any(not_found));
+    let router = router.merge(api_404);
+    match web_dir {
+        Some(dir) => router.fallback_service(tower_http::services::ServeDir::new(dir)),
+        None => router.route("/", get(index_page)).fallback(not_found),
+    }
+}

@@ -1,0 +1,128 @@
+//! `fairseed serve`: first-start setup, then the HTTP server until a signal.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
+
+use crate::args::ServeArgs;
+use crate::router::{router, with_static};
+use crate::state::AppState;
+
+/// File names inside the data directory.
+const SEED_KEY_FILE: &str = "seed.key";
+const OPERATOR_KEY_FILE: &str = "operator.key";
+const SQLITE_FILE: &str = "fairseed.sqlite";
+
+/// Runs the service until Ctrl-C or SIGTERM, then drains in-flight requests.
+///
+/// # Errors
+/// The data directory, a key file or the database cannot be opened, or the
+/// address cannot be bound.
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    // A CLI that installed its own subscriber keeps it.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .try_init();
+
+    create_private_dir(&args.data_dir)?;
+    let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
+        .context("opening the seed key")?;
+    let operator_key = operator_key(&args)?;
+    let (store, backend): (Arc<dyn Store>, String) = match &args.database {
+        Some(url) => (
+            Arc::new(
+                PgStore::connect(url, None, cipher)
+                    .await
+                    .context("connecting to PostgreSQL")?,
+            ),
+            "postgresql".to_owned(),
+        ),
+        None => {
+            let path = args.data_dir.join(SQLITE_FILE);
+            (
+                Arc::new(SqliteStore::open(&path, cipher).context("opening the SQLite database")?),
+                format!("sqlite {}", path.display()),
+            )
+        }
+    };
+    let state = AppState::new(store, &operator_key, args.opening_balance, args.rate_limit);
+    let app = with_static(router(state), args.web_dir.as_deref());
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("binding {}", args.listen))?;
+    let addr = listener.local_addr()?;
+    println!("fairseed serving on http://{addr}  (database: {backend})");
+    tracing::info!(%addr, database = %backend, "listening");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .context("serving HTTP")?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+        .create(dir)
+        .with_context(|| format!("creating the data directory {}", dir.display()))
+}
+
+/// The operator key: given, or read from (or generated into) the data dir.
+fn operator_key(args: &ServeArgs) -> anyhow::Result<String> {
+    if let Some(key) = &args.operator_key {
+        anyhow::ensure!(
+            key.len() >= 16,
+            "--operator-key: at least 16 characters, got {}",
+            key.len()
+        );
+        return Ok(key.clone());
+    }
+    let path = args.data_dir.join(OPERATOR_KEY_FILE);
+    if path.exists() {
+        let key = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        return Ok(key.trim().to_owned());
+    }
+    let key = crate::secrets::new_token()
+        .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?;
+    fairseed_store::write_private(&path, key.as_bytes())?;
+    println!("generated an operator key in {}", path.display());
+    Ok(key)
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}
