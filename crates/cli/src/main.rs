@@ -18,6 +18,9 @@ mod verify;
 
 use args::{Cli, Command};
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
