@@ -113,16 +113,17 @@ pub(crate) fn words(ctx: Context, path: &[Seg]) -> Option<String> {
         (Context::Poker, "hands") => {
             parts.push(format!("hand {}", idx(1)? + 1));
             match path.get(2).and_then(Seg::key) {
-                Some("deck") => {
-                    parts.extend(idx(3).map(|i| format!("deck position {i}")));
-                }
+                Some("deck") => parts.push(
+                    idx(3).map_or_else(|| "deck".to_owned(), |i| format!("deck position {i}")),
+                ),
                 Some("holes") => {
-                    parts.extend(path.get(3).and_then(Seg::key).map(|s| format!("seat {s}")));
+                    let seat = path.get(3).and_then(Seg::key);
+                    parts.push(seat.map_or_else(|| "holes".to_owned(), |s| format!("seat {s}")));
                     parts.extend(idx(4).map(|c| format!("hole card {}", c + 1)));
                 }
-                Some("board") => {
-                    parts.extend(idx(3).map(|c| format!("board card {}", c + 1)));
-                }
+                Some("board") => parts.push(
+                    idx(3).map_or_else(|| "board".to_owned(), |c| format!("board card {}", c + 1)),
+                ),
                 Some(other) => parts.push(other.replace('_', " ")),
                 None => {}
             }

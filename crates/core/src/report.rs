@@ -39,8 +39,24 @@ pub fn render(index: usize, verdict: &Verdict) -> String {
 /// One line per leaf list: nested lists are labelled with their place in words.
 fn lines(verdict: &Verdict, path: &mut Vec<Seg>, v: &Value, out: &mut String) {
     let ctx = verdict.context;
+    if let Value::Object(map) = v {
+        if map.values().all(is_scalar) {
+            let fields: Vec<String> = map
+                .iter()
+                .map(|(k, item)| {
+                    path.push(Seg::Key(k.clone()));
+                    let text = value_text(ctx, path, item);
+                    path.pop();
+                    format!("{k} {text}")
+                })
+                .collect();
+            let label = words(ctx, path).unwrap_or_else(|| label_of(path));
+            out.push_str(&format!("    {label}: {}\n", fields.join(", ")));
+            return;
+        }
+    }
     let nested = match v {
-        Value::Array(items) => items.iter().any(|i| i.is_array() || i.is_object()),
+        Value::Array(items) => !items.iter().all(is_scalar),
         Value::Object(_) => true,
         _ => false,
     };
@@ -74,4 +90,8 @@ fn lines(verdict: &Verdict, path: &mut Vec<Seg>, v: &Value, out: &mut String) {
 fn label_of(path: &[Seg]) -> String {
     let full = crate::describe::json_path(path);
     full.strip_prefix("outcome.").unwrap_or(&full).to_owned()
+}
+
+fn is_scalar(v: &Value) -> bool {
+    !v.is_array() && !v.is_object()
 }
