@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod invariants;
+pub mod process;
+
 use std::sync::Arc;
 
 use axum::body::Body;
