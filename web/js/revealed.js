@@ -50,7 +50,7 @@ function pairCard(wasm, p) {
       button.disabled = false;
     }
   });
-  return h('article', { class: 'card-panel pair', 'data-pair': p.pair_id },
+  return h('article', { class: 'card-panel revealed-pair', 'data-pair': p.pair_id },
     h('h3', {}, t('revealed.pair', { pair: p.pair_id })),
     h('dl', { class: 'kv' },
       h('dt', {}, t('revealed.seed')), h('dd', {}, h('code', { class: 'hex seed' }, p.server_seed)),

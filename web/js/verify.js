@@ -39,13 +39,13 @@ function recordHints(wasm, record, knownValues) {
   return out;
 }
 
-function verdictCard(wasm, verdict, report, record, knownValues) {
+function verdictCard(wasm, verdict, report, record, knownValues, withHints) {
   const status = verdict.error ? 'error' : verdict.valid ? 'valid' : 'invalid';
   const badge = h('span', { class: `badge ${status}` }, t(`verify.${status}`));
   const checks = h('ul', { class: 'checks' }, (verdict.checks || []).map((c) =>
     h('li', { class: c.ok ? 'ok' : 'bad' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, c.ok ? '✓' : '✗'),
       h('span', { class: 'sr-only' }, c.ok ? 'ok: ' : 'failed: '), h('strong', {}, c.name), ' ', h('span', { class: 'detail' }, c.detail))));
-  const hints = verdict.valid ? [] : recordHints(wasm, record, knownValues);
+  const hints = verdict.valid || !withHints ? [] : recordHints(wasm, record, knownValues);
   return h('article', { class: `verdict ${status}`, 'data-index': verdict.index, 'data-valid': String(verdict.valid) },
     h('header', {}, badge, ' ', h('span', {}, t('verify.record', { index: verdict.index, scheme: verdict.scheme || '?' }))),
     verdict.error ? h('p', { class: 'error-text' }, verdict.error) : null,
@@ -56,10 +56,10 @@ function verdictCard(wasm, verdict, report, record, knownValues) {
 }
 
 /** Verifies `text` and lays the verdicts out in `out`. */
-export function showVerdicts(wasm, text, out, knownValues) {
+export function showVerdicts(wasm, text, out, knownValues, withHints = true) {
   const result = JSON.parse(wasm.verify(text));
-  const records = splitForHints(text);
-  clear(out, result.verdicts.map((v, i) => verdictCard(wasm, v, result.reports[i], records[i], knownValues)));
+  const records = withHints ? splitForHints(text) : [];
+  clear(out, result.verdicts.map((v, i) => verdictCard(wasm, v, result.reports[i], records[i], knownValues, withHints)));
   return result;
 }
 
@@ -87,10 +87,11 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
       { label: 'client_seed', display: t('verify.client_seed'), value: client, kind: 'field_other' },
       ...knownValues(),
     ];
-    const hints = [
-      hintFor(wasm, t('verify.server_seed'), seed, known, 'seed'),
-      hintFor(wasm, t('verify.commitment'), commitment, [{ label: 'server_seed', display: t('verify.server_seed'), value: seed, kind: 'field' }, ...knownValues()], 'commitment'),
-    ].filter(Boolean);
+    // One hint per mistake: the commitment field is only examined when the
+    // seed field gave no hint (two equal fields would otherwise say it twice).
+    const seedHint = hintFor(wasm, t('verify.server_seed'), seed, known, 'seed');
+    const hints = [seedHint || hintFor(wasm, t('verify.commitment'), commitment,
+      [{ label: 'server_seed', display: t('verify.server_seed'), value: seed, kind: 'field' }, ...knownValues()], 'commitment')].filter(Boolean);
     const nonceText = get('v-nonce');
     const record = { scheme: 'dice_v1', commitment, server_seed: seed, client_seed: client, nonce: /^\d+$/.test(nonceText) ? Number(nonceText) : nonceText };
     const claimed = get('v-roll');
@@ -107,7 +108,7 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
       return;
     }
     const holder = h('div');
-    showVerdicts(wasm, JSON.stringify(record), holder, () => []);
+    showVerdicts(wasm, JSON.stringify(record), holder, () => [], false);
     clear(diceOut, ...hints, ...holder.childNodes);
   });
 

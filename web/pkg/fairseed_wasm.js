@@ -13,7 +13,7 @@ export class DiceBatch {
         wasm.__wbg_dicebatch_free(ptr, 0);
     }
     /**
-     * Checks a JSON array of bets (flat `{nonce, amount, condition, target,
+     * Checks a JSON array, a `{"bets": [...]}` page or JSON Lines of bets (flat `{nonce, amount, condition, target,
      * roll, win, payout}` rows or `dice_v1` records) and returns a
      * `{checked, mismatched, mismatches}` JSON report.
      *

@@ -161,6 +161,30 @@ struct RowIn {
     outcome: Option<OutcomeIn>,
 }
 
+/// A page of `GET /v1/dice/bets`: the rows are under `bets`.
+#[derive(Deserialize)]
+struct PageIn {
+    bets: Vec<RowIn>,
+}
+
+/// The rows of a JSON array, a `{"bets": [...]}` page, or JSON Lines.
+fn rows(text: &str) -> Result<Vec<RowIn>, Error> {
+    let syntax = |e: serde_json::Error| Error::Syntax(format!("bets: {e}"));
+    if text.trim_start().starts_with('[') {
+        return serde_json::from_str(text).map_err(syntax);
+    }
+    if let Ok(page) = serde_json::from_str::<PageIn>(text) {
+        return Ok(page.bets);
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| Error::Syntax(format!("bets: line {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
 /// One difference between a claimed bet and its re-roll.
 #[derive(Debug, Serialize, PartialEq, Eq)]
 pub struct Mismatch {
@@ -212,7 +236,7 @@ impl DiceBatch {
         Ok(self.key.roll(self.client.as_str(), nonce))
     }
 
-    /// Checks a JSON array of bets (flat `{nonce, amount, condition, target,
+    /// Checks a JSON array, a `{"bets": [...]}` page or JSON Lines of bets (flat `{nonce, amount, condition, target,
     /// roll, win, payout}` rows or `dice_v1` records) and returns a
     /// `{checked, mismatched, mismatches}` JSON report.
     ///
@@ -238,13 +262,13 @@ impl DiceBatch {
         })
     }
 
-    /// Checks a JSON array of bets, see [`DiceBatch::check_json`].
+    /// Checks a JSON array of bets, a `{"bets": [...]}` page of the service, or
+    /// JSON Lines; see [`DiceBatch::check_json`].
     ///
     /// # Errors
     /// Bad JSON or a row without a usable `nonce`.
     pub fn check(&self, text: &str) -> Result<BatchReport, Error> {
-        let rows: Vec<RowIn> =
-            serde_json::from_str(text).map_err(|e| Error::Syntax(format!("bets: {e}")))?;
+        let rows = rows(text)?;
         let mut report = BatchReport::default();
         for row in &rows {
             report.checked += 1;

@@ -1,0 +1,75 @@
+// Shared test plumbing: a static server for web/ that counts every request
+// (and can forward /v1 to a running `fairseed serve`), the system Chromium
+// driven by playwright-core, and screenshots into web/test-artifacts/.
+import { createServer, request as httpRequest } from 'node:http';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO = resolve(WEB, '..');
+export const ARTIFACTS = join(WEB, 'test-artifacts');
+export const VECTORS = join(REPO, 'tests/vectors/records');
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+/** Serves web/ on 127.0.0.1; `requests` lists every path asked for. */
+export function startStatic({ proxy } = {}) {
+  const requests = [];
+  const server = createServer((req, res) => {
+    requests.push(req.url);
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (proxy && (path.startsWith('/v1/') || path === '/healthz')) {
+      const target = new URL(req.url, proxy);
+      const fwd = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (up) => {
+        res.writeHead(up.statusCode, up.headers);
+        up.pipe(res);
+      });
+      fwd.on('error', (e) => { res.writeHead(502); res.end(String(e)); });
+      req.pipe(fwd);
+      return;
+    }
+    const file = normalize(join(WEB, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(WEB) || file.includes('node_modules')) {
+      res.writeHead(403); res.end(); return;
+    }
+    try {
+      if (!statSync(file).isFile()) throw new Error('not a file');
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
+      res.end(readFileSync(file));
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end('{"code":"not_found","message":"no such file"}');
+    }
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address();
+    done({ url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((c) => server.close(c)) });
+  }));
+}
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** A page whose console errors and uncaught exceptions fail the caller's checks. */
+export async function newPage(browser, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  return page;
+}
+
+export async function shot(page, name, { fullPage = true } = {}) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
+}
+
+export function vectorLines(file) {
+  return readFileSync(join(VECTORS, file), 'utf8').split('\n').filter((l) => l.trim());
+}

@@ -1,0 +1,153 @@
+// The whole player flow against a real `fairseed-server` serving web/ at `/`:
+// play bets, rotate the seed pair, re-roll every bet in Revealed (in the Web
+// Worker), verify one revealed bet in Verify, keyboard through the tabs, and
+// screenshots of every screen at phone and desktop width.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, newPage, shot, REPO, WEB } from './harness.mjs';
+
+const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
+
+function freePort() {
+  return new Promise((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => done(port));
+    });
+  });
+}
+
+function serverBinary() {
+  if (process.env.FAIRSEED_SERVER_BIN) return process.env.FAIRSEED_SERVER_BIN;
+  const build = spawnSync('cargo', ['build', '-q', '-p', 'fairseed-server', '--bin', 'fairseed-server', '--message-format=json'], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(build.status, 0, `cargo build -p fairseed-server failed:\n${build.stderr}`);
+  const exe = build.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    .find((m) => m.reason === 'compiler-artifact' && m.target?.name === 'fairseed-server' && m.executable)?.executable;
+  assert.ok(exe, 'cargo reported the fairseed-server executable');
+  return exe;
+}
+
+let proc;
+let base;
+let dataDir;
+let browser;
+
+before(async () => {
+  if (!HAVE_SERVER) return;
+  const port = await freePort();
+  dataDir = mkdtempSync(join(tmpdir(), 'fairseed-web-'));
+  proc = spawn(serverBinary(), ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--web-dir', WEB, '--rate-limit', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stderr.on('data', () => {});
+  base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  proc?.kill('SIGTERM');
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER && 'crates/server is not in this tree' }, async () => {
+  const page = await newPage(browser, { width: 1280, height: 900 });
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await page.waitForFunction(() => /\d/.test(document.querySelector('#balance').textContent));
+  await shot(page, 'dice-desktop');
+
+  // Five bets: under 50.00 then over 20.00.
+  const nonces = [];
+  for (let i = 0; i < 5; i++) {
+    if (i === 3) await page.check('input[name=d-cond][value=over]', { force: true });
+    await page.click('#d-roll');
+    await page.waitForFunction((n) => document.querySelectorAll('#d-history tr').length === n, i + 1);
+    nonces.push(Number(await page.getAttribute('#d-result [data-nonce]', 'data-nonce')));
+  }
+  assert.deepEqual(nonces, [0, 1, 2, 3, 4]);
+  await shot(page, 'dice-after-bets-desktop');
+
+  // Seeds: the commitment shown is remembered; a chosen client seed is refused after bets.
+  await page.click('#tab-seeds');
+  await page.waitForFunction(() => /^[0-9a-f]{64}$/.test(document.querySelector('#s-commitment').textContent));
+  const commitment = await page.textContent('#s-commitment');
+  assert.equal(await page.textContent('#s-nonce'), '5');
+  await shot(page, 'seeds-desktop');
+  await page.click('#s-rotate');
+  await page.waitForSelector('#s-reveal .reveal.ok');
+  const seed = await page.textContent('#s-revealed-seed');
+  assert.match(seed, /^[0-9a-f]{64}$/);
+  assert.notEqual(await page.textContent('#s-commitment'), commitment, 'a new pair is committed');
+  // Choose our own client seed for the new pair (before its first bet).
+  await page.click('#s-random');
+  const mine = await page.inputValue('#s-client');
+  assert.match(mine, /^[0-9a-f]{32}$/);
+  await page.click('#s-save');
+  await page.waitForSelector('#s-message.ok-text');
+  await shot(page, 'seeds-rotated-desktop');
+
+  // Revealed: the SHA-256 check and all five bets re-rolled in the worker.
+  await page.click('#tab-revealed');
+  await page.waitForSelector('.revealed-pair .verify-bets');
+  assert.match(await page.textContent('.revealed-pair .sha'), /✓/);
+  await page.click('.revealed-pair .verify-bets');
+  await page.waitForSelector('.revealed-pair .status.ok');
+  assert.match(await page.textContent('.revealed-pair .status'), /All 5 bets/);
+  await shot(page, 'revealed-desktop');
+
+  // Verify: one revealed bet by hand, with the roll the player was shown.
+  const firstRoll = await page.evaluate(async () => {
+    const token = JSON.parse(localStorage.getItem('fairseed.token'));
+    const page = await (await fetch('/v1/dice/bets?limit=50', { headers: { Authorization: `Bearer ${token}` } })).json();
+    return page.bets.find((b) => b.nonce === 0 && b.pair_id === Math.min(...page.bets.map((x) => x.pair_id))).roll;
+  });
+  const client = await page.textContent('.revealed-pair code:not(.hex)');
+  await page.click('#tab-verify');
+  await page.fill('#v-server-seed', seed);
+  await page.fill('#v-commitment', commitment);
+  await page.fill('#v-client-seed', client);
+  await page.fill('#v-nonce', '0');
+  await page.fill('#v-roll', String(firstRoll));
+  await page.click('#verify-dice button[type=submit]');
+  await page.waitForSelector('#dice-verify-out .verdict.valid');
+  // The new pair's hash pasted as the seed: the hint says it is the current pair's.
+  const current = await page.evaluate(() => JSON.parse(localStorage.getItem('fairseed.current_commitment')));
+  await page.fill('#v-server-seed', current);
+  await page.click('#verify-dice button[type=submit]');
+  await page.waitForFunction(() => /current seed pair/.test(document.querySelector('#dice-verify-out').textContent));
+  await shot(page, 'verify-current-hash-hint-desktop');
+
+  // Keyboard: arrows move between tabs, focus follows.
+  await page.focus('#tab-verify');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-tables');
+  assert.equal(await page.isVisible('#panel-tables'), true);
+  await shot(page, 'tables-desktop');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('phone width: every tab fits without horizontal scrolling', { skip: !HAVE_SERVER && 'crates/server is not in this tree' }, async () => {
+  const page = await newPage(browser, { width: 390, height: 844 });
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  for (const tab of ['dice', 'seeds', 'revealed', 'verify', 'tables']) {
+    await page.click(`#tab-${tab}`);
+    await page.waitForTimeout(150);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `${tab}: ${overflow}px wider than the phone`);
+    await shot(page, `${tab}-phone`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
