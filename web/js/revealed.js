@@ -22,8 +22,29 @@ export function runWorker(job, onProgress) {
       }
     };
     worker.onerror = (e) => { worker.terminate(); reject(new Error(e.message)); };
-    worker.postMessage({ ...job, id });
+    // ArrayBuffers are transferred, not copied: the main thread stays free.
+    worker.postMessage({ ...job, id }, job.buffers || []);
   });
+}
+
+/**
+ * Checks bets already in the page (`buffers`: ArrayBuffers of JSON bets) on
+ * `workers` workers at once, one share each; progress and reports are summed.
+ */
+export async function runWorkers(job, workers, onProgress) {
+  const shares = Array.from({ length: workers }, () => []);
+  job.buffers.forEach((b, i) => shares[i % workers].push(b));
+  const done = new Array(workers).fill(0);
+  const reports = await Promise.all(shares.map((buffers, w) => runWorker({ ...job, buffers }, (d) => {
+    done[w] = d;
+    onProgress?.(done.reduce((a, b) => a + b, 0), job.total);
+  })));
+  return reports.reduce((acc, r) => ({
+    checked: acc.checked + r.checked,
+    mismatched: acc.mismatched + r.mismatched,
+    mismatches: acc.mismatches.concat(r.mismatches).slice(0, 100),
+    ms: Math.max(acc.ms, r.ms),
+  }), { checked: 0, mismatched: 0, mismatches: [], ms: 0 });
 }
 
 function pairCard(wasm, p) {

@@ -32,7 +32,9 @@ self.onmessage = async (ev) => {
       total.mismatches.push(...r.mismatches.slice(0, Math.max(0, 100 - total.mismatches.length)));
       self.postMessage({ type: 'progress', id: msg.id, done: total.checked, total: msg.total });
     };
-    if (msg.chunks) {
+    if (msg.buffers) {
+      for (const buf of msg.buffers) report(JSON.parse(batch.check_bytes(new Uint8Array(buf))));
+    } else if (msg.chunks) {
       for (const text of msg.chunks) report(JSON.parse(batch.check_json(text)));
     } else {
       await fetchPages(msg, batch, report);

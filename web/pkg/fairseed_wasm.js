@@ -13,6 +13,35 @@ export class DiceBatch {
         wasm.__wbg_dicebatch_free(ptr, 0);
     }
     /**
+     * [`DiceBatch::check_json`] over UTF-8 bytes, so a worker can hand over a
+     * transferred `ArrayBuffer` without decoding it to a JS string first.
+     *
+     * # Errors
+     * The bytes are not UTF-8, or not bets as for `check_json`.
+     * @param {Uint8Array | number[]} bytes
+     * @returns {string}
+     */
+    check_bytes(bytes) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_malloc);
+            const len0 = WASM_VECTOR_LEN;
+            const ret = wasm.dicebatch_check_bytes(this.__wbg_ptr, ptr0, len0);
+            var ptr2 = ret[0];
+            var len2 = ret[1];
+            if (ret[3]) {
+                ptr2 = 0; len2 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
      * Checks a JSON array, a `{"bets": [...]}` page or JSON Lines of bets (flat `{nonce, amount, condition, target,
      * roll, win, payout}` rows or `dice_v1` records) and returns a
      * `{checked, mismatched, mismatches}` JSON report.
@@ -326,6 +355,13 @@ function getUint8ArrayMemory0() {
         cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
     }
     return cachedUint8ArrayMemory0;
+}
+
+function passArray8ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 1, 1) >>> 0;
+    getUint8ArrayMemory0().set(arg, ptr / 1);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
 }
 
 function passStringToWasm0(arg, malloc, realloc) {

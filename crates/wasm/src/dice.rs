@@ -247,6 +247,19 @@ impl DiceBatch {
             .map(|r| serde_json::json!(r).to_string())
             .map_err(|e| JsError::new(&e.to_string()))
     }
+
+    /// [`DiceBatch::check_json`] over UTF-8 bytes, so a worker can hand over a
+    /// transferred `ArrayBuffer` without decoding it to a JS string first.
+    ///
+    /// # Errors
+    /// The bytes are not UTF-8, or not bets as for `check_json`.
+    pub fn check_bytes(&self, bytes: &[u8]) -> Result<String, JsError> {
+        std::str::from_utf8(bytes)
+            .map_err(|e| Error::Syntax(format!("bets: not UTF-8: {e}")))
+            .and_then(|text| self.check(text))
+            .map(|r| serde_json::json!(r).to_string())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
 }
 
 impl DiceBatch {
