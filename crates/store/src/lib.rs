@@ -24,8 +24,9 @@ pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::DbSettings;
 pub use sqlite::SqliteStore;
 pub use types::{
-    BetReceipt, BetRequest, BetRow, NewRecord, NewSeedPair, Page, Player, RecordRow, RecordsFn,
-    RevealedPair, Rotation, SeedPair, SettleFn, Settled,
+    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate,
+    SeedPair, SettleFn, Settled,
 };
 
 /// Compares two secrets' hex digests in constant time.
@@ -121,4 +122,21 @@ pub trait Store: Send + Sync + 'static {
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>>;
+
+    /// Stores a new round with its sealed secret; `Conflict` if the id exists.
+    async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow>;
+
+    /// A round (its secret only if revealed).
+    async fn round(&self, id: &str) -> StoreResult<RoundRow>;
+
+    /// Runs one step of a round atomically: the row is locked, `step` sees
+    /// it with the unsealed secret, and its change (state, log, reveal,
+    /// records) commits together.
+    async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate>;
+
+    /// Log entries of a round from `from_seq` on.
+    async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>>;
+
+    /// Ids of the rounds of `kind` with `status`, oldest first.
+    async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
 }

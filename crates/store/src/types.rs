@@ -188,3 +188,81 @@ pub struct Page {
     /// At most this many items.
     pub limit: u32,
 }
+
+/// A new round: anything that commits a secret before play and reveals it
+/// at the end (a table-game match, a chess seed, a poker seed session, a
+/// selfpoker hand). Its game state is JSON the store does not interpret.
+#[derive(Debug, Clone)]
+pub struct NewRound {
+    /// Unique id, e.g. `match:<match_id>`.
+    pub id: String,
+    /// What kind of round (`match`, `chess`, `poker`, `selfpoker`).
+    pub kind: String,
+    /// The public commitment to the secret.
+    pub commitment: String,
+    /// The secret; sealed before it is written.
+    pub secret: SecretSeed,
+    /// Initial state (JSON).
+    pub state: String,
+    /// Initial status word (`open`, …).
+    pub status: String,
+}
+
+/// A stored round, without its secret unless revealed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundRow {
+    /// The round's id.
+    pub id: String,
+    /// Its kind.
+    pub kind: String,
+    /// The public commitment.
+    pub commitment: String,
+    /// The secret, once revealed.
+    pub revealed: Option<String>,
+    /// The state (JSON).
+    pub state: String,
+    /// The status word.
+    pub status: String,
+    /// Entries in its log so far.
+    pub log_len: u64,
+}
+
+/// One entry of a round's log (a draw, a deal, a state message).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogRow {
+    /// Position in the round's log, from 0.
+    pub seq: u64,
+    /// The entry (JSON).
+    pub body: String,
+}
+
+/// What one step changes in a round, computed from its row and secret.
+#[derive(Debug, Clone, Default)]
+pub struct RoundChange {
+    /// The new state (JSON).
+    pub state: String,
+    /// The new status word.
+    pub status: String,
+    /// Entries appended to the log.
+    pub log: Vec<String>,
+    /// Reveal the secret (the round is over).
+    pub reveal: bool,
+    /// Records to store with this step, each with its owner (`None`: operator).
+    pub records: Vec<(Option<i64>, NewRecord)>,
+}
+
+/// Computes a step of a round inside its transaction. The secret is `None`
+/// once the round is revealed.
+pub type RoundFn =
+    Box<dyn FnOnce(&RoundRow, Option<&SecretSeed>) -> crate::StoreResult<RoundChange> + Send>;
+
+/// The result of a step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundUpdate {
+    /// The round after the step.
+    pub row: RoundRow,
+    /// The log entries the step appended.
+    pub log: Vec<LogRow>,
+    /// The records the step stored.
+    pub records: Vec<RecordRow>,
+}

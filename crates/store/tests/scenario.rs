@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use fairseed_store::{
-    BetRequest, NewRecord, NewSeedPair, Page, PgStore, SecretSeed, SeedCipher, Settled,
-    SqliteStore, Store, StoreError, Viewer,
+    BetRequest, NewRecord, NewRound, NewSeedPair, Page, PgStore, RoundChange, SecretSeed,
+    SeedCipher, Settled, SqliteStore, Store, StoreError, Viewer,
 };
 use sha2::{Digest, Sha256};
 
@@ -360,6 +360,158 @@ async fn scenario(store: Arc<dyn Store>) {
         .expect("export");
     assert_eq!(exported.first(), Some(&first_record), "oldest first");
     assert!(exported.windows(2).all(|w| w[0].id < w[1].id));
+
+    rounds(store, alice.id).await;
+}
+
+/// Rounds: sealed secret, atomic steps with a log, reveal with records.
+async fn rounds(store: Arc<dyn Store>, owner: i64) {
+    let secret = seed(5);
+    let new = NewRound {
+        id: "match:m1".into(),
+        kind: "match".into(),
+        commitment: "c-m1".into(),
+        secret: secret.clone(),
+        state: "0".into(),
+        status: "open".into(),
+    };
+    let row = store.create_round(new.clone()).await.expect("create round");
+    assert_eq!((row.log_len, row.revealed.clone()), (0, None));
+    assert!(matches!(
+        store.create_round(new).await,
+        Err(StoreError::Conflict {
+            code: "already_exists",
+            ..
+        })
+    ));
+
+    // Concurrent steps serialize: each sees the previous state and secret.
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let store = Arc::clone(&store);
+        let expected = secret.clone();
+        tasks.push(tokio::spawn(async move {
+            store
+                .update_round(
+                    "match:m1",
+                    Box::new(move |row, secret| {
+                        assert_eq!(secret, Some(&expected));
+                        let n: u64 = row.state.parse().map_err(StoreError::other)?;
+                        Ok(RoundChange {
+                            state: (n + 1).to_string(),
+                            status: "started".into(),
+                            log: vec![format!("{{\"draw\":{n}}}")],
+                            ..RoundChange::default()
+                        })
+                    }),
+                )
+                .await
+        }));
+    }
+    for t in tasks {
+        t.await.expect("join").expect("step");
+    }
+    let row = store.round("match:m1").await.expect("round");
+    assert_eq!(
+        (row.state.as_str(), row.status.as_str(), row.log_len),
+        ("20", "started", 20)
+    );
+    let log = store.round_log("match:m1", 5, 3).await.expect("log");
+    assert_eq!(log.iter().map(|l| l.seq).collect::<Vec<_>>(), vec![5, 6, 7]);
+    assert_eq!(log[0].body, "{\"draw\":5}");
+
+    // A failing step changes nothing.
+    let failed = store
+        .update_round(
+            "match:m1",
+            Box::new(|_, _| Err(StoreError::conflict("bad_step", "no"))),
+        )
+        .await;
+    assert!(matches!(
+        failed,
+        Err(StoreError::Conflict {
+            code: "bad_step",
+            ..
+        })
+    ));
+    assert_eq!(store.round("match:m1").await.expect("round"), row);
+    assert_eq!(
+        store
+            .rounds_with_status("match", "started")
+            .await
+            .expect("list"),
+        vec!["match:m1".to_owned()]
+    );
+
+    // Reveal with records for a player and for the operator.
+    let done = store
+        .update_round(
+            "match:m1",
+            Box::new(move |row, secret| {
+                Ok(RoundChange {
+                    state: row.state.clone(),
+                    status: "finished".into(),
+                    log: vec!["{}".into()],
+                    reveal: true,
+                    records: vec![
+                        (
+                            Some(owner),
+                            NewRecord {
+                                scheme: "match_seed_v2".into(),
+                                body: format!(
+                                    "{{\"s\":\"{}\"}}",
+                                    secret.map(SecretSeed::expose).unwrap_or_default()
+                                ),
+                            },
+                        ),
+                        (
+                            None,
+                            NewRecord {
+                                scheme: "match_seed_v2".into(),
+                                body: "{}".into(),
+                            },
+                        ),
+                    ],
+                })
+            }),
+        )
+        .await
+        .expect("finish");
+    assert_eq!(done.row.revealed.as_deref(), Some(secret.expose()));
+    assert_eq!(done.log[0].seq, 20);
+    assert_eq!(done.records.len(), 2);
+    assert_eq!(done.records[0].owner_id, Some(owner));
+    assert_eq!(done.records[1].owner_id, None);
+    assert_eq!(
+        store
+            .round("match:m1")
+            .await
+            .expect("round")
+            .revealed
+            .as_deref(),
+        Some(secret.expose())
+    );
+    store
+        .update_round(
+            "match:m1",
+            Box::new(|row, secret| {
+                assert!(
+                    secret.is_none(),
+                    "a revealed round has no sealed secret left"
+                );
+                Ok(RoundChange {
+                    state: row.state.clone(),
+                    status: row.status.clone(),
+                    ..RoundChange::default()
+                })
+            }),
+        )
+        .await
+        .expect("after reveal");
+    assert!(matches!(
+        store.round("nope").await,
+        Err(StoreError::NotFound(_))
+    ));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

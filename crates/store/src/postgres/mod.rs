@@ -18,12 +18,15 @@ use sqlx::{ConnectOptions, Connection};
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, NewRecord, NewSeedPair, Page, Player, RecordRow, RecordsFn,
-    RevealedPair, Rotation, SeedPair,
+    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
 };
 use crate::{Store, Viewer};
 
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../../migrations/postgres/0001_dice.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../../migrations/postgres/0001_dice.sql")),
+    (2, include_str!("../../migrations/postgres/0002_rounds.sql")),
+];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations
 /// of processes starting together.
@@ -267,5 +270,32 @@ impl Store for PgStore {
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>> {
         queries::records_after(&self.pool, viewer, after, limit).await
+    }
+
+    async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow> {
+        let sealed = self.cipher.seal(&round.secret, &round.commitment)?;
+        let mut tx = self.pool.begin().await?;
+        let row = queries::create_round(&mut tx, &round, &sealed).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    async fn round(&self, id: &str) -> StoreResult<RoundRow> {
+        queries::round(&self.pool, id).await
+    }
+
+    async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate> {
+        let mut tx = self.pool.begin().await?;
+        let update = queries::update_round(&mut tx, &self.cipher, id, step).await?;
+        tx.commit().await?;
+        Ok(update)
+    }
+
+    async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {
+        queries::round_log(&self.pool, id, from_seq, limit).await
+    }
+
+    async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
+        queries::rounds_with_status(&self.pool, kind, status).await
     }
 }

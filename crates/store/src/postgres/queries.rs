@@ -9,8 +9,8 @@ use crate::plan;
 use crate::seal::SeedCipher;
 use crate::time::now_ms;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, NewRecord, NewSeedPair, Page, Player, RecordRow, RecordsFn,
-    RevealedPair, Rotation, SeedPair,
+    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
 };
 use crate::Viewer;
 
@@ -426,4 +426,171 @@ pub(crate) async fn records_after(
     .iter()
     .map(record_row)
     .collect()
+}
+
+fn round_row(r: &PgRow) -> StoreResult<(RoundRow, Option<Vec<u8>>)> {
+    Ok((
+        RoundRow {
+            id: r.try_get("id")?,
+            kind: r.try_get("kind")?,
+            commitment: r.try_get("commitment")?,
+            revealed: r.try_get("revealed_seed")?,
+            state: r.try_get("state")?,
+            status: r.try_get("status")?,
+            log_len: plan::to_u64(r.try_get("log_len")?, "log length")?,
+        },
+        r.try_get("sealed_seed")?,
+    ))
+}
+
+const ROUND_COLUMNS: &str =
+    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len";
+
+pub(crate) async fn create_round(
+    c: &mut PgConnection,
+    round: &NewRound,
+    sealed: &[u8],
+) -> StoreResult<RoundRow> {
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO rounds (id, kind, commitment, sealed_seed, state, status, log_len, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7)",
+    )
+    .bind(&round.id)
+    .bind(&round.kind)
+    .bind(&round.commitment)
+    .bind(sealed)
+    .bind(&round.state)
+    .bind(&round.status)
+    .bind(now)
+    .execute(&mut *c)
+    .await
+    .map_err(|e| match StoreError::from(e) {
+        StoreError::Conflict { .. } => StoreError::conflict("already_exists", format!("'{}' already exists", round.id)),
+        other => other,
+    })?;
+    Ok(RoundRow {
+        id: round.id.clone(),
+        kind: round.kind.clone(),
+        commitment: round.commitment.clone(),
+        revealed: None,
+        state: round.state.clone(),
+        status: round.status.clone(),
+        log_len: 0,
+    })
+}
+
+pub(crate) async fn round(pool: &PgPool, id: &str) -> StoreResult<RoundRow> {
+    let row = sqlx::query(&format!("SELECT {ROUND_COLUMNS} FROM rounds WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+        .ok_or(StoreError::NotFound("round"))?;
+    round_row(&row).map(|(r, _)| r)
+}
+
+pub(crate) async fn update_round(
+    c: &mut PgConnection,
+    cipher: &SeedCipher,
+    id: &str,
+    step: RoundFn,
+) -> StoreResult<RoundUpdate> {
+    let raw = sqlx::query(&format!(
+        "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = $1 FOR UPDATE"
+    ))
+    .bind(id)
+    .fetch_optional(&mut *c)
+    .await?
+    .ok_or(StoreError::NotFound("round"))?;
+    let (row, sealed) = round_row(&raw)?;
+    let secret = sealed
+        .map(|s| cipher.open(&s, &row.commitment))
+        .transpose()?;
+    let change = step(&row, secret.as_ref())?;
+    let revealed = match (&secret, change.reveal) {
+        (Some(secret), true) => Some(secret.expose().to_owned()),
+        _ => row.revealed.clone(),
+    };
+    let now = now_ms();
+    let added = u64::try_from(change.log.len()).map_err(StoreError::other)?;
+    sqlx::query(
+        "UPDATE rounds SET state = $1, status = $2, log_len = log_len + $3, updated_at = $4,
+                revealed_seed = $5, sealed_seed = CASE WHEN $5::text IS NULL THEN sealed_seed ELSE NULL END
+         WHERE id = $6",
+    )
+    .bind(&change.state)
+    .bind(&change.status)
+    .bind(plan::to_i64(added, "log length")?)
+    .bind(now)
+    .bind(&revealed)
+    .bind(id)
+    .execute(&mut *c)
+    .await?;
+    let mut log = Vec::with_capacity(change.log.len());
+    for (i, body) in change.log.into_iter().enumerate() {
+        let seq = row.log_len + i as u64;
+        sqlx::query(
+            "INSERT INTO round_log (round_id, seq, body, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(plan::to_i64(seq, "seq")?)
+        .bind(&body)
+        .bind(now)
+        .execute(&mut *c)
+        .await?;
+        log.push(LogRow { seq, body });
+    }
+    let mut records = Vec::with_capacity(change.records.len());
+    for (owner, record) in change.records {
+        records.extend(insert_records(c, owner, std::slice::from_ref(&record)).await?);
+    }
+    Ok(RoundUpdate {
+        row: RoundRow {
+            revealed,
+            state: change.state,
+            status: change.status,
+            log_len: row.log_len + added,
+            ..row
+        },
+        log,
+        records,
+    })
+}
+
+pub(crate) async fn round_log(
+    pool: &PgPool,
+    id: &str,
+    from_seq: u64,
+    limit: u32,
+) -> StoreResult<Vec<LogRow>> {
+    sqlx::query(
+        "SELECT seq, body FROM round_log WHERE round_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
+    )
+    .bind(id)
+    .bind(plan::to_i64(from_seq, "seq")?)
+    .bind(plan::limit(limit))
+    .fetch_all(pool)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(LogRow {
+            seq: plan::to_u64(r.try_get("seq")?, "seq")?,
+            body: r.try_get("body")?,
+        })
+    })
+    .collect()
+}
+
+pub(crate) async fn rounds_with_status(
+    pool: &PgPool,
+    kind: &str,
+    status: &str,
+) -> StoreResult<Vec<String>> {
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM rounds WHERE kind = $1 AND status = $2 ORDER BY created_at, id",
+    )
+    .bind(kind)
+    .bind(status)
+    .fetch_all(pool)
+    .await?)
 }

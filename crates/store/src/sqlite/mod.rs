@@ -25,14 +25,17 @@ use tokio::sync::Semaphore;
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, NewRecord, NewSeedPair, Page, Player, RecordRow, RecordsFn,
-    RevealedPair, Rotation, SeedPair,
+    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
 };
 use crate::{Store, Viewer};
 use queries::SealedPair;
 use writer::Writer;
 
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../../migrations/sqlite/0001_dice.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../../migrations/sqlite/0001_dice.sql")),
+    (2, include_str!("../../migrations/sqlite/0002_rounds.sql")),
+];
 
 /// Read connections kept open.
 const READERS: usize = 4;
@@ -293,6 +296,38 @@ impl Store for SqliteStore {
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>> {
         self.read(move |c| queries::records_after(c, viewer, after, limit))
+            .await
+    }
+
+    async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow> {
+        let sealed = self.cipher.seal(&round.secret, &round.commitment)?;
+        self.writer
+            .submit(move |c| queries::create_round(c, &round, &sealed))
+            .await
+    }
+
+    async fn round(&self, id: &str) -> StoreResult<RoundRow> {
+        let id = id.to_owned();
+        self.read(move |c| queries::round(c, &id)).await
+    }
+
+    async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate> {
+        let id = id.to_owned();
+        let cipher = Arc::clone(&self.cipher);
+        self.writer
+            .submit(move |c| queries::update_round(c, &cipher, &id, step))
+            .await
+    }
+
+    async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {
+        let id = id.to_owned();
+        self.read(move |c| queries::round_log(c, &id, from_seq, limit))
+            .await
+    }
+
+    async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
+        let (kind, status) = (kind.to_owned(), status.to_owned());
+        self.read(move |c| queries::rounds_with_status(c, &kind, &status))
             .await
     }
 }

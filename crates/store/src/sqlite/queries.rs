@@ -7,8 +7,8 @@ use crate::plan;
 use crate::seal::SeedCipher;
 use crate::time::now_ms;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, NewRecord, Page, Player, RecordRow, RecordsFn, RevealedPair,
-    Rotation, SeedPair,
+    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, Page, Player, RecordRow,
+    RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
 };
 use crate::Viewer;
 
@@ -434,5 +434,153 @@ pub(crate) fn records_after(
         params![viewer_owner(viewer), after, plan::limit(limit)],
         record_row,
     )?;
+    rows.map(|r| r.map_err(StoreError::from)).collect()
+}
+
+/// A round as read, with its sealed secret.
+struct RoundRaw {
+    row: RoundRow,
+    sealed: Option<Vec<u8>>,
+}
+
+fn read_round(c: &Connection, id: &str) -> StoreResult<RoundRaw> {
+    let raw = c
+        .prepare_cached(
+            "SELECT id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len
+             FROM rounds WHERE id = ?1",
+        )?
+        .query_row(params![id], |r| {
+            Ok((
+                RoundRow {
+                    id: r.get(0)?,
+                    kind: r.get(1)?,
+                    commitment: r.get(2)?,
+                    revealed: r.get(4)?,
+                    state: r.get(5)?,
+                    status: r.get(6)?,
+                    log_len: 0,
+                },
+                r.get::<_, Option<Vec<u8>>>(3)?,
+                r.get::<_, i64>(7)?,
+            ))
+        })
+        .optional()?
+        .ok_or(StoreError::NotFound("round"))?;
+    let (mut row, sealed, log_len) = raw;
+    row.log_len = plan::to_u64(log_len, "log length")?;
+    Ok(RoundRaw { row, sealed })
+}
+
+pub(crate) fn create_round(
+    c: &Connection,
+    round: &NewRound,
+    sealed: &[u8],
+) -> StoreResult<RoundRow> {
+    let now = now_ms();
+    c.prepare_cached(
+        "INSERT INTO rounds (id, kind, commitment, sealed_seed, state, status, log_len, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?7)",
+    )?
+    .execute(params![round.id, round.kind, round.commitment, sealed, round.state, round.status, now])
+    .map_err(|e| match StoreError::from(e) {
+        StoreError::Conflict { .. } => StoreError::conflict("already_exists", format!("'{}' already exists", round.id)),
+        other => other,
+    })?;
+    Ok(RoundRow {
+        id: round.id.clone(),
+        kind: round.kind.clone(),
+        commitment: round.commitment.clone(),
+        revealed: None,
+        state: round.state.clone(),
+        status: round.status.clone(),
+        log_len: 0,
+    })
+}
+
+pub(crate) fn round(c: &Connection, id: &str) -> StoreResult<RoundRow> {
+    read_round(c, id).map(|r| r.row)
+}
+
+pub(crate) fn update_round(
+    c: &Connection,
+    cipher: &SeedCipher,
+    id: &str,
+    step: RoundFn,
+) -> StoreResult<RoundUpdate> {
+    let RoundRaw { row, sealed } = read_round(c, id)?;
+    let secret = sealed
+        .map(|s| cipher.open(&s, &row.commitment))
+        .transpose()?;
+    let change = step(&row, secret.as_ref())?;
+    let revealed = match (&secret, change.reveal) {
+        (Some(secret), true) => Some(secret.expose().to_owned()),
+        _ => row.revealed.clone(),
+    };
+    let now = now_ms();
+    let added = u64::try_from(change.log.len()).map_err(StoreError::other)?;
+    c.prepare_cached(
+        "UPDATE rounds SET state = ?1, status = ?2, log_len = log_len + ?3, updated_at = ?4,
+                revealed_seed = ?5, sealed_seed = CASE WHEN ?5 IS NULL THEN sealed_seed ELSE NULL END
+         WHERE id = ?6",
+    )?
+    .execute(params![change.state, change.status, plan::to_i64(added, "log length")?, now, revealed, id])?;
+    let mut log = Vec::with_capacity(change.log.len());
+    let mut stmt = c.prepare_cached(
+        "INSERT INTO round_log (round_id, seq, body, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (i, body) in change.log.into_iter().enumerate() {
+        let seq = row.log_len + i as u64;
+        stmt.execute(params![id, plan::to_i64(seq, "seq")?, body, now])?;
+        log.push(LogRow { seq, body });
+    }
+    let mut records = Vec::with_capacity(change.records.len());
+    for (owner, record) in change.records {
+        records.extend(insert_records(c, owner, std::slice::from_ref(&record))?);
+    }
+    Ok(RoundUpdate {
+        row: RoundRow {
+            revealed,
+            state: change.state,
+            status: change.status,
+            log_len: row.log_len + added,
+            ..row
+        },
+        log,
+        records,
+    })
+}
+
+pub(crate) fn round_log(
+    c: &Connection,
+    id: &str,
+    from_seq: u64,
+    limit: u32,
+) -> StoreResult<Vec<LogRow>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT seq, body FROM round_log WHERE round_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(
+        params![id, plan::to_i64(from_seq, "seq")?, plan::limit(limit)],
+        |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)),
+    )?;
+    rows.map(|r| {
+        let (seq, body) = r?;
+        Ok(LogRow {
+            seq: plan::to_u64(seq, "seq")?,
+            body,
+        })
+    })
+    .collect()
+}
+
+pub(crate) fn rounds_with_status(
+    c: &Connection,
+    kind: &str,
+    status: &str,
+) -> StoreResult<Vec<String>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT id FROM rounds WHERE kind = ?1 AND status = ?2 ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map(params![kind, status], |r| r.get::<_, String>(0))?;
     rows.map(|r| r.map_err(StoreError::from)).collect()
 }
