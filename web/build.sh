@@ -9,6 +9,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
+# The committed artifacts must be the build of committed sources (CI rebuilds
+# from a fresh clone): say so when the tree differs.
+if ! git diff --quiet HEAD -- crates/core crates/wasm Cargo.lock 2>/dev/null; then
+  echo "web/build.sh: warning: crates/core, crates/wasm or Cargo.lock has uncommitted changes;" >&2
+  echo "  this build will not match CI's. Build from a clean clone to commit the artifacts." >&2
+fi
+
 # wasm-bindgen-cli must be exactly the wasm-bindgen crate version the crate pins.
 want="$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' crates/wasm/Cargo.toml)"
 have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
