@@ -86,33 +86,36 @@ impl Verdict {
 
     /// SPEC §8's object for record `index`.
     pub fn to_value(&self, index: usize) -> Value {
-        let mut m = Map::new();
-        m.insert("index".into(), index.into());
-        m.insert(
-            "scheme".into(),
-            self.scheme.clone().map_or(Value::Null, Value::from),
-        );
-        m.insert("valid".into(), self.valid.into());
-        let checks = self
-            .checks
-            .iter()
-            .map(|c| serde_json::to_value(c).unwrap_or(Value::Null));
-        m.insert("checks".into(), Value::Array(checks.collect()));
-        m.insert(
-            "outcome".into(),
-            self.outcome.clone().unwrap_or(Value::Null),
-        );
-        m.insert(
-            "error".into(),
-            self.error.clone().map_or(Value::Null, Value::from),
-        );
-        Value::Object(m)
+        serde_json::to_value(self.json(index)).unwrap_or(Value::Null)
     }
 
-    /// SPEC §8's object for record `index` as one line of JSON.
+    /// SPEC §8's object for record `index` as one line of JSON, keys in SPEC order.
     pub fn to_json(&self, index: usize) -> String {
-        self.to_value(index).to_string()
+        // Strings, booleans, numbers and JSON values always serialize.
+        serde_json::to_string(&self.json(index)).unwrap_or_default()
     }
+
+    fn json(&self, index: usize) -> VerdictJson<'_> {
+        VerdictJson {
+            index,
+            scheme: self.scheme.as_deref(),
+            valid: self.valid,
+            checks: &self.checks,
+            outcome: self.outcome.as_ref(),
+            error: self.error.as_deref(),
+        }
+    }
+}
+
+/// The `--json` object: fields in SPEC §8's order.
+#[derive(Serialize)]
+struct VerdictJson<'a> {
+    index: usize,
+    scheme: Option<&'a str>,
+    valid: bool,
+    checks: &'a [Check],
+    outcome: Option<&'a Value>,
+    error: Option<&'a str>,
 }
 
 /// Compares every key of a record's claimed `outcome` with the recomputed one.

@@ -177,3 +177,50 @@ proptest! {
         prop_assert!(!verdict.valid, "changed outcome{:?} still valid", path);
     }
 }
+
+fn dice_lines() -> &'static [String] {
+    static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/vectors/records");
+        ["dice_v1.jsonl", "invalid.jsonl", "malformed.jsonl"]
+            .iter()
+            .flat_map(|f| {
+                std::fs::read_to_string(dir.join(f))
+                    .unwrap()
+                    .lines()
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|l| l.contains("dice_v1"))
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The borrowed fast path for dice records gives exactly the field reader's
+    /// verdict, on the vectors and on any one-byte edit of them.
+    #[test]
+    fn dice_fast_path_agrees_with_the_field_reader(pick in any::<prop::sample::Index>(),
+                                                    at in any::<prop::sample::Index>(),
+                                                    edit in 0u8..4, byte in prop::sample::select(b"0123456789abcdef\"{}[],:-.enul ".to_vec())) {
+        let line = pick.get(dice_lines());
+        let mut bytes = line.clone().into_bytes();
+        let i = at.index(bytes.len());
+        match edit {
+            0 => {}
+            1 => bytes[i] = byte,
+            2 => { bytes.remove(i); }
+            _ => bytes.insert(i, byte),
+        }
+        let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
+        let fast = fairseed_core::Verifier::new().verify_str(&text);
+        // The reference reading: a JSON tree, then the field reader.
+        match serde_json::from_str::<Value>(&text) {
+            Ok(v) => prop_assert_eq!(fast, fairseed_core::Verifier::new().verify_value(&v)),
+            Err(_) => prop_assert!(fast.is_input_error()),
+        }
+    }
+}

@@ -121,7 +121,12 @@ impl<'a> Fields<'a> {
 
     /// A non-negative integer field no larger than `max`.
     pub(crate) fn uint(&self, name: &str, max: u64) -> Result<u64, Error> {
-        uint(self.get(name)?, &self.name(name), max)
+        let v = self.get(name)?;
+        // The common case needs no field name: build it only for the error.
+        match v.as_u64() {
+            Some(x) if x <= max => Ok(x),
+            _ => uint(v, &self.name(name), max),
+        }
     }
 
     /// An array field.
