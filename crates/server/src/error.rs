@@ -246,3 +246,22 @@ where
             })
     }
 }
+
+/// Path parameters whose rejection is an [`ApiError`].
+#[derive(Debug, Clone)]
+pub struct ApiPath<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiPath<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned + Send,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(v)| ApiPath(v))
+            .map_err(|rejection| ApiError::invalid("path", rejection.body_text()))
+    }
+}

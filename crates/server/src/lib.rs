@@ -14,6 +14,7 @@ mod dice_records;
 mod error;
 pub mod handlers;
 mod ratelimit;
+mod rounds;
 mod router;
 mod secrets;
 mod serve;
@@ -25,7 +26,7 @@ use fairseed_store::Store;
 
 pub use args::{ServeArgs, DEFAULT_PORT};
 pub use auth::{OperatorAuth, PlayerAuth};
-pub use error::{ApiError, ApiJson, ApiQuery};
+pub use error::{ApiError, ApiJson, ApiPath, ApiQuery};
 pub use router::{router, with_static, BODY_LIMIT, OPENAPI, ROUTES};
 pub use serve::serve;
 pub use state::AppState;

@@ -8,7 +8,7 @@ use axum::Router;
 use tower_http::trace::TraceLayer;
 
 use crate::error::ApiError;
-use crate::handlers::{dice, health, players, records, seeds};
+use crate::handlers::{dice, health, matches, operator, players, records, seeds, selfpoker};
 use crate::state::AppState;
 
 /// Largest accepted request body.
@@ -32,6 +32,19 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/records"),
     ("get", "/v1/records/export"),
     ("get", "/v1/records/{id}"),
+    ("post", "/v1/selfpoker/hands"),
+    ("get", "/v1/selfpoker/hands/{id}"),
+    ("post", "/v1/selfpoker/hands/{id}/next"),
+    ("post", "/v1/matches"),
+    ("get", "/v1/matches/{id}"),
+    ("post", "/v1/matches/{id}/client-seeds"),
+    ("post", "/v1/matches/{id}/start"),
+    ("post", "/v1/matches/{id}/draws"),
+    ("get", "/v1/matches/{id}/draws"),
+    ("post", "/v1/matches/{id}/finish"),
+    ("post", "/v1/operator/records"),
+    ("get", "/v1/operator/records/export"),
+    ("get", "/v1/operator/records/{id}"),
 ];
 
 /// The API routes over `state`, without the web page.
@@ -49,6 +62,24 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/records", get(records::index))
         .route("/v1/records/export", get(records::export))
         .route("/v1/records/{id}", get(records::get))
+        .route("/v1/selfpoker/hands", post(selfpoker::post))
+        .route("/v1/selfpoker/hands/{id}", get(selfpoker::get))
+        .route("/v1/selfpoker/hands/{id}/next", post(selfpoker::post_next))
+        .route("/v1/matches", post(matches::post))
+        .route("/v1/matches/{id}", get(matches::get))
+        .route(
+            "/v1/matches/{id}/client-seeds",
+            post(matches::post_client_seed),
+        )
+        .route("/v1/matches/{id}/start", post(matches::start))
+        .route(
+            "/v1/matches/{id}/draws",
+            post(matches::post_draw).get(matches::get_draws),
+        )
+        .route("/v1/matches/{id}/finish", post(matches::finish))
+        .route("/v1/operator/records", post(operator::import))
+        .route("/v1/operator/records/export", get(operator::export))
+        .route("/v1/operator/records/{id}", get(operator::get_record))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TraceLayer::new_for_http())

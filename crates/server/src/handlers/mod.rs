@@ -2,9 +2,12 @@
 
 pub mod dice;
 pub mod health;
+pub mod matches;
+pub mod operator;
 pub mod players;
 pub mod records;
 pub mod seeds;
+pub mod selfpoker;
 
 use serde::Deserialize;
 

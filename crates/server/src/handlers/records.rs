@@ -1,6 +1,6 @@
 //! `GET /v1/records`, `GET /v1/records/{id}`, `GET /v1/records/export`.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -10,7 +10,7 @@ use serde_json::Value;
 use tracing::instrument;
 
 use crate::auth::PlayerAuth;
-use crate::error::{ApiError, ApiQuery};
+use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::handlers::{next_before, PageQuery};
 use crate::state::AppState;
 
@@ -68,7 +68,7 @@ pub async fn index(
 pub async fn get(
     State(state): State<AppState>,
     auth: PlayerAuth,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<Json<RecordView>, ApiError> {
     let id: i64 = id
         .parse()
@@ -81,12 +81,18 @@ pub async fn get(
 /// `fairseed verify` reads unchanged.
 #[instrument(skip_all)]
 pub async fn export(State(state): State<AppState>, auth: PlayerAuth) -> Result<Response, ApiError> {
+    let body = export_body(&state, Viewer::Player(auth.id)).await?;
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}
+
+/// The viewer's records as JSON Lines, read in chunks.
+pub async fn export_body(state: &AppState, viewer: Viewer) -> Result<String, ApiError> {
     let mut body = String::new();
     let mut after = 0;
     loop {
         let rows = state
             .store()
-            .records_after(Viewer::Player(auth.id), after, EXPORT_CHUNK)
+            .records_after(viewer, after, EXPORT_CHUNK)
             .await?;
         let Some(last) = rows.last() else { break };
         after = last.id;
@@ -99,5 +105,5 @@ pub async fn export(State(state): State<AppState>, auth: PlayerAuth) -> Result<R
             break;
         }
     }
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+    Ok(body)
 }

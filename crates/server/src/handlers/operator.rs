@@ -1,0 +1,92 @@
+//! The operator's view of records: `GET /v1/operator/records/{id}`,
+//! `GET /v1/operator/records/export`, and `POST /v1/operator/records`
+//! to import a revealed record (e.g. legacy `match_seed_v1`) that verifies.
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use fairseed_store::{NewRecord, Viewer};
+use serde_json::Value;
+use tracing::instrument;
+
+use crate::auth::OperatorAuth;
+use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::handlers::records::{export_body, RecordView};
+use crate::state::AppState;
+
+/// Any record by id.
+#[instrument(skip_all)]
+pub async fn get_record(
+    State(state): State<AppState>,
+    _op: OperatorAuth,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Json<RecordView>, ApiError> {
+    let id: i64 = id
+        .parse()
+        .map_err(|_| ApiError::invalid("id", format!("'{id}' is not a record id")))?;
+    Ok(Json(
+        state
+            .store()
+            .record(Viewer::Operator, id)
+            .await?
+            .try_into()?,
+    ))
+}
+
+/// Every record, oldest first, as JSON Lines.
+#[instrument(skip_all)]
+pub async fn export(
+    State(state): State<AppState>,
+    _op: OperatorAuth,
+) -> Result<Response, ApiError> {
+    let body = export_body(&state, Viewer::Operator).await?;
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}
+
+/// Imports one revealed record after the core verified it.
+#[instrument(skip_all)]
+pub async fn import(
+    State(state): State<AppState>,
+    _op: OperatorAuth,
+    ApiJson(record): ApiJson<Value>,
+) -> Result<(StatusCode, Json<RecordView>), ApiError> {
+    let verdict = fairseed_core::verify_value(&record);
+    if !verdict.valid {
+        let why = verdict
+            .error
+            .clone()
+            .or_else(|| {
+                verdict
+                    .first_failure()
+                    .map(|c| format!("{}: {}", c.name, c.detail))
+            })
+            .unwrap_or_else(|| "the record does not verify".to_owned());
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "record_invalid",
+            why,
+        ));
+    }
+    let revealed = record.get("server_seed").is_some()
+        || record.get("seed").is_some()
+        || record.get("seed_a").is_some();
+    if !revealed {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "record_invalid",
+            "only revealed records are imported (no server seed in it)",
+        ));
+    }
+    let scheme = verdict.scheme.unwrap_or_default();
+    let body = serde_json::to_string(&record).map_err(ApiError::internal)?;
+    let rows = state
+        .store()
+        .insert_records(None, vec![NewRecord { scheme, body }])
+        .await?;
+    let row = rows
+        .into_iter()
+        .next()
+        .ok_or_else(|| ApiError::internal("import stored nothing"))?;
+    Ok((StatusCode::CREATED, Json(row.try_into()?)))
+}

@@ -1,0 +1,448 @@
+//! Malformed input through the real binary, over real TCP (issue 3): every
+//! endpoint of the served OpenAPI document gets malformed JSON, wrong
+//! types, huge numbers, missing fields, bad path and query values, bad
+//! headers and bodies over the size limit. What reaches the application is
+//! always answered with a 4xx JSON `{code, message}`, never a 5xx; the
+//! process never dies; what malformed requests did not refuse leaves the
+//! ledger consistent. HTTP that cannot even be parsed as a request is
+//! refused by the HTTP layer without killing the server. The per-token rate
+//! limit answers 429 with `Retry-After` and acts on nothing.
+
+mod support_reliability;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::{json, Map, Value};
+use support_reliability::http::{raw_exchange, Answer, Client};
+use support_reliability::ledger::check_player;
+use support_reliability::new_player;
+use support_reliability::server::{dump, Options, Server};
+
+const OPERATOR_KEY: &str = "reliability-bodies-operator-key-0001";
+
+/// `(method, path)` of every operation in the served OpenAPI document.
+fn documented_routes(c: &mut Client) -> Vec<(String, String)> {
+    let doc = c
+        .send("GET", "/v1/openapi.json", None, &[], None)
+        .expect("openapi")
+        .json();
+    let mut routes = Vec::new();
+    for (path, ops) in doc["paths"].as_object().expect("paths") {
+        for method in ops.as_object().expect("operations").keys() {
+            if ["get", "post", "put", "delete", "patch"].contains(&method.as_str()) {
+                routes.push((method.to_ascii_uppercase(), path.clone()));
+            }
+        }
+    }
+    assert!(routes.len() >= 12, "the document lists the API: {routes:?}");
+    routes
+}
+
+/// An error answer of the application: 4xx, JSON, `code` and `message`.
+fn check_answer(what: &str, a: &Answer) -> Result<(), TestCaseError> {
+    prop_assert!(a.status < 500, "{what}: {} {}", a.status, a.body);
+    if a.status >= 400 {
+        let v: Value = serde_json::from_str(&a.body).map_err(|_| {
+            TestCaseError::fail(format!("{what}: {} not JSON: {}", a.status, a.body))
+        })?;
+        prop_assert!(
+            v["code"].is_string() && v["message"].is_string(),
+            "{what}: {} {v}",
+            a.status
+        );
+        prop_assert!(v.get("field").is_none_or(Value::is_string), "{what}: {v}");
+    }
+    Ok(())
+}
+
+/// Values that are wrong for some field: types, signs, sizes, encodings.
+fn odd_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        Just(json!(18_446_744_073_709_551_616_u128)),
+        Just(json!(9_007_199_254_740_992_u64)),
+        Just(serde_json::from_str::<Value>("1e400").unwrap_or(Value::Null)),
+        Just(serde_json::from_str::<Value>("-0").unwrap_or(Value::Null)),
+        Just(json!(
+            340_282_366_920_938_463_463_374_607_431_768_211_455_u128
+        )),
+        Just(json!("under")),
+        Just(json!("over")),
+        Just(json!("0".repeat(64))),
+        Just(json!("é".repeat(40))),
+        Just(json!("a\u{0}b")),
+        ".{0,70}".prop_map(Value::from),
+        (0u64..10_000).prop_map(Value::from),
+        Just(json!([])),
+        Just(json!({})),
+    ]
+}
+
+/// An object with the fields the API reads, each maybe missing or odd.
+fn near_miss_object() -> impl Strategy<Value = Value> {
+    let field = |name: &'static str| prop::option::of(odd_value()).prop_map(move |v| (name, v));
+    (
+        field("amount"),
+        field("condition"),
+        field("target"),
+        field("client_seed"),
+        field("commitment"),
+        prop::option::of(("[a-z_]{1,12}", odd_value())),
+    )
+        .prop_map(|(a, b, c, d, e, extra)| {
+            let mut m = Map::new();
+            for (k, v) in [a, b, c, d, e] {
+                if let Some(v) = v {
+                    m.insert(k.to_owned(), v);
+                }
+            }
+            if let Some((k, v)) = extra {
+                m.insert(k, v);
+            }
+            Value::Object(m)
+        })
+}
+
+fn body() -> impl Strategy<Value = Option<Vec<u8>>> {
+    prop_oneof![
+        Just(None),
+        near_miss_object().prop_map(|v| Some(v.to_string().into_bytes())),
+        odd_value().prop_map(|v| Some(v.to_string().into_bytes())),
+        prop::collection::vec(any::<u8>(), 0..300).prop_map(Some),
+        "[{}\\[\\]\":,0-9a-z .eE+-]{0,120}".prop_map(|s| Some(s.into_bytes())),
+        (1usize..20_000)
+            .prop_map(|n| Some(format!("{}{}", "[".repeat(n), "]".repeat(n)).into_bytes())),
+        (1usize..20_000).prop_map(|n| Some("[".repeat(n).into_bytes())),
+        Just(Some(
+            b"\xef\xbb\xbf{\"amount\": 1, \"condition\": \"under\", \"target\": 50}".to_vec()
+        )),
+        Just(Some(
+            b"{\"amount\": 1, \"amount\": 2, \"condition\": \"under\", \"target\": 50}".to_vec()
+        )),
+        Just(Some(
+            b"{\"amount\": 1, \"condition\": \"under\", \"target\": 50} trailing".to_vec()
+        )),
+        Just(Some(
+            format!("{{\"amount\": 1{}}}", "0".repeat(5000)).into_bytes()
+        )),
+    ]
+}
+
+/// A request: route, method override, path parameter, query, headers, body.
+#[derive(Debug, Clone)]
+struct Case {
+    route: prop::sample::Index,
+    other_method: Option<&'static str>,
+    param: &'static str,
+    query: &'static str,
+    auth: usize,
+    content_type: Option<&'static str>,
+    key: Option<String>,
+    body: Option<Vec<u8>>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        any::<prop::sample::Index>(),
+        prop::option::weighted(
+            0.15,
+            prop::sample::select(vec!["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        ),
+        prop::sample::select(vec![
+            "1",
+            "0",
+            "-1",
+            "99999999999999999999999",
+            "abc",
+            "%00",
+            "..%2F..",
+            "1.5",
+            "%F0%9F%98%80",
+            "%ff",
+        ]),
+        prop::sample::select(vec![
+            "",
+            "?limit=0",
+            "?limit=501",
+            "?limit=abc",
+            "?before=-9223372036854775809",
+            "?before=x",
+            "?pair_id=x",
+            "?unknown=1",
+            "?limit=1&limit=2",
+            "?limit=%ff",
+        ]),
+        0usize..7,
+        prop::option::weighted(
+            0.8,
+            prop::sample::select(vec![
+                "application/json",
+                "text/plain",
+                "application/json; charset=utf-8",
+                "application/jsonx",
+                "",
+                "multipart/form-data; boundary=x",
+            ]),
+        ),
+        prop::option::weighted(
+            0.8,
+            prop_oneof![
+                "[!-~]{1,20}",
+                Just(String::new()),
+                Just("a".repeat(129)),
+                Just("a b".to_owned()),
+            ],
+        ),
+        body(),
+    )
+        .prop_map(
+            |(route, other_method, param, query, auth, content_type, key, body)| Case {
+                route,
+                other_method,
+                param,
+                query,
+                auth,
+                content_type,
+                key,
+                body,
+            },
+        )
+}
+
+/// The raw request of `case` (bytes, since some headers are not valid text).
+fn raw_request(
+    addr: &str,
+    routes: &[(String, String)],
+    player: &str,
+    case: &Case,
+) -> (String, Vec<u8>) {
+    let (method, path) = case.route.get(routes);
+    let method = case.other_method.unwrap_or(method);
+    let path = path
+        .split('/')
+        .map(|seg| {
+            if seg.starts_with('{') {
+                case.param
+            } else {
+                seg
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/");
+    let target = format!("{path}{}", case.query);
+    let mut req =
+        format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n").into_bytes();
+    let auth: Option<Vec<u8>> = match case.auth {
+        0 => None,
+        1 | 2 => Some(format!("Bearer {player}").into_bytes()),
+        3 => Some(format!("Bearer {OPERATOR_KEY}").into_bytes()),
+        4 => Some(b"Bearer \xff\xfe".to_vec()),
+        5 => Some(format!("Bearer {}", "f".repeat(300)).into_bytes()),
+        _ => Some(b"Basic dXNlcjpwYXNz".to_vec()),
+    };
+    if let Some(auth) = auth {
+        req.extend_from_slice(b"Authorization: ");
+        req.extend_from_slice(&auth);
+        req.extend_from_slice(b"\r\n");
+    }
+    if let Some(ct) = case.content_type {
+        req.extend_from_slice(format!("Content-Type: {ct}\r\n").as_bytes());
+    }
+    if let Some(key) = &case.key {
+        req.extend_from_slice(format!("Idempotency-Key: {key}\r\n").as_bytes());
+    }
+    let body = case.body.clone().unwrap_or_default();
+    req.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+    req.extend_from_slice(&body);
+    (format!("{method} {target}"), req)
+}
+
+#[test]
+fn malformed_requests_at_every_documented_endpoint_get_4xx_json() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut opts = Options::new(dir.path());
+    opts.operator_key = Some(OPERATOR_KEY);
+    let mut server = Server::start(&opts);
+    let addr = server.addr.clone();
+    let mut c = Client::new(&addr);
+    let routes = documented_routes(&mut c);
+    let player = new_player(&mut c);
+
+    let mut runner = TestRunner::new(Config {
+        cases: 400,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&case(), |case| {
+        let (what, req) = raw_request(&addr, &routes, &player, &case);
+        let answer = raw_exchange(&addr, &req)
+            .map_err(|e| TestCaseError::fail(format!("{what}: no answer: {e}")))?
+            .ok_or_else(|| TestCaseError::fail(format!("{what}: closed without an answer")))?;
+        check_answer(&what, &answer)
+    });
+    let alive = server.alive();
+    if let Err(e) = result {
+        panic!(
+            "{e}\nserver alive: {alive}\nserver output:\n{}",
+            dump(&server.lines())
+        );
+    }
+    assert!(alive, "the server survived:\n{}", dump(&server.lines()));
+    let health = c.send("GET", "/healthz", None, &[], None).expect("health");
+    assert_eq!(health.status, 200);
+    // Whatever the fuzz did manage to do (valid bets, rotations) adds up.
+    check_player(&mut c, &player);
+    let errors: Vec<_> = server
+        .lines()
+        .into_iter()
+        .filter(|(_, l)| l.contains("ERROR") || l.contains("panicked"))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "no internal error was logged:\n{}",
+        dump(&errors)
+    );
+}
+
+#[test]
+fn oversized_and_unparseable_http_never_takes_the_server_down() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start(&Options::new(dir.path()));
+    let addr = server.addr.clone();
+    let mut c = Client::new(&addr);
+    let token = new_player(&mut c);
+    let big = format!(
+        "{{\"client_seed\": \"{}\", \"amount\": 1, \"condition\": \"under\", \"target\": 50}}",
+        "a".repeat(70 * 1024)
+    );
+    // Bodies over 64 KiB where a JSON body is read: 413 payload_too_large.
+    for (method, path) in [("PUT", "/v1/seeds/client"), ("POST", "/v1/dice/bets")] {
+        let a = c
+            .send(
+                method,
+                path,
+                Some(&token),
+                &[("Idempotency-Key", "big")],
+                Some(&big),
+            )
+            .expect("big body");
+        assert_eq!(a.status, 413, "{method} {path}: {}", a.body);
+        assert_eq!(a.json()["code"], "payload_too_large");
+        c = Client::new(&addr);
+    }
+    let chunk = "a".repeat(8192);
+    let mut chunked = format!(
+        "POST /v1/dice/bets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nIdempotency-Key: chunked\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    for _ in 0..10 {
+        chunked.push_str(&format!("{:x}\r\n{chunk}\r\n", chunk.len()));
+    }
+    chunked.push_str("0\r\n\r\n");
+    let a = raw_exchange(&addr, chunked.as_bytes())
+        .expect("io")
+        .expect("answer");
+    assert_eq!(a.status, 413, "chunked 80 KiB: {}", a.body);
+    assert_eq!(a.json()["code"], "payload_too_large");
+    let lying = format!(
+        "POST /v1/dice/bets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nIdempotency-Key: lying\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n{{}}"
+    );
+    let a = raw_exchange(&addr, lying.as_bytes())
+        .expect("io")
+        .expect("answer");
+    assert!(
+        a.status == 413 || a.status == 400,
+        "a Content-Length over the limit: {} {}",
+        a.status,
+        a.body
+    );
+    assert!(a.json()["code"].is_string(), "{}", a.body);
+
+    // Not HTTP, or HTTP the parser refuses: an HTTP-level 4xx or a closed
+    // connection (the application never sees it), never a 5xx.
+    let garbage: Vec<Vec<u8>> = vec![
+        b"GARBAGE\r\n\r\n".to_vec(),
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03".to_vec(),
+        format!("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "a".repeat(200 * 1024)).into_bytes(),
+        b"POST /v1/dice/bets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".to_vec(),
+        b"POST /v1/dice/bets HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n".to_vec(),
+        b"POST /v1/dice/bets HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n".to_vec(),
+        b"GET /v1/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+        b"GET /healthz HTTP/9.9\r\n\r\n".to_vec(),
+        b"GET /healthz HTTP/1.1\r\nBad Header\r\n\r\n".to_vec(),
+        format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(100 * 1024)).into_bytes(),
+    ];
+    for req in &garbage {
+        let shown = String::from_utf8_lossy(&req[..req.len().min(60)]).into_owned();
+        if let Some(a) = raw_exchange(&addr, req).expect("io") {
+            assert!(
+                (400..500).contains(&a.status),
+                "{shown:?}: {} {}",
+                a.status,
+                a.body
+            );
+        }
+        assert!(server.alive(), "{shown:?} killed the server");
+    }
+    let health = c.send("GET", "/healthz", None, &[], None).expect("health");
+    assert_eq!(health.status, 200, "still serving");
+    check_player(&mut c, &token);
+}
+
+#[test]
+fn per_token_rate_limit_answers_429_and_acts_on_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut opts = Options::new(dir.path());
+    opts.rate_limit = 5; // burst 10
+    let server = Server::start(&opts);
+    let mut c = Client::new(&server.addr);
+    let a = new_player(&mut c);
+    let b = new_player(&mut c);
+    let mut placed = 0;
+    let mut limited = Vec::new();
+    for i in 0..40 {
+        let key = format!("rl-{i}");
+        let r = c
+            .send(
+                "POST",
+                "/v1/dice/bets",
+                Some(&a),
+                &[("Idempotency-Key", &key)],
+                Some(r#"{"amount": 1, "condition": "under", "target": 5000}"#),
+            )
+            .expect("bet");
+        match r.status {
+            200 => placed += 1,
+            429 => limited.push(r),
+            other => panic!("unexpected {other}: {}", r.body),
+        }
+    }
+    assert!(
+        !limited.is_empty(),
+        "40 requests at once exceed 5/s with a burst of 10"
+    );
+    assert!(placed >= 10, "the burst passes: {placed}");
+    for r in &limited {
+        assert_eq!(r.json()["code"], "rate_limited");
+        let retry: u64 = r
+            .header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .expect("Retry-After in seconds");
+        assert!(retry >= 1);
+    }
+    // Another token has its own bucket.
+    let other = c.send("GET", "/v1/me", Some(&b), &[], None).expect("me");
+    assert_eq!(other.status, 200, "{}", other.body);
+    // A refused request used no nonce: the pair counts only placed bets.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let seeds = c
+        .send("GET", "/v1/seeds", Some(&a), &[], None)
+        .expect("seeds");
+    assert_eq!(seeds.status, 200, "the bucket refills: {}", seeds.body);
+    assert_eq!(seeds.json()["next_nonce"], json!(placed));
+}
