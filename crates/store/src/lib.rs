@@ -26,7 +26,7 @@ pub use sqlite::SqliteStore;
 pub use types::{
     BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
     RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate,
-    SeedPair, SettleFn, Settled,
+    RoundsFn, SeedPair, SettleFn, Settled,
 };
 
 /// Compares two secrets' hex digests in constant time.
@@ -133,6 +133,14 @@ pub trait Store: Send + Sync + 'static {
     /// it with the unsealed secret, and its change (state, log, reveal,
     /// records) commits together.
     async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate>;
+
+    /// Runs one step over several rounds atomically (rows locked in id
+    /// order); `step` returns one change per id, in the given order.
+    async fn update_rounds(
+        &self,
+        ids: Vec<String>,
+        step: RoundsFn,
+    ) -> StoreResult<Vec<RoundUpdate>>;
 
     /// Log entries of a round from `from_seq` on.
     async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>>;

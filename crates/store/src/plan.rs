@@ -103,3 +103,16 @@ pub(crate) fn to_u16(v: i64, what: &str) -> StoreResult<u16> {
 pub(crate) fn limit(limit: u32) -> i64 {
     i64::from(limit.clamp(1, 1000))
 }
+
+/// Refuses a multi-round step naming a round twice.
+pub(crate) fn distinct(ids: &[String]) -> StoreResult<()> {
+    let set: std::collections::BTreeSet<&String> = ids.iter().collect();
+    if set.len() == ids.len() {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "duplicate_round",
+            "a step names the same round twice",
+        ))
+    }
+}

@@ -19,7 +19,8 @@ use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::types::{
     BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, RoundsFn,
+    SeedPair,
 };
 use crate::{Store, Viewer};
 
@@ -289,6 +290,17 @@ impl Store for PgStore {
         let update = queries::update_round(&mut tx, &self.cipher, id, step).await?;
         tx.commit().await?;
         Ok(update)
+    }
+
+    async fn update_rounds(
+        &self,
+        ids: Vec<String>,
+        step: RoundsFn,
+    ) -> StoreResult<Vec<RoundUpdate>> {
+        let mut tx = self.pool.begin().await?;
+        let updates = queries::update_rounds(&mut tx, &self.cipher, &ids, step).await?;
+        tx.commit().await?;
+        Ok(updates)
     }
 
     async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {

@@ -6,11 +6,13 @@ use sqlx::{PgConnection, Row};
 
 use crate::error::{StoreError, StoreResult};
 use crate::plan;
+use crate::seal::SecretSeed;
 use crate::seal::SeedCipher;
 use crate::time::now_ms;
 use crate::types::{
     BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate,
+    RoundsFn, SeedPair,
 };
 use crate::Viewer;
 
@@ -507,7 +509,60 @@ pub(crate) async fn update_round(
         .map(|s| cipher.open(&s, &row.commitment))
         .transpose()?;
     let change = step(&row, secret.as_ref())?;
-    let revealed = match (&secret, change.reveal) {
+    apply_round_change(c, row, secret.as_ref(), change).await
+}
+
+pub(crate) async fn update_rounds(
+    c: &mut PgConnection,
+    cipher: &SeedCipher,
+    ids: &[String],
+    step: RoundsFn,
+) -> StoreResult<Vec<RoundUpdate>> {
+    plan::distinct(ids)?;
+    // Lock in id order so two steps over the same rounds cannot deadlock.
+    let rows = sqlx::query(&format!(
+        "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1) ORDER BY id FOR UPDATE"
+    ))
+    .bind(ids)
+    .fetch_all(&mut *c)
+    .await?;
+    let mut by_id = std::collections::HashMap::new();
+    for raw in &rows {
+        let (row, sealed) = round_row(raw)?;
+        by_id.insert(row.id.clone(), (row, sealed));
+    }
+    let mut rounds = Vec::with_capacity(ids.len());
+    for id in ids {
+        let (row, sealed) = by_id
+            .get(id)
+            .cloned()
+            .ok_or(StoreError::NotFound("round"))?;
+        let secret = sealed
+            .map(|s| cipher.open(&s, &row.commitment))
+            .transpose()?;
+        rounds.push((row, secret));
+    }
+    let changes = step(&rounds)?;
+    if changes.len() != rounds.len() {
+        return Err(StoreError::other(
+            "a multi-round step returned the wrong number of changes",
+        ));
+    }
+    let mut out = Vec::with_capacity(rounds.len());
+    for ((row, secret), change) in rounds.into_iter().zip(changes) {
+        out.push(apply_round_change(c, row, secret.as_ref(), change).await?);
+    }
+    Ok(out)
+}
+
+async fn apply_round_change(
+    c: &mut PgConnection,
+    row: RoundRow,
+    secret: Option<&SecretSeed>,
+    change: RoundChange,
+) -> StoreResult<RoundUpdate> {
+    let id = row.id.clone();
+    let revealed = match (secret, change.reveal) {
         (Some(secret), true) => Some(secret.expose().to_owned()),
         _ => row.revealed.clone(),
     };
@@ -523,7 +578,7 @@ pub(crate) async fn update_round(
     .bind(plan::to_i64(added, "log length")?)
     .bind(now)
     .bind(&revealed)
-    .bind(id)
+    .bind(&id)
     .execute(&mut *c)
     .await?;
     let mut log = Vec::with_capacity(change.log.len());
@@ -532,7 +587,7 @@ pub(crate) async fn update_round(
         sqlx::query(
             "INSERT INTO round_log (round_id, seq, body, created_at) VALUES ($1, $2, $3, $4)",
         )
-        .bind(id)
+        .bind(&id)
         .bind(plan::to_i64(seq, "seq")?)
         .bind(&body)
         .bind(now)

@@ -26,7 +26,8 @@ use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::types::{
     BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, RoundsFn,
+    SeedPair,
 };
 use crate::{Store, Viewer};
 use queries::SealedPair;
@@ -316,6 +317,17 @@ impl Store for SqliteStore {
         let cipher = Arc::clone(&self.cipher);
         self.writer
             .submit(move |c| queries::update_round(c, &cipher, &id, step))
+            .await
+    }
+
+    async fn update_rounds(
+        &self,
+        ids: Vec<String>,
+        step: RoundsFn,
+    ) -> StoreResult<Vec<RoundUpdate>> {
+        let cipher = Arc::clone(&self.cipher);
+        self.writer
+            .submit(move |c| queries::update_rounds(c, &cipher, &ids, step))
             .await
     }
 

@@ -4,11 +4,13 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use crate::error::{StoreError, StoreResult};
 use crate::plan;
+use crate::seal::SecretSeed;
 use crate::seal::SeedCipher;
 use crate::time::now_ms;
 use crate::types::{
     BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, Page, Player, RecordRow,
-    RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, SeedPair,
+    RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate, RoundsFn,
+    SeedPair,
 };
 use crate::Viewer;
 
@@ -512,7 +514,45 @@ pub(crate) fn update_round(
         .map(|s| cipher.open(&s, &row.commitment))
         .transpose()?;
     let change = step(&row, secret.as_ref())?;
-    let revealed = match (&secret, change.reveal) {
+    apply_round_change(c, row, secret.as_ref(), change)
+}
+
+pub(crate) fn update_rounds(
+    c: &Connection,
+    cipher: &SeedCipher,
+    ids: &[String],
+    step: RoundsFn,
+) -> StoreResult<Vec<RoundUpdate>> {
+    plan::distinct(ids)?;
+    let mut rounds = Vec::with_capacity(ids.len());
+    for id in ids {
+        let RoundRaw { row, sealed } = read_round(c, id)?;
+        let secret = sealed
+            .map(|s| cipher.open(&s, &row.commitment))
+            .transpose()?;
+        rounds.push((row, secret));
+    }
+    let changes = step(&rounds)?;
+    if changes.len() != rounds.len() {
+        return Err(StoreError::other(
+            "a multi-round step returned the wrong number of changes",
+        ));
+    }
+    rounds
+        .into_iter()
+        .zip(changes)
+        .map(|((row, secret), change)| apply_round_change(c, row, secret.as_ref(), change))
+        .collect()
+}
+
+fn apply_round_change(
+    c: &Connection,
+    row: RoundRow,
+    secret: Option<&SecretSeed>,
+    change: RoundChange,
+) -> StoreResult<RoundUpdate> {
+    let id = row.id.clone();
+    let revealed = match (secret, change.reveal) {
         (Some(secret), true) => Some(secret.expose().to_owned()),
         _ => row.revealed.clone(),
     };
