@@ -2,6 +2,7 @@
 // (and can forward /v1 to a running `fairseed serve`), the system Chromium
 // driven by playwright-core, and screenshots into web/test-artifacts/.
 import { createServer, request as httpRequest } from 'node:http';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,4 +73,15 @@ export async function shot(page, name, { fullPage = true } = {}) {
 
 export function vectorLines(file) {
   return readFileSync(join(VECTORS, file), 'utf8').split('\n').filter((l) => l.trim());
+}
+
+/** Builds `bin` of cargo package `pkg` (quick when CI's cargo test built it) and returns its path. */
+export function cargoBin(pkg, bin) {
+  const build = spawnSync('cargo', ['build', '-q', '-p', pkg, '--bin', bin, '--message-format=json'],
+    { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (build.status !== 0) throw new Error(`cargo build -p ${pkg} failed:\n${build.stderr}`);
+  const exe = build.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    .find((m) => m.reason === 'compiler-artifact' && m.target?.name === bin && m.executable)?.executable;
+  if (!exe) throw new Error(`cargo did not report the ${bin} executable`);
+  return exe;
 }

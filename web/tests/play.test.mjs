@@ -4,12 +4,12 @@
 // screenshots of every screen at phone and desktop width.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, newPage, shot, REPO, WEB } from './harness.mjs';
+import { cargoBin, launch, newPage, shot, REPO, WEB } from './harness.mjs';
 
 const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
 
@@ -23,13 +23,7 @@ function freePort() {
 }
 
 function serverBinary() {
-  if (process.env.FAIRSEED_SERVER_BIN) return process.env.FAIRSEED_SERVER_BIN;
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'fairseed-server', '--bin', 'fairseed-server', '--message-format=json'], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 28 });
-  assert.equal(build.status, 0, `cargo build -p fairseed-server failed:\n${build.stderr}`);
-  const exe = build.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))
-    .find((m) => m.reason === 'compiler-artifact' && m.target?.name === 'fairseed-server' && m.executable)?.executable;
-  assert.ok(exe, 'cargo reported the fairseed-server executable');
-  return exe;
+  return process.env.FAIRSEED_SERVER_BIN || cargoBin('fairseed-server', 'fairseed-server');
 }
 
 let proc;

@@ -5,7 +5,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStatic, launch, newPage, shot, vectorLines, VECTORS } from './harness.mjs';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cargoBin, startStatic, launch, newPage, shot, vectorLines, VECTORS, REPO } from './harness.mjs';
 
 let server;
 let browser;
@@ -141,5 +143,19 @@ test('a hash pasted where the seed belongs gets the hint', async () => {
   await page.waitForSelector('#records-verify-out .hint');
   assert.match(await page.locator('#records-verify-out .hint').textContent(), /server_seed.*commitment/s);
   assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the browser\'s verdicts are byte for byte `fairseed verify --json`', { skip: !existsSync(join(REPO, 'crates/cli/Cargo.toml')) && 'no CLI in this tree' }, async () => {
+  const cli = process.env.FAIRSEED_BIN || cargoBin('fairseed-cli', 'fairseed');
+  const page = await openVerify();
+  for (const file of [...SCHEMES.map((s) => `${s}.jsonl`), 'invalid.jsonl']) {
+    const path = join(VECTORS, file);
+    const out = spawnSync(cli, ['verify', '--json', path], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    assert.ok([0, 1].includes(out.status), `${file}: exit ${out.status} ${out.stderr}`);
+    const text = readFileSync(path, 'utf8');
+    const browser = await page.evaluate(async (t) => (await (await import('/js/wasm.js')).loadWasm()).verify_json_lines(t), text);
+    assert.equal(browser, out.stdout, `${file}: browser and CLI verdicts differ`);
+  }
   await page.close();
 });

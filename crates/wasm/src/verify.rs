@@ -47,15 +47,23 @@ pub fn json_lines(text: &str) -> String {
 
 /// `{"verdicts": [...], "reports": [...]}`: the `--json` object and the
 /// readable report of each record of `text`.
+///
+/// The verdicts are spliced in as core's `to_json` text, not re-serialized, so
+/// each is byte for byte the line `fairseed verify --json` prints (key order
+/// and number formatting included).
 pub fn verify_text(text: &str) -> String {
     let all = verdicts(text);
-    let objects: Vec<Value> = all.iter().enumerate().map(|(i, v)| v.to_value(i)).collect();
+    let objects: Vec<String> = all.iter().enumerate().map(|(i, v)| v.to_json(i)).collect();
     let reports: Vec<Value> = all
         .iter()
         .enumerate()
         .map(|(i, v)| Value::from(report::render(i, v)))
         .collect();
-    serde_json::json!({ "verdicts": objects, "reports": reports }).to_string()
+    format!(
+        "{{\"verdicts\":[{}],\"reports\":{}}}",
+        objects.join(","),
+        Value::Array(reports)
+    )
 }
 
 /// Verifies one record, a JSON array of records or JSON Lines; returns
@@ -107,6 +115,9 @@ mod tests {
         let out: Value =
             serde_json::from_str(&verify_text(&format!("[{}]", record(5, 7)))).unwrap_or_default();
         assert_eq!(out["verdicts"].as_array().map(Vec::len), Some(1));
+        // Each verdict is spliced in as core's own line.
+        let line = fairseed_core::verify_str(&record(5, 7)).to_json(0);
+        assert!(verify_text(&record(5, 7)).contains(&line));
         let report = out["reports"][0].as_str().unwrap_or("");
         assert!(report.starts_with("record 0 (dice_v1)"), "{report}");
     }
