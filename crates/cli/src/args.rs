@@ -23,6 +23,9 @@ pub enum Command {
     /// Exit status: 0 every record valid, 1 at least one record did not verify,
     /// 2 input that cannot be read as records.
     Verify(VerifyArgs),
+
+    /// Run the fairseed HTTP service (commitments, rolls, deals, reveals).
+    Serve(fairseed_server::ServeArgs),
 }
 
 #[derive(Debug, Args)]

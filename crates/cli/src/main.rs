@@ -7,6 +7,7 @@
 use std::io;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::Parser;
 
 mod args;
@@ -36,7 +37,18 @@ fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Verify(args) => verify::run(&args.into_options()?),
+        Command::Serve(args) => serve(args),
     }
+}
+
+/// `fairseed serve`: the server crate's own entry point on a multi-threaded runtime.
+fn serve(args: fairseed_server::ServeArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(fairseed_server::serve(args))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A reader that stopped listening (`fairseed verify big.jsonl | head`) is not an error.
