@@ -70,6 +70,15 @@ paths = {
     "/v1/selfpoker/hands/{id}": {"get": op("The hand's latest state message", {"200": ok("state message", "SelfpokerMessage")}, PLAYER, params=ID)},
     "/v1/selfpoker/hands/{id}/next": {"post": op("Next stage: preflop, flop, turn, river, hand_end (reveals, archives)",
                                                  {"200": ok("state message", "SelfpokerMessage")}, PLAYER, params=ID)},
+    "/v1/chess/seeds": {"post": op("Commit a chess seed for this connection", {"201": ok("seed", obj(seed_id=STR, commitment=STR))}, PLAYER)},
+    "/v1/chess/seeks": {
+        "post": op("Seek (or challenge `opponent`) with a committed seed and a client seed", {"200": ok("seek", obj(seek_id=STR, opponent={"type": ["integer", "null"]}))}, PLAYER, body="UseChessSeed"),
+        "get": op("Open seeks the caller may accept", {"200": ok("seeks", obj(seeks={"type": "array", "items": obj(seek_id=STR, commitment=STR, challenge={"type": "boolean"})}))}, PLAYER),
+    },
+    "/v1/chess/seeks/{id}/accept": {"post": op("Accept a seek with a committed seed: colours drawn", {"200": ok("game", "ChessGame")}, PLAYER, body="UseChessSeed", params=ID)},
+    "/v1/chess/bot": {"post": op("Play a bot with a committed seed: colours drawn", {"200": ok("game", "ChessGame")}, PLAYER, body="UseChessSeed")},
+    "/v1/chess/games/{id}": {"get": op("One of the caller's games", {"200": ok("game", "ChessGame")}, PLAYER, params=ID)},
+    "/v1/chess/games/{id}/finish": {"post": op("End the game: both seeds revealed, a chess_colour_v1 record each", {"200": ok("record", obj(game_id=STR, record={"$ref": "#/components/schemas/RecordView"}))}, PLAYER, params=ID)},
     "/v1/matches": {"post": op("Open a match_seed_v2 match (commitment drawn)", {"201": ok("match", "Match")}, OPERATOR, body="OpenMatch")},
     "/v1/matches/{id}": {"get": op("A match", {"200": ok("match", "Match")}, OPERATOR, params=ID)},
     "/v1/matches/{id}/client-seeds": {"post": op("A player's client seed, with the commitment the player was shown",
@@ -127,6 +136,9 @@ schemas = {
                  "properties": {"step": {"enum": ["deal", "opening", "roll", "first", "second", "hand", "tile"]},
                                 "buyer": {"type": "integer", "minimum": 0, "maximum": 3}}},
     "Draw": obj(seq=INT, draw=ANY),
+    "UseChessSeed": {"type": "object", "required": ["seed_id", "client_seed", "commitment"], "additionalProperties": False,
+                     "properties": {"seed_id": STR, "client_seed": STR, "commitment": STR, "opponent": {"type": "integer", "description": "seeks only: a challenge"}}},
+    "ChessGame": obj(game_id=STR, white={"enum": ["A", "B"]}, you={"enum": ["A", "B"]}, colour={"enum": ["white", "black"]}, bot={"type": "boolean"}, status=STR),
     "AnyRecord": {"type": "object", "description": "one SPEC section 7 record with its secret revealed"},
 }
 

@@ -8,7 +8,7 @@ use axum::Router;
 use tower_http::trace::TraceLayer;
 
 use crate::error::ApiError;
-use crate::handlers::{dice, health, matches, operator, players, records, seeds, selfpoker};
+use crate::handlers::{chess, dice, health, matches, operator, players, records, seeds, selfpoker};
 use crate::state::AppState;
 
 /// Largest accepted request body.
@@ -35,6 +35,13 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/selfpoker/hands"),
     ("get", "/v1/selfpoker/hands/{id}"),
     ("post", "/v1/selfpoker/hands/{id}/next"),
+    ("post", "/v1/chess/seeds"),
+    ("post", "/v1/chess/seeks"),
+    ("get", "/v1/chess/seeks"),
+    ("post", "/v1/chess/seeks/{id}/accept"),
+    ("post", "/v1/chess/bot"),
+    ("get", "/v1/chess/games/{id}"),
+    ("post", "/v1/chess/games/{id}/finish"),
     ("post", "/v1/matches"),
     ("get", "/v1/matches/{id}"),
     ("post", "/v1/matches/{id}/client-seeds"),
@@ -65,6 +72,15 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/selfpoker/hands", post(selfpoker::post))
         .route("/v1/selfpoker/hands/{id}", get(selfpoker::get))
         .route("/v1/selfpoker/hands/{id}/next", post(selfpoker::post_next))
+        .route("/v1/chess/seeds", post(chess::post_seed))
+        .route(
+            "/v1/chess/seeks",
+            post(chess::post_seek).get(chess::get_seeks),
+        )
+        .route("/v1/chess/seeks/{id}/accept", post(chess::post_accept))
+        .route("/v1/chess/bot", post(chess::post_bot))
+        .route("/v1/chess/games/{id}", get(chess::get_game))
+        .route("/v1/chess/games/{id}/finish", post(chess::post_finish))
         .route("/v1/matches", post(matches::post))
         .route("/v1/matches/{id}", get(matches::get))
         .route(

@@ -41,7 +41,10 @@ impl Transcript {
     /// When the last kept answer was read: a seed revealed by it may
     /// appear from that answer on.
     fn last_at(&self) -> Instant {
-        self.0.last().map(|(at, _)| *at).expect("an answer was kept")
+        self.0
+            .last()
+            .map(|(at, _)| *at)
+            .expect("an answer was kept")
     }
 }
 

@@ -1,5 +1,6 @@
 //! Request handlers, one module per resource, functions named by verb.
 
+pub mod chess;
 pub mod dice;
 pub mod health;
 pub mod matches;

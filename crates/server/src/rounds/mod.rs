@@ -3,6 +3,7 @@
 //! the round's JSON state and its secret, asks the core for the draw, and
 //! returns the new state, the log entries and, at the end, the records.
 
+pub mod chess;
 pub mod matches;
 pub mod selfpoker;
 

@@ -110,13 +110,12 @@ impl Client {
 /// `Ok(None)` when the server closed without answering.
 pub fn raw_exchange(addr: &str, request: &[u8]) -> std::io::Result<Option<Answer>> {
     let stream = TcpStream::connect(addr)?;
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
     let mut conn = BufReader::new(stream);
     // The server may answer (and close) before reading everything we send.
     if conn.get_mut().write_all(request).is_err() {
         return Ok(read_answer(&mut conn).ok());
     }
-    let _ = conn.get_mut().shutdown(std::net::Shutdown::Write);
     match read_answer(&mut conn) {
         Ok(a) => Ok(Some(a)),
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),

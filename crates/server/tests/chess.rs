@@ -1,0 +1,165 @@
+//! Chess colours over HTTP: seeds committed before seeking, pairing draws
+//! the colours, the end reveals both seeds in a record for each player.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_verifies, Harness};
+use serde_json::{json, Value};
+
+async fn new_seed(h: &Harness, token: &str) -> (String, String) {
+    let r = h
+        .raw(Method::POST, "/v1/chess/seeds", Some(token), &[], None)
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let v = r.json();
+    (
+        v["seed_id"].as_str().expect("id").to_owned(),
+        v["commitment"].as_str().expect("c").to_owned(),
+    )
+}
+
+#[tokio::test]
+async fn seek_accept_finish_and_bot() {
+    let h = Harness::new(1000, 0);
+    let (alice, _) = h.player().await;
+    let (bob, _) = h.player().await;
+    let (carol, _) = h.player().await;
+    let (a_seed, a_commit) = new_seed(&h, &alice).await;
+    let (b_seed, b_commit) = new_seed(&h, &bob).await;
+
+    // The client seed must come with the seed's commitment.
+    let wrong = h
+        .send(
+            Method::POST,
+            "/v1/chess/seeks",
+            &alice,
+            json!({"seed_id": a_seed, "client_seed": "a", "commitment": b_commit}),
+        )
+        .await;
+    assert_eq!(wrong.json()["code"], "commitment_mismatch");
+    let stolen = h
+        .send(
+            Method::POST,
+            "/v1/chess/seeks",
+            &bob,
+            json!({"seed_id": a_seed, "client_seed": "a", "commitment": a_commit}),
+        )
+        .await;
+    assert_eq!(stolen.status, StatusCode::NOT_FOUND);
+    let seek = h
+        .send(
+            Method::POST,
+            "/v1/chess/seeks",
+            &alice,
+            json!({"seed_id": a_seed, "client_seed": "alice's", "commitment": a_commit}),
+        )
+        .await;
+    assert_eq!(seek.status, StatusCode::OK, "{}", seek.text);
+    let seeks = h.get("/v1/chess/seeks", &bob).await.json();
+    assert_eq!(seeks["seeks"][0]["seek_id"], a_seed.as_str());
+    assert_eq!(
+        h.get("/v1/chess/seeks", &alice).await.json()["seeks"],
+        json!([]),
+        "not your own"
+    );
+
+    let game = h
+        .send(
+            Method::POST,
+            &format!("/v1/chess/seeks/{a_seed}/accept"),
+            &bob,
+            json!({"seed_id": b_seed, "client_seed": "bob's", "commitment": b_commit}),
+        )
+        .await;
+    assert_eq!(game.status, StatusCode::OK, "{}", game.text);
+    let game = game.json();
+    assert_eq!(game["you"], "B");
+    let alice_view = h
+        .get(&format!("/v1/chess/games/{a_seed}"), &alice)
+        .await
+        .json();
+    assert_eq!(alice_view["white"], game["white"]);
+    assert_ne!(alice_view["colour"], game["colour"], "one white, one black");
+    assert_eq!(
+        h.get(&format!("/v1/chess/games/{a_seed}"), &carol)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    let (c_seed, c_commit) = new_seed(&h, &carol).await;
+    let late = h
+        .send(
+            Method::POST,
+            &format!("/v1/chess/seeks/{a_seed}/accept"),
+            &carol,
+            json!({"seed_id": c_seed, "client_seed": "c", "commitment": c_commit}),
+        )
+        .await;
+    assert_eq!(late.status, StatusCode::CONFLICT, "a seek pairs once");
+
+    let done = h
+        .raw(
+            Method::POST,
+            &format!("/v1/chess/games/{a_seed}/finish"),
+            Some(&bob),
+            &[],
+            None,
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+    let record = done.json()["record"]["record"].clone();
+    assert_verifies(&record);
+    assert_eq!(record["outcome"]["white"], game["white"]);
+    assert_eq!(
+        (record["client_a"].clone(), record["client_b"].clone()),
+        (json!("alice's"), json!("bob's"))
+    );
+    let alice_records = h.get("/v1/records", &alice).await.json();
+    assert_eq!(
+        alice_records["records"][0]["record"], record,
+        "each player gets the record"
+    );
+
+    // A bot game: no second seed.
+    let bot = h
+        .send(
+            Method::POST,
+            "/v1/chess/bot",
+            &carol,
+            json!({"seed_id": c_seed, "client_seed": "vs bot", "commitment": c_commit}),
+        )
+        .await;
+    assert_eq!(bot.status, StatusCode::OK, "{}", bot.text);
+    assert_eq!(bot.json()["bot"], true);
+    let done = h
+        .raw(
+            Method::POST,
+            &format!("/v1/chess/games/{c_seed}/finish"),
+            Some(&carol),
+            &[],
+            None,
+        )
+        .await
+        .json();
+    let record: Value = done["record"]["record"].clone();
+    assert_eq!(record["commit_b"], "-");
+    assert!(record.get("seed_b").is_none());
+    assert_verifies(&record);
+
+    // Challenges: only the named opponent may accept.
+    let (d_seed, d_commit) = new_seed(&h, &alice).await;
+    let r = h
+        .send(
+            Method::POST,
+            "/v1/chess/seeks",
+            &alice,
+            json!({"seed_id": d_seed, "client_seed": "x", "commitment": d_commit, "opponent": 999}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(
+        h.get("/v1/chess/seeks", &bob).await.json()["seeks"],
+        json!([])
+    );
+}
