@@ -6,6 +6,8 @@
 //! mismatches, so no per-bet call crosses the JS boundary. Rolls and payouts
 //! come from core's [`DiceKey`] and [`Bet::settle`].
 
+use std::borrow::Cow;
+
 use fairseed_core::dice::{Bet, Condition, DiceKey, MAX_NONCE};
 use fairseed_core::{ClientSeed, Error, ServerSeed};
 use serde::{Deserialize, Serialize};
@@ -114,28 +116,12 @@ pub fn dice_settle(
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// A payout as the server wrote it: an exact JSON integer, or decimal text.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum PayoutIn {
-    Number(serde_json::Number),
-    Text(String),
-}
-
-impl PayoutIn {
-    fn text(&self) -> String {
-        match self {
-            Self::Number(n) => n.to_string(),
-            Self::Text(t) => t.clone(),
-        }
-    }
-}
-
 /// The bet part of a row: flat fields, or nested as in a `dice_v1` record.
 #[derive(Deserialize)]
-struct BetIn {
+struct BetIn<'a> {
     amount: u64,
-    condition: String,
+    #[serde(borrow)]
+    condition: Cow<'a, str>,
     target: u16,
 }
 
@@ -144,31 +130,38 @@ struct BetIn {
 struct OutcomeIn {
     roll: Option<u16>,
     win: Option<bool>,
-    payout: Option<PayoutIn>,
+    payout: Option<serde_json::Number>,
 }
 
 /// One bet of a pair as the service lists it, or a `dice_v1` record.
+///
+/// Strings are borrowed from the input and the payout is kept as the exact
+/// number text (`arbitrary_precision`): a million rows parse without a
+/// per-row allocation beyond the row itself.
 #[derive(Deserialize)]
-struct RowIn {
+struct RowIn<'a> {
     nonce: u64,
     amount: Option<u64>,
-    condition: Option<String>,
+    #[serde(borrow)]
+    condition: Option<Cow<'a, str>>,
     target: Option<u16>,
     roll: Option<u16>,
     win: Option<bool>,
-    payout: Option<PayoutIn>,
-    bet: Option<BetIn>,
+    payout: Option<serde_json::Number>,
+    #[serde(borrow)]
+    bet: Option<BetIn<'a>>,
     outcome: Option<OutcomeIn>,
 }
 
 /// A page of `GET /v1/dice/bets`: the rows are under `bets`.
 #[derive(Deserialize)]
-struct PageIn {
-    bets: Vec<RowIn>,
+struct PageIn<'a> {
+    #[serde(borrow)]
+    bets: Vec<RowIn<'a>>,
 }
 
 /// The rows of a JSON array, a `{"bets": [...]}` page, or JSON Lines.
-fn rows(text: &str) -> Result<Vec<RowIn>, Error> {
+fn rows(text: &str) -> Result<Vec<RowIn<'_>>, Error> {
     let syntax = |e: serde_json::Error| Error::Syntax(format!("bets: {e}"));
     if text.trim_start().starts_with('[') {
         return serde_json::from_str(text).map_err(syntax);
@@ -183,6 +176,15 @@ fn rows(text: &str) -> Result<Vec<RowIn>, Error> {
             serde_json::from_str(l).map_err(|e| Error::Syntax(format!("bets: line {}: {e}", i + 1)))
         })
         .collect()
+}
+
+/// Whether a payout written by the service is exactly `payout`.
+fn payout_equals(written: &serde_json::Number, payout: u128) -> bool {
+    match written.as_u64() {
+        Some(v) => u128::from(v) == payout,
+        // Above 2^64 (or not a whole number): compare the exact texts.
+        None => written.to_string() == payout.to_string(),
+    }
 }
 
 /// One difference between a claimed bet and its re-roll.
@@ -296,7 +298,10 @@ impl DiceBatch {
     }
 
     /// The differences of one row (empty when it verifies).
-    fn check_row(&self, row: &RowIn) -> Vec<Mismatch> {
+    ///
+    /// Values are compared as numbers and only formatted for a mismatch, so a
+    /// matching row allocates nothing.
+    fn check_row(&self, row: &RowIn<'_>) -> Vec<Mismatch> {
         let nonce = row.nonce;
         let roll = self.key.roll(self.client.as_str(), nonce);
         let outcome = row.outcome.as_ref();
@@ -308,21 +313,19 @@ impl DiceBatch {
             .or_else(|| outcome.and_then(|o| o.payout.as_ref()));
         let mut out = Vec::new();
         let mut differ = |field: &str, expected: String, found: String| {
-            if expected != found {
-                out.push(Mismatch {
-                    nonce,
-                    field: field.to_owned(),
-                    expected,
-                    found,
-                });
-            }
+            out.push(Mismatch {
+                nonce,
+                field: field.to_owned(),
+                expected,
+                found,
+            });
         };
-        if let Some(claimed) = claimed_roll {
+        if let Some(claimed) = claimed_roll.filter(|c| *c != roll) {
             differ("roll", roll.to_string(), claimed.to_string());
         }
         let bet = match (&row.bet, row.amount, &row.condition, row.target) {
-            (Some(b), ..) => Some((b.amount, b.condition.as_str(), b.target)),
-            (None, Some(a), Some(c), Some(t)) => Some((a, c.as_str(), t)),
+            (Some(b), ..) => Some((b.amount, b.condition.as_ref(), b.target)),
+            (None, Some(a), Some(c), Some(t)) => Some((a, c.as_ref(), t)),
             _ => None,
         };
         if let Some((amount, condition, target)) = bet {
@@ -331,11 +334,11 @@ impl DiceBatch {
             match checked {
                 Ok(bet) => {
                     let s = bet.settle(roll);
-                    if let Some(w) = claimed_win {
+                    if let Some(w) = claimed_win.filter(|w| *w != s.win) {
                         differ("win", s.win.to_string(), w.to_string());
                     }
-                    if let Some(p) = claimed_payout {
-                        differ("payout", s.payout.to_string(), p.text());
+                    if let Some(p) = claimed_payout.filter(|p| !payout_equals(p, s.payout)) {
+                        differ("payout", s.payout.to_string(), p.to_string());
                     }
                 }
                 Err(e) => differ("bet", "a valid bet".to_owned(), e.to_string()),
@@ -383,7 +386,7 @@ mod tests {
             let s = bet.settle(r);
             rows.push(
                 serde_json::json!({"nonce": nonce, "amount": 7, "condition": "under",
-                "target": 5000, "roll": r, "win": s.win, "payout": s.payout.to_string()}),
+                "target": 5000, "roll": r, "win": s.win, "payout": s.payout.to_string().parse::<serde_json::Number>().unwrap_or_else(|e| panic!("{e}"))}),
             );
         }
         let good = batch
@@ -403,6 +406,20 @@ mod tests {
             .mismatches
             .iter()
             .any(|m| m.nonce == 9 && m.field == "payout"));
+    }
+
+    #[test]
+    fn payouts_above_2_64_compare_exactly() {
+        // The largest payout, amount 2^53 - 1 at chance 1: (2**53-1)*9900 in Python.
+        let big = u128::from(MAX_NONCE) * 9900;
+        let written = |t: &str| {
+            t.parse::<serde_json::Number>()
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        assert!(payout_equals(&written("89171272621935810900"), big));
+        assert!(!payout_equals(&written("89171272621935810899"), big));
+        assert!(payout_equals(&written("200"), 200));
+        assert!(!payout_equals(&written("200.0"), 200));
     }
 
     #[test]
