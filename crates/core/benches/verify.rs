@@ -32,7 +32,9 @@ fn dice_record(c: &mut Criterion) {
     group.bench_function("parse_value_only", |b| {
         b.iter(|| serde_json::from_str::<Value>(black_box(line)))
     });
-    group.bench_function("verify_str_fresh", |b| b.iter(|| verify_str(black_box(line))));
+    group.bench_function("verify_str_fresh", |b| {
+        b.iter(|| verify_str(black_box(line)))
+    });
     // As `fairseed verify` runs: one Verifier per chunk, the seed pair's key state reused.
     let mut verifier = Verifier::new();
     group.bench_function("verify_str_cached_pair", |b| {
@@ -40,7 +42,9 @@ fn dice_record(c: &mut Criterion) {
     });
     let verdict = verify_str(line);
     group.bench_function("to_json", |b| b.iter(|| verdict.to_json(black_box(7))));
-    group.bench_function("render", |b| b.iter(|| report::render(black_box(7), &verdict)));
+    group.bench_function("render", |b| {
+        b.iter(|| report::render(black_box(7), &verdict))
+    });
     group.finish();
 }
 
