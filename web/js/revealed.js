@@ -7,6 +7,9 @@ import { store } from './store.js';
 
 let nextJob = 1;
 
+/** Above this many bets, one streamed export beats paging at 500 bets a request. */
+export const EXPORT_ABOVE = 2000;
+
 /** Runs one job in a fresh worker; `onProgress(done, total)`; resolves with the report. */
 export function runWorker(job, onProgress) {
   return new Promise((resolve, reject) => {
@@ -58,8 +61,12 @@ function pairCard(wasm, p) {
     button.disabled = true;
     try {
       const token = await ensureToken();
-      const r = await runWorker({ pair_id: p.pair_id, server_seed: p.server_seed, client_seed: p.client_seed, token, base: location.origin, total: p.bets },
+      const via = p.bets > EXPORT_ABOVE ? 'export' : 'pages';
+      const r = await runWorker({ pair_id: p.pair_id, server_seed: p.server_seed, client_seed: p.client_seed, token, base: location.origin, total: p.bets, via },
         (done, total) => { progress.value = done; status.textContent = t('revealed.progress', { done, total }); });
+      // Every bet the service counts must have been re-rolled, none missing.
+      if (r.checked !== p.bets) r.mismatches.unshift({ nonce: '-', field: 'bets', expected: p.bets, found: r.checked });
+      if (r.checked !== p.bets) r.mismatched += 1;
       status.className = `status ${r.mismatched ? 'bad' : 'ok'}`;
       clear(status, r.mismatched
         ? [t('revealed.some_bad', { bad: r.mismatched, count: r.checked }), h('ul', {}, r.mismatches.map((m) => h('li', {}, t('revealed.mismatch', m))))]

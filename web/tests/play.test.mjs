@@ -98,6 +98,15 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.waitForSelector('.revealed-pair .status.ok');
   assert.match(await page.textContent('.revealed-pair .status'), /All 5 bets/);
   await shot(page, 'revealed-desktop');
+  // The big-pair path: the same pair re-rolled from one streamed export.
+  const viaExport = await page.evaluate(async () => {
+    const { runWorker } = await import('/js/revealed.js');
+    const token = JSON.parse(localStorage.getItem('fairseed.token'));
+    const pair = (await (await fetch('/v1/seeds/revealed', { headers: { Authorization: `Bearer ${token}` } })).json()).pairs[0];
+    return runWorker({ ...pair, token, base: location.origin, total: pair.bets, via: 'export' });
+  });
+  assert.equal(viaExport.checked, 5);
+  assert.equal(viaExport.mismatched, 0);
 
   // Verify: one revealed bet by hand, with the roll the player was shown.
   const firstRoll = await page.evaluate(async () => {

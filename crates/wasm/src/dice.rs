@@ -140,7 +140,14 @@ struct OutcomeIn {
 /// per-row allocation beyond the row itself.
 #[derive(Deserialize)]
 struct RowIn<'a> {
-    nonce: u64,
+    #[serde(borrow)]
+    scheme: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    commitment: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    client_seed: Option<Cow<'a, str>>,
+    #[serde(default)]
+    nonce: Option<u64>,
     amount: Option<u64>,
     #[serde(borrow)]
     condition: Option<Cow<'a, str>>,
@@ -207,6 +214,8 @@ pub struct BatchReport {
     pub checked: u64,
     /// Bets with at least one difference.
     pub mismatched: u64,
+    /// Rows of another scheme or another seed pair, left out.
+    pub skipped: u64,
     /// The first differences in full.
     pub mismatches: Vec<Mismatch>,
 }
@@ -216,6 +225,8 @@ pub struct BatchReport {
 pub struct DiceBatch {
     key: DiceKey,
     client: ClientSeed,
+    /// The pair's commitment: rows of other pairs (in an export) are skipped.
+    commitment: String,
 }
 
 #[wasm_bindgen]
@@ -274,6 +285,7 @@ impl DiceBatch {
         Ok(Self {
             key: DiceKey::new(&seed),
             client: ClientSeed::parse(client_seed)?,
+            commitment: seed.commitment().to_hex(),
         })
     }
 
@@ -286,6 +298,20 @@ impl DiceBatch {
         let rows = rows(text)?;
         let mut report = BatchReport::default();
         for row in &rows {
+            // An export holds every record of the player: keep this pair's bets.
+            let other_scheme = row.scheme.as_deref().is_some_and(|s| s != "dice_v1");
+            let other_pair = row
+                .commitment
+                .as_deref()
+                .is_some_and(|c| c != self.commitment)
+                || row
+                    .client_seed
+                    .as_deref()
+                    .is_some_and(|c| c != self.client.as_str());
+            if other_scheme || other_pair {
+                report.skipped += 1;
+                continue;
+            }
             report.checked += 1;
             let found = self.check_row(row);
             if !found.is_empty() {
@@ -302,7 +328,14 @@ impl DiceBatch {
     /// Values are compared as numbers and only formatted for a mismatch, so a
     /// matching row allocates nothing.
     fn check_row(&self, row: &RowIn<'_>) -> Vec<Mismatch> {
-        let nonce = row.nonce;
+        let Some(nonce) = row.nonce else {
+            return vec![Mismatch {
+                nonce: 0,
+                field: "nonce".to_owned(),
+                expected: "a nonce".to_owned(),
+                found: "none".to_owned(),
+            }];
+        };
         let roll = self.key.roll(self.client.as_str(), nonce);
         let outcome = row.outcome.as_ref();
         let claimed_roll = row.roll.or_else(|| outcome.and_then(|o| o.roll));
