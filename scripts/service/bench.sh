@@ -59,8 +59,9 @@ make_players() {
   : > "$WORK/tokens"
   for _ in $(seq 1 "$PLAYERS"); do
     curl -sf -X POST "http://127.0.0.1:$PORT/v1/players" \
-      | sed -n 's/.*"token":"\([0-9a-f]*\)".*/\1/p' >> "$WORK/tokens"
+      | grep -o '"token":"[0-9a-f]*"' | cut -d'"' -f4 >> "$WORK/tokens"
   done
+  [ "$(wc -l < "$WORK/tokens")" -eq "$PLAYERS" ] || { echo "could not create $PLAYERS players" >&2; exit 1; }
 }
 
 run_wrk() { # name
