@@ -74,6 +74,169 @@ fn forms(seed: &str) -> Vec<Vec<u8>> {
     ]
 }
 
+/// A table-game match run by the operator up to its first deal; returns
+/// its id. Every answer is kept.
+fn open_match(c: &mut Client, t: &mut Transcript, game: &str) -> Option<String> {
+    let body = json!({"game": game}).to_string();
+    let a = c
+        .send("POST", "/v1/matches", Some(OPERATOR_KEY), &[], Some(&body))
+        .expect("match");
+    if a.status == 404 || a.status == 405 {
+        return None; // the service has no table games yet
+    }
+    assert_eq!(a.status, 201, "{}", a.body);
+    let m = t.keep("open match", &a);
+    let id = m["match_id"].as_str().expect("match_id").to_owned();
+    let players = m["players"].as_array().expect("players").len();
+    for i in 0..players {
+        let body = json!({"index": i, "client_seed": format!("seat {i} of {id}"), "commitment": m["commitment"]}).to_string();
+        let path = format!("/v1/matches/{id}/client-seeds");
+        let a = c
+            .send("POST", &path, Some(OPERATOR_KEY), &[], Some(&body))
+            .expect("client seed");
+        assert_eq!(a.status, 200, "{}", a.body);
+        t.keep("match client seed", &a);
+    }
+    let a = c
+        .send(
+            "POST",
+            &format!("/v1/matches/{id}/start"),
+            Some(OPERATOR_KEY),
+            &[],
+            None,
+        )
+        .expect("start");
+    assert_eq!(a.status, 200, "{}", a.body);
+    t.keep("start", &a);
+    let step = if game == "backgammon" {
+        "opening"
+    } else {
+        "deal"
+    };
+    let body = json!({"step": step}).to_string();
+    let a = c
+        .send(
+            "POST",
+            &format!("/v1/matches/{id}/draws"),
+            Some(OPERATOR_KEY),
+            &[],
+            Some(&body),
+        )
+        .expect("draw");
+    assert_eq!(a.status, 200, "{}", a.body);
+    t.keep("draw", &a);
+    for path in [
+        format!("/v1/matches/{id}"),
+        format!("/v1/matches/{id}/draws"),
+    ] {
+        t.keep(
+            &path,
+            &c.send("GET", &path, Some(OPERATOR_KEY), &[], None)
+                .expect("get match"),
+        );
+    }
+    Some(id)
+}
+
+/// Finishes a match; returns its revealed seed.
+fn finish_match(c: &mut Client, t: &mut Transcript, id: &str) -> String {
+    let a = c
+        .send(
+            "POST",
+            &format!("/v1/matches/{id}/finish"),
+            Some(OPERATOR_KEY),
+            &[],
+            None,
+        )
+        .expect("finish");
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = t.keep("finish match", &a);
+    let record = &v["record"]["record"];
+    assert!(fairseed_core::verify_value(record).valid, "{record}");
+    v["match"]["server_seed"]
+        .as_str()
+        .expect("server_seed")
+        .to_owned()
+}
+
+/// A selfpoker hand advanced `stages` times; returns its id.
+fn open_hand(c: &mut Client, t: &mut Transcript, token: &str, stages: usize) -> Option<String> {
+    let a = c
+        .send(
+            "POST",
+            "/v1/selfpoker/hands",
+            Some(token),
+            &[],
+            Some(r#"{"players": 4}"#),
+        )
+        .expect("hand");
+    if a.status == 404 || a.status == 405 {
+        return None;
+    }
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = t.keep("new hand", &a)["hand_id"]
+        .as_str()
+        .expect("hand_id")
+        .to_owned();
+    for _ in 0..stages {
+        let a = c
+            .send(
+                "POST",
+                &format!("/v1/selfpoker/hands/{id}/next"),
+                Some(token),
+                &[],
+                None,
+            )
+            .expect("next");
+        assert_eq!(a.status, 200, "{}", a.body);
+        t.keep("next", &a);
+        let path = format!("/v1/selfpoker/hands/{id}");
+        t.keep(
+            &path,
+            &c.send("GET", &path, Some(token), &[], None)
+                .expect("get hand"),
+        );
+    }
+    Some(id)
+}
+
+/// Plays a hand to `hand_end`; returns its seed (decimal).
+fn finish_hand(c: &mut Client, t: &mut Transcript, token: &str, id: &str) -> String {
+    loop {
+        let a = c
+            .send(
+                "POST",
+                &format!("/v1/selfpoker/hands/{id}/next"),
+                Some(token),
+                &[],
+                None,
+            )
+            .expect("next");
+        assert_eq!(a.status, 200, "{}", a.body);
+        let v = t.keep("next", &a);
+        if v["type"] == "hand_end" {
+            let seed = &v["seed"];
+            return seed
+                .as_u64()
+                .map(|n| n.to_string())
+                .or_else(|| seed.as_str().map(String::from))
+                .expect("seed");
+        }
+    }
+}
+
+/// The forms a selfpoker seed could be stored in: decimal, hex, 8 bytes.
+fn selfpoker_forms(seed: &str) -> Vec<Vec<u8>> {
+    let n: u64 = seed.parse().expect("decimal seed");
+    vec![
+        seed.as_bytes().to_vec(),
+        format!("{n:x}").into_bytes(),
+        format!("{n:016x}").into_bytes(),
+        n.to_le_bytes().to_vec(),
+        n.to_be_bytes().to_vec(),
+    ]
+}
+
 /// One player's part of the session: every dice endpoint, good and bad input.
 fn session_step(c: &mut Client, t: &mut Transcript, token: &str, p: usize, round: usize) {
     let pair = t.keep(
@@ -238,6 +401,27 @@ fn no_seed_before_its_reveal_anywhere() {
     }
     // A player created but never shown anything but the commitment.
     let quiet = new_player(&mut c);
+    // Table games and selfpoker: some played to the end now, some left
+    // open across the database copy below.
+    let mut non_dice = 0;
+    let mut pending_matches = Vec::new();
+    for game in ["tarneeb", "backgammon"] {
+        if let Some(id) = open_match(&mut c, &mut t, game) {
+            let seed = finish_match(&mut c, &mut t, &id);
+            revealed_at.insert(seed, t.last_at());
+            non_dice += 1;
+            pending_matches.extend(open_match(&mut c, &mut t, game));
+        }
+    }
+    let mut pending_hands = Vec::new();
+    for token in &tokens {
+        if let Some(id) = open_hand(&mut c, &mut t, token, 1) {
+            let seed = finish_hand(&mut c, &mut t, token, &id);
+            revealed_at.insert(seed, t.last_at());
+            non_dice += 1;
+            pending_hands.extend(open_hand(&mut c, &mut t, token, 2).map(|h| (token.clone(), h)));
+        }
+    }
 
     // The database as an attacker would copy it, seeds still unrevealed.
     let copy_before = database_copy(&data);
@@ -255,6 +439,26 @@ fn no_seed_before_its_reveal_anywhere() {
         revealed_at.insert(seed.clone(), t.last_at());
         finals.push(seed);
     }
+    let mut pending_forms: Vec<Vec<u8>> = Vec::new();
+    for id in &pending_matches {
+        let seed = finish_match(&mut c, &mut t, id);
+        revealed_at.insert(seed.clone(), t.last_at());
+        pending_forms.extend(forms(&seed));
+        non_dice += 1;
+        finals.push(seed);
+    }
+    for (token, id) in &pending_hands {
+        let seed = finish_hand(&mut c, &mut t, token, id);
+        revealed_at.insert(seed.clone(), t.last_at());
+        pending_forms.extend(selfpoker_forms(&seed));
+        non_dice += 1;
+    }
+    eprintln!(
+        "{} seeds revealed in the session; {} matches and {} selfpoker hands open across the database copy",
+        revealed_at.len(),
+        pending_matches.len(),
+        pending_hands.len()
+    );
     // Every pair the session used is now revealed and listed.
     let mut listed = 0;
     for token in &tokens {
@@ -267,7 +471,7 @@ fn no_seed_before_its_reveal_anywhere() {
             listed += 1;
         }
     }
-    assert_eq!(listed, revealed_at.len());
+    assert_eq!(listed + non_dice, revealed_at.len());
     assert!(listed >= 9, "the session used {listed} pairs");
     std::thread::sleep(std::time::Duration::from_millis(200));
     let logs = server.lines();
@@ -294,13 +498,15 @@ fn no_seed_before_its_reveal_anywhere() {
             );
         }
     }
-    for seed in &finals {
-        for form in forms(seed) {
-            assert!(
-                !contains(&copy_before, &form),
-                "an unrevealed seed is readable in the database copy"
-            );
-        }
+    for form in pending_forms
+        .iter()
+        .cloned()
+        .chain(finals.iter().flat_map(|s| forms(s)))
+    {
+        assert!(
+            !contains(&copy_before, &form),
+            "an unrevealed seed is readable in the database copy"
+        );
     }
     // The same scan finds seeds once they are revealed (the scan can fail).
     drop(server);
