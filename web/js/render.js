@@ -81,7 +81,7 @@ function proofOutcome(wasm, o, record) {
   return [row(t('out.proven'), h('ul', { class: 'proofs' }, (o.cards || []).map((c) => {
     const leaf = leaves.get(c.i);
     return h('li', {}, card(wasm, '52', c.card), ` ${t('out.position', { i: c.i })} ✓`,
-      leaf ? h('details', {}, h('summary', {}, 'Merkle path'),
+      leaf ? h('details', {}, h('summary', {}, t('out.merkle_path')),
         h('ol', { class: 'path' }, (leaf.path || []).map((p) => h('li', {}, h('code', { class: 'hex' }, p))))) : null);
   })))];
 }

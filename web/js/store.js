@@ -2,6 +2,8 @@
 // client seed, every commitment seen before bets or hands, and the reveals.
 // The point of keeping commitments here is that a later check compares the
 // revealed seed with what *this browser* saw, not with what the server says now.
+import { t } from './i18n.js';
+
 const PREFIX = 'fairseed.';
 
 function read(key, fallback) {
@@ -53,12 +55,12 @@ export const store = {
 export function knownValues() {
   const known = [];
   const current = store.currentCommitment();
-  if (current) known.push({ label: 'current', value: current, kind: 'current' });
+  if (current) known.push({ label: 'current', display: t('known.current'), value: current, kind: 'current' });
   for (const [pair, c] of Object.entries(store.seenCommitments())) {
-    if (c !== current) known.push({ label: `pair ${pair} hash`, value: c, kind: 'commitment' });
+    if (c !== current) known.push({ label: `pair ${pair} hash`, display: t('known.pair_hash', { pair }), value: c, kind: 'commitment' });
   }
   for (const [pair, p] of Object.entries(store.revealedPairs())) {
-    known.push({ label: `pair ${pair} seed`, value: p.server_seed, kind: 'seed' });
+    known.push({ label: `pair ${pair} seed`, display: t('known.pair_seed', { pair }), value: p.server_seed, kind: 'seed' });
   }
   return known;
 }

@@ -44,7 +44,7 @@ function verdictCard(wasm, verdict, report, record, knownValues, withHints) {
   const badge = h('span', { class: `badge ${status}` }, t(`verify.${status}`));
   const checks = h('ul', { class: 'checks' }, (verdict.checks || []).map((c) =>
     h('li', { class: c.ok ? 'ok' : 'bad' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, c.ok ? '✓' : '✗'),
-      h('span', { class: 'sr-only' }, c.ok ? 'ok: ' : 'failed: '), h('strong', {}, c.name), ' ', h('span', { class: 'detail' }, c.detail))));
+      h('span', { class: 'sr-only' }, `${t(c.ok ? 'verify.check_ok' : 'verify.check_bad')} `), h('strong', {}, c.name), ' ', h('span', { class: 'detail' }, c.detail))));
   const hints = verdict.valid || !withHints ? [] : recordHints(wasm, record, knownValues);
   return h('article', { class: `verdict ${status}`, 'data-index': verdict.index, 'data-valid': String(verdict.valid) },
     h('header', {}, badge, ' ', h('span', {}, t('verify.record', { index: verdict.index, scheme: verdict.scheme || '?' }))),
@@ -67,8 +67,8 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
   const diceOut = h('div', { class: 'results', 'aria-live': 'polite', id: 'dice-verify-out' });
   const diceForm = h('form', { class: 'card-panel', id: 'verify-dice', novalidate: true },
     h('h3', {}, t('verify.dice_title')),
-    field('v-server-seed', t('verify.server_seed'), { placeholder: '64 hex' }),
-    field('v-commitment', t('verify.commitment'), { placeholder: '64 hex' }),
+    field('v-server-seed', t('verify.server_seed'), { placeholder: t('verify.hex_placeholder') }),
+    field('v-commitment', t('verify.commitment'), { placeholder: t('verify.hex_placeholder') }),
     field('v-client-seed', t('verify.client_seed')),
     h('div', { class: 'row2' },
       field('v-nonce', t('verify.nonce'), { inputmode: 'numeric', value: '0' }),
