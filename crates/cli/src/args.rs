@@ -26,6 +26,59 @@ pub enum Command {
 
     /// Run the fairseed HTTP service (commitments, rolls, deals, reveals).
     Serve(fairseed_server::ServeArgs),
+
+    /// Recompute one dice_v1 roll (and settle a bet) from its seeds and nonce.
+    Roll(RollArgs),
+
+    /// Print a seed's commitment, or make a new server seed and its commitment.
+    Commit(CommitArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("direction").args(["under", "over"]))]
+pub struct RollArgs {
+    /// The revealed server seed (64 lowercase hex digits).
+    #[arg(long, value_name = "HEX")]
+    pub server_seed: String,
+
+    /// The player's client seed.
+    #[arg(long, value_name = "TEXT")]
+    pub client_seed: String,
+
+    /// The bet's number within the seed pair, from 0.
+    #[arg(long)]
+    pub nonce: u64,
+
+    /// Bet amount in whole chips (with --under or --over).
+    #[arg(long, requires = "direction")]
+    pub amount: Option<u64>,
+
+    /// The bet wins when the roll is below TARGET.
+    #[arg(long, value_name = "TARGET", requires = "amount")]
+    pub under: Option<u16>,
+
+    /// The bet wins when the roll is above TARGET.
+    #[arg(long, value_name = "TARGET", requires = "amount")]
+    pub over: Option<u16>,
+
+    /// Print a dice_v1 record with its outcome (pipe it to `fairseed verify -`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CommitArgs {
+    /// The server seed (64 lowercase hex digits), or `-` to read it from standard input.
+    #[arg(value_name = "SEED", conflicts_with_all = ["new", "selfpoker"])]
+    pub seed: Option<String>,
+
+    /// Make a new server seed from the OS CSPRNG and print it with its commitment.
+    #[arg(long, conflicts_with = "selfpoker")]
+    pub new: bool,
+
+    /// Print the commit of a selfpoker seed: sha256("selfpoker:" + SEED).
+    #[arg(long, value_name = "SEED")]
+    pub selfpoker: Option<u64>,
 }
 
 #[derive(Debug, Args)]

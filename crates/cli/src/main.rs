@@ -11,9 +11,11 @@ use anyhow::Context;
 use clap::Parser;
 
 mod args;
+mod commit;
 mod input;
 mod pipeline;
 mod progress;
+mod roll;
 mod tally;
 mod verify;
 
@@ -38,6 +40,8 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Verify(args) => verify::run(&args.into_options()?),
         Command::Serve(args) => serve(args),
+        Command::Roll(args) => roll::run(&args),
+        Command::Commit(args) => commit::run(&args),
     }
 }
 
