@@ -159,3 +159,23 @@ test('the browser\'s verdicts are byte for byte `fairseed verify --json`', { ski
   }
   await page.close();
 });
+
+test('a record file can be dropped or opened', async () => {
+  const page = await openVerify();
+  const text = vectorLines('chess_colour_v1.jsonl').slice(0, 3).join('\n');
+  // Drop: a real DataTransfer holding a File, dispatched on the drop zone.
+  await page.evaluate((content) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([content], 'records.jsonl', { type: 'application/json' }));
+    const zone = document.querySelector('#v-drop');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await page.waitForFunction(() => document.querySelectorAll('#records-verify-out .verdict.valid').length === 3);
+  assert.match(await page.textContent('#records-verify-out'), /plays White/);
+  // Open a file: the file input.
+  await page.setInputFiles('#v-file', { name: 'one.json', mimeType: 'application/json', buffer: Buffer.from(vectorLines('dice_v1.jsonl')[0]) });
+  await page.waitForFunction(() => document.querySelectorAll('#records-verify-out .verdict').length === 1);
+  assert.equal(await page.getAttribute('#records-verify-out .verdict', 'data-valid'), 'true');
+  await page.close();
+});
