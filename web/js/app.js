@@ -67,7 +67,7 @@ async function main() {
     $('#notice').textContent = t('app.wasm_failed', { error: e.message || String(e) });
     return;
   }
-  const dice = mountDice($('#panel-dice'), { wasm, onBalance: setBalance });
+  const dice = mountDice($('#panel-dice'), { wasm, onBalance: setBalance, beforeBet: () => seeds.ensureBrowserSeed() });
   const seeds = mountSeeds($('#panel-seeds'), { wasm, onRotate: () => { revealed.refresh().catch(showError); dice.refresh().catch(showError); } });
   const revealed = mountRevealed($('#panel-revealed'), { wasm });
   mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });

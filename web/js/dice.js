@@ -9,7 +9,7 @@ function pct(hundredths) {
   return `${(hundredths / 100).toFixed(2)} %`;
 }
 
-export function mountDice(root, { wasm, onBalance, onBet }) {
+export function mountDice(root, { wasm, onBalance, onBet, beforeBet }) {
   const state = { condition: 'under', target: 4950, busy: false };
   const amount = h('input', { id: 'd-amount', type: 'number', min: 1, step: 1, value: 100, inputmode: 'numeric' });
   const slider = h('input', { id: 'd-target', type: 'range', min: 1, max: 9800, step: 1, value: state.target, 'aria-describedby': 'd-stats' });
@@ -89,6 +89,7 @@ export function mountDice(root, { wasm, onBalance, onBet }) {
     rollButton.disabled = true;
     rollButton.textContent = t('dice.rolling');
     try {
+      await beforeBet?.();
       const bet = await api.bet({ amount: Number(amount.value), condition: state.condition, target: state.target }, crypto.randomUUID());
       result.className = `result ${bet.win ? 'win' : 'loss'}`;
       clear(result, bet.win ? t('dice.result_win', { roll: (bet.roll / 100).toFixed(2), payout: String(bet.payout) }) : t('dice.result_loss', { roll: (bet.roll / 100).toFixed(2) }),

@@ -36,6 +36,7 @@ export function mountSeeds(root, { wasm, onRotate }) {
       // The commitment sent is the one this page showed: the server refuses a
       // client seed chosen against any other hash.
       show(await api.setClientSeed(seed, pair.commitment));
+      store.rememberChosenSeed(pair.pair_id, seed);
       message.textContent = t('seeds.saved');
       message.className = 'ok-text';
     } catch (e) {
@@ -44,10 +45,21 @@ export function mountSeeds(root, { wasm, onRotate }) {
     }
   }
 
+  /**
+   * Before a pair's first bet, makes sure its client seed was chosen by this
+   * browser — the player's own, or a random one from crypto.getRandomValues —
+   * and not the random default the server filled in: a server that picked both
+   * seeds could pick the rolls.
+   */
+  async function ensureBrowserSeed() {
+    if (!pair) show(await api.seeds());
+    if (pair.next_nonce !== 0 || store.chosenSeeds()[pair.pair_id] === pair.client_seed) return;
+    await setClientSeed(store.ownClientSeed() || randomClientSeed());
+  }
+
   async function refresh() {
     show(await api.seeds());
-    const own = store.ownClientSeed();
-    if (own && pair.next_nonce === 0 && pair.client_seed !== own) await setClientSeed(own);
+    await ensureBrowserSeed();
   }
 
   async function rotate() {
@@ -61,8 +73,7 @@ export function mountSeeds(root, { wasm, onRotate }) {
       h('p', {}, h('span', { class: 'muted' }, t('revealed.seed'), ': '), h('code', { class: 'hex', id: 's-revealed-seed' }, revealed.server_seed)),
       h('p', {}, h('span', { class: 'muted' }, t('revealed.hash_seen'), ': '), h('code', { class: 'hex' }, seen))));
     show(answer.seed_pair);
-    const own = store.ownClientSeed();
-    if (own) await setClientSeed(own);
+    await ensureBrowserSeed();
     onRotate?.(revealed);
   }
 
@@ -88,5 +99,5 @@ export function mountSeeds(root, { wasm, onRotate }) {
       h('button', { type: 'button', class: 'primary', id: 's-rotate', onclick: () => rotate().catch((e) => { message.textContent = e.message; message.className = 'error-text'; }) }, t('seeds.rotate')),
       h('p', { class: 'muted small' }, t('seeds.rotate_help')),
       revealOut));
-  return { refresh, current: () => pair };
+  return { refresh, ensureBrowserSeed, current: () => pair };
 }

@@ -44,6 +44,13 @@ export const store = {
     all[pair.pair_id] = { commitment: pair.commitment, server_seed: pair.server_seed, client_seed: pair.client_seed };
     write('revealed_pairs', all);
   },
+  /** Pairs whose client seed this browser chose: {pair_id: client_seed}. */
+  chosenSeeds: () => read('chosen_seeds', {}),
+  rememberChosenSeed(pairId, seed) {
+    const all = read('chosen_seeds', {});
+    all[pairId] = seed;
+    write('chosen_seeds', all);
+  },
   currentCommitment: () => read('current_commitment', null),
   setCurrentCommitment: (c) => write('current_commitment', c),
   /** Poker and selfpoker hands: [{id, scheme, label, commitment, seed, seen_at}]. */

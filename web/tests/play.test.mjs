@@ -115,6 +115,12 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
     return page.bets.find((b) => b.nonce === 0 && b.pair_id === Math.min(...page.bets.map((x) => x.pair_id))).roll;
   });
   const client = await page.textContent('.revealed-pair code:not(.hex)');
+  // The pair's client seed is the one this browser chose before the first bet,
+  // not a default the server picked.
+  const chosen = await page.evaluate(() => JSON.parse(localStorage.getItem('fairseed.chosen_seeds')));
+  const pairId = await page.getAttribute('.revealed-pair', 'data-pair');
+  assert.equal(chosen[pairId], client);
+  assert.match(client, /^[0-9a-f]{32}$/);
   await page.click('#tab-verify');
   await page.fill('#v-server-seed', seed);
   await page.fill('#v-commitment', commitment);
