@@ -97,3 +97,33 @@ impl FromRequestParts<AppState> for OperatorAuth {
         }
     }
 }
+
+/// Either kind of caller, for endpoints both may read.
+#[derive(Debug, Clone, Copy)]
+pub enum Caller {
+    /// A player, by id.
+    Player(i64),
+    /// The operator.
+    Operator,
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let hash = token_hash(bearer(parts)?);
+        if ct_eq(hash.as_bytes(), state.operator_key_hash().as_bytes()) {
+            state
+                .limiter()
+                .check(&hash)
+                .map_err(ApiError::rate_limited)?;
+            return Ok(Self::Operator);
+        }
+        PlayerAuth::from_request_parts(parts, state)
+            .await
+            .map(|p| Self::Player(p.id))
+    }
+}

@@ -8,7 +8,9 @@ use axum::Router;
 use tower_http::trace::TraceLayer;
 
 use crate::error::ApiError;
-use crate::handlers::{chess, dice, health, matches, operator, players, records, seeds, selfpoker};
+use crate::handlers::{
+    chess, dice, health, matches, operator, players, poker, records, seeds, selfpoker,
+};
 use crate::state::AppState;
 
 /// Largest accepted request body.
@@ -42,6 +44,13 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/chess/bot"),
     ("get", "/v1/chess/games/{id}"),
     ("post", "/v1/chess/games/{id}/finish"),
+    ("post", "/v1/poker/tables"),
+    ("get", "/v1/poker/tables/{id}"),
+    ("post", "/v1/poker/tables/{id}/seats"),
+    ("post", "/v1/poker/tables/{id}/leave"),
+    ("post", "/v1/poker/tables/{id}/hands"),
+    ("get", "/v1/poker/tables/{id}/hands/{n}"),
+    ("post", "/v1/poker/tables/{id}/hands/{n}/street"),
     ("post", "/v1/matches"),
     ("get", "/v1/matches/{id}"),
     ("post", "/v1/matches/{id}/client-seeds"),
@@ -81,6 +90,16 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/chess/bot", post(chess::post_bot))
         .route("/v1/chess/games/{id}", get(chess::get_game))
         .route("/v1/chess/games/{id}/finish", post(chess::post_finish))
+        .route("/v1/poker/tables", post(poker::post_table))
+        .route("/v1/poker/tables/{id}", get(poker::get_table))
+        .route("/v1/poker/tables/{id}/seats", post(poker::post_seat))
+        .route("/v1/poker/tables/{id}/leave", post(poker::post_leave))
+        .route("/v1/poker/tables/{id}/hands", post(poker::post_hand))
+        .route("/v1/poker/tables/{id}/hands/{n}", get(poker::get_hand))
+        .route(
+            "/v1/poker/tables/{id}/hands/{n}/street",
+            post(poker::post_street),
+        )
         .route("/v1/matches", post(matches::post))
         .route("/v1/matches/{id}", get(matches::get))
         .route(

@@ -51,6 +51,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         }
     };
     let state = AppState::new(store, &operator_key, args.opening_balance, args.rate_limit);
+    let rotated = crate::handlers::poker::rotate_open_sessions(&state)
+        .await
+        .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;
+    if rotated > 0 {
+        tracing::info!(
+            sessions = rotated,
+            "rotated poker sessions left open by the last run"
+        );
+    }
     let app = with_static(router(state), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await

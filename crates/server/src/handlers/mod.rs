@@ -6,6 +6,7 @@ pub mod health;
 pub mod matches;
 pub mod operator;
 pub mod players;
+pub mod poker;
 pub mod records;
 pub mod seeds;
 pub mod selfpoker;

@@ -5,6 +5,7 @@
 
 pub mod chess;
 pub mod matches;
+pub mod poker;
 pub mod selfpoker;
 
 use fairseed_store::StoreError;

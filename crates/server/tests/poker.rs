@@ -1,0 +1,238 @@
+//! Poker tables over HTTP: commitments before cards, own hole cards only,
+//! streets, proofs on leave, rotation when the table empties and at start.
+
+mod common;
+
+use std::sync::Arc;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_verifies, Harness, OPERATOR_KEY};
+use fairseed_store::{SeedCipher, SqliteStore};
+use serde_json::{json, Value};
+
+async fn op(h: &Harness, method: Method, path: &str) -> common::Resp {
+    h.raw(
+        method,
+        path,
+        Some(OPERATOR_KEY),
+        &[("content-type", "application/json")],
+        Some(b"{}".to_vec()),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn table_hands_proofs_rotation() {
+    let h = Harness::new(1000, 0);
+    let r = h
+        .send(
+            Method::POST,
+            "/v1/poker/tables",
+            OPERATOR_KEY,
+            json!({"table_id": "t1"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let table = r.json();
+    let commitment = table["commitment"].as_str().expect("commitment").to_owned();
+    let mut players = Vec::new();
+    for seat in [0, 3, 7] {
+        let (token, _) = h.player().await;
+        let wrong = h
+            .send(
+                Method::POST,
+                "/v1/poker/tables/t1/seats",
+                &token,
+                json!({"seat": seat, "client_seed": "s", "commitment": "11".repeat(32)}),
+            )
+            .await;
+        assert_eq!(wrong.json()["code"], "commitment_mismatch");
+        let r = h.send(Method::POST, "/v1/poker/tables/t1/seats", &token, json!({"seat": seat, "client_seed": format!("seat {seat}"), "commitment": commitment})).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        players.push((seat, token));
+    }
+    let taken = h
+        .send(
+            Method::POST,
+            "/v1/poker/tables/t1/seats",
+            &players[1].1,
+            json!({"seat": 0, "client_seed": "x", "commitment": commitment}),
+        )
+        .await;
+    assert_eq!(taken.status, StatusCode::CONFLICT);
+
+    let mut published = Vec::new();
+    for n in 1..=2u64 {
+        let hand = op(&h, Method::POST, "/v1/poker/tables/t1/hands").await;
+        assert_eq!(hand.status, StatusCode::OK, "{}", hand.text);
+        let hand = hand.json();
+        assert_eq!(hand["n"], n);
+        assert!(hand["hand_commitment"].is_string() && hand["deck_root"].is_string());
+        assert!(
+            !hand.to_string().contains("hole"),
+            "no card in the hand's announcement"
+        );
+        published.push(hand.clone());
+        let mut holes = Vec::new();
+        for (seat, token) in &players {
+            let v = h
+                .get(&format!("/v1/poker/tables/t1/hands/{n}"), token)
+                .await
+                .json();
+            assert_eq!(v["seat"], *seat);
+            assert_eq!(v["board"], json!([]));
+            assert_eq!(v["deck_root"], hand["deck_root"]);
+            holes.push(v["hole"].clone());
+            assert!(!v.to_string().contains("holes"), "only one's own cards");
+        }
+        assert_ne!(holes[0], holes[1]);
+        for (street, len) in [(1, 3), (2, 4), (3, 5)] {
+            let s = op(
+                &h,
+                Method::POST,
+                &format!("/v1/poker/tables/t1/hands/{n}/street"),
+            )
+            .await
+            .json();
+            assert_eq!(
+                (s["street"].clone(), s["board"].as_array().map(Vec::len)),
+                (json!(street), Some(len))
+            );
+        }
+        assert_eq!(
+            op(
+                &h,
+                Method::POST,
+                &format!("/v1/poker/tables/t1/hands/{n}/street")
+            )
+            .await
+            .status,
+            StatusCode::CONFLICT
+        );
+    }
+    let (stranger, _) = h.player().await;
+    assert_eq!(
+        h.get("/v1/poker/tables/t1/hands/1", &stranger).await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    // Leaving: one proof per hand played, each verifying against the published root.
+    let left = h
+        .raw(
+            Method::POST,
+            "/v1/poker/tables/t1/leave",
+            Some(&players[0].1),
+            &[],
+            None,
+        )
+        .await;
+    assert_eq!(left.status, StatusCode::OK, "{}", left.text);
+    let left = left.json();
+    assert_eq!(left["session_rotated"], false);
+    let proofs = left["records"].as_array().expect("records");
+    assert_eq!(proofs.len(), 2);
+    for (proof, hand) in proofs.iter().zip(&published) {
+        assert_eq!(proof["record"]["deck_root"], hand["deck_root"]);
+        assert_eq!(
+            proof["record"]["leaves"].as_array().map(Vec::len),
+            Some(7),
+            "2 hole + 5 board"
+        );
+        assert_verifies(&proof["record"]);
+    }
+    // The last to leave empties the table: the session rotates and is published.
+    h.raw(
+        Method::POST,
+        "/v1/poker/tables/t1/leave",
+        Some(&players[1].1),
+        &[],
+        None,
+    )
+    .await;
+    let last = h
+        .raw(
+            Method::POST,
+            "/v1/poker/tables/t1/leave",
+            Some(&players[2].1),
+            &[],
+            None,
+        )
+        .await
+        .json();
+    assert_eq!(last["session_rotated"], true);
+    let records = h.get("/v1/records", &players[2].1).await.json();
+    let session = records["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .find(|r| r["scheme"] == "poker_hmac_v1")
+        .expect("the session record")
+        .clone();
+    assert_verifies(&session["record"]);
+    assert_eq!(
+        session["record"]["hands"][1]["deck_root"],
+        published[1]["deck_root"]
+    );
+    let t = h.get("/v1/poker/tables/t1", OPERATOR_KEY).await.json();
+    assert_eq!(t["session"], "s2");
+    assert_ne!(t["commitment"], commitment.as_str());
+    assert_eq!(
+        op(&h, Method::POST, "/v1/poker/tables/t1/hands")
+            .await
+            .json()["code"],
+        "not_enough_players"
+    );
+}
+
+#[tokio::test]
+async fn sessions_left_open_rotate_at_start() {
+    let store =
+        Arc::new(SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("store"));
+    let state = fairseed_server::state(store, common::OPERATOR_KEY, 1000, 0);
+    let h = Harness {
+        app: fairseed_server::app(state.clone()),
+    };
+    let table = h
+        .send(
+            Method::POST,
+            "/v1/poker/tables",
+            OPERATOR_KEY,
+            json!({"table_id": "t9"}),
+        )
+        .await
+        .json();
+    let commitment = table["commitment"].clone();
+    let mut tokens = Vec::new();
+    for seat in [1, 2] {
+        let (token, _) = h.player().await;
+        h.send(
+            Method::POST,
+            "/v1/poker/tables/t9/seats",
+            &token,
+            json!({"seat": seat, "client_seed": "c", "commitment": commitment}),
+        )
+        .await;
+        tokens.push(token);
+    }
+    assert_eq!(
+        op(&h, Method::POST, "/v1/poker/tables/t9/hands")
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let rotated = fairseed_server::handlers::poker::rotate_open_sessions(&state)
+        .await
+        .expect("rotate");
+    assert_eq!(rotated, 1);
+    let t = h.get("/v1/poker/tables/t9", OPERATOR_KEY).await.json();
+    assert_eq!(
+        (t["session"].clone(), t["seats"]["1"]["ready"].clone()),
+        (json!("s2"), json!(false)),
+        "seeds are asked again"
+    );
+    let export = h.get("/v1/operator/records/export", OPERATOR_KEY).await;
+    let record: Value =
+        serde_json::from_str(export.text.lines().next().expect("a record")).expect("json");
+    assert_eq!(record["scheme"], "poker_hmac_v1");
+    assert_verifies(&record);
+}
