@@ -68,6 +68,8 @@ export const api = {
   revealed: (before) => call('GET', `/v1/seeds/revealed?limit=100${before ? `&before=${before}` : ''}`),
   bet: (bet, key) => call('POST', '/v1/dice/bets', { body: bet, headers: { 'Idempotency-Key': key } }),
   bets: (query) => call('GET', `/v1/dice/bets?${new URLSearchParams(query)}`),
+  selfpokerNew: (players) => call('POST', '/v1/selfpoker/hands', { body: { players } }),
+  selfpokerNext: (id) => call('POST', `/v1/selfpoker/hands/${encodeURIComponent(id)}/next`, { body: {} }),
   records: (before) => call('GET', `/v1/records?limit=100${before ? `&before=${before}` : ''}`),
   token: ensureToken,
 };

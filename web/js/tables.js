@@ -6,6 +6,11 @@
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { store } from './store.js';
+import { api } from './api.js';
+import { card } from './render.js';
+import { showVerdicts } from './verify.js';
+
+const NEXT_STAGE = { committed: 'preflop', preflop: 'flop', flop: 'turn', turn: 'river', river: 'hand_end' };
 
 export function checkHand(wasm, hand) {
   if (!hand.seed) return 'wait';
@@ -54,6 +59,44 @@ export function mountTables(root, { wasm }) {
     return hand ? checkHand(wasm, hand) : 'unknown';
   }
 
+  // A live selfpoker hand: the badge learns the commitment from the first
+  // state message and the seed from hand_end, then the deal is verified here.
+  const playOut = h('div', { id: 't-play', 'aria-live': 'polite' });
+  const players = h('select', { id: 't-players' }, [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h('option', { value: n, selected: n === 4 }, String(n))));
+  let handState = null;
+  const cards = (ids) => h('span', { class: 'cards' }, (ids || []).map((id) => card(wasm, 'selfpoker', id)));
+  function showHand(msg) {
+    handState = msg;
+    const label = msg.hand_id;
+    if (msg.stage === 'committed') seen({ scheme: 'selfpoker', label, commitment: msg.commit });
+    if (msg.type === 'hand_end') revealed({ scheme: 'selfpoker', label, seed: String(msg.seed) });
+    const hand = store.hands().find((x) => x.id === `selfpoker:${label}`);
+    const next = NEXT_STAGE[msg.stage];
+    const verdicts = h('div', { class: 'results' });
+    clear(playOut,
+      h('p', {}, t('tables.stage', { stage: t(`stage.${msg.stage}`) }), ' ', hand ? badge(wasm, hand) : null),
+      msg.hole ? h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('tables.your_cards')), cards(msg.hole)) : null,
+      h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('tables.board')), cards(msg.board)),
+      next ? h('button', { type: 'button', class: 'primary', id: 't-next', onclick: () => step(msg.hand_id) }, t('tables.next', { stage: t(`stage.${next}`) })) : null,
+      msg.type === 'hand_end' ? [h('h4', {}, t('tables.deal_check')), verdicts] : null);
+    if (msg.type === 'hand_end') {
+      const record = { scheme: 'selfpoker', commit: hand ? hand.commitment : msg.commit, seed: String(msg.seed), players: msg.players,
+        outcome: { holes: msg.holes, board: msg.board } };
+      showVerdicts(wasm, JSON.stringify(record), verdicts, () => []);
+    }
+  }
+  async function step(id) {
+    try { showHand(await api.selfpokerNext(id)); } catch (e) { clear(playOut, h('p', { class: 'error-text' }, e.message)); }
+  }
+  const play = h('section', { class: 'card-panel', id: 't-table' },
+    h('h3', {}, t('tables.play_title')), h('p', { class: 'muted small' }, t('tables.play_help')),
+    h('div', { class: 'actions' },
+      h('label', { class: 'inline' }, t('tables.players'), ' ', players),
+      h('button', { type: 'button', class: 'primary', id: 't-deal', onclick: async () => {
+        try { showHand(await api.selfpokerNew(Number(players.value))); } catch (e) { clear(playOut, h('p', { class: 'error-text' }, e.message)); }
+      } }, t('tables.deal'))),
+    playOut);
+
   const scheme = h('select', { id: 't-scheme' }, h('option', { value: 'selfpoker' }, 'selfpoker'), h('option', { value: 'poker_hmac_v1' }, 'poker_hmac_v1'));
   const label = h('input', { id: 't-label', autocomplete: 'off' });
   const commitment = h('input', { id: 't-commitment', autocomplete: 'off', spellcheck: 'false' });
@@ -71,9 +114,9 @@ export function mountTables(root, { wasm }) {
     h('label', { class: 'field' }, h('span', {}, t('tables.seed')), seed),
     h('button', { type: 'submit', class: 'primary' }, t('tables.save')));
 
-  clear(root, h('section', { class: 'card-panel' }, h('h3', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
+  clear(root, play, h('section', { class: 'card-panel' }, h('h3', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
   render();
   // The table client (or a test) reports hands through this hook.
   globalThis.fairseedTables = { seen, revealed };
-  return { seen, revealed, refresh: render };
+  return { seen, revealed, refresh: render, current: () => handState };
 }

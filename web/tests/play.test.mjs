@@ -141,6 +141,15 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-tables');
   assert.equal(await page.isVisible('#panel-tables'), true);
+  // A live selfpoker hand: commitment before the cards, seed after, checked here.
+  await page.selectOption('#t-players', '3');
+  await page.click('#t-deal');
+  await page.waitForSelector('#t-play .deal-badge[data-state="wait"]');
+  await shot(page, 'tables-hand-committed-desktop');
+  for (let i = 0; i < 5; i++) await page.click('#t-next');
+  await page.waitForSelector('#t-play .deal-badge[data-state="ok"]');
+  await page.waitForSelector('#t-play .verdict.valid');
+  assert.equal(await page.locator('#t-play .verdict .card').count(), 52 + 3 * 2 + 5);
   await shot(page, 'tables-desktop');
   assert.deepEqual(page.errors, []);
   await page.close();
