@@ -64,8 +64,10 @@ export const en = {
   'revealed.seen_ok': 'same hash as this browser saw ✓',
   'revealed.seen_bad': 'differs from the hash this browser saw ✗',
   'revealed.verify': 'Re-roll all {count} bets',
+  'revealed.verify_one': 'Re-roll the 1 bet',
   'revealed.progress': '{done} of {total} bets re-rolled',
   'revealed.all_ok': 'All {count} bets re-rolled in {ms} ms: every roll, win and payout matches.',
+  'revealed.one_ok': 'The 1 bet re-rolled in {ms} ms: its roll, win and payout match.',
   'revealed.some_bad': '{bad} of {count} bets do not match.',
   'revealed.mismatch': 'nonce {nonce}: {field} should be {expected}, the list says {found}',
 

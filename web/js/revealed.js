@@ -54,9 +54,10 @@ function pairCard(wasm, p) {
   const seen = store.seenCommitments()[p.pair_id];
   const shaOk = wasm.sha256_hex(p.server_seed) === p.commitment;
   const seenOk = seen === undefined ? null : seen === p.commitment;
-  const progress = h('progress', { max: Math.max(1, p.bets), value: 0, 'aria-label': t('revealed.verify', { count: p.bets }) });
+  const progress = h('progress', { max: Math.max(1, p.bets), value: 0, 'aria-label': t('revealed.progress', { done: 0, total: p.bets }) });
   const status = h('p', { class: 'status', 'aria-live': 'polite' }, '\u00a0');
-  const button = h('button', { type: 'button', class: 'primary verify-bets', disabled: p.bets === 0 }, t('revealed.verify', { count: p.bets }));
+  const label = p.bets === 1 ? t('revealed.verify_one') : t('revealed.verify', { count: p.bets });
+  const button = h('button', { type: 'button', class: 'primary verify-bets', disabled: p.bets === 0 }, label);
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
@@ -70,7 +71,7 @@ function pairCard(wasm, p) {
       status.className = `status ${r.mismatched ? 'bad' : 'ok'}`;
       clear(status, r.mismatched
         ? [t('revealed.some_bad', { bad: r.mismatched, count: r.checked }), h('ul', {}, r.mismatches.map((m) => h('li', {}, t('revealed.mismatch', m))))]
-        : t('revealed.all_ok', { count: r.checked, ms: Math.round(r.ms) }));
+        : t(r.checked === 1 ? 'revealed.one_ok' : 'revealed.all_ok', { count: r.checked, ms: Math.round(r.ms) }));
     } catch (e) {
       status.className = 'status bad';
       status.textContent = e.message;

@@ -159,6 +159,20 @@ test('phone width: every tab fits without horizontal scrolling', { skip: !HAVE_S
   const page = await newPage(browser, { width: 390, height: 844 });
   await page.goto(`${base}/`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  // Something on every screen: a bet, a rotation, a re-roll, a hand.
+  await page.click('#d-roll');
+  await page.waitForSelector('#d-result [data-nonce]');
+  await page.click('#tab-seeds');
+  await page.click('#s-rotate');
+  await page.waitForSelector('#s-reveal .reveal.ok');
+  await page.click('#tab-revealed');
+  await page.click('.revealed-pair .verify-bets');
+  await page.waitForSelector('.revealed-pair .status.ok');
+  await page.click('#tab-tables');
+  await page.click('#t-deal');
+  await page.waitForSelector('#t-play .deal-badge');
+  const tabsFit = await page.evaluate(() => { const n = document.querySelector('#tabs'); return n.scrollWidth <= n.clientWidth; });
+  assert.ok(tabsFit, 'all five tabs fit at phone width');
   for (const tab of ['dice', 'seeds', 'revealed', 'verify', 'tables']) {
     await page.click(`#tab-${tab}`);
     await page.waitForTimeout(150);
