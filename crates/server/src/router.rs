@@ -117,8 +117,31 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/operator/records/{id}", get(operator::get_record))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(refuse_declared_oversize))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// A body declared larger than the limit is refused from its headers at
+/// once, instead of holding the connection open for bytes that may never come.
+async fn refuse_declared_oversize(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u128>().ok());
+    if declared.is_some_and(|n| n > BODY_LIMIT as u128) {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "body: larger than the 64 KiB limit",
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 async fn openapi() -> impl IntoResponse {
