@@ -12,6 +12,7 @@ mod args;
 mod auth;
 mod dice_records;
 mod error;
+pub mod events;
 pub mod handlers;
 mod ratelimit;
 mod rounds;

@@ -9,7 +9,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::ApiError;
 use crate::handlers::{
-    chess, dice, health, matches, operator, players, poker, records, seeds, selfpoker,
+    chess, dice, events, health, matches, operator, players, poker, records, seeds, selfpoker,
 };
 use crate::state::AppState;
 
@@ -44,6 +44,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/chess/bot"),
     ("get", "/v1/chess/games/{id}"),
     ("post", "/v1/chess/games/{id}/finish"),
+    ("get", "/v1/events"),
     ("post", "/v1/poker/tables"),
     ("get", "/v1/poker/tables/{id}"),
     ("post", "/v1/poker/tables/{id}/seats"),
@@ -90,6 +91,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/chess/bot", post(chess::post_bot))
         .route("/v1/chess/games/{id}", get(chess::get_game))
         .route("/v1/chess/games/{id}/finish", post(chess::post_finish))
+        .route("/v1/events", get(events::get))
         .route("/v1/poker/tables", post(poker::post_table))
         .route("/v1/poker/tables/{id}", get(poker::get_table))
         .route("/v1/poker/tables/{id}/seats", post(poker::post_seat))

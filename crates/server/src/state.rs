@@ -5,6 +5,7 @@ use std::sync::{Arc, RwLock};
 
 use fairseed_store::Store;
 
+use crate::events::Hub;
 use crate::ratelimit::RateLimiter;
 
 /// Token hashes → player ids cached so a bet costs no extra read.
@@ -23,6 +24,7 @@ struct Inner {
     operator_key_hash: String,
     limiter: RateLimiter,
     tokens: RwLock<HashMap<String, i64>>,
+    events: Hub,
 }
 
 impl AppState {
@@ -40,6 +42,7 @@ impl AppState {
                 operator_key_hash: crate::secrets::token_hash(operator_key),
                 limiter: RateLimiter::new(rate_limit),
                 tokens: RwLock::new(HashMap::new()),
+                events: Hub::default(),
             }),
         }
     }
@@ -56,6 +59,11 @@ impl AppState {
 
     pub(crate) fn operator_key_hash(&self) -> &str {
         &self.inner.operator_key_hash
+    }
+
+    /// The live-event hub.
+    pub fn events(&self) -> &Hub {
+        &self.inner.events
     }
 
     pub(crate) fn limiter(&self) -> &RateLimiter {

@@ -12,6 +12,7 @@ use tracing::instrument;
 
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiJson, ApiQuery};
+use crate::events::Audience;
 use crate::handlers::next_before;
 use crate::state::AppState;
 
@@ -107,7 +108,15 @@ pub async fn post(
             settle,
         })
         .await?;
-    let mut response = Json(BetView::from(receipt.bet)).into_response();
+    let view = BetView::from(receipt.bet);
+    if !receipt.replayed {
+        if let Ok(body) = serde_json::to_value(&view) {
+            state
+                .events()
+                .publish("dice", Audience::Player(auth.id), body);
+        }
+    }
+    let mut response = Json(view).into_response();
     if receipt.replayed {
         response
             .headers_mut()

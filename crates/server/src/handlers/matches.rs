@@ -14,6 +14,7 @@ use tracing::instrument;
 
 use crate::auth::OperatorAuth;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
+use crate::events::Audience;
 use crate::handlers::records::RecordView;
 use crate::rounds::load;
 use crate::rounds::matches::{self, MatchState, Step};
@@ -180,19 +181,39 @@ pub struct SubmitSeed {
     commitment: String,
 }
 
+/// Runs a step and publishes its log: draws (which hold every hand) to the
+/// operator only, the rest (client seeds, seat order, finish) to all.
 async fn step(
     state: &AppState,
     id: &str,
     f: fairseed_store::RoundFn,
 ) -> Result<fairseed_store::RoundUpdate, ApiError> {
-    state
+    let update = state
         .store()
         .update_round(&round_id(id)?, f)
         .await
         .map_err(|e| match e {
             StoreError::NotFound(_) => ApiError::not_found("match"),
             other => other.into(),
-        })
+        })?;
+    for entry in &update.log {
+        let Ok(body) = serde_json::from_str::<Value>(&entry.body) else {
+            continue;
+        };
+        let public = matches!(
+            body["step"].as_str(),
+            Some("client_seed" | "start" | "finish")
+        );
+        let audience = if public {
+            Audience::All
+        } else {
+            Audience::Operator
+        };
+        state
+            .events()
+            .publish(format!("match:{id}"), audience, body);
+    }
+    Ok(update)
 }
 
 /// Takes a player's client seed with the commitment the player was shown.

@@ -2,6 +2,7 @@
 
 pub mod chess;
 pub mod dice;
+pub mod events;
 pub mod health;
 pub mod matches;
 pub mod operator;

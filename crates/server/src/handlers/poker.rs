@@ -15,6 +15,7 @@ use tracing::instrument;
 
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
 use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::events::Audience;
 use crate::handlers::records::RecordView;
 use crate::rounds::poker::{self, SessionState, TableState};
 use crate::rounds::{load, save};
@@ -73,7 +74,9 @@ async fn table_state(store: &dyn Store, table: &str) -> Result<TableState, ApiEr
     Ok(load(&row.state)?)
 }
 
-/// Runs a step over the table's current session and the table.
+/// Runs a step over the table's current session and the table, and
+/// publishes the session's new log entries (public by construction: hand
+/// announcements, boards, seats, rotations) to everyone at the table.
 async fn step(
     state: &AppState,
     table: &str,
@@ -81,7 +84,7 @@ async fn step(
 ) -> Result<Vec<RoundUpdate>, ApiError> {
     let t = table_state(state.store(), table).await?;
     ensure_session(state.store(), table, t.session_no).await?;
-    state
+    let updates = state
         .store()
         .update_rounds(
             vec![
@@ -91,7 +94,15 @@ async fn step(
             f,
         )
         .await
-        .map_err(not_found)
+        .map_err(not_found)?;
+    for entry in updates.iter().flat_map(|u| &u.log) {
+        if let Ok(body) = serde_json::from_str::<Value>(&entry.body) {
+            state
+                .events()
+                .publish(format!("poker:{table}"), Audience::All, body);
+        }
+    }
+    Ok(updates)
 }
 
 /// Rotates the table's session and opens the next one.
@@ -282,9 +293,28 @@ pub async fn post_hand(
         .first()
         .and_then(|u| u.log.first())
         .ok_or_else(|| ApiError::internal("a hand logged nothing"))?;
-    Ok(Json(
-        serde_json::from_str(&entry.body).map_err(ApiError::internal)?,
-    ))
+    let hand: Value = serde_json::from_str(&entry.body).map_err(ApiError::internal)?;
+    // Each seated player receives their own hole cards, and only those.
+    if let (Some(n), Some(session)) = (hand["n"].as_u64(), updates.first()) {
+        let s: SessionState = load(&session.row.state)?;
+        let players: Vec<i64> = s
+            .hands
+            .last()
+            .map(|h| h.players.values().copied().collect())
+            .unwrap_or_default();
+        for player in players {
+            let out = Arc::new(Mutex::new(None));
+            step(&state, &table, poker::view(player, n, Arc::clone(&out))).await?;
+            if let Some(view) = out.lock().ok().and_then(|mut v| v.take()) {
+                state.events().publish(
+                    format!("poker:{table}"),
+                    Audience::Player(player),
+                    json!({"event": "hole", "view": view}),
+                );
+            }
+        }
+    }
+    Ok(Json(hand))
 }
 
 /// Deals the next street of hand `n`.

@@ -12,6 +12,7 @@ use tracing::instrument;
 
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::events::Audience;
 use crate::rounds::selfpoker::{message, next, HandState};
 use crate::rounds::{load, save};
 use crate::secrets;
@@ -143,14 +144,23 @@ pub async fn post_next(
     ApiPath(hand_id): ApiPath<String>,
 ) -> Result<Json<Next>, ApiError> {
     let (row, _) = own_hand(&state, auth, &hand_id).await?;
-    let update = state.store().update_round(&row.id, next(hand_id)).await?;
+    let update = state
+        .store()
+        .update_round(&row.id, next(hand_id.clone()))
+        .await?;
     let entry = update
         .log
         .into_iter()
         .next()
         .ok_or_else(|| ApiError::internal("a stage logged nothing"))?;
+    let message: Value = serde_json::from_str(&entry.body).map_err(ApiError::internal)?;
+    state.events().publish(
+        format!("selfpoker:{hand_id}"),
+        Audience::Player(auth.id),
+        message.clone(),
+    );
     Ok(Json(Next {
-        message: serde_json::from_str(&entry.body).map_err(ApiError::internal)?,
+        message,
         record_id: update.records.first().map(|r| r.id),
     }))
 }
