@@ -62,8 +62,9 @@ impl Verdict {
         }
     }
 
-    /// The verdict on a record that could not be read.
-    pub(crate) fn unreadable(scheme: Option<String>, error: String) -> Self {
+    /// The verdict on a record that could not be read (bad JSON, a bad field):
+    /// `valid` is false, `error` says why, and [`Verdict::is_input_error`] holds.
+    pub fn unreadable(scheme: Option<String>, error: String) -> Self {
         Self {
             scheme,
             valid: false,
