@@ -75,5 +75,8 @@ print("| command | mean wall | ± | records/s | goal |")
 print("|---|---|---|---|---|")
 for r in hf["results"]:
     mean = r["mean"]
-    goal = "< 1 s " + ("✔" if mean < 1 else "✘") if "all cores" in r["command"] else "—"
+    # The goal is for 1,000,000 records; a shorter (--quick) run is scaled up to it.
+    per_million = mean * 1_000_000 / verify_n
+    goal = (f"1M in < 1 s {'✔' if per_million < 1 else '✘'}"
+            + ("" if verify_n == 1_000_000 else f" (scaled: {per_million:.2f} s)")) if "all cores" in r["command"] else "—"
     print(f"| `fairseed {r['command']}` | {mean:.3f} s | {r['stddev'] or 0:.3f} s | {fmt(verify_n / mean)} | {goal} |")

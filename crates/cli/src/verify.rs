@@ -148,13 +148,8 @@ fn check_job(job: Job, format: Format) -> Checked {
 
 /// The verdict on input the framing could not turn into a record's text (bad
 /// UTF-8, a broken array), printed like core's own unreadable verdicts.
-///
-/// Core has no public constructor for an unreadable verdict, so this takes its
-/// verdict on empty input (unreadable, no scheme) and puts `why` in its error.
 fn unreadable(why: String) -> Verdict {
-    let mut verdict = Verifier::new().verify_str("");
-    verdict.error = Some(why);
-    verdict
+    Verdict::unreadable(None, why)
 }
 
 /// Prints one verdict and counts it.
