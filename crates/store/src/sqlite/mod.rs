@@ -12,6 +12,7 @@
 //! power loss, which would let a player see a roll that later "never
 //! happened".) Group commit keeps the cost to one fsync per batch.
 
+mod checkpoint;
 mod queries;
 mod writer;
 
@@ -44,6 +45,8 @@ const READERS: usize = 4;
 /// The SQLite store. Cheap to clone.
 #[derive(Clone)]
 pub struct SqliteStore {
+    /// Dropped with the last clone; the checkpoint thread then stops.
+    _alive: Arc<()>,
     writer: Writer,
     readers: Option<Arc<Readers>>,
     cipher: Arc<SeedCipher>,
@@ -71,10 +74,15 @@ impl SqliteStore {
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = FULL;
              PRAGMA busy_timeout = 5000;
-             PRAGMA foreign_keys = ON;",
+             PRAGMA foreign_keys = ON;
+             PRAGMA wal_autocheckpoint = 0;
+             PRAGMA journal_size_limit = 67108864;",
         )?;
         migrate(&conn, &cipher)?;
+        let alive = Arc::new(());
+        checkpoint::spawn(path, Arc::downgrade(&alive))?;
         Ok(Self {
+            _alive: alive,
             writer: Writer::spawn(conn)?,
             readers: Some(Arc::new(Readers {
                 path: path.to_owned(),
@@ -91,6 +99,7 @@ impl SqliteStore {
         conn.execute_batch("PRAGMA foreign_keys = ON;")?;
         migrate(&conn, &cipher)?;
         Ok(Self {
+            _alive: Arc::new(()),
             writer: Writer::spawn(conn)?,
             readers: None,
             cipher: Arc::new(cipher),
