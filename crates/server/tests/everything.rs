@@ -209,6 +209,10 @@ async fn every_scheme_exports_and_verifies() {
 
     let export = h.get("/v1/operator/records/export", OPERATOR_KEY).await;
     assert_eq!(export.status, StatusCode::OK);
+    // `FAIRSEED_EXPORT_TO=file` keeps the export, e.g. for `fairseed verify file`.
+    if let Ok(path) = std::env::var("FAIRSEED_EXPORT_TO") {
+        std::fs::write(path, &export.text).expect("write the export");
+    }
     let mut schemes = BTreeSet::new();
     for (i, line) in export.text.lines().enumerate() {
         let verdict = fairseed_core::verify_str(line);
