@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/fairseed-server}
 DURATION=${DURATION:-15s}
-CONNS=${CONNS:-64}
+CONNS=${CONNS:-32}
 THREADS=${THREADS:-2}
 PLAYERS=${PLAYERS:-64}
 PORT=${PORT:-7990}
