@@ -40,6 +40,11 @@ fn not_found(e: StoreError) -> ApiError {
 
 /// Creates session `k` of `table` if it does not exist yet.
 async fn ensure_session(store: &dyn Store, table: &str, k: u64) -> Result<(), ApiError> {
+    match store.round(&poker::session_id(table, k)).await {
+        Ok(_) => return Ok(()),
+        Err(StoreError::NotFound(_)) => {}
+        Err(e) => return Err(e.into()),
+    }
     let seed = ServerSeed::from_bytes(secrets::random_bytes()?);
     let created = store
         .create_round(NewRound {
