@@ -176,7 +176,16 @@ impl LineChunk {
     /// The lines with their line numbers, blank lines included.
     pub fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> {
         let body = self.text.strip_suffix(b"\n").unwrap_or(&self.text);
-        (self.first_line..).zip(body.split(|&b| b == b'\n'))
+        // memchr finds line ends many bytes at a time; a byte-wise split was a
+        // noticeable share of the time per record.
+        let ends = memchr::memchr_iter(b'\n', body).chain(std::iter::once(body.len()));
+        let mut start = 0;
+        let lines = ends.map(move |end| {
+            let line = &body[start..end];
+            start = end + 1;
+            line
+        });
+        (self.first_line..).zip(lines)
     }
 }
 
@@ -209,12 +218,24 @@ impl LineChunks {
     fn read_chunk(&mut self) -> io::Result<Option<LineChunk>> {
         let mut text = mem::take(&mut self.head);
         if !self.done {
-            text.reserve(CHUNK_BYTES + 4096);
+            text.reserve(CHUNK_BYTES + (1 << 16));
+            // Whole buffers first (no per-line work on the reading thread), then
+            // the rest of the last line, so a chunk always ends at a line end.
             while text.len() < CHUNK_BYTES {
-                if self.reader.read_until(b'\n', &mut text)? == 0 {
+                let buf = self.reader.fill_buf()?;
+                if buf.is_empty() {
                     self.done = true;
                     break;
                 }
+                let n = buf.len();
+                text.extend_from_slice(buf);
+                self.reader.consume(n);
+            }
+            if !self.done
+                && !text.ends_with(b"\n")
+                && self.reader.read_until(b'\n', &mut text)? == 0
+            {
+                self.done = true;
             }
         }
         if text.is_empty() {

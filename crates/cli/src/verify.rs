@@ -115,6 +115,9 @@ fn check_job(job: Job, format: Format) -> Checked {
     match job {
         Job::Lines(chunk) => {
             checked.bytes = chunk.text.len() as u64;
+            // Reports run about twice the size of the records; growing the buffer
+            // by doubling would copy it several times over.
+            checked.out.reserve(chunk.text.len() * 2);
             let mut index = chunk.first_index;
             for (line_no, line) in chunk.lines() {
                 if is_blank(line) {
