@@ -154,7 +154,16 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> StoreResult<()> {
         .map_err(|e| StoreError::other(format!("creating {}: {e}", path.display())))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())
-        .map_err(|e| StoreError::other(format!("writing {}: {e}", path.display())))
+        .map_err(|e| StoreError::other(format!("writing {}: {e}", path.display())))?;
+    // The key must outlive a power loss as surely as the seeds it seals:
+    // sync the directory entry too.
+    #[cfg(unix)]
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| StoreError::other(format!("syncing {}: {e}", dir.display())))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
