@@ -227,8 +227,9 @@ impl LineChunks {
                     self.done = true;
                     break;
                 }
-                let n = buf.len();
-                text.extend_from_slice(buf);
+                // A reader may hand out everything at once (an in-memory one does).
+                let n = buf.len().min(CHUNK_BYTES - text.len());
+                text.extend_from_slice(&buf[..n]);
                 self.reader.consume(n);
             }
             if !self.done
