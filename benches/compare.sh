@@ -28,6 +28,7 @@ else
   dice_n=1000000; deal_n=20000; deck_n=100000; verify_n=1000000; runs=5; crit=""
 fi
 
+cut -d' ' -f1-3 /proc/loadavg > "$out/load-before.txt"
 echo "== building (release)" >&2
 cargo build --release --quiet -p fairseed-cli --bin fairseed --example gen_dice
 fairseed="$CARGO_TARGET_DIR/release/fairseed"
@@ -56,4 +57,5 @@ hyperfine --style none --warmup 1 --runs "$runs" --export-json "$out/hyperfine.j
   -n "verify (readable, all cores)" "$fairseed verify $out/dice.jsonl > /dev/null" \
   -n "verify --json -j 1" "$fairseed verify --json -j 1 $out/dice.jsonl > /dev/null" >&2
 
+cut -d' ' -f1-3 /proc/loadavg > "$out/load-after.txt"
 python3 benches/table.py "$out" "$verify_n"

@@ -80,3 +80,8 @@ for r in hf["results"]:
     goal = (f"1M in < 1 s {'✔' if per_million < 1 else '✘'}"
             + ("" if verify_n == 1_000_000 else f" (scaled: {per_million:.2f} s)")) if "all cores" in r["command"] else "—"
     print(f"| `fairseed {r['command']}` | {mean:.3f} s | {r['stddev'] or 0:.3f} s | {fmt(verify_n / mean)} | {goal} |")
+
+print()
+print(f"Machine: {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}, "
+      f"load average (1/5/15 min) {(out / 'load-before.txt').read_text().strip()} before the run, "
+      f"{(out / 'load-after.txt').read_text().strip()} after.")
