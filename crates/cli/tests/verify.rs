@@ -57,9 +57,46 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Parses `--json` output and checks every line has exactly the SPEC §8 shape.
+/// The top-level keys of a JSON object, in the order they are written.
+struct KeyOrder(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for KeyOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = KeyOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<KeyOrder, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    keys.push(key);
+                }
+                Ok(KeyOrder(keys))
+            }
+        }
+        d.deserialize_map(Keys)
+    }
+}
+
+/// Parses `--json` output and checks every line has exactly the SPEC §8 shape,
+/// keys in SPEC order.
 fn json_lines(out: &Output) -> Vec<Value> {
     let stdout = text(&out.stdout);
+    for line in stdout.lines() {
+        let KeyOrder(keys) =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not an object ({e}): {line}"));
+        assert_eq!(
+            keys,
+            ["index", "scheme", "valid", "checks", "outcome", "error"],
+            "{line}"
+        );
+    }
     let lines: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
