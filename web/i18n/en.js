@@ -2,6 +2,7 @@
 // file with the same keys; `t()` in js/i18n.js picks it.
 export const en = {
   'app.title': 'fairseed — provably fair',
+  'app.api_link': 'API description (OpenAPI)',
   'app.tagline': 'Play chips only. Every roll and deal can be checked in this browser.',
   'app.balance': 'Balance',
   'app.chips': 'chips',

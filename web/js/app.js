@@ -59,6 +59,7 @@ async function main() {
   document.title = t('app.title');
   $('#tagline').textContent = t('app.tagline');
   $('#balance-label').textContent = t('app.balance');
+  $('#api-link').textContent = t('app.api_link');
   let wasm;
   try {
     wasm = await loadWasm();

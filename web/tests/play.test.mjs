@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cargoBin, launch, newPage, shot, REPO, WEB } from './harness.mjs';
+import { cargoBin, launch, newPage, shot, REPO } from './harness.mjs';
 
 const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
 
@@ -35,7 +35,7 @@ before(async () => {
   if (!HAVE_SERVER) return;
   const port = await freePort();
   dataDir = mkdtempSync(join(tmpdir(), 'fairseed-web-'));
-  proc = spawn(serverBinary(), ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--web-dir', WEB, '--rate-limit', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc = spawn(serverBinary(), ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stderr.on('data', () => {});
   base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {

@@ -35,7 +35,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 100)]
     pub rate_limit: u32,
 
-    /// Serve the player web page from this directory at `/`.
+    /// Serve the player page's files from this directory (laid out like
+    /// `web/`) instead of the copy built into the binary; for editing the page.
     #[arg(long)]
     pub web_dir: Option<PathBuf>,
 }

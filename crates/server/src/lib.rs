@@ -20,6 +20,7 @@ mod router;
 mod secrets;
 mod serve;
 mod state;
+pub mod web;
 
 use std::sync::Arc;
 
@@ -28,11 +29,11 @@ use fairseed_store::Store;
 pub use args::{ServeArgs, DEFAULT_PORT};
 pub use auth::{OperatorAuth, PlayerAuth};
 pub use error::{ApiError, ApiJson, ApiPath, ApiQuery};
-pub use router::{router, with_static, BODY_LIMIT, OPENAPI, ROUTES};
+pub use router::{router, with_page, with_static, BODY_LIMIT, OPENAPI, ROUTES};
 pub use serve::serve;
 pub use state::AppState;
 
-/// The whole service over `state` (API plus the default `/` page), as `serve` runs it.
+/// The whole service over `state` (API plus the embedded player page at `/`), as `serve` runs it.
 pub fn app(state: AppState) -> axum::Router {
     with_static(router(state), None)
 }

@@ -1,8 +1,8 @@
 //! Every route of the service, in one place.
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse};
+use axum::http::{header, Method, StatusCode, Uri};
+use axum::response::IntoResponse;
 use axum::routing::{get, post, put};
 use axum::Router;
 use tower_http::trace::TraceLayer;
@@ -12,6 +12,7 @@ use crate::handlers::{
     chess, dice, events, health, matches, operator, players, poker, records, seeds, selfpoker,
 };
 use crate::state::AppState;
+use crate::web::WebRoot;
 
 /// Largest accepted request body.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -162,23 +163,26 @@ async fn not_found() -> ApiError {
     ApiError::not_found("path")
 }
 
-/// A small page for `/` when no web directory is given.
-async fn index_page() -> Html<&'static str> {
-    Html(concat!(
-        "<!doctype html><meta charset=utf-8><title>fairseed</title>",
-        "<h1>fairseed</h1><p>The provably-fair service is running.</p>",
-        "<ul><li><a href=\"/v1/openapi.json\">API description (OpenAPI)</a></li>",
-        "<li><a href=\"/healthz\">health</a></li></ul>"
-    ))
+/// Mounts the player page at `/`: the files compiled into the binary, or
+/// those of `web_dir` when one is given (development). Only the page's own
+/// files are reachable (see [`crate::web::is_public`]); unknown paths,
+/// `/v1` ones included, stay JSON 404s.
+pub fn with_static(router: Router, web_dir: Option<&std::path::Path>) -> Router {
+    let root = match web_dir {
+        Some(dir) => WebRoot::Dir(dir.to_owned()),
+        None => WebRoot::Embedded,
+    };
+    with_page(router, root)
 }
 
-/// Mounts the player web page: files from `web_dir` at `/`, or a small page
-/// linking the API when there is none. Unknown `/v1` paths stay JSON 404s.
-pub fn with_static(router: Router, web_dir: Option<&std::path::Path>) -> Router {
+/// Mounts the player page from `root` at `/`.
+pub fn with_page(router: Router, root: WebRoot) -> Router {
     let api_404 = Router::new().route("/v1/{*rest}", axum::routing::any(not_found));
-    let router = router.merge(api_404);
-    match web_dir {
-        Some(dir) => router.fallback_service(tower_http::services::ServeDir::new(dir)),
-        None => router.route("/", get(index_page)).fallback(not_found),
-    }
+    let root = std::sync::Arc::new(root);
+    router
+        .merge(api_404)
+        .fallback(move |method: Method, uri: Uri| {
+            let root = std::sync::Arc::clone(&root);
+            async move { crate::web::serve_file(&root, &method, &uri).await }
+        })
 }
