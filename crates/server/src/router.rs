@@ -46,6 +46,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/chess/games/{id}"),
     ("post", "/v1/chess/games/{id}/finish"),
     ("get", "/v1/events"),
+    ("get", "/v1/poker/hands"),
     ("post", "/v1/poker/tables"),
     ("get", "/v1/poker/tables/{id}"),
     ("post", "/v1/poker/tables/{id}/seats"),
@@ -93,6 +94,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/chess/games/{id}", get(chess::get_game))
         .route("/v1/chess/games/{id}/finish", post(chess::post_finish))
         .route("/v1/events", get(events::get))
+        .route("/v1/poker/hands", get(poker::get_hands))
         .route("/v1/poker/tables", post(poker::post_table))
         .route("/v1/poker/tables/{id}", get(poker::get_table))
         .route("/v1/poker/tables/{id}/seats", post(poker::post_seat))

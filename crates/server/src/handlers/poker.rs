@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
-use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::events::Audience;
 use crate::handlers::records::RecordView;
 use crate::rounds::poker::{self, SessionState, TableState};
@@ -236,6 +236,10 @@ pub async fn post_seat(
     }
     let client = ClientSeed::parse_field(&body.client_seed, "client_seed")?;
     let shown = Commitment::parse_field(&body.commitment, "commitment")?;
+    // Indexed before the sit, so a crash between the two never hides a hand
+    // from `GET /v1/poker/hands` (an indexed table without a seat is harmless).
+    table_state(state.store(), &table).await?;
+    remember_table(state.store(), auth.id, &table).await?;
     step(
         &state,
         &table,
@@ -351,3 +355,94 @@ pub async fn get_hand(
     let view = out.lock().ok().and_then(|mut v| v.take());
     view.map(Json).ok_or_else(|| ApiError::not_found("hand"))
 }
+
+/// Adds `table` to the player's index, creating the index on first use.
+async fn remember_table(store: &dyn Store, player: i64, table: &str) -> Result<(), ApiError> {
+    let id = poker::player_index_id(player);
+    match store.round(&id).await {
+        Ok(_) => {}
+        Err(StoreError::NotFound(_)) => {
+            let created = store
+                .create_round(NewRound {
+                    id: id.clone(),
+                    kind: "poker_player".into(),
+                    commitment: "-".into(),
+                    secret: SecretSeed::new(hex::encode(secrets::random_bytes()?)),
+                    state: save(&poker::PlayerIndex::default())?,
+                    status: "open".into(),
+                })
+                .await;
+            match created {
+                Ok(_)
+                | Err(StoreError::Conflict {
+                    code: "already_exists",
+                    ..
+                }) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(e) => return Err(e.into()),
+    }
+    store
+        .update_round(&id, poker::remember_table(table.to_owned()))
+        .await?;
+    Ok(())
+}
+
+/// `?limit=` of `GET /v1/poker/hands`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandsQuery {
+    limit: Option<u32>,
+}
+
+/// The caller's hands in the current session of every table they sat at
+/// (the last 20), newest table first: each hand's session commitment,
+/// `hand_commitment` and `deck_root` — what the page stores before the cards
+/// to check the proofs and the session record against later. Reads only; no
+/// card and no secret.
+#[instrument(skip_all)]
+pub async fn get_hands(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    ApiQuery(query): ApiQuery<HandsQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let limit = query.limit.unwrap_or(100);
+    if !(1..=500).contains(&limit) {
+        return Err(ApiError::invalid(
+            "limit",
+            format!("{limit} is out of range, expected 1 to 500"),
+        ));
+    }
+    let index: poker::PlayerIndex =
+        match state.store().round(&poker::player_index_id(auth.id)).await {
+            Ok(row) => load(&row.state)?,
+            Err(StoreError::NotFound(_)) => poker::PlayerIndex::default(),
+            Err(e) => return Err(e.into()),
+        };
+    let mut hands = Vec::new();
+    for table in index.tables.iter().rev() {
+        if hands.len() >= limit as usize {
+            break;
+        }
+        let t = table_state(state.store(), table).await?;
+        let session = match state
+            .store()
+            .round(&poker::session_id(table, t.session_no))
+            .await
+        {
+            Ok(row) => row,
+            // The next session opens lazily: no hand in it yet.
+            Err(StoreError::NotFound(_)) => continue,
+            Err(e) => return Err(e.into()),
+        };
+        let s: SessionState = load(&session.state)?;
+        hands.extend(poker::hand_summary(&s, &session.commitment, auth.id));
+    }
+    hands.truncate(limit as usize);
+    Ok(Json(json!({ "hands": hands })))
+}
+
+#[cfg(test)]
+#[path = "poker_hands_tests.rs"]
+mod tests;

@@ -533,3 +533,53 @@ pub fn leave(player: i64) -> RoundsFn {
         ])
     })
 }
+
+/// Tables a player's index remembers (the most recent sits).
+pub const MAX_INDEXED_TABLES: usize = 20;
+
+/// A player's poker index: the tables they sat at, most recent last. It lets
+/// `GET /v1/poker/hands` find the player's hands without scanning every
+/// table; it holds no secret (its round's sealed value is unused, as a
+/// table's is).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct PlayerIndex {
+    /// Table ids, most recent last, at most [`MAX_INDEXED_TABLES`].
+    pub tables: Vec<String>,
+}
+
+/// The index round id of `player`.
+pub fn player_index_id(player: i64) -> String {
+    format!("poker_player:{player}")
+}
+
+/// Adds `table` to a player's index (moving it to the end if present).
+pub fn remember_table(table: String) -> fairseed_store::RoundFn {
+    Box::new(move |row, _| {
+        let mut index: PlayerIndex = load(&row.state)?;
+        index.tables.retain(|t| *t != table);
+        index.tables.push(table);
+        let excess = index.tables.len().saturating_sub(MAX_INDEXED_TABLES);
+        index.tables.drain(..excess);
+        Ok(RoundChange {
+            state: save(&index)?,
+            ..keep(row)
+        })
+    })
+}
+
+/// What a player may know of a hand they sit in before any reveal: the
+/// commitments published before its first card (no card, no client seed).
+pub fn hand_summary(s: &SessionState, session_commitment: &str, player: i64) -> Vec<Value> {
+    s.hands
+        .iter()
+        .rev()
+        .filter_map(|h| {
+            let seat = h.players.iter().find(|(_, p)| **p == player)?.0;
+            Some(json!({
+                "table": s.table, "session": s.session, "session_commitment": session_commitment,
+                "n": h.n, "seat": seat, "hand_commitment": h.hand_commitment,
+                "deck_root": h.deck_root, "street": h.street,
+            }))
+        })
+        .collect()
+}
