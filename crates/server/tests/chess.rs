@@ -4,7 +4,7 @@
 mod common;
 
 use axum::http::{Method, StatusCode};
-use common::{assert_verifies, Harness};
+use common::app::{assert_verifies, Harness};
 use serde_json::{json, Value};
 
 async fn new_seed(h: &Harness, token: &str) -> (String, String) {

@@ -7,7 +7,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use axum::http::{Method, StatusCode};
-use common::{assert_verifies, Harness, OPERATOR_KEY};
+use common::app::{assert_verifies, Harness};
+use common::OPERATOR_KEY;
 use serde_json::{json, Value};
 
 #[tokio::test]

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
-use common::{Harness, OPERATOR_KEY};
+use common::app::Harness;
+use common::OPERATOR_KEY;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;

@@ -7,10 +7,11 @@ mod common;
 use std::collections::BTreeSet;
 
 use axum::http::{Method, StatusCode};
-use common::{Harness, OPERATOR_KEY};
+use common::app::Harness;
+use common::OPERATOR_KEY;
 use serde_json::{json, Value};
 
-async fn ok(r: common::Resp) -> Value {
+async fn ok(r: common::app::Resp) -> Value {
     assert!(r.status.is_success(), "{} {}", r.status, r.text);
     r.json()
 }

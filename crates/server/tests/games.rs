@@ -5,10 +5,11 @@
 mod common;
 
 use axum::http::{Method, StatusCode};
-use common::{assert_verifies, Harness, OPERATOR_KEY};
+use common::app::{assert_verifies, Harness};
+use common::OPERATOR_KEY;
 use serde_json::{json, Value};
 
-async fn op(h: &Harness, method: Method, path: &str, body: Value) -> common::Resp {
+async fn op(h: &Harness, method: Method, path: &str, body: Value) -> common::app::Resp {
     h.send(method, path, OPERATOR_KEY, body).await
 }
 

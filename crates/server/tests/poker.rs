@@ -6,11 +6,12 @@ mod common;
 use std::sync::Arc;
 
 use axum::http::{Method, StatusCode};
-use common::{assert_verifies, Harness, OPERATOR_KEY};
+use common::app::{assert_verifies, Harness};
+use common::OPERATOR_KEY;
 use fairseed_store::{SeedCipher, SqliteStore};
 use serde_json::{json, Value};
 
-async fn op(h: &Harness, method: Method, path: &str) -> common::Resp {
+async fn op(h: &Harness, method: Method, path: &str) -> common::app::Resp {
     h.raw(
         method,
         path,

@@ -1,126 +1,30 @@
-//! Test harness: the real router over an in-memory SQLite store, driven
-//! with `oneshot`.
+//! Helpers shared by every test of the service: the router in process
+//! (`app`), and for the tests that need a process boundary, the real binary
+//! as a child (`server`), a small HTTP client over TCP (`http`), a
+//! concurrent dice load (`load`) and the ledger checks those tests end with
+//! (`ledger`).
+//!
+//! Each test file uses only part of it, hence the `dead_code` allowance.
 
 #![allow(dead_code)]
 
-pub mod invariants;
-pub mod process;
+pub mod app;
+pub mod http;
+pub mod ledger;
+pub mod load;
+pub mod server;
 
-use std::sync::Arc;
-
-use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode};
-use axum::Router;
-use fairseed_store::{SeedCipher, SqliteStore};
-use http_body_util::BodyExt;
-use serde_json::Value;
-use tower::ServiceExt;
-
+/// The operator key of every test server, in process or not.
 pub const OPERATOR_KEY: &str = "operator-key-for-tests-0123456789";
 
-/// One answer.
-#[derive(Debug, Clone)]
-pub struct Resp {
-    pub status: StatusCode,
-    pub headers: HeaderMap,
-    pub text: String,
-}
+/// Chips every player starts with in the tests through the real binary.
+pub const OPENING: u64 = 1_000_000;
 
-impl Resp {
-    pub fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
-    }
-}
-
-#[derive(Clone)]
-pub struct Harness {
-    pub app: Router,
-}
-
-impl Harness {
-    pub fn new(opening_balance: u64, rate_limit: u32) -> Self {
-        let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("store");
-        let state =
-            fairseed_server::state(Arc::new(store), OPERATOR_KEY, opening_balance, rate_limit);
-        Self {
-            app: fairseed_server::app(state),
-        }
-    }
-
-    pub async fn raw(
-        &self,
-        method: Method,
-        path: &str,
-        token: Option<&str>,
-        headers: &[(&str, &str)],
-        body: Option<Vec<u8>>,
-    ) -> Resp {
-        let mut req = Request::builder().method(method).uri(path);
-        if let Some(token) = token {
-            req = req.header("authorization", format!("Bearer {token}"));
-        }
-        for (k, v) in headers {
-            req = req.header(*k, *v);
-        }
-        let req = match body {
-            Some(bytes) => req.body(Body::from(bytes)),
-            None => req.body(Body::empty()),
-        }
-        .expect("request");
-        let res = self.app.clone().oneshot(req).await.expect("infallible");
-        let status = res.status();
-        let headers = res.headers().clone();
-        let bytes = res.into_body().collect().await.expect("body").to_bytes();
-        Resp {
-            status,
-            headers,
-            text: String::from_utf8(bytes.to_vec()).expect("utf-8 body"),
-        }
-    }
-
-    pub async fn get(&self, path: &str, token: &str) -> Resp {
-        self.raw(Method::GET, path, Some(token), &[], None).await
-    }
-
-    pub async fn send(&self, method: Method, path: &str, token: &str, body: Value) -> Resp {
-        self.raw(
-            method,
-            path,
-            Some(token),
-            &[("content-type", "application/json")],
-            Some(body.to_string().into_bytes()),
-        )
-        .await
-    }
-
-    pub async fn bet(&self, token: &str, key: &str, body: Value) -> Resp {
-        self.raw(
-            Method::POST,
-            "/v1/dice/bets",
-            Some(token),
-            &[
-                ("content-type", "application/json"),
-                ("idempotency-key", key),
-            ],
-            Some(body.to_string().into_bytes()),
-        )
-        .await
-    }
-
-    /// A new player: (token, body).
-    pub async fn player(&self) -> (String, Value) {
-        let r = self.raw(Method::POST, "/v1/players", None, &[], None).await;
-        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-        let v = r.json();
-        (v["token"].as_str().expect("token").to_owned(), v)
-    }
-}
-
-/// Every record verifies with the core's verifier.
-pub fn assert_verifies(record: &Value) {
-    let verdict = fairseed_core::verify_value(record);
-    assert!(
-        verdict.valid,
-        "record does not verify: {verdict:?}\n{record}"
-    );
+/// A fresh player through `c`; returns its token.
+pub fn new_player(c: &mut http::Client) -> String {
+    let a = c
+        .send("POST", "/v1/players", None, &[], None)
+        .expect("create player");
+    assert_eq!(a.status, 201, "create player: {}", a.body);
+    a.json()["token"].as_str().expect("token").to_owned()
 }

@@ -29,11 +29,12 @@ pub struct Options<'a> {
     pub opening_balance: u64,
     /// `RUST_LOG`.
     pub log: &'a str,
+    /// `--operator-key`; `None` lets the server generate one into the data dir.
     pub operator_key: Option<&'a str>,
 }
 
 impl<'a> Options<'a> {
-    /// SQLite in `data_dir`, no rate limit, warnings only.
+    /// SQLite in `data_dir`, no rate limit, warnings only, the tests' operator key.
     pub fn new(data_dir: &'a Path) -> Self {
         Self {
             data_dir,
@@ -41,7 +42,7 @@ impl<'a> Options<'a> {
             rate_limit: 0,
             opening_balance: super::OPENING,
             log: "warn",
-            operator_key: None,
+            operator_key: Some(super::OPERATOR_KEY),
         }
     }
 }

@@ -6,19 +6,18 @@
 //! process never dies; what malformed requests did not refuse leaves the
 //! ledger consistent. HTTP that cannot even be parsed as a request is
 //! refused by the HTTP layer without killing the server. The per-token rate
-//! limit answers 429 with `Retry-After` and acts on nothing.
+//! limit answers 429 with `Retry-After` and acts on nothing. Random path
+//! tails and query strings after every resource prefix get the same 4xx.
 
-mod support_reliability;
+mod common;
 
+use common::http::{raw_exchange, Answer, Client};
+use common::ledger::check_player;
+use common::server::{dump, Options, Server};
+use common::{new_player, OPERATOR_KEY};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{json, Map, Value};
-use support_reliability::http::{raw_exchange, Answer, Client};
-use support_reliability::ledger::check_player;
-use support_reliability::new_player;
-use support_reliability::server::{dump, Options, Server};
-
-const OPERATOR_KEY: &str = "reliability-bodies-operator-key-0001";
 
 /// `(method, path)` of every operation in the served OpenAPI document, and
 /// every property name its schemas mention.
@@ -57,35 +56,53 @@ fn documented_api(c: &mut Client) -> (Vec<(String, String)>, Vec<String>) {
     (routes, names.into_iter().collect())
 }
 
-/// Ids of real resources for path parameters, when the service has them
-/// (a table-game match, a selfpoker hand), so the fuzz reaches past 404.
-fn real_ids(c: &mut Client, player: &str) -> Vec<String> {
-    let mut ids = Vec::new();
-    let m = c
-        .send(
-            "POST",
+/// Real resources for the fuzz to aim at, so it reaches past 404 and past
+/// the commitment check: ids for path parameters (a table-game match, a
+/// selfpoker hand, a chess seed, a poker table) and the commitments a
+/// caller was shown (the player's dice pair, the match, the chess seed, the
+/// table's session).
+struct Real {
+    ids: Vec<String>,
+    commitments: Vec<String>,
+}
+
+fn real_resources(c: &mut Client, player: &str) -> Real {
+    let mut real = Real {
+        ids: Vec::new(),
+        commitments: Vec::new(),
+    };
+    let seeds = c
+        .send("GET", "/v1/seeds", Some(player), &[], None)
+        .expect("seeds");
+    real.commitments
+        .extend(seeds.json()["commitment"].as_str().map(String::from));
+    for (path, token, body, id) in [
+        (
             "/v1/matches",
-            Some(OPERATOR_KEY),
-            &[],
-            Some(r#"{"game": "tarneeb"}"#),
-        )
-        .expect("match");
-    if m.status == 201 {
-        ids.extend(m.json()["match_id"].as_str().map(String::from));
-    }
-    let h = c
-        .send(
-            "POST",
+            OPERATOR_KEY,
+            r#"{"game": "tarneeb"}"#,
+            "match_id",
+        ),
+        (
             "/v1/selfpoker/hands",
-            Some(player),
-            &[],
-            Some(r#"{"players": 4}"#),
-        )
-        .expect("hand");
-    if h.status == 201 {
-        ids.extend(h.json()["hand_id"].as_str().map(String::from));
+            player,
+            r#"{"players": 4}"#,
+            "hand_id",
+        ),
+        ("/v1/chess/seeds", player, "{}", "seed_id"),
+        ("/v1/poker/tables", OPERATOR_KEY, "{}", "table_id"),
+    ] {
+        let a = c
+            .send("POST", path, Some(token), &[], Some(body))
+            .expect(path);
+        assert_eq!(a.status, 201, "{path}: {}", a.body);
+        let v = a.json();
+        real.ids.extend(v[id].as_str().map(String::from));
+        real.commitments
+            .extend(v["commitment"].as_str().map(String::from));
     }
-    ids
+    assert_eq!(real.ids.len(), 4, "every resource has an id");
+    real
 }
 
 /// An error answer of the application: 4xx, JSON, `code` and `message`.
@@ -167,9 +184,19 @@ fn near_miss_object(names: Vec<String>) -> impl Strategy<Value = Value> {
         })
 }
 
-fn body(names: Vec<String>) -> impl Strategy<Value = Option<Vec<u8>>> {
+fn body(names: Vec<String>, commitments: Vec<String>) -> impl Strategy<Value = Option<Vec<u8>>> {
     prop_oneof![
         Just(None),
+        // A body right but for one part, with a commitment the caller was
+        // really shown, so it passes the JSON layer and the commitment check.
+        (
+            near_miss_object(names.clone()),
+            prop::sample::select(commitments)
+        )
+            .prop_map(|(mut v, commitment)| {
+                v["commitment"] = json!(commitment);
+                Some(v.to_string().into_bytes())
+            }),
         near_miss_object(names).prop_map(|v| Some(v.to_string().into_bytes())),
         odd_value().prop_map(|v| Some(v.to_string().into_bytes())),
         prop::collection::vec(any::<u8>(), 0..300).prop_map(Some),
@@ -205,8 +232,8 @@ struct Case {
     body: Option<Vec<u8>>,
 }
 
-fn case(names: Vec<String>, ids: Vec<String>) -> impl Strategy<Value = Case> {
-    let mut params: Vec<String> = ids;
+fn case(names: Vec<String>, real: Real) -> impl Strategy<Value = Case> {
+    let mut params: Vec<String> = real.ids;
     params.extend(
         [
             "1",
@@ -262,7 +289,7 @@ fn case(names: Vec<String>, ids: Vec<String>) -> impl Strategy<Value = Case> {
                 Just("a b".to_owned()),
             ],
         ),
-        body(names),
+        body(names, real.commitments),
     )
         .prop_map(
             |(route, other_method, param, query, auth, content_type, key, body)| Case {
@@ -329,18 +356,17 @@ fn raw_request(
 #[test]
 fn malformed_requests_at_every_documented_endpoint_get_4xx_json() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut opts = Options::new(dir.path());
-    opts.operator_key = Some(OPERATOR_KEY);
-    let mut server = Server::start(&opts);
+    let mut server = Server::start(&Options::new(dir.path()));
     let addr = server.addr.clone();
     let mut c = Client::new(&addr);
     let (routes, names) = documented_api(&mut c);
     let player = new_player(&mut c);
-    let ids = real_ids(&mut c, &player);
+    let real = real_resources(&mut c, &player);
     eprintln!(
-        "{} documented operations, {} field names, real ids {ids:?}",
+        "{} documented operations, {} field names, real ids {:?}",
         routes.len(),
-        names.len()
+        names.len(),
+        real.ids
     );
 
     let mut runner = TestRunner::new(Config {
@@ -348,7 +374,7 @@ fn malformed_requests_at_every_documented_endpoint_get_4xx_json() {
         failure_persistence: None,
         ..Config::default()
     });
-    let result = runner.run(&case(names, ids), |case| {
+    let result = runner.run(&case(names, real), |case| {
         let (what, req) = raw_request(&addr, &routes, &player, &case);
         let answer = raw_exchange(&addr, &req)
             .map_err(|e| TestCaseError::fail(format!("{what}: no answer: {e}")))?
@@ -377,6 +403,63 @@ fn malformed_requests_at_every_documented_endpoint_get_4xx_json() {
         "no internal error was logged:\n{}",
         dump(&errors)
     );
+}
+
+/// Random path tails and query strings after every resource prefix, as the
+/// player and as the operator: what parses as a URI gets a 4xx JSON error or
+/// a success, never a 5xx.
+#[test]
+fn random_paths_and_queries_get_4xx_json() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut server = Server::start(&Options::new(dir.path()));
+    let addr = server.addr.clone();
+    let mut c = Client::new(&addr);
+    let player = new_player(&mut c);
+    let bases = [
+        "/v1/records/",
+        "/v1/records?",
+        "/v1/dice/bets?",
+        "/v1/seeds/revealed?",
+        "/v1/operator/records/",
+        "/v1/matches/",
+        "/v1/selfpoker/hands/",
+        "/v1/chess/games/",
+        "/v1/chess/seeks/",
+        "/v1/poker/tables/",
+        "/v1/",
+    ];
+    let mut runner = TestRunner::new(Config {
+        cases: 96,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (
+        "[a-zA-Z0-9%._~=&?/-]{0,40}",
+        prop::sample::select(vec!["GET", "POST", "PUT"]),
+        any::<bool>(),
+    );
+    let result = runner.run(&strategy, |(tail, method, as_operator)| {
+        let token = if as_operator { OPERATOR_KEY } else { &player };
+        for base in bases {
+            let path = format!("{base}{tail}");
+            if path.parse::<axum::http::Uri>().is_err() || path.starts_with("/v1/events") {
+                continue;
+            }
+            let req = format!(
+                "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nContent-Length: 0\r\n\r\n"
+            );
+            let what = format!("{method} {path}");
+            let answer = raw_exchange(&addr, req.as_bytes())
+                .map_err(|e| TestCaseError::fail(format!("{what}: no answer: {e}")))?
+                .ok_or_else(|| TestCaseError::fail(format!("{what}: closed without an answer")))?;
+            check_answer(&what, &answer)?;
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}\nserver output:\n{}", dump(&server.lines()));
+    }
+    assert!(server.alive(), "the server survived");
 }
 
 #[test]
