@@ -485,3 +485,36 @@ fn a_closed_stdout_is_not_an_error() {
     assert_eq!(code(&out), 0, "{}", text(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
+
+#[test]
+fn the_examples_verify_as_their_readme_says() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut seen = 0;
+    for entry in fs::read_dir(&dir).expect("examples/ exists") {
+        let path = entry.expect("directory entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        if !(name.ends_with(".json") || name.ends_with(".jsonl")) {
+            continue;
+        }
+        // examples/README.md: a pending bet and the tampered records exit 1, the rest 0.
+        let expected = if name == "dice_v1_pending.json" || name == "tampered.jsonl" {
+            1
+        } else {
+            0
+        };
+        let out = verify_file(&[], &path);
+        assert_eq!(
+            code(&out),
+            expected,
+            "{name}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        seen += 1;
+    }
+    assert!(seen >= 9, "examples found: {seen}");
+}
