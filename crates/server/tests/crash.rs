@@ -5,6 +5,12 @@
 //! acts at most once, no nonce is reused or skipped, each balance is the
 //! opening balance plus the history, and every exported record verifies
 //! with the core and proves the roll its player was answered.
+//!
+//! Beside the dice load the operator deals a table-game match (a new one
+//! each round, so the first crosses both kills): every draw it was answered
+//! is in the match's log unchanged after each restart, and the finished
+//! match's `match_seed_v2` record verifies with the core and deals exactly
+//! what the log holds.
 
 mod common;
 
@@ -16,17 +22,19 @@ use std::time::Duration;
 use common::http::Client;
 use common::ledger::{all_pages, check_acked, check_player, check_records};
 use common::load::{bet, drive, Plan, Sent};
+use common::matches;
 use common::new_player;
 use common::server::{Options, Server};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Runs the load for `run` against `addr`, then `kill -9`s the server.
 fn load_then_kill(
     server: Server,
     tokens: &[String],
+    match_id: &str,
     run: Duration,
     tag: &str,
-) -> common::load::Outcome {
+) -> (common::load::Outcome, Vec<(u64, Value)>) {
     let addrs = vec![server.addr.clone()];
     let tokens = tokens.to_vec();
     let tag = tag.to_owned();
@@ -44,10 +52,72 @@ fn load_then_kill(
             drive(&plan, &stop)
         })
     };
+    let dealer = {
+        let (addr, id, stop) = (server.addr.clone(), match_id.to_owned(), Arc::clone(&stop));
+        std::thread::spawn(move || deal_until(&addr, &id, &stop))
+    };
     std::thread::sleep(run);
     server.kill9();
     stop.store(true, Ordering::Relaxed);
-    loader.join().expect("loader")
+    (
+        loader.join().expect("loader"),
+        dealer.join().expect("dealer"),
+    )
+}
+
+/// At most this many deals per match (each draw replays the match).
+const MAX_DEALS: usize = 120;
+
+/// Deals the match until `stop` or the server stops answering; returns the
+/// draws answered: `(seq, draw)`.
+fn deal_until(addr: &str, id: &str, stop: &AtomicBool) -> Vec<(u64, Value)> {
+    let mut c = Client::new(addr);
+    let mut acked = Vec::new();
+    while !stop.load(Ordering::Relaxed) && acked.len() < MAX_DEALS {
+        match matches::draw(&mut c, id, &json!({"step": "deal"})) {
+            Ok(a) => {
+                assert_eq!(a.status, 200, "deal: {}", a.body);
+                let v = a.json();
+                let seq = v["seq"].as_u64().expect("seq");
+                acked.push((seq, v["draw"].clone()));
+            }
+            Err(_) => break,
+        }
+    }
+    acked
+}
+
+/// Every answered draw is in the match's log unchanged.
+fn check_draws(c: &mut Client, id: &str, acked: &[(u64, Value)]) {
+    let log = matches::log(c, id, &mut |_, _| {});
+    for (seq, draw) in acked {
+        let i = usize::try_from(*seq).expect("seq");
+        assert_eq!(
+            log.get(i).map(|e| &e["draw"]),
+            Some(draw),
+            "answered draw {seq} of {id} lost or changed"
+        );
+    }
+}
+
+/// Finishes the match: its record verifies and deals what the log holds.
+fn finish_and_compare(c: &mut Client, id: &str, acked: &[(u64, Value)]) {
+    let logged: Vec<Value> = matches::log(c, id, &mut |_, _| {})
+        .into_iter()
+        .filter(|e| e["draw"]["step"] == "deal")
+        .map(|e| e["draw"]["hands"].clone())
+        .collect();
+    assert!(
+        logged.len() >= acked.len(),
+        "{id}: every answered deal is logged"
+    );
+    let finished = matches::finish(c, id, &mut |_, _| {});
+    let record = &finished["record"]["record"];
+    assert_eq!(
+        record["outcome"]["deals"],
+        json!(logged),
+        "the verified record deals exactly the logged hands of {id}"
+    );
 }
 
 /// Retries an unanswered bet twice with its key: the first retry either
@@ -69,17 +139,25 @@ fn kill_nine_twice_under_load_loses_nothing() {
     let mut server = Server::start(&opts);
     let mut c = Client::new(&server.addr);
     let tokens: Vec<String> = (0..3).map(|_| new_player(&mut c)).collect();
+    // Match id -> the draws answered for it.
+    let mut deals: Vec<(String, Vec<(u64, Value)>)> = Vec::new();
     let mut acked: Vec<(Sent, Value)> = Vec::new();
     let mut rotations: Vec<(String, Value)> = Vec::new();
     let mut stored: HashMap<String, Vec<Value>> = HashMap::new();
 
     for (round, run_ms) in [(0, 900), (1, 1300)] {
-        let out = load_then_kill(
+        let started = matches::open_started(&mut c, "tarneeb", &mut |_, _| {});
+        let id = started["match_id"].as_str().expect("match_id").to_owned();
+        let (out, dealt) = load_then_kill(
             server,
             &tokens,
+            &id,
             Duration::from_millis(run_ms),
             &format!("r{round}"),
         );
+        eprintln!("round {round}: {} deals of {id} answered", dealt.len());
+        assert!(!dealt.is_empty(), "the match was dealt during the load");
+        deals.push((id, dealt));
         eprintln!(
             "round {round}: killed -9 with {} bets acknowledged, {} unanswered, {} replays, {} refused, {} rotations",
             out.acked.len(),
@@ -104,6 +182,9 @@ fn kill_nine_twice_under_load_loses_nothing() {
             .map(|t| (t.clone(), check_player(&mut c, t)))
             .collect();
         check_acked(&acked, &stored);
+        for (id, dealt) in &deals {
+            check_draws(&mut c, id, dealt);
+        }
         // An answered rotation is durable: its seed is among the revealed.
         for token in &tokens {
             let revealed: HashMap<i64, Value> =
@@ -118,6 +199,9 @@ fn kill_nine_twice_under_load_loses_nothing() {
                 assert_eq!(stored["commitment"], r["commitment"]);
             }
         }
+    }
+    for (id, dealt) in &deals {
+        finish_and_compare(&mut c, id, dealt);
     }
     let mut records = 0;
     for token in &tokens {

@@ -1,8 +1,8 @@
 //! Helpers shared by every test of the service: the router in process
 //! (`app`), and for the tests that need a process boundary, the real binary
 //! as a child (`server`), a small HTTP client over TCP (`http`), a
-//! concurrent dice load (`load`) and the ledger checks those tests end with
-//! (`ledger`).
+//! concurrent dice load (`load`), the ledger checks those tests end with
+//! (`ledger`) and an operator's table-game match (`matches`).
 //!
 //! Each test file uses only part of it, hence the `dead_code` allowance.
 
@@ -12,6 +12,7 @@ pub mod app;
 pub mod http;
 pub mod ledger;
 pub mod load;
+pub mod matches;
 pub mod server;
 
 /// The operator key of every test server, in process or not.
