@@ -70,6 +70,8 @@ export const api = {
   bets: (query) => call('GET', `/v1/dice/bets?${new URLSearchParams(query)}`),
   selfpokerNew: (players) => call('POST', '/v1/selfpoker/hands', { body: { players } }),
   selfpokerNext: (id) => call('POST', `/v1/selfpoker/hands/${encodeURIComponent(id)}/next`, { body: {} }),
-  records: (before) => call('GET', `/v1/records?limit=100${before ? `&before=${before}` : ''}`),
+  records: (before, limit = 100) => call('GET', `/v1/records?limit=${limit}${before ? `&before=${before}` : ''}`),
+  pokerHands: () => call('GET', '/v1/poker/hands'),
+  pokerHand: (table, n) => call('GET', `/v1/poker/tables/${encodeURIComponent(table)}/hands/${encodeURIComponent(n)}`),
   token: ensureToken,
 };

@@ -72,8 +72,8 @@ async function main() {
   const seeds = mountSeeds($('#panel-seeds'), { wasm, onRotate: () => { revealed.refresh().catch(showError); dice.refresh().catch(showError); } });
   const revealed = mountRevealed($('#panel-revealed'), { wasm });
   mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
-  mountTables($('#panel-tables'), { wasm });
-  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh() };
+  const tables = mountTables($('#panel-tables'), { wasm });
+  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll() };
   setupTabs((name) => loaders[name]?.().catch(showError));
   try {
     setBalance((await api.me()).balance);

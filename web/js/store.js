@@ -53,9 +53,12 @@ export const store = {
   },
   currentCommitment: () => read('current_commitment', null),
   setCurrentCommitment: (c) => write('current_commitment', c),
-  /** Poker and selfpoker hands: [{id, scheme, label, commitment, seed, seen_at}]. */
+  /** Poker and selfpoker hands: [{id, scheme, label, commitment, seed, seen_at, …}] (poker: see poker.js). */
   hands: () => read('hands', []),
   saveHands: (hands) => write('hands', hands),
+  /** The newest record id the poker watch has read (null: not started). */
+  pokerCursor: () => read('poker_cursor', null),
+  setPokerCursor: (id) => write('poker_cursor', id),
 };
 
 /** Every value the browser knows, labelled, for the wrong-value hint. */

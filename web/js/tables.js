@@ -3,16 +3,23 @@
 // seed revealed after the hand, and checks them automatically: a selfpoker
 // commit is sha256("selfpoker:" + seed), a poker hand commitment is
 // sha256(hand_value). The relation comes from the core (wasm `classify`).
+// Poker tables the player sits at are watched by poker.js, which also checks
+// the proofs and the session record against what was stored.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { store } from './store.js';
 import { api } from './api.js';
 import { card } from './render.js';
 import { showVerdicts } from './verify.js';
+import { POKER, pollPoker } from './poker.js';
+
+/** How often the poker watch asks for new hands and records. */
+const POLL_MS = 4000;
 
 const NEXT_STAGE = { committed: 'preflop', preflop: 'flop', flop: 'turn', turn: 'river', river: 'hand_end' };
 
 export function checkHand(wasm, hand) {
+  if (hand.problems && hand.problems.length) return 'bad';
   if (!hand.seed) return 'wait';
   const c = JSON.parse(wasm.classify(String(hand.seed), JSON.stringify([{ label: 'commitment', value: hand.commitment }])));
   const want = hand.scheme === 'selfpoker' ? 'selfpoker_seed_of' : 'seed_of';
@@ -21,11 +28,27 @@ export function checkHand(wasm, hand) {
 
 export function badge(wasm, hand) {
   const state = checkHand(wasm, hand);
-  const text = { ok: t('tables.badge_ok'), bad: t('tables.badge_bad'), wait: t('tables.badge_wait') }[state];
+  const waiting = hand.proven ? t('tables.badge_proven') : t('tables.badge_wait');
+  const text = { ok: t('tables.badge_ok'), bad: t('tables.badge_bad'), wait: waiting }[state];
   return h('span', { class: `deal-badge ${state}`, tabindex: 0, title: `${t('tables.commitment')}: ${hand.commitment}`, 'data-state': state },
     h('span', { 'aria-hidden': 'true' }, state === 'ok' ? '✓ ' : state === 'bad' ? '✗ ' : '… '),
     t('tables.badge'), ' · ', text,
     h('span', { class: 'badge-pop', role: 'tooltip' }, t('tables.commitment'), ': ', h('code', { class: 'hex' }, hand.commitment)));
+}
+
+/** What a watched poker hand adds: the player's cards, each check, each problem. */
+function pokerDetails(wasm, hand) {
+  if (hand.scheme !== POKER || !hand.table) return null;
+  const steps = [
+    [t('poker.step_seen', { street: t(`poker.street${hand.seen_street || 0}`) }), true],
+    [t('poker.step_proof'), hand.proven],
+    [t('poker.step_session'), hand.session_checked && !(hand.problems || []).length],
+  ];
+  return h('div', { class: 'poker-hand' },
+    hand.hole ? h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('tables.your_cards')),
+      h('span', { class: 'cards' }, hand.hole.map((id) => card(wasm, '52', id)))) : null,
+    h('ul', { class: 'poker-steps small' }, steps.map(([text, done]) => h('li', { 'data-done': String(Boolean(done)) }, done ? '✓ ' : '· ', text))),
+    (hand.problems || []).length ? h('ul', { class: 'error-text small poker-problems' }, hand.problems.map((p) => h('li', {}, p))) : null);
 }
 
 export function mountTables(root, { wasm }) {
@@ -35,7 +58,8 @@ export function mountTables(root, { wasm }) {
     const hands = store.hands();
     clear(list, hands.length ? h('ul', { class: 'hands' }, hands.map((hand) => h('li', { 'data-hand': hand.id },
       h('span', { class: 'hand-label' }, `${hand.scheme} · ${hand.label}`), ' ', badge(wasm, hand),
-      hand.seed ? h('div', { class: 'muted small' }, t('tables.seed'), ': ', h('code', {}, String(hand.seed))) : null,
+      pokerDetails(wasm, hand),
+      hand.seed ? h('div', { class: 'muted small' }, hand.scheme === POKER ? t('poker.hand_value') : t('tables.seed'), ': ', h('code', {}, String(hand.seed))) : null,
       h('button', { type: 'button', class: 'link', onclick: () => { store.saveHands(store.hands().filter((x) => x.id !== hand.id)); render(); } }, t('tables.forget')))))
       : h('p', { class: 'muted' }, t('tables.empty')));
   }
@@ -116,7 +140,18 @@ export function mountTables(root, { wasm }) {
 
   clear(root, play, h('section', { class: 'card-panel' }, h('h3', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
   render();
+  // Poker tables the player sits at are watched while the page is open: each
+  // new hand's commitments are stored before its cards, and the proofs and
+  // session records are checked as they arrive.
+  let polling = null;
+  function poll() {
+    polling ??= pollPoker(wasm).then((changed) => { if (changed) render(); }).finally(() => { polling = null; });
+    return polling;
+  }
+  setInterval(() => { if (document.visibilityState === 'visible') poll().catch(() => {}); }, POLL_MS);
+  poll().catch(() => {});
+
   // The table client (or a test) reports hands through this hook.
-  globalThis.fairseedTables = { seen, revealed };
-  return { seen, revealed, refresh: render, current: () => handState };
+  globalThis.fairseedTables = { seen, revealed, poll };
+  return { seen, revealed, poll, refresh: render, current: () => handState };
 }

@@ -2,8 +2,10 @@
 // (and can forward /v1 to a running `fairseed serve`), the system Chromium
 // driven by playwright-core, and screenshots into web/test-artifacts/.
 import { createServer, request as httpRequest } from 'node:http';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -84,4 +86,52 @@ export function cargoBin(pkg, bin) {
     .find((m) => m.reason === 'compiler-artifact' && m.target?.name === bin && m.executable)?.executable;
   if (!exe) throw new Error(`cargo did not report the ${bin} executable`);
   return exe;
+}
+
+function freePort() {
+  return new Promise((done) => {
+    const s = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * Starts a real `fairseed-server` (built with cargo, or FAIRSEED_SERVER_BIN)
+ * on a free port with a fresh data directory: the page is the one compiled
+ * into the binary. Returns {base, operatorKey, close}.
+ */
+export async function startService() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'fairseed-web-'));
+  const operatorKey = 'web-tests-operator-key-0123456789';
+  const bin = process.env.FAIRSEED_SERVER_BIN || cargoBin('fairseed-server', 'fairseed-server');
+  const proc = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0', '--operator-key', operatorKey],
+    { stdio: ['ignore', 'ignore', 'ignore'] });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    operatorKey,
+    close() {
+      proc.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One JSON call to the service; throws on a non-2xx answer. */
+export async function callApi(base, method, path, token, body) {
+  const headers = { Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text);
 }

@@ -37,6 +37,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = embed![
     "js/hint.js",
     "js/i18n.js",
     "js/offline.js",
+    "js/poker.js",
     "js/render.js",
     "js/revealed.js",
     "js/seeds.js",
