@@ -29,7 +29,8 @@ pub struct SeedSequence {
 impl SeedSequence {
     /// Mixes the seed's little-endian 32-bit words into the pool.
     pub fn new(seed: u64) -> Self {
-        let words = seed_words(seed);
+        let (words, len) = seed_words(seed);
+        let words = &words[..len];
         let mut hash_const = INIT_A;
         let mut hashmix = |value: u32| {
             let mut v = value ^ hash_const;
@@ -74,18 +75,12 @@ impl SeedSequence {
     }
 }
 
-/// `_coerce_to_uint32_array(seed)`: little-endian 32-bit words, `0` → `[0]`.
-fn seed_words(seed: u64) -> Vec<u32> {
-    let mut words = Vec::with_capacity(2);
-    let mut rest = seed;
-    loop {
-        // Keeps the low 32 bits on purpose.
-        words.push(rest as u32);
-        rest >>= 32;
-        if rest == 0 {
-            return words;
-        }
-    }
+/// `_coerce_to_uint32_array(seed)`: little-endian 32-bit words, `0` → `[0]`;
+/// a `u64` has one or two.
+fn seed_words(seed: u64) -> ([u32; 2], usize) {
+    // The low and high halves, kept on purpose.
+    let words = [seed as u32, (seed >> 32) as u32];
+    (words, if words[1] == 0 { 1 } else { 2 })
 }
 
 fn mix(x: u32, y: u32) -> u32 {
@@ -208,7 +203,8 @@ mod tests {
 
     #[test]
     fn seed_words_are_little_endian() {
-        assert_eq!(seed_words(0), [0]);
-        assert_eq!(seed_words((1 << 63) - 1), [u32::MAX, 0x7fff_ffff]);
+        assert_eq!(seed_words(0), ([0, 0], 1));
+        assert_eq!(seed_words(1 << 32), ([0, 1], 2));
+        assert_eq!(seed_words((1 << 63) - 1), ([u32::MAX, 0x7fff_ffff], 2));
     }
 }
