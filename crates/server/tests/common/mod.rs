@@ -2,7 +2,8 @@
 //! (`app`), and for the tests that need a process boundary, the real binary
 //! as a child (`server`), a small HTTP client over TCP (`http`), a
 //! concurrent dice load (`load`), the ledger checks those tests end with
-//! (`ledger`) and an operator's table-game match (`matches`).
+//! (`ledger`), an operator's table-game match (`matches`) and a live-event
+//! subscriber (`sse`).
 //!
 //! Each test file uses only part of it, hence the `dead_code` allowance.
 
@@ -14,6 +15,7 @@ pub mod ledger;
 pub mod load;
 pub mod matches;
 pub mod server;
+pub mod sse;
 
 /// The operator key of every test server, in process or not.
 pub const OPERATOR_KEY: &str = "operator-key-for-tests-0123456789";
