@@ -1,11 +1,12 @@
-//! The player page: files from `--web-dir` at `/`, API errors stay JSON.
+//! The player page: the page's own files from `--web-dir` at `/` (with
+//! their content type), nothing else of the directory, API errors stay JSON.
 
 mod common;
 
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::{header, Request, StatusCode};
 use fairseed_store::{SeedCipher, SqliteStore};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
@@ -14,7 +15,10 @@ use tower::ServiceExt;
 async fn web_dir_is_served_at_root() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("index.html"), "<h1>player page</h1>").expect("write");
-    std::fs::write(dir.path().join("app.js"), "console.log(1)").expect("write");
+    std::fs::create_dir(dir.path().join("js")).expect("mkdir");
+    std::fs::write(dir.path().join("js/app.js"), "console.log(1)").expect("write");
+    std::fs::write(dir.path().join("notes.txt"), "not for the page").expect("write");
+    std::fs::write(dir.path().join("app.js"), "outside js/").expect("write");
     let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("store");
     let state = fairseed_server::state(Arc::new(store), common::OPERATOR_KEY, 1000, 0);
     let app = fairseed_server::with_static(fairseed_server::router(state), Some(dir.path()));
@@ -27,16 +31,32 @@ async fn web_dir_is_served_at_root() {
         async move {
             let res = app.oneshot(req).await.expect("infallible");
             let status = res.status();
+            let ctype = res
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_owned();
             let body = res.into_body().collect().await.expect("body").to_bytes();
-            (status, String::from_utf8_lossy(&body).into_owned())
+            (status, ctype, String::from_utf8_lossy(&body).into_owned())
         }
     };
+    let (status, ctype, body) = get("/").await;
     assert_eq!(
-        get("/").await,
-        (StatusCode::OK, "<h1>player page</h1>".to_owned())
+        (status, body.as_str()),
+        (StatusCode::OK, "<h1>player page</h1>")
     );
-    assert_eq!(get("/app.js").await.1, "console.log(1)");
-    let (status, body) = get("/v1/no-such-thing").await;
+    assert!(ctype.starts_with("text/html"), "{ctype}");
+    let (status, ctype, body) = get("/js/app.js").await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "console.log(1)"));
+    assert!(ctype.contains("javascript"), "{ctype}");
+    // Files of the directory that are not the page's stay unreachable.
+    for path in ["/notes.txt", "/app.js", "/js/../notes.txt"] {
+        let (status, _, body) = get(path).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {body}");
+        assert!(body.contains("\"code\":\"not_found\""), "{path}: {body}");
+    }
+    let (status, _, body) = get("/v1/no-such-thing").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body.contains("\"code\":\"not_found\""), "{body}");
     assert_eq!(get("/healthz").await.0, StatusCode::OK);
