@@ -19,9 +19,9 @@ async fn new_seed(h: &Harness, token: &str) -> (String, String) {
     )
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn seek_accept_finish_and_bot() {
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     let (alice, _) = h.player().await;
     let (bob, _) = h.player().await;
     let (carol, _) = h.player().await;

@@ -11,9 +11,9 @@ use common::app::{assert_verifies, Harness};
 use common::OPERATOR_KEY;
 use serde_json::{json, Value};
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn dice_flow() {
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     let (token, created) = h.player().await;
     assert_eq!(created["balance"], 1000);
     let pair = h.get("/v1/seeds", &token).await.json();
@@ -298,7 +298,7 @@ async fn dice_flow() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_bets_take_consecutive_nonces() {
-    let h = Harness::new(1_000_000, 0);
+    let h = Harness::new(1_000_000, 0).await;
     let (token, _) = h.player().await;
     let mut tasks = Vec::new();
     for i in 0..64 {
@@ -332,9 +332,9 @@ async fn concurrent_bets_take_consecutive_nonces() {
     assert_eq!(balance, 1_000_000 + net);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn rate_limit_per_token() {
-    let h = Harness::new(1000, 2);
+    let h = Harness::new(1000, 2).await;
     let (a, _) = h.player().await;
     let (b, _) = h.player().await;
     let statuses: Vec<_> = futures_statuses(&h, &a, 6).await;
@@ -367,9 +367,9 @@ async fn futures_statuses(h: &Harness, token: &str, n: usize) -> Vec<StatusCode>
     out
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn openapi_documents_every_route() {
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     let r = h
         .raw(Method::GET, "/v1/openapi.json", None, &[], None)
         .await;

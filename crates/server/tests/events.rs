@@ -47,9 +47,9 @@ async fn subscribe(h: &Harness, token: &str, topic: &str) -> Body {
     res.into_body()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn poker_events_are_filtered_per_player() {
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     let table = h
         .send(
             Method::POST,

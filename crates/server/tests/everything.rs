@@ -16,9 +16,9 @@ async fn ok(r: common::app::Resp) -> Value {
     r.json()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn every_scheme_exports_and_verifies() {
-    let h = Harness::new(1_000_000, 0);
+    let h = Harness::new(1_000_000, 0).await;
     let (alice, _) = h.player().await;
     let (bob, _) = h.player().await;
 

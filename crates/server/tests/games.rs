@@ -127,9 +127,9 @@ async fn play_match(h: &Harness, game: &str, id: &str, steps: &[Value]) -> (Vec<
     (draws, finished)
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn every_table_game() {
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     for game in ["checkers", "xiangqi"] {
         let (_, f) = play_match(&h, game, &format!("{game}-1"), &[]).await;
         assert_eq!(f["record"]["record"]["play"], json!({}));
@@ -251,9 +251,9 @@ async fn op_as(h: &Harness, token: &str) -> StatusCode {
     .status
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn selfpoker_hand() {
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     let (token, _) = h.player().await;
     let r = h
         .send(
@@ -333,13 +333,13 @@ async fn selfpoker_hand() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn import_legacy_match_record() {
     use fairseed_core::games::{self, Game, MatchStream, Play};
     use fairseed_core::record::{MatchRecord, MatchScheme};
     use fairseed_core::{Ident, ServerSeed};
 
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     let seed = ServerSeed::from_bytes([9; 32]);
     let id = Ident::parse("legacy-7").expect("id");
     let play = Play::Deals(1);

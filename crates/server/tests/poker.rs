@@ -3,12 +3,9 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use axum::http::{Method, StatusCode};
 use common::app::{assert_verifies, Harness};
 use common::OPERATOR_KEY;
-use fairseed_store::{SeedCipher, SqliteStore};
 use serde_json::{json, Value};
 
 async fn op(h: &Harness, method: Method, path: &str) -> common::app::Resp {
@@ -22,9 +19,9 @@ async fn op(h: &Harness, method: Method, path: &str) -> common::app::Resp {
     .await
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn table_hands_proofs_rotation() {
-    let h = Harness::new(1000, 0);
+    let h = Harness::new(1000, 0).await;
     let r = h
         .send(
             Method::POST,
@@ -185,14 +182,9 @@ async fn table_hands_proofs_rotation() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn sessions_left_open_rotate_at_start() {
-    let store =
-        Arc::new(SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("store"));
-    let state = fairseed_server::state(store, common::OPERATOR_KEY, 1000, 0);
-    let h = Harness {
-        app: fairseed_server::app(state.clone()),
-    };
+    let h = Harness::new(1000, 0).await;
     let table = h
         .send(
             Method::POST,
@@ -221,7 +213,7 @@ async fn sessions_left_open_rotate_at_start() {
             .status,
         StatusCode::OK
     );
-    let rotated = fairseed_server::handlers::poker::rotate_open_sessions(&state)
+    let rotated = fairseed_server::handlers::poker::rotate_open_sessions(&h.state)
         .await
         .expect("rotate");
     assert_eq!(rotated, 1);

@@ -12,7 +12,6 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
@@ -21,43 +20,10 @@ use common::http::Client;
 use common::ledger::{check_acked, check_player, check_records};
 use common::load::{bet, bet_body, drive, Outcome, Plan, Sent};
 use common::new_player;
+use common::pg::{test_db_uri, Schema};
 use common::server::{Options, Server};
-use fairseed_store::{PgStore, SeedCipher};
+use fairseed_store::SeedCipher;
 use serde_json::Value;
-
-/// Runs `f` with a URL scoped to a fresh schema of `url` (created and
-/// migrated with the data dir's seed key, as the servers will use it), and
-/// drops the schema afterwards even if `f` panics.
-fn in_fresh_schema(url: &str, data_dir: &Path, f: impl FnOnce(&str)) {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let schema = format!("fairseed_rel_{}_{nanos}", std::process::id());
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    std::fs::create_dir_all(data_dir).expect("data dir");
-    let cipher = SeedCipher::load_or_create(&data_dir.join("seed.key")).expect("seed key");
-    rt.block_on(async {
-        let store = PgStore::connect(url, Some(&schema), cipher)
-            .await
-            .expect("create the schema");
-        store.close().await;
-    });
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let scoped = format!("{url}{sep}options=-c%20search_path%3D{schema}");
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&scoped)));
-    rt.block_on(async {
-        PgStore::drop_schema(url, &schema)
-            .await
-            .expect("drop the schema")
-    });
-    if let Err(panic) = result {
-        std::panic::resume_unwind(panic);
-    }
-}
 
 /// Races each key through both servers at once; both answers must agree.
 fn race_keys(addrs: &[String; 2], token: &str, n: usize) -> Vec<(Sent, Value)> {
@@ -117,83 +83,85 @@ fn load(
 
 #[test]
 fn two_processes_one_postgres_same_players() {
-    let Ok(url) = std::env::var("FAIRSEED_TEST_DB_URI") else {
+    let Some(url) = test_db_uri() else {
         eprintln!("FAIRSEED_TEST_DB_URI is not set: skipping the scale-out test (e.g. FAIRSEED_TEST_DB_URI=postgres://postgres@127.0.0.1:5432/test)");
         return;
     };
     let dir = tempfile::tempdir().expect("tempdir");
-    in_fresh_schema(&url, dir.path(), |db| {
-        let mut opts = Options::new(dir.path());
-        opts.database = Some(db);
-        // Both processes share the data dir (the seed key) and the operator key.
-        let a = Server::start(&opts);
-        let b = Server::start(&opts);
-        let addrs = [a.addr.clone(), b.addr.clone()];
-        let mut c = Client::new(&addrs[0]);
-        let tokens: Vec<String> = (0..3).map(|_| new_player(&mut c)).collect();
+    // Created and migrated with the data dir's seed key, as the servers use it.
+    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("seed key");
+    let schema = Schema::create(&url, cipher);
+    let db = schema.scoped_url();
+    let mut opts = Options::new(dir.path());
+    opts.database = Some(&db);
+    // Both processes share the data dir (the seed key) and the operator key.
+    let a = Server::start(&opts);
+    let b = Server::start(&opts);
+    let addrs = [a.addr.clone(), b.addr.clone()];
+    let mut c = Client::new(&addrs[0]);
+    let tokens: Vec<String> = (0..3).map(|_| new_player(&mut c)).collect();
 
-        // Phase 1: every player through both processes at once.
-        let stop = Arc::new(AtomicBool::new(false));
-        let loader = load(addrs.to_vec(), tokens.clone(), "both", &stop);
-        std::thread::sleep(Duration::from_millis(1500));
-        stop.store(true, Ordering::Relaxed);
-        let out = loader.join().expect("loader");
-        assert!(out.unanswered.is_empty(), "no server died in phase 1");
-        eprintln!(
-            "phase 1: {} bets, {} replays, {} refused, {} rotations through two processes",
-            out.acked.len(),
-            out.replays,
-            out.refused,
-            out.rotations.len()
-        );
-        assert!(out.acked.len() >= 40, "the load ran: {}", out.acked.len());
-        let mut acked = out.acked;
+    // Phase 1: every player through both processes at once.
+    let stop = Arc::new(AtomicBool::new(false));
+    let loader = load(addrs.to_vec(), tokens.clone(), "both", &stop);
+    std::thread::sleep(Duration::from_millis(1500));
+    stop.store(true, Ordering::Relaxed);
+    let out = loader.join().expect("loader");
+    assert!(out.unanswered.is_empty(), "no server died in phase 1");
+    eprintln!(
+        "phase 1: {} bets, {} replays, {} refused, {} rotations through two processes",
+        out.acked.len(),
+        out.replays,
+        out.refused,
+        out.rotations.len()
+    );
+    assert!(out.acked.len() >= 40, "the load ran: {}", out.acked.len());
+    let mut acked = out.acked;
 
-        // Phase 2: one idempotency key through both processes at the same instant.
-        acked.extend(race_keys(&addrs, &tokens[0], 15));
+    // Phase 2: one idempotency key through both processes at the same instant.
+    acked.extend(race_keys(&addrs, &tokens[0], 15));
 
-        // Phase 3: kill -9 one process mid-load; the other takes the retries.
-        let stop = Arc::new(AtomicBool::new(false));
-        let loader = load(addrs.to_vec(), tokens.clone(), "kill", &stop);
-        std::thread::sleep(Duration::from_millis(700));
-        a.kill9();
-        std::thread::sleep(Duration::from_millis(500));
-        stop.store(true, Ordering::Relaxed);
-        let out = loader.join().expect("loader");
-        eprintln!(
-            "phase 3: {} bets acknowledged, {} unanswered when one process was killed",
-            out.acked.len(),
-            out.unanswered.len()
-        );
-        acked.extend(out.acked);
-        let mut cb = Client::new(&addrs[1]);
-        for sent in &out.unanswered {
-            let first = bet(&mut cb, sent).expect("retry through the survivor");
-            assert_eq!(first.status, 200, "{}", first.body);
-            let again = bet(&mut cb, sent).expect("second retry");
-            assert_eq!(again.json(), first.json());
-            acked.push((sent.clone(), first.json()));
-        }
+    // Phase 3: kill -9 one process mid-load; the other takes the retries.
+    let stop = Arc::new(AtomicBool::new(false));
+    let loader = load(addrs.to_vec(), tokens.clone(), "kill", &stop);
+    std::thread::sleep(Duration::from_millis(700));
+    a.kill9();
+    std::thread::sleep(Duration::from_millis(500));
+    stop.store(true, Ordering::Relaxed);
+    let out = loader.join().expect("loader");
+    eprintln!(
+        "phase 3: {} bets acknowledged, {} unanswered when one process was killed",
+        out.acked.len(),
+        out.unanswered.len()
+    );
+    acked.extend(out.acked);
+    let mut cb = Client::new(&addrs[1]);
+    for sent in &out.unanswered {
+        let first = bet(&mut cb, sent).expect("retry through the survivor");
+        assert_eq!(first.status, 200, "{}", first.body);
+        let again = bet(&mut cb, sent).expect("second retry");
+        assert_eq!(again.json(), first.json());
+        acked.push((sent.clone(), first.json()));
+    }
 
-        // Both views agree and hold every guarantee.
-        let a2 = Server::start(&opts);
-        let mut ca = Client::new(&a2.addr);
-        let mut stored: HashMap<String, Vec<Value>> = HashMap::new();
-        for token in &tokens {
-            let via_a = check_player(&mut ca, token);
-            let via_b = check_player(&mut cb, token);
-            assert_eq!(via_a, via_b, "both processes see the same history");
-            stored.insert(token.clone(), via_b);
-        }
-        check_acked(&acked, &stored);
-        let mut records = 0;
-        for token in &tokens {
-            records += check_records(&mut cb, token, &stored[token]);
-        }
-        eprintln!(
-            "{} acknowledged bets checked, {records} records verified",
-            acked.len()
-        );
-        drop((a2, b));
-    });
+    // Both views agree and hold every guarantee.
+    let a2 = Server::start(&opts);
+    let mut ca = Client::new(&a2.addr);
+    let mut stored: HashMap<String, Vec<Value>> = HashMap::new();
+    for token in &tokens {
+        let via_a = check_player(&mut ca, token);
+        let via_b = check_player(&mut cb, token);
+        assert_eq!(via_a, via_b, "both processes see the same history");
+        stored.insert(token.clone(), via_b);
+    }
+    check_acked(&acked, &stored);
+    let mut records = 0;
+    for token in &tokens {
+        records += check_records(&mut cb, token, &stored[token]);
+    }
+    eprintln!(
+        "{} acknowledged bets checked, {records} records verified",
+        acked.len()
+    );
+    drop((a2, b));
 }

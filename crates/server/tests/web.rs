@@ -3,15 +3,13 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use fairseed_store::{SeedCipher, SqliteStore};
+use common::app::Harness;
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn web_dir_is_served_at_root() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("index.html"), "<h1>player page</h1>").expect("write");
@@ -19,9 +17,8 @@ async fn web_dir_is_served_at_root() {
     std::fs::write(dir.path().join("js/app.js"), "console.log(1)").expect("write");
     std::fs::write(dir.path().join("notes.txt"), "not for the page").expect("write");
     std::fs::write(dir.path().join("app.js"), "outside js/").expect("write");
-    let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("store");
-    let state = fairseed_server::state(Arc::new(store), common::OPERATOR_KEY, 1000, 0);
-    let app = fairseed_server::with_static(fairseed_server::router(state), Some(dir.path()));
+    let h = Harness::new(1000, 0).await;
+    let app = fairseed_server::with_static(fairseed_server::router(h.state), Some(dir.path()));
     let get = |path: &str| {
         let app = app.clone();
         let req = Request::builder()

@@ -1,16 +1,20 @@
-//! The real router over an in-memory SQLite store, driven with `oneshot`:
-//! the fast way to test a flow when no process boundary is involved.
+//! The real router driven with `oneshot`: the fast way to test a flow when
+//! no process boundary is involved. The store is SQLite in memory, or
+//! PostgreSQL in a fresh schema when `FAIRSEED_TEST_DB_URI` is set, so every
+//! flow test runs against both backends.
 
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::Router;
-use fairseed_store::{SeedCipher, SqliteStore};
+use fairseed_server::AppState;
+use fairseed_store::{SeedCipher, SqliteStore, Store};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
+use super::pg::{test_db_uri, Schema};
 use super::OPERATOR_KEY;
 
 /// One answer.
@@ -27,18 +31,38 @@ impl Resp {
     }
 }
 
+/// The service over a fresh store.
 #[derive(Clone)]
 pub struct Harness {
     pub app: Router,
+    pub state: AppState,
+    /// The PostgreSQL schema, dropped with the last clone.
+    _schema: Option<Arc<Schema>>,
 }
 
 impl Harness {
-    pub fn new(opening_balance: u64, rate_limit: u32) -> Self {
-        let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("store");
-        let state =
-            fairseed_server::state(Arc::new(store), OPERATOR_KEY, opening_balance, rate_limit);
+    pub async fn new(opening_balance: u64, rate_limit: u32) -> Self {
+        let cipher = SeedCipher::random().expect("key");
+        let (store, schema): (Arc<dyn Store>, _) = match test_db_uri() {
+            Some(url) => {
+                assert_eq!(
+                    tokio::runtime::Handle::current().runtime_flavor(),
+                    tokio::runtime::RuntimeFlavor::MultiThread,
+                    "a PostgreSQL harness needs #[tokio::test(flavor = \"multi_thread\")]"
+                );
+                let (schema, store) = Schema::connect(&url, cipher).await;
+                (Arc::new(store), Some(Arc::new(schema)))
+            }
+            None => (
+                Arc::new(SqliteStore::open_memory(cipher).expect("store")),
+                None,
+            ),
+        };
+        let state = fairseed_server::state(store, OPERATOR_KEY, opening_balance, rate_limit);
         Self {
-            app: fairseed_server::app(state),
+            app: fairseed_server::app(state.clone()),
+            state,
+            _schema: schema,
         }
     }
 

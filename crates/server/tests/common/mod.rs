@@ -14,6 +14,7 @@ pub mod http;
 pub mod ledger;
 pub mod load;
 pub mod matches;
+pub mod pg;
 pub mod server;
 pub mod sse;
 
