@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::http::Client;
-use common::ledger::{all_pages, check_acked, check_player, check_records};
+use common::ledger::{all_pages, check_acked, check_every_export, check_player};
 use common::load::{bet, drive, Plan, Sent};
 use common::matches;
 use common::new_player;
@@ -203,10 +203,7 @@ fn kill_nine_twice_under_load_loses_nothing() {
     for (id, dealt) in &deals {
         finish_and_compare(&mut c, id, dealt);
     }
-    let mut records = 0;
-    for token in &tokens {
-        records += check_records(&mut c, token, &stored[token]);
-    }
+    let records = check_every_export(&mut c, &stored);
     eprintln!(
         "{} acknowledged bets checked, {records} exported records verified",
         acked.len()

@@ -17,7 +17,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use common::http::Client;
-use common::ledger::{check_acked, check_player, check_records};
+use common::ledger::{check_acked, check_every_export, check_player};
 use common::load::{bet, bet_body, drive, Outcome, Plan, Sent};
 use common::new_player;
 use common::pg::{test_db_uri, Schema};
@@ -155,10 +155,7 @@ fn two_processes_one_postgres_same_players() {
         stored.insert(token.clone(), via_b);
     }
     check_acked(&acked, &stored);
-    let mut records = 0;
-    for token in &tokens {
-        records += check_records(&mut cb, token, &stored[token]);
-    }
+    let records = check_every_export(&mut cb, &stored);
     eprintln!(
         "{} acknowledged bets checked, {records} records verified",
         acked.len()

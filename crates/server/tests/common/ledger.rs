@@ -204,3 +204,11 @@ pub fn check_records(c: &mut Client, token: &str, bets: &[Value]) -> usize {
     );
     export.body.lines().count()
 }
+
+/// [`check_records`] for every player of `stored`; returns the number of records.
+pub fn check_every_export(c: &mut Client, stored: &HashMap<String, Vec<Value>>) -> usize {
+    stored
+        .iter()
+        .map(|(token, bets)| check_records(c, token, bets))
+        .sum()
+}
