@@ -14,9 +14,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use fairseed_store::{PgStore, SeedCipher};
 use tokio::runtime::{Handle, RuntimeFlavor};
 
-/// The test database URL, if PostgreSQL tests are asked for.
+/// The test database URL, if PostgreSQL tests are asked for (set and not empty).
 pub fn test_db_uri() -> Option<String> {
-    std::env::var("FAIRSEED_TEST_DB_URI").ok()
+    std::env::var("FAIRSEED_TEST_DB_URI")
+        .ok()
+        .filter(|u| !u.is_empty())
 }
 
 /// A fresh schema of the test database; dropped with this guard.
