@@ -10,9 +10,12 @@
 //! each round, so the first crosses both kills): every draw it was answered
 //! is in the match's log unchanged after each restart, and the finished
 //! match's `match_seed_v2` record verifies with the core and deals exactly
-//! what the log holds.
+//! what the log holds. Another player plays selfpoker hands left open at
+//! every stage (see `hands`): each survives, and its record holds every
+//! card it was answered.
 
 mod common;
+mod hands;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,14 +30,24 @@ use common::new_player;
 use common::server::{Options, Server};
 use serde_json::{json, Value};
 
-/// Runs the load for `run` against `addr`, then `kill -9`s the server.
+/// What ran beside the dice load until the kill.
+struct Beside {
+    /// The match's answered draws: `(seq, draw)`.
+    dealt: Vec<(u64, Value)>,
+    /// The selfpoker hands and their answered messages.
+    hands: Vec<hands::Played>,
+}
+
+/// Runs the load for `run` against `addr` — dice for `tokens`, the match
+/// `match_id` dealt, selfpoker for `hand_player` — then `kill -9`s the server.
 fn load_then_kill(
     server: Server,
     tokens: &[String],
     match_id: &str,
+    hand_player: &str,
     run: Duration,
     tag: &str,
-) -> (common::load::Outcome, Vec<(u64, Value)>) {
+) -> (common::load::Outcome, Beside) {
     let addrs = vec![server.addr.clone()];
     let tokens = tokens.to_vec();
     let tag = tag.to_owned();
@@ -56,13 +69,22 @@ fn load_then_kill(
         let (addr, id, stop) = (server.addr.clone(), match_id.to_owned(), Arc::clone(&stop));
         std::thread::spawn(move || deal_until(&addr, &id, &stop))
     };
+    let player = {
+        let (addr, token, stop) = (
+            server.addr.clone(),
+            hand_player.to_owned(),
+            Arc::clone(&stop),
+        );
+        std::thread::spawn(move || hands::play_until(&addr, &token, &stop))
+    };
     std::thread::sleep(run);
     server.kill9();
     stop.store(true, Ordering::Relaxed);
-    (
-        loader.join().expect("loader"),
-        dealer.join().expect("dealer"),
-    )
+    let beside = Beside {
+        dealt: dealer.join().expect("dealer"),
+        hands: player.join().expect("selfpoker player"),
+    };
+    (loader.join().expect("loader"), beside)
 }
 
 /// At most this many deals per match (each draw replays the match).
@@ -139,6 +161,8 @@ fn kill_nine_twice_under_load_loses_nothing() {
     let mut server = Server::start(&opts);
     let mut c = Client::new(&server.addr);
     let tokens: Vec<String> = (0..3).map(|_| new_player(&mut c)).collect();
+    let hand_player = new_player(&mut c);
+    let mut played: Vec<hands::Played> = Vec::new();
     // Match id -> the draws answered for it.
     let mut deals: Vec<(String, Vec<(u64, Value)>)> = Vec::new();
     let mut acked: Vec<(Sent, Value)> = Vec::new();
@@ -148,16 +172,26 @@ fn kill_nine_twice_under_load_loses_nothing() {
     for (round, run_ms) in [(0, 900), (1, 1300)] {
         let started = matches::open_started(&mut c, "tarneeb", &mut |_, _| {});
         let id = started["match_id"].as_str().expect("match_id").to_owned();
-        let (out, dealt) = load_then_kill(
+        let (out, beside) = load_then_kill(
             server,
             &tokens,
             &id,
+            &hand_player,
             Duration::from_millis(run_ms),
             &format!("r{round}"),
         );
-        eprintln!("round {round}: {} deals of {id} answered", dealt.len());
-        assert!(!dealt.is_empty(), "the match was dealt during the load");
-        deals.push((id, dealt));
+        eprintln!(
+            "round {round}: {} deals of {id} and {} selfpoker hands answered",
+            beside.dealt.len(),
+            beside.hands.len()
+        );
+        assert!(
+            !beside.dealt.is_empty(),
+            "the match was dealt during the load"
+        );
+        assert!(beside.hands.len() >= 2, "selfpoker ran during the load");
+        deals.push((id, beside.dealt));
+        played.extend(beside.hands);
         eprintln!(
             "round {round}: killed -9 with {} bets acknowledged, {} unanswered, {} replays, {} refused, {} rotations",
             out.acked.len(),
@@ -185,6 +219,7 @@ fn kill_nine_twice_under_load_loses_nothing() {
         for (id, dealt) in &deals {
             check_draws(&mut c, id, dealt);
         }
+        hands::check_stored(&mut c, &hand_player, &played);
         // An answered rotation is durable: its seed is among the revealed.
         for token in &tokens {
             let revealed: HashMap<i64, Value> =
@@ -203,6 +238,7 @@ fn kill_nine_twice_under_load_loses_nothing() {
     for (id, dealt) in &deals {
         finish_and_compare(&mut c, id, dealt);
     }
+    hands::finish_and_compare(&mut c, &hand_player, &played);
     let records = check_every_export(&mut c, &stored);
     eprintln!(
         "{} acknowledged bets checked, {records} exported records verified",
