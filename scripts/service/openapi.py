@@ -82,6 +82,7 @@ paths = {
     "/v1/events": {"get": op("Server-Sent Events of one topic (dice, poker:<table>, match:<id>, selfpoker:<hand>), filtered for the caller",
                              {"200": ok("event stream", STR, "text/event-stream")}, PLAYER + OPERATOR,
                              params=[{"name": "topic", "in": "query", "required": True, "schema": STR}])},
+    "/v1/poker/hands": {"get": op("The caller's hands in the current session of every table they sat at, newest first: session commitment, hand_commitment, deck_root (no card)", {"200": ok("hands", obj(hands={"type": "array", "items": obj(table=STR, session=STR, session_commitment=STR, n=INT, seat=INT, hand_commitment=STR, deck_root=STR, street=INT)}))}, PLAYER, params=[{"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 100}}])},
     "/v1/poker/tables": {"post": op("Open a poker table and its first seed session", {"201": ok("table", "PokerTable")}, OPERATOR, body="NewTable")},
     "/v1/poker/tables/{id}": {"get": op("The table: current session commitment, seats", {"200": ok("table", "PokerTable")}, PLAYER + OPERATOR, params=ID)},
     "/v1/poker/tables/{id}/seats": {"post": op("Sit (or re-seed after a rotation) with a client seed and the commitment shown", {"200": ok("seat", obj(table_id=STR, seat=INT))}, PLAYER, body="Sit", params=ID)},
