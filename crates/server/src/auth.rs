@@ -38,6 +38,45 @@ fn bearer(parts: &Parts) -> Result<&str, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("Authorization: expected 'Bearer <token>'"))
 }
 
+/// The caller's credential hash, after taking one unit of its rate limit.
+fn limited_hash(parts: &Parts, state: &AppState) -> Result<String, ApiError> {
+    let hash = token_hash(bearer(parts)?);
+    state
+        .limiter()
+        .check(&hash)
+        .map_err(ApiError::rate_limited)?;
+    Ok(hash)
+}
+
+/// Whether a credential hash is the operator key's, compared in constant time.
+fn is_operator(state: &AppState, hash: &str) -> bool {
+    ct_eq(hash.as_bytes(), state.operator_key_hash().as_bytes())
+}
+
+/// The player whose token hashes to `hash`.
+async fn player(state: &AppState, hash: String) -> Result<i64, ApiError> {
+    if let Some(id) = state.cached_player(&hash) {
+        return Ok(id);
+    }
+    match state.store().player_by_token(&hash).await {
+        Ok(player) => {
+            state.cache_player(hash, player.id);
+            Ok(player.id)
+        }
+        Err(fairseed_store::StoreError::NotFound(_)) if is_operator(state, &hash) => {
+            Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "this endpoint is for players; the operator key cannot use it",
+            ))
+        }
+        Err(fairseed_store::StoreError::NotFound(_)) => {
+            Err(ApiError::unauthorized("Authorization: unknown token"))
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
 impl FromRequestParts<AppState> for PlayerAuth {
     type Rejection = ApiError;
 
@@ -45,32 +84,8 @@ impl FromRequestParts<AppState> for PlayerAuth {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let hash = token_hash(bearer(parts)?);
-        state
-            .limiter()
-            .check(&hash)
-            .map_err(ApiError::rate_limited)?;
-        if let Some(id) = state.cached_player(&hash) {
-            return Ok(Self { id });
-        }
-        match state.store().player_by_token(&hash).await {
-            Ok(player) => {
-                state.cache_player(hash, player.id);
-                Ok(Self { id: player.id })
-            }
-            Err(fairseed_store::StoreError::NotFound(_)) => {
-                if ct_eq(hash.as_bytes(), state.operator_key_hash().as_bytes()) {
-                    Err(ApiError::new(
-                        StatusCode::FORBIDDEN,
-                        "forbidden",
-                        "this endpoint is for players; the operator key cannot use it",
-                    ))
-                } else {
-                    Err(ApiError::unauthorized("Authorization: unknown token"))
-                }
-            }
-            Err(other) => Err(other.into()),
-        }
+        let hash = limited_hash(parts, state)?;
+        player(state, hash).await.map(|id| Self { id })
     }
 }
 
@@ -81,12 +96,7 @@ impl FromRequestParts<AppState> for OperatorAuth {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let hash = token_hash(bearer(parts)?);
-        state
-            .limiter()
-            .check(&hash)
-            .map_err(ApiError::rate_limited)?;
-        if ct_eq(hash.as_bytes(), state.operator_key_hash().as_bytes()) {
+        if is_operator(state, &limited_hash(parts, state)?) {
             Ok(Self)
         } else {
             Err(ApiError::new(
@@ -114,16 +124,10 @@ impl FromRequestParts<AppState> for Caller {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let hash = token_hash(bearer(parts)?);
-        if ct_eq(hash.as_bytes(), state.operator_key_hash().as_bytes()) {
-            state
-                .limiter()
-                .check(&hash)
-                .map_err(ApiError::rate_limited)?;
+        let hash = limited_hash(parts, state)?;
+        if is_operator(state, &hash) {
             return Ok(Self::Operator);
         }
-        PlayerAuth::from_request_parts(parts, state)
-            .await
-            .map(|p| Self::Player(p.id))
+        player(state, hash).await.map(Self::Player)
     }
 }

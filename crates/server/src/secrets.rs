@@ -2,7 +2,6 @@
 
 use fairseed_core::ServerSeed;
 use fairseed_store::{NewSeedPair, SecretSeed};
-use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 
@@ -20,7 +19,7 @@ pub fn new_token() -> Result<String, ApiError> {
 
 /// The stored form of a token or key: `sha256(token)`, hex.
 pub fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
+    fairseed_core::sha256_hex(token.as_bytes())
 }
 
 /// A default client seed: 16 random bytes as 32 hex characters, which the
