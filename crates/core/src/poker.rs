@@ -7,8 +7,8 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::hash::{hmac256_keyed, hmac256_with, sha256_hex};
-use crate::merkle::{self, MerkleTree, DEPTH, LEAVES};
+use crate::hash::{hmac256_keyed, hmac256_with};
+use crate::merkle::{self, MerkleTree, DEPTH};
 use crate::seed::{ClientSeed, Commitment, Ident, ServerSeed};
 use crate::shuffle::shuffled_ids;
 use crate::stream::HmacStream;
@@ -230,11 +230,3 @@ pub fn verify_proof(deck_root: &Commitment, proof: &LeafProof) -> Result<(), Err
     let leaf = merkle::leaf(proof.i, proof.card, &proof.salt);
     merkle::check_path(proof.i, leaf, &path, deck_root.as_bytes())
 }
-
-/// Lowercase hex SHA-256 of the hand value: the published `hand_commitment`.
-pub fn hand_commitment_hex(value: &HandValue) -> String {
-    sha256_hex(value.0.as_bytes())
-}
-
-/// Number of leaves (re-exported for record validation).
-pub const TREE_LEAVES: usize = LEAVES;
