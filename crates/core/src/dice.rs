@@ -58,6 +58,30 @@ impl DiceKey {
     }
 }
 
+/// One bet to roll: its seed pair's key, its client seed and its nonce.
+#[derive(Debug, Clone, Copy)]
+pub struct RollJob<'a> {
+    /// The pair's prepared key.
+    pub key: &'a DiceKey,
+    /// The pair's client seed.
+    pub client_seed: &'a str,
+    /// The bet's nonce.
+    pub nonce: u64,
+}
+
+/// Rolls many bets at once: `out[i]` is `jobs[i].key.roll(jobs[i].client_seed,
+/// jobs[i].nonce)`. Bulk verification calls this so that independent bets can
+/// share one pass of the hash.
+///
+/// # Panics
+/// When `jobs` and `out` differ in length (a caller bug).
+pub fn roll_many(jobs: &[RollJob<'_>], out: &mut [u16]) {
+    assert_eq!(jobs.len(), out.len(), "roll_many needs one output per job");
+    for (job, roll) in jobs.iter().zip(out.iter_mut()) {
+        *roll = job.key.roll(job.client_seed, job.nonce);
+    }
+}
+
 impl fmt::Debug for DiceKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("DiceKey(<redacted>)")
