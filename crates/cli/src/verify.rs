@@ -165,7 +165,7 @@ fn record(
 ) {
     match format {
         Format::Human => checked.out.push_str(&report::render(index, verdict)),
-        Format::Json => checked.out.push_str(&verdict.to_json(index)),
+        Format::Json => verdict.write_json(index, &mut checked.out),
     }
     if !checked.out.ends_with('\n') {
         checked.out.push('\n');

@@ -36,6 +36,7 @@ pub use seed::{ct_eq, ClientSeed, Commitment, Ident, ServerSeed, CLIENT_SEED_MAX
 pub use shuffle::{shuffle, shuffled_ids};
 
 mod describe;
+mod json_out;
 pub mod record;
 pub mod report;
 mod verdict;

@@ -92,8 +92,46 @@ impl Verdict {
 
     /// SPEC §8's object for record `index` as one line of JSON, keys in SPEC order.
     pub fn to_json(&self, index: usize) -> String {
-        // Strings, booleans, numbers and JSON values always serialize.
-        serde_json::to_string(&self.json(index)).unwrap_or_default()
+        let mut out = String::new();
+        self.write_json(index, &mut out);
+        out
+    }
+
+    /// Appends [`Verdict::to_json`] to `out` (no newline): the bulk verifier
+    /// writes a chunk's verdicts into one buffer.
+    pub fn write_json(&self, index: usize, out: &mut String) {
+        use crate::json_out::{push_display, push_opt_str, push_str, push_value};
+        out.push_str("{\"index\":");
+        push_display(out, &index);
+        out.push_str(",\"scheme\":");
+        push_opt_str(out, self.scheme.as_deref());
+        out.push_str(if self.valid {
+            ",\"valid\":true,\"checks\":["
+        } else {
+            ",\"valid\":false,\"checks\":["
+        });
+        for (i, check) in self.checks.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"name\":");
+            push_str(out, &check.name);
+            out.push_str(if check.ok {
+                ",\"ok\":true,\"detail\":"
+            } else {
+                ",\"ok\":false,\"detail\":"
+            });
+            push_str(out, &check.detail);
+            out.push('}');
+        }
+        out.push_str("],\"outcome\":");
+        match &self.outcome {
+            Some(v) => push_value(out, v),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"error\":");
+        push_opt_str(out, self.error.as_deref());
+        out.push('}');
     }
 
     fn json(&self, index: usize) -> VerdictJson<'_> {
@@ -200,5 +238,43 @@ fn first_diff(
             crate::describe::value_text(ctx, path, f),
             crate::describe::value_text(ctx, path, e)
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::verify::Verifier;
+
+    /// Every verdict over every vector file (valid, tampered and malformed
+    /// records) writes the same bytes as serde_json over the SPEC-ordered struct.
+    #[test]
+    fn write_json_is_serde_json() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors");
+        let mut seen = 0;
+        let dir = root.join("records");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let mut verifier = Verifier::new();
+            for (index, line) in text.lines().enumerate() {
+                let verdict = verifier.verify_str(line);
+                let expected = serde_json::to_string(&verdict.json(index)).unwrap();
+                assert_eq!(
+                    verdict.to_json(index),
+                    expected,
+                    "{}:{index}",
+                    file.display()
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > 2000, "only {seen} verdicts checked");
     }
 }
