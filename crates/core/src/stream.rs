@@ -1,8 +1,7 @@
 //! The draw stream: 52-bit HMAC-SHA256 words, rejection sampling, dice (SPEC §1).
 
-use hmac::Mac;
-
-use crate::hash::{decimal, hmac256_keyed, HmacSha256};
+use crate::hash::sha256;
+use crate::hash::sha256x2::{compress, compress1, IV, LANES};
 
 /// 2^52: the size of the space a word is drawn from.
 pub const SPAN: u64 = 1 << 52;
@@ -51,22 +50,71 @@ pub fn reduce(span: u64, n: u64, w: u64) -> Option<u64> {
 /// `word(key, prefix + k)` for `k = 0, 1, …`: the first 13 hex characters of
 /// HMAC-SHA256 as an integer.
 ///
-/// The key pads *and* the constant prefix are absorbed once; each word then
-/// costs the counter's digits and the two final compressions.
+/// The key pads *and* the prefix's whole 64-byte blocks are absorbed once, as
+/// SHA-256 mid-states; each word then costs its final inner block(s) (prefix
+/// tail, counter digits, padding) and one outer block. Words are counter-based,
+/// so the stream computes `LANES` of them at a time through the multi-lane
+/// compression and hands them out one by one: the counter still moves by
+/// exactly one per word drawn.
 #[derive(Clone)]
 pub struct HmacStream {
-    prefixed: HmacSha256,
+    /// State after `key ^ ipad` and the prefix's whole blocks.
+    inner: [u32; 8],
+    /// State after `key ^ opad`.
+    outer: [u32; 8],
+    /// The final inner blocks' start: the prefix bytes after its last whole
+    /// block, then zeros.
+    template: [u8; 128],
+    tail_len: usize,
+    /// Bytes hashed into `inner`: 64 (the pad) + the prefix's whole blocks.
+    absorbed: u64,
     counter: u64,
+    /// `buf[i]` is the word at counter `buf_start + i`, for `i < buf_len`.
+    buf: [u64; LANES],
+    buf_start: u64,
+    buf_len: usize,
 }
 
 impl HmacStream {
     /// The stream `word(key, prefix + k)` starting at `k = 0`.
     pub fn new(key: &[u8], prefix: &[u8]) -> Self {
-        let mut prefixed = hmac256_keyed(key);
-        prefixed.update(prefix);
+        // RFC 2104: a key longer than the block is hashed first, then zero-padded.
+        let mut padded = [0u8; 64];
+        if key.len() > 64 {
+            padded[..32].copy_from_slice(&sha256(key));
+        } else {
+            padded[..key.len()].copy_from_slice(key);
+        }
+        let mut ipad = [0u8; 64];
+        let mut opad = [0u8; 64];
+        for ((i, o), k) in ipad.iter_mut().zip(opad.iter_mut()).zip(padded) {
+            *i = k ^ 0x36;
+            *o = k ^ 0x5c;
+        }
+        let mut inner = IV;
+        compress1(&mut inner, &ipad);
+        let mut outer = IV;
+        compress1(&mut outer, &opad);
+
+        let blocks = prefix.chunks_exact(64);
+        let rest = blocks.remainder();
+        for block in blocks {
+            let mut b = [0u8; 64];
+            b.copy_from_slice(block);
+            compress1(&mut inner, &b);
+        }
+        let mut template = [0u8; 128];
+        template[..rest.len()].copy_from_slice(rest);
         Self {
-            prefixed,
+            inner,
+            outer,
+            template,
+            tail_len: rest.len(),
+            absorbed: 64 + (prefix.len() - rest.len()) as u64,
             counter: 0,
+            buf: [0; LANES],
+            buf_start: 0,
+            buf_len: 0,
         }
     }
 
@@ -84,17 +132,125 @@ impl HmacStream {
 
     /// The word at counter `k`, leaving the stream where it is.
     pub fn word_at(&self, k: u64) -> u64 {
-        let mut mac = self.prefixed.clone();
-        let mut buf = [0u8; 20];
-        mac.update(decimal(k, &mut buf));
-        let digest = mac.finalize().into_bytes();
-        word_of_digest(&digest)
+        match self.buffered(k) {
+            Some(w) => w,
+            None => self.word_of(Some(k)),
+        }
     }
+
+    /// The word at counter `k` if the buffer holds it.
+    fn buffered(&self, k: u64) -> Option<u64> {
+        let i = k.wrapping_sub(self.buf_start);
+        // i < buf_len <= LANES, so the cast is lossless.
+        (i < self.buf_len as u64).then(|| self.buf[i as usize])
+    }
+
+    /// Writes the final inner block(s) of `prefix + decimal(k)` (of the
+    /// prefix alone for `None`) into `msg`: tail, digits, 0x80, zeros, the
+    /// message's bit length. Returns whether it takes two blocks.
+    fn final_inner(&self, msg: &mut [u8; 128], k: Option<u64>) -> bool {
+        *msg = self.template;
+        let mut n = self.tail_len;
+        if let Some(mut k) = k {
+            // 1..=20 digits; tail_len <= 63, so the digits end by byte 83.
+            let digits = k.checked_ilog10().unwrap_or(0) as usize + 1;
+            n += digits;
+            for byte in msg[self.tail_len..n].iter_mut().rev() {
+                // k % 10 < 10 fits in u8.
+                *byte = b'0' + (k % 10) as u8;
+                k /= 10;
+            }
+        }
+        msg[n] = 0x80;
+        let two = n + 9 > 64;
+        let end = if two { 128 } else { 64 };
+        let bits = (self.absorbed + n as u64).wrapping_mul(8);
+        msg[end - 8..end].copy_from_slice(&bits.to_be_bytes());
+        two
+    }
+
+    /// The outer block over an inner digest: 32 digest bytes, 0x80, zeros,
+    /// bit length (64 + 32) * 8.
+    fn outer_block(inner: &[u32; 8]) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        for (chunk, word) in b.chunks_exact_mut(4).zip(inner) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        b[32] = 0x80;
+        b[56..].copy_from_slice(&(96u64 * 8).to_be_bytes());
+        b
+    }
+
+    /// The word of `prefix + decimal(k)` (the prefix alone for `None`), one
+    /// message at a time.
+    fn word_of(&self, k: Option<u64>) -> u64 {
+        let mut msg = [0u8; 128];
+        let two = self.final_inner(&mut msg, k);
+        let (first, second) = halves(&msg);
+        let mut state = self.inner;
+        compress1(&mut state, first);
+        if two {
+            compress1(&mut state, second);
+        }
+        let mut out = self.outer;
+        compress1(&mut out, &Self::outer_block(&state));
+        word_of_state(&out)
+    }
+
+    /// Fills the buffer with the words at `start .. start + LANES`, one
+    /// multi-lane compression per step.
+    fn refill(&mut self, start: u64) {
+        let mut msgs = [[0u8; 128]; LANES];
+        let mut two = [false; LANES];
+        for (l, (msg, t)) in msgs.iter_mut().zip(two.iter_mut()).enumerate() {
+            // The caller checked that start + LANES - 1 does not overflow.
+            *t = self.final_inner(msg, Some(start + l as u64));
+        }
+        let mut states = [self.inner; LANES];
+        compress(&mut states, core::array::from_fn(|l| halves(&msgs[l]).0));
+        if two.iter().all(|&t| t) {
+            compress(&mut states, core::array::from_fn(|l| halves(&msgs[l]).1));
+        } else {
+            // Only where the digit count changes inside the group, or short prefixes.
+            for ((state, msg), t) in states.iter_mut().zip(&msgs).zip(two) {
+                if t {
+                    compress1(state, halves(msg).1);
+                }
+            }
+        }
+        let outer_blocks: [[u8; 64]; LANES] =
+            core::array::from_fn(|l| Self::outer_block(&states[l]));
+        let mut out = [self.outer; LANES];
+        compress(&mut out, core::array::from_fn(|l| &outer_blocks[l]));
+        for (w, s) in self.buf.iter_mut().zip(&out) {
+            *w = word_of_state(s);
+        }
+        self.buf_start = start;
+        self.buf_len = LANES;
+    }
+}
+
+/// The two 64-byte blocks of a 128-byte message buffer.
+fn halves(msg: &[u8; 128]) -> (&[u8; 64], &[u8; 64]) {
+    let (a, b) = msg.split_at(64);
+    // Both halves are 64 bytes long.
+    (
+        a.try_into().unwrap_or_else(|_| unreachable!()),
+        b.try_into().unwrap_or_else(|_| unreachable!()),
+    )
 }
 
 impl DrawSource for HmacStream {
     fn next_word(&mut self) -> u64 {
-        let w = self.word_at(self.counter);
+        let k = self.counter;
+        let w = match self.buffered(k) {
+            Some(w) => w,
+            None if k.checked_add(LANES as u64 - 1).is_some() => {
+                self.refill(k);
+                self.buf[0]
+            }
+            None => self.word_at(k),
+        };
         self.counter += 1;
         w
     }
@@ -108,24 +264,14 @@ impl core::fmt::Debug for HmacStream {
     }
 }
 
-/// The first 52 bits (13 hex characters) of a digest.
-fn word_of_digest(digest: &[u8]) -> u64 {
-    let mut head = [0u8; 8];
-    head.copy_from_slice(&digest[..8]);
-    u64::from_be_bytes(head) >> 12
+/// The first 52 bits (13 hex characters) of a digest, from its SHA-256 state.
+fn word_of_state(state: &[u32; 8]) -> u64 {
+    ((u64::from(state[0]) << 32) | u64::from(state[1])) >> 12
 }
 
 /// `word(key, msg)` on its own, as the seeds' `word` function.
 pub fn word(key: &[u8], msg: &[u8]) -> u64 {
-    HmacStream::new(key, msg).word_without_counter()
-}
-
-impl HmacStream {
-    /// The word of the prefix alone (no counter appended).
-    fn word_without_counter(&self) -> u64 {
-        let digest = self.prefixed.clone().finalize().into_bytes();
-        word_of_digest(&digest)
-    }
+    HmacStream::new(key, msg).word_of(None)
 }
 
 /// A simulated source over a small word space, for checking that rejection is exact.
@@ -143,8 +289,127 @@ impl DrawSource for Scripted {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
-    use crate::hash::hmac256_hex;
+    use crate::hash::{hmac256_hex, hmac256_keyed, hmac256_with};
+
+    /// The word of `prefix + k` through the `hmac` crate, independently of [`HmacStream`].
+    fn reference(key: &[u8], prefix: &[u8], k: u64) -> u64 {
+        let mut msg = prefix.to_vec();
+        msg.extend_from_slice(k.to_string().as_bytes());
+        let digest = hmac256_with(&hmac256_keyed(key), &msg);
+        u64::from_be_bytes(digest[..8].try_into().unwrap_or_default()) >> 12
+    }
+
+    /// Counters just around each change in digit count, up to `u64::MAX`.
+    fn boundary_counters() -> Vec<u64> {
+        let mut ks = vec![0, 1, 2, (1 << 53) - 1, 1 << 53, (1 << 53) + 1];
+        let mut p = 10u64;
+        loop {
+            ks.extend([p - 3, p - 2, p - 1, p, p + 1]);
+            match p.checked_mul(10) {
+                Some(q) => p = q,
+                None => break,
+            }
+        }
+        ks.extend((0..2 * LANES as u64 + 1).map(|d| u64::MAX - d));
+        ks
+    }
+
+    /// One step of a caller driving a stream.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Next,
+        WordAt(u64),
+        AtCounter(u64),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let k = prop_oneof![
+            0u64..40,
+            prop::sample::select(boundary_counters()),
+            any::<u64>(),
+        ];
+        prop_oneof![
+            6 => Just(Op::Next),
+            1 => k.clone().prop_map(Op::WordAt),
+            1 => k.prop_map(|k| Op::AtCounter(k.min(u64::MAX - 64))),
+        ]
+    }
+
+    proptest! {
+        /// `word_at`, `next_word` and `word` equal HMAC-SHA256 by the `hmac`
+        /// crate, for keys shorter and longer than a block and any prefix length.
+        #[test]
+        fn words_match_hmac_crate(key in prop::collection::vec(any::<u8>(), 0..=200),
+                                  prefix in prop::collection::vec(any::<u8>(), 0..=200),
+                                  k in prop::sample::select(boundary_counters())) {
+            let s = HmacStream::new(&key, &prefix);
+            prop_assert_eq!(s.word_at(k), reference(&key, &prefix, k));
+            let mut s = s.at_counter(k.min(u64::MAX - 3));
+            let k0 = s.counter();
+            for i in 0..3 {
+                prop_assert_eq!(s.next_word(), reference(&key, &prefix, k0 + i));
+                prop_assert_eq!(s.counter(), k0 + i + 1);
+            }
+            let digest = hmac256_with(&hmac256_keyed(&key), &prefix);
+            prop_assert_eq!(word(&key, &prefix),
+                            u64::from_be_bytes(digest[..8].try_into().unwrap_or_default()) >> 12);
+        }
+
+        /// Any mix of `next_word`, `word_at` and `at_counter` (and clones) gives
+        /// the words of the plain model, and the counter moves by exactly the
+        /// words drawn, never by the words buffered.
+        #[test]
+        fn mixed_use_matches_model(key in prop::collection::vec(any::<u8>(), 0..=80),
+                                   prefix in prop::collection::vec(any::<u8>(), 0..=130),
+                                   ops in prop::collection::vec(op(), 1..40)) {
+            let mut s = HmacStream::new(&key, &prefix);
+            let mut counter = 0u64;
+            for op in ops {
+                match op {
+                    Op::Next if counter < u64::MAX => {
+                        prop_assert_eq!(s.next_word(), reference(&key, &prefix, counter));
+                        counter += 1;
+                    }
+                    Op::Next => {}
+                    Op::WordAt(k) => prop_assert_eq!(s.word_at(k), reference(&key, &prefix, k)),
+                    Op::AtCounter(k) => {
+                        s = s.at_counter(k);
+                        counter = k;
+                    }
+                }
+                prop_assert_eq!(s.counter(), counter);
+                let mut c = s.clone();
+                if counter < u64::MAX {
+                    prop_assert_eq!(c.next_word(), reference(&key, &prefix, counter));
+                }
+            }
+        }
+    }
+
+    /// Every prefix length 0..=200 (every tail length, one and two final
+    /// blocks) against the `hmac` crate, streamed across digit-count changes.
+    #[test]
+    fn every_prefix_length_matches_hmac_crate() {
+        for len in 0..=200usize {
+            // Byte values vary with the length so prefixes differ in content too.
+            let prefix: Vec<u8> = (0..len).map(|i| (i * 31 + len) as u8).collect();
+            let key: Vec<u8> = (0..(len % 70 + len / 3)).map(|i| (i * 7) as u8).collect();
+            for start in [0u64, 95, 997, (1 << 53) - 2] {
+                let mut s = HmacStream::new(&key, &prefix).at_counter(start);
+                for k in start..start + 7 {
+                    assert_eq!(
+                        s.next_word(),
+                        reference(&key, &prefix, k),
+                        "len {len} k {k}"
+                    );
+                    assert_eq!(s.counter(), k + 1);
+                }
+            }
+        }
+    }
 
     #[test]
     fn word_is_first_13_hex_chars() {

@@ -4,6 +4,8 @@
 //! seeds' Node code does. Hot paths keep a keyed [`Hmac`] state and clone it per
 //! message instead of re-deriving the key pads.
 
+pub(crate) mod sha256x2;
+
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256, Sha512};
 
