@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::chess::{self, ChessSide};
 use crate::describe::Context;
-use crate::dice::DiceKey;
+use crate::dice::{roll_many, DiceKey, RollJob};
 use crate::error::Error;
 use crate::games;
 use crate::poker;
@@ -49,11 +49,8 @@ impl Verifier {
 
     /// Parses and verifies one record's JSON text.
     pub fn verify_str(&mut self, text: &str) -> Verdict {
-        // `null` means "absent" to the field reader; leave those records to it.
-        if text.contains("\"dice_v1\"") && !text.contains("null") {
-            if let Some(record) = DiceRecord::from_json_fast(text) {
-                return self.dice(&record);
-            }
+        if let Some(record) = fast_dice(text) {
+            return self.dice(&record);
         }
         match serde_json::from_str::<Value>(text) {
             Ok(v) => self.verify_value(&v),
@@ -92,36 +89,111 @@ impl Verifier {
         })
     }
 
+    /// Verifies a run of records' texts, in order: the verdicts are exactly
+    /// those of [`Verifier::verify_str`] on each text in turn.
+    ///
+    /// Dice bets among them are rolled together through [`roll_many`], which
+    /// hashes independent bets side by side where the CPU allows; this is the
+    /// entry point for bulk verification (`fairseed verify` on a large file).
+    pub fn verify_batch(&mut self, texts: &[&str]) -> Vec<Verdict> {
+        let mut verdicts: Vec<Option<Verdict>> = Vec::with_capacity(texts.len());
+        // Bets waiting for their roll: where their verdict goes, the record,
+        // and which of `pairs` holds its key.
+        let mut bets: Vec<(usize, DiceRecord, usize)> = Vec::new();
+        let mut pairs: Vec<DicePair> = self.last_dice.take().into_iter().collect();
+        for (at, text) in texts.iter().enumerate() {
+            let Some(record) = fast_dice(text) else {
+                verdicts.push(Some(self.verify_str(text)));
+                continue;
+            };
+            let Some(seed) = &record.server_seed else {
+                verdicts.push(Some(pending("dice_v1", "commitment", &record.commitment)));
+                continue;
+            };
+            let pair = match pairs.last() {
+                Some(p) if p.is(seed, &record.commitment) => pairs.len() - 1,
+                _ => {
+                    pairs.push(DicePair::new(seed, record.commitment));
+                    pairs.len() - 1
+                }
+            };
+            verdicts.push(None);
+            bets.push((at, record, pair));
+        }
+        let jobs: Vec<RollJob<'_>> = bets
+            .iter()
+            .map(|(_, r, pair)| RollJob {
+                key: &pairs[*pair].key,
+                client_seed: r.client_seed.as_str(),
+                nonce: r.nonce,
+            })
+            .collect();
+        let mut rolls = vec![0u16; jobs.len()];
+        roll_many(&jobs, &mut rolls);
+        for ((at, record, pair), roll) in bets.iter().zip(rolls) {
+            verdicts[*at] = Some(dice_verdict(&pairs[*pair], record, roll));
+        }
+        self.last_dice = pairs.pop();
+        // Every slot was filled: directly, or by its bet's roll just above.
+        verdicts.into_iter().flatten().collect()
+    }
+
     fn dice(&mut self, r: &DiceRecord) -> Verdict {
         let Some(seed) = &r.server_seed else {
             return pending("dice_v1", "commitment", &r.commitment);
         };
         let pair = match self.last_dice.take() {
-            Some(p) if p.seed == *seed && p.commitment == r.commitment => p,
-            _ => DicePair {
-                seed: seed.clone(),
-                commitment: r.commitment,
-                key: DiceKey::new(seed),
-                check: commitment_check("commitment", r.commitment.matches(seed), &r.commitment),
-            },
+            Some(p) if p.is(seed, &r.commitment) => p,
+            _ => DicePair::new(seed, r.commitment),
         };
-        let mut checks = vec![pair.check.clone()];
         let roll = pair.key.roll(r.client_seed.as_str(), r.nonce);
+        let verdict = dice_verdict(&pair, r, roll);
         self.last_dice = Some(pair);
-        let mut outcome = Map::new();
-        outcome.insert("roll".into(), roll.into());
-        if let Some(bet) = &r.bet {
-            let s = bet.settle(roll);
-            outcome.insert("win".into(), s.win.into());
-            let payout = serde_json::Number::from_u128(s.payout).map_or(Value::Null, Value::Number);
-            outcome.insert("payout".into(), payout);
-        }
-        finish(
-            "dice_v1",
-            checks_with(&mut checks, &r.outcome, outcome, Context::Plain),
-            Context::Plain,
-        )
+        verdict
     }
+}
+
+impl DicePair {
+    fn new(seed: &ServerSeed, commitment: Commitment) -> Self {
+        Self {
+            seed: seed.clone(),
+            commitment,
+            key: DiceKey::new(seed),
+            check: commitment_check("commitment", commitment.matches(seed), &commitment),
+        }
+    }
+
+    fn is(&self, seed: &ServerSeed, commitment: &Commitment) -> bool {
+        self.seed == *seed && self.commitment == *commitment
+    }
+}
+
+/// A clean dice record read by the borrowed fast path (see [`Verifier::verify_str`]).
+fn fast_dice(text: &str) -> Option<DiceRecord> {
+    // `null` means "absent" to the field reader; leave those records to it.
+    if text.contains("\"dice_v1\"") && !text.contains("null") {
+        DiceRecord::from_json_fast(text)
+    } else {
+        None
+    }
+}
+
+/// The verdict on a revealed bet of `pair`, given its recomputed roll.
+fn dice_verdict(pair: &DicePair, r: &DiceRecord, roll: u16) -> Verdict {
+    let mut checks = vec![pair.check.clone()];
+    let mut outcome = Map::new();
+    outcome.insert("roll".into(), roll.into());
+    if let Some(bet) = &r.bet {
+        let s = bet.settle(roll);
+        outcome.insert("win".into(), s.win.into());
+        let payout = serde_json::Number::from_u128(s.payout).map_or(Value::Null, Value::Number);
+        outcome.insert("payout".into(), payout);
+    }
+    finish(
+        "dice_v1",
+        checks_with(&mut checks, &r.outcome, outcome, Context::Plain),
+        Context::Plain,
+    )
 }
 
 /// Adds the outcome comparison (when the record claims one) and returns checks and outcome.

@@ -224,3 +224,62 @@ proptest! {
         }
     }
 }
+
+/// Every line of every vector file (all schemes; valid, tampered, malformed).
+fn all_vector_lines() -> &'static [String] {
+    static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/vectors/records");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .flat_map(|f| {
+                std::fs::read_to_string(f)
+                    .unwrap()
+                    .lines()
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A batch gives, record for record, the verdicts `verify_str` gives one at a
+    /// time: any mix of schemes, pairs and broken lines, in any order, with runs
+    /// of one pair's bets (so the batch shares keys) and the verifier's memory of
+    /// the last pair carried from batch to batch.
+    #[test]
+    fn verify_batch_agrees_with_verify_str(
+        picks in prop::collection::vec((any::<prop::sample::Index>(), 1usize..6), 0..40),
+        split in 0usize..40,
+        dice_only in any::<bool>(),
+    ) {
+        let pool: Vec<&String> = if dice_only {
+            dice_lines().iter().collect()
+        } else {
+            all_vector_lines().iter().collect()
+        };
+        let mut texts: Vec<&str> = Vec::new();
+        for (pick, run) in picks {
+            // A run of consecutive lines: consecutive bets of one pair in the dice file.
+            let start = pick.index(pool.len());
+            texts.extend(pool[start..(start + run).min(pool.len())].iter().map(|s| s.as_str()));
+        }
+        let mut one = fairseed_core::Verifier::new();
+        let expected: Vec<_> = texts.iter().map(|t| one.verify_str(t)).collect();
+        let mut batched = fairseed_core::Verifier::new();
+        let (a, b) = texts.split_at(split.min(texts.len()));
+        let mut got = batched.verify_batch(a);
+        got.extend(batched.verify_batch(b));
+        prop_assert_eq!(got, expected);
+    }
+}
