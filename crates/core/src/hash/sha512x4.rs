@@ -160,6 +160,8 @@ macro_rules! transpose4 {
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
+// The last round's `bc = ab` is never read.
+#[allow(unused_assignments)]
 unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
     // Byte order within each 64-bit lane: big-endian words, and rotate by 8.
     let bswap = _mm256_setr_epi8(
@@ -205,6 +207,7 @@ unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
         s[at + 3] = r3;
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
+    let mut bc = _mm256_xor_si256(b, c);
 
     // One round; the callers rotate the variable names instead of the values.
     macro_rules! round {
@@ -217,18 +220,21 @@ unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
             );
             // Ch(e, f, g) = g ^ (e & (f ^ g)).
             let ch = _mm256_xor_si256($g, _mm256_and_si256($e, _mm256_xor_si256($f, $g)));
-            let t1 = _mm256_add_epi64(_mm256_add_epi64($h, wk), _mm256_add_epi64(sigma1, ch));
+            // T1 = h + K + W + Σ1(e) + Ch(e, f, g); the terms not waiting on
+            // `e` are added first, so the new `e` is one add after Σ1 + Ch.
+            let hk = _mm256_add_epi64($h, wk);
+            let e_part = _mm256_add_epi64(sigma1, ch);
             let sigma0 = _mm256_xor_si256(
                 _mm256_xor_si256(rotr!($a, 28), rotr!($a, 34)),
                 rotr!($a, 39),
             );
-            // Maj(a, b, c) = (a & b) | (c & (a | b)).
-            let maj = _mm256_or_si256(
-                _mm256_and_si256($a, $b),
-                _mm256_and_si256($c, _mm256_or_si256($a, $b)),
-            );
-            $d = _mm256_add_epi64($d, t1);
-            $h = _mm256_add_epi64(t1, _mm256_add_epi64(sigma0, maj));
+            // Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)); this round's b ^ c is the
+            // last round's a ^ b.
+            let ab = _mm256_xor_si256($a, $b);
+            let maj = _mm256_xor_si256($b, _mm256_and_si256(ab, bc));
+            bc = ab;
+            $d = _mm256_add_epi64(_mm256_add_epi64($d, hk), e_part);
+            $h = _mm256_add_epi64(_mm256_add_epi64(hk, _mm256_add_epi64(sigma0, maj)), e_part);
         }};
     }
 
