@@ -4,10 +4,9 @@ use core::fmt;
 
 use hmac::Mac;
 use serde::{Deserialize, Serialize};
-
-use crate::error::Error;
 use sha2::{Digest, Sha512};
 
+use crate::error::Error;
 use crate::hash::{
     decimal, hmac512_keyed, sha512_compress, sha512_compress4, sha512_compress4_is_simd, HmacSha512,
 };
