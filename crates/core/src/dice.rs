@@ -101,9 +101,8 @@ impl DiceKey {
         let mut batch = Batch::new();
         let mut nonce = first_nonce;
         for slot in 0..out.len() {
-            match inner_block(client_seed, nonce) {
-                Some(block) => batch.push(slot, self, &block, out),
-                None => out[slot] = self.roll(client_seed, nonce),
+            if !batch.push(slot, self, client_seed, nonce, out) {
+                out[slot] = self.roll(client_seed, nonce);
             }
             nonce = nonce.wrapping_add(1);
         }
@@ -136,35 +135,51 @@ impl DiceKey {
 /// The padded SHA-512 block of the HMAC message `client_seed + "-" + nonce`, as
 /// the block after the ipad block; `None` when the message needs more than one.
 fn inner_block(client_seed: &str, nonce: u64) -> Option<[u8; BLOCK]> {
+    let mut block = [0u8; BLOCK];
+    write_inner_block(&mut block, client_seed, nonce).then_some(block)
+}
+
+/// Writes [`inner_block`] into `block` (any previous contents), or returns
+/// `false` and leaves `block` unspecified when the message needs more than one.
+fn write_inner_block(block: &mut [u8; BLOCK], client_seed: &str, nonce: u64) -> bool {
     let mut buf = [0u8; 20];
     let digits = decimal(nonce, &mut buf);
     let seed = client_seed.as_bytes();
     let len = seed.len() + 1 + digits.len();
     if len > ONE_BLOCK_MSG {
-        return None;
+        return false;
     }
-    let mut block = [0u8; BLOCK];
     block[..seed.len()].copy_from_slice(seed);
     block[seed.len()] = b'-';
     block[seed.len() + 1..len].copy_from_slice(digits);
     block[len] = 0x80;
-    Some(with_bit_length(block, BLOCK + len))
+    block[len + 1..].fill(0);
+    set_bit_length(block, BLOCK + len);
+    true
 }
 
 /// The padded block of the 64-byte inner digest, as the block after the opad block.
 fn outer_block(inner: &[u64; 8]) -> [u8; BLOCK] {
     let mut block = [0u8; BLOCK];
-    block[..64].copy_from_slice(&state_bytes(inner));
-    block[64] = 0x80;
-    with_bit_length(block, BLOCK + 64)
+    write_outer_block(&mut block, inner);
+    block
 }
 
-/// `block` ending in the big-endian 128-bit bit length of a `bytes`-long message.
-fn with_bit_length(mut block: [u8; BLOCK], bytes: usize) -> [u8; BLOCK] {
+/// Writes [`outer_block`] into `block` (any previous contents).
+fn write_outer_block(block: &mut [u8; BLOCK], inner: &[u64; 8]) {
+    for (chunk, word) in block[..64].chunks_exact_mut(8).zip(inner) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    block[64] = 0x80;
+    block[65..].fill(0);
+    set_bit_length(block, BLOCK + 64);
+}
+
+/// Ends `block` with the big-endian 128-bit bit length of a `bytes`-long message.
+fn set_bit_length(block: &mut [u8; BLOCK], bytes: usize) {
     // usize fits in u128 on every target.
     let bits = (bytes as u128) * 8;
     block[BLOCK - 16..].copy_from_slice(&bits.to_be_bytes());
-    block
 }
 
 /// A SHA-512 state as its 64-byte big-endian digest.
@@ -201,18 +216,29 @@ impl Batch {
         }
     }
 
-    /// Queues the bet with message block `block` for `out[slot]`, rolling the
-    /// batch when it is full.
-    fn push(&mut self, slot: usize, key: &DiceKey, block: &[u8; BLOCK], out: &mut [u16]) {
+    /// Queues the bet `client_seed`, `nonce` under `key` for `out[slot]`, rolling
+    /// the batch when it is full; `false` (nothing queued) when its message
+    /// needs more than one block.
+    fn push(
+        &mut self,
+        slot: usize,
+        key: &DiceKey,
+        client_seed: &str,
+        nonce: u64,
+        out: &mut [u16],
+    ) -> bool {
         let lane = self.len;
+        if !write_inner_block(&mut self.blocks[lane], client_seed, nonce) {
+            return false;
+        }
         self.inner[lane] = key.inner;
         self.outer[lane] = key.outer;
-        self.blocks[lane] = *block;
         self.slots[lane] = slot;
         self.len += 1;
         if self.len == 4 {
             self.run(out);
         }
+        true
     }
 
     /// Rolls the queued bets in two 4-lane passes (unused lanes hash garbage
@@ -220,7 +246,7 @@ impl Batch {
     fn run(&mut self, out: &mut [u16]) {
         sha512_compress4(&mut self.inner, &self.blocks);
         for (block, inner) in self.blocks.iter_mut().zip(&self.inner) {
-            *block = outer_block(inner);
+            write_outer_block(block, inner);
         }
         sha512_compress4(&mut self.outer, &self.blocks);
         for lane in 0..self.len {
@@ -267,9 +293,8 @@ pub fn roll_many(jobs: &[RollJob<'_>], out: &mut [u16]) {
     assert_eq!(jobs.len(), out.len(), "roll_many needs one output per job");
     let mut batch = Batch::new();
     for (slot, job) in jobs.iter().enumerate() {
-        match inner_block(job.client_seed, job.nonce) {
-            Some(block) => batch.push(slot, job.key, &block, out),
-            None => out[slot] = job.key.roll(job.client_seed, job.nonce),
+        if !batch.push(slot, job.key, job.client_seed, job.nonce, out) {
+            out[slot] = job.key.roll(job.client_seed, job.nonce);
         }
     }
     batch.finish(out);
