@@ -5,13 +5,12 @@
 //! message instead of re-deriving the key pads.
 
 pub(crate) mod sha256x2;
+#[cfg(target_arch = "x86_64")]
+mod sha512x4;
 
 use hmac::{Hmac, Mac};
 use sha2::digest::generic_array::GenericArray;
 use sha2::{Digest, Sha256, Sha512};
-
-#[cfg(target_arch = "x86_64")]
-mod sha512x4;
 
 /// HMAC-SHA256.
 pub(crate) type HmacSha256 = Hmac<Sha256>;
