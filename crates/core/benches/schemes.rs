@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use fairseed_core::dice::DiceKey;
+use fairseed_core::dice::{roll_many, DiceKey, RollJob};
 use fairseed_core::games::{Game, MatchStream};
 use fairseed_core::{poker, selfpoker, ClientSeed, Ident, ServerSeed};
 
@@ -39,6 +39,25 @@ fn dice(c: &mut Criterion) {
                 nonce += 1;
             }
             sum
+        });
+    });
+    // Bulk verification's path: the same pair's bets, four per hash pass.
+    let mut jobs: Vec<RollJob<'_>> = (0..BATCH)
+        .map(|_| RollJob {
+            key: &key,
+            client_seed: CLIENT_SEED,
+            nonce: 0,
+        })
+        .collect();
+    let mut rolls = vec![0u16; jobs.len()];
+    group.bench_function("roll_many", |b| {
+        b.iter(|| {
+            for job in &mut jobs {
+                job.nonce = nonce;
+                nonce += 1;
+            }
+            roll_many(black_box(&jobs), &mut rolls);
+            rolls.iter().map(|&r| u32::from(r)).sum::<u32>()
         });
     });
     group.finish();

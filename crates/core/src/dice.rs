@@ -4,9 +4,12 @@ use core::fmt;
 
 use hmac::Mac;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha512};
 
 use crate::error::Error;
-use crate::hash::{decimal, hmac512_keyed, HmacSha512};
+use crate::hash::{
+    decimal, hmac512_keyed, sha512_compress, sha512_compress4, sha512_compress4_is_simd, HmacSha512,
+};
 use crate::seed::{ClientSeed, ServerSeed};
 
 /// The largest nonce and the largest amount: 2^53 − 1, exact in JavaScript.
@@ -25,19 +28,63 @@ const REJECT: u32 = 1_000_000;
 /// 128 hex characters hold 25 whole windows.
 const WINDOWS: usize = 25;
 
+/// The SHA-512 block size in bytes: HMAC's key pads are one block each.
+const BLOCK: usize = 128;
+/// The longest message that fits one padded block after the key pad: 0x80 and
+/// the 16-byte length take the rest.
+const ONE_BLOCK_MSG: usize = BLOCK - 1 - 16;
+/// The SHA-512 initial hash value (FIPS 180-4 §5.3.5).
+const SHA512_IV: [u64; 8] = [
+    0x6a09e667f3bcc908,
+    0xbb67ae8584caa73b,
+    0x3c6ef372fe94f82b,
+    0xa54ff53a5f1d36f1,
+    0x510e527fade682d1,
+    0x9b05688c2b3e6c1f,
+    0x1f83d9abfb41bd6b,
+    0x5be0cd19137e2179,
+];
+
 /// A seed pair's server seed with its HMAC-SHA512 key pads precomputed.
 ///
-/// Rolling a pair's bets reuses this, so each roll costs two SHA-512 blocks.
+/// Rolling a pair's bets reuses this, so each roll costs two SHA-512 blocks:
+/// the SHA-512 states after the `key ^ ipad` and `key ^ opad` blocks are kept,
+/// and a roll compresses its one padded message block and then the one padded
+/// block of the inner digest (RFC 2104).
 #[derive(Clone)]
 pub struct DiceKey {
+    /// SHA-512 state after the `key ^ ipad` block.
+    inner: [u64; 8],
+    /// SHA-512 state after the `key ^ opad` block.
+    outer: [u64; 8],
+    /// The keyed `hmac` crate state, for messages longer than one block.
     mac: HmacSha512,
 }
 
 impl DiceKey {
     /// Prepares the key state for `seed`.
     pub fn new(seed: &ServerSeed) -> Self {
+        Self::from_key(seed.key())
+    }
+
+    /// Prepares the key state for raw HMAC key bytes of any length.
+    fn from_key(key: &[u8]) -> Self {
+        // RFC 2104: a key longer than a block is hashed first, then zero-padded.
+        let mut padded = [0u8; BLOCK];
+        if key.len() > BLOCK {
+            padded[..64].copy_from_slice(&Sha512::digest(key));
+        } else {
+            padded[..key.len()].copy_from_slice(key);
+        }
+        let pad_state = |pad: u8| {
+            let mut state = SHA512_IV;
+            sha512_compress(&mut state, &padded.map(|b| b ^ pad));
+            state
+        };
         Self {
-            mac: hmac512_keyed(seed.key()),
+            inner: pad_state(0x36),
+            outer: pad_state(0x5c),
+            mac: hmac512_keyed(key),
         }
     }
 
@@ -47,14 +94,181 @@ impl DiceKey {
         roll_from_digest(&digest).0
     }
 
+    /// The rolls for `client_seed` and the nonces `first_nonce`,
+    /// `first_nonce + 1`, …: `out[i]` is `self.roll(client_seed, first_nonce + i)`
+    /// (nonces wrap past `u64::MAX`). Hashes four bets per pass like [`roll_many`].
+    pub fn rolls(&self, client_seed: &str, first_nonce: u64, out: &mut [u16]) {
+        let mut batch = Batch::new();
+        let mut nonce = first_nonce;
+        for slot in 0..out.len() {
+            if !batch.push(slot, self, client_seed, nonce, out) {
+                out[slot] = self.roll(client_seed, nonce);
+            }
+            nonce = nonce.wrapping_add(1);
+        }
+        batch.finish(out);
+    }
+
     /// HMAC-SHA512(seed, client_seed + "-" + nonce).
     pub fn digest(&self, client_seed: &str, nonce: u64) -> [u8; 64] {
+        let Some(block) = inner_block(client_seed, nonce) else {
+            return self.digest_long(client_seed, nonce);
+        };
+        let mut inner = self.inner;
+        sha512_compress(&mut inner, &block);
+        let mut outer = self.outer;
+        sha512_compress(&mut outer, &outer_block(&inner));
+        state_bytes(&outer)
+    }
+
+    /// [`DiceKey::digest`] through the `hmac` crate: messages of any length.
+    fn digest_long(&self, client_seed: &str, nonce: u64) -> [u8; 64] {
         let mut mac = self.mac.clone();
         mac.update(client_seed.as_bytes());
         let mut buf = [0u8; 20];
         mac.update(b"-");
         mac.update(decimal(nonce, &mut buf));
         mac.finalize().into_bytes().into()
+    }
+}
+
+/// The padded SHA-512 block of the HMAC message `client_seed + "-" + nonce`, as
+/// the block after the ipad block; `None` when the message needs more than one.
+fn inner_block(client_seed: &str, nonce: u64) -> Option<[u8; BLOCK]> {
+    let mut block = [0u8; BLOCK];
+    write_inner_block(&mut block, client_seed, nonce).then_some(block)
+}
+
+/// Writes [`inner_block`] into `block` (any previous contents), or returns
+/// `false` and leaves `block` unspecified when the message needs more than one.
+fn write_inner_block(block: &mut [u8; BLOCK], client_seed: &str, nonce: u64) -> bool {
+    let mut buf = [0u8; 20];
+    let digits = decimal(nonce, &mut buf);
+    let seed = client_seed.as_bytes();
+    let len = seed.len() + 1 + digits.len();
+    if len > ONE_BLOCK_MSG {
+        return false;
+    }
+    block[..seed.len()].copy_from_slice(seed);
+    block[seed.len()] = b'-';
+    block[seed.len() + 1..len].copy_from_slice(digits);
+    block[len] = 0x80;
+    block[len + 1..].fill(0);
+    set_bit_length(block, BLOCK + len);
+    true
+}
+
+/// The padded block of the 64-byte inner digest, as the block after the opad block.
+fn outer_block(inner: &[u64; 8]) -> [u8; BLOCK] {
+    let mut block = [0u8; BLOCK];
+    write_outer_block(&mut block, inner);
+    block
+}
+
+/// Writes [`outer_block`] into `block` (any previous contents).
+fn write_outer_block(block: &mut [u8; BLOCK], inner: &[u64; 8]) {
+    for (chunk, word) in block[..64].chunks_exact_mut(8).zip(inner) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    block[64] = 0x80;
+    block[65..].fill(0);
+    set_bit_length(block, BLOCK + 64);
+}
+
+/// Ends `block` with the big-endian 128-bit bit length of a `bytes`-long message.
+fn set_bit_length(block: &mut [u8; BLOCK], bytes: usize) {
+    // usize fits in u128 on every target.
+    let bits = (bytes as u128) * 8;
+    block[BLOCK - 16..].copy_from_slice(&bits.to_be_bytes());
+}
+
+/// A SHA-512 state as its 64-byte big-endian digest.
+fn state_bytes(state: &[u64; 8]) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    for (chunk, word) in out.chunks_exact_mut(8).zip(state) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    out
+}
+
+/// Up to four one-block bets waiting for a 4-lane pass.
+struct Batch {
+    /// Per lane: the inner state, then the inner digest after the first pass.
+    inner: [[u64; 8]; 4],
+    /// Per lane: the key's outer state, then the HMAC after the second pass.
+    outer: [[u64; 8]; 4],
+    /// Per lane: the message block, then the inner digest's block.
+    blocks: [[u8; BLOCK]; 4],
+    /// Per lane: where its roll goes in `out`.
+    slots: [usize; 4],
+    /// Lanes in use.
+    len: usize,
+}
+
+impl Batch {
+    fn new() -> Self {
+        Self {
+            inner: [[0; 8]; 4],
+            outer: [[0; 8]; 4],
+            blocks: [[0; BLOCK]; 4],
+            slots: [0; 4],
+            len: 0,
+        }
+    }
+
+    /// Queues the bet `client_seed`, `nonce` under `key` for `out[slot]`, rolling
+    /// the batch when it is full; `false` (nothing queued) when its message
+    /// needs more than one block.
+    fn push(
+        &mut self,
+        slot: usize,
+        key: &DiceKey,
+        client_seed: &str,
+        nonce: u64,
+        out: &mut [u16],
+    ) -> bool {
+        let lane = self.len;
+        if !write_inner_block(&mut self.blocks[lane], client_seed, nonce) {
+            return false;
+        }
+        self.inner[lane] = key.inner;
+        self.outer[lane] = key.outer;
+        self.slots[lane] = slot;
+        self.len += 1;
+        if self.len == 4 {
+            self.run(out);
+        }
+        true
+    }
+
+    /// Rolls the queued bets in two 4-lane passes (unused lanes hash garbage
+    /// that is never read) and empties the batch.
+    fn run(&mut self, out: &mut [u16]) {
+        sha512_compress4(&mut self.inner, &self.blocks);
+        for (block, inner) in self.blocks.iter_mut().zip(&self.inner) {
+            write_outer_block(block, inner);
+        }
+        sha512_compress4(&mut self.outer, &self.blocks);
+        for lane in 0..self.len {
+            out[self.slots[lane]] = roll_from_digest(&state_bytes(&self.outer[lane])).0;
+        }
+        self.len = 0;
+    }
+
+    /// Rolls what is left: one padded pass when the lanes run in parallel and at
+    /// least two are queued, lane by lane otherwise.
+    fn finish(mut self, out: &mut [u16]) {
+        if self.len >= 2 && sha512_compress4_is_simd() {
+            self.run(out);
+            return;
+        }
+        for lane in 0..self.len {
+            let mut inner = self.inner[lane];
+            sha512_compress(&mut inner, &self.blocks[lane]);
+            let mut outer = self.outer[lane];
+            sha512_compress(&mut outer, &outer_block(&inner));
+            out[self.slots[lane]] = roll_from_digest(&state_bytes(&outer)).0;
+        }
     }
 }
 
@@ -77,9 +291,13 @@ pub struct RollJob<'a> {
 /// When `jobs` and `out` differ in length (a caller bug).
 pub fn roll_many(jobs: &[RollJob<'_>], out: &mut [u16]) {
     assert_eq!(jobs.len(), out.len(), "roll_many needs one output per job");
-    for (job, roll) in jobs.iter().zip(out.iter_mut()) {
-        *roll = job.key.roll(job.client_seed, job.nonce);
+    let mut batch = Batch::new();
+    for (slot, job) in jobs.iter().enumerate() {
+        if !batch.push(slot, job.key, job.client_seed, job.nonce, out) {
+            out[slot] = job.key.roll(job.client_seed, job.nonce);
+        }
     }
+    batch.finish(out);
 }
 
 impl fmt::Debug for DiceKey {
@@ -243,7 +461,126 @@ impl Bet {
 
 #[cfg(test)]
 mod tests {
+    use hmac::Hmac;
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::seed::CLIENT_SEED_MAX_BYTES;
+
+    /// The reference: the `hmac` crate's HMAC-SHA512 of the message, then the windows.
+    fn reference_roll(key: &[u8], client_seed: &str, nonce: u64) -> u16 {
+        let mut mac = <Hmac<Sha512> as Mac>::new_from_slice(key).expect("any key length");
+        mac.update(format!("{client_seed}-{nonce}").as_bytes());
+        roll_from_digest(&mac.finalize().into_bytes().into()).0
+    }
+
+    /// A client seed of exactly `len` UTF-8 bytes built from `chars` (which may
+    /// be multi-byte), topped up with ASCII.
+    fn seed_of_len(chars: &[char], len: usize) -> String {
+        let mut out = String::new();
+        for &c in chars {
+            if out.len() + c.len_utf8() > len {
+                break;
+            }
+            out.push(c);
+        }
+        while out.len() < len {
+            out.push('x');
+        }
+        out
+    }
+
+    fn server_seed() -> impl Strategy<Value = ServerSeed> {
+        any::<[u8; 32]>().prop_map(ServerSeed::from_bytes)
+    }
+
+    fn client_seed(max: usize) -> impl Strategy<Value = String> {
+        (0..=max, prop::collection::vec(any::<char>(), 0..=max))
+            .prop_map(|(len, chars)| seed_of_len(&chars, len))
+    }
+
+    fn nonce() -> impl Strategy<Value = u64> {
+        prop_oneof![0..=MAX_NONCE, 0..1000u64, Just(MAX_NONCE)]
+    }
+
+    /// Every message length around the one-block limit (111 bytes), the long
+    /// `hmac` path beyond it, and keys around and beyond the block size.
+    #[test]
+    fn midstate_path_matches_hmac_at_every_length() {
+        let chars: Vec<char> = "aé€😀".chars().cycle().take(200).collect();
+        for key_len in [0, 1, 64, 127, 128, 129, 200] {
+            let key: Vec<u8> = (0..key_len).map(|i| (i * 7 + 3) as u8).collect();
+            let dice = DiceKey::from_key(&key);
+            for seed_len in 0..=130 {
+                let seed = seed_of_len(&chars, seed_len);
+                for nonce in [0, 9, 10, 12345, MAX_NONCE, u64::MAX] {
+                    let mut mac = <Hmac<Sha512> as Mac>::new_from_slice(&key).expect("any key");
+                    mac.update(format!("{seed}-{nonce}").as_bytes());
+                    let want: [u8; 64] = mac.finalize().into_bytes().into();
+                    assert_eq!(
+                        dice.digest(&seed, nonce),
+                        want,
+                        "key {key_len} seed {seed:?}"
+                    );
+                    assert_eq!(dice.roll(&seed, nonce), roll_from_digest(&want).0);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        /// `roll` equals the `hmac` crate for random seed pairs and nonces.
+        #[test]
+        fn roll_matches_hmac(seed in server_seed(),
+                             client in client_seed(CLIENT_SEED_MAX_BYTES),
+                             nonce in nonce()) {
+            let key = DiceKey::new(&seed);
+            prop_assert_eq!(key.roll(&client, nonce), reference_roll(seed.key(), &client, nonce));
+        }
+
+        /// `roll_many` equals `roll` one by one and the `hmac` crate, for batches
+        /// of 0..=13 bets across several keys, including over-long client seeds.
+        #[test]
+        fn roll_many_matches_roll(
+            seeds in prop::collection::vec(server_seed(), 1..=3),
+            bets in prop::collection::vec(
+                (any::<prop::sample::Index>(),
+                 prop_oneof![4 => client_seed(CLIENT_SEED_MAX_BYTES), 1 => client_seed(140)],
+                 nonce()),
+                0..=13),
+        ) {
+            let keys: Vec<DiceKey> = seeds.iter().map(DiceKey::new).collect();
+            let jobs: Vec<RollJob<'_>> = bets
+                .iter()
+                .map(|(pick, client, nonce)| RollJob {
+                    key: &keys[pick.index(keys.len())],
+                    client_seed: client,
+                    nonce: *nonce,
+                })
+                .collect();
+            let mut out = vec![u16::MAX; jobs.len()];
+            roll_many(&jobs, &mut out);
+            for ((job, (pick, client, nonce)), got) in jobs.iter().zip(&bets).zip(&out) {
+                let seed = &seeds[pick.index(seeds.len())];
+                prop_assert_eq!(*got, job.key.roll(client, *nonce));
+                prop_assert_eq!(*got, reference_roll(seed.key(), client, *nonce));
+            }
+        }
+
+        /// `rolls` equals `roll` at consecutive nonces, for 0..=13 of them.
+        #[test]
+        fn rolls_match_roll(seed in server_seed(),
+                            client in client_seed(120),
+                            first in nonce(),
+                            count in 0..=13usize) {
+            let key = DiceKey::new(&seed);
+            let mut out = vec![u16::MAX; count];
+            key.rolls(&client, first, &mut out);
+            for (i, got) in (0u64..).zip(&out) {
+                prop_assert_eq!(*got, reference_roll(seed.key(), &client, first + i));
+            }
+        }
+    }
 
     #[test]
     fn windows_read_hex_characters() {

@@ -5,8 +5,11 @@
 //! message instead of re-deriving the key pads.
 
 pub(crate) mod sha256x2;
+#[cfg(target_arch = "x86_64")]
+mod sha512x4;
 
 use hmac::{Hmac, Mac};
+use sha2::digest::generic_array::GenericArray;
 use sha2::{Digest, Sha256, Sha512};
 
 /// HMAC-SHA256.
@@ -45,6 +48,34 @@ pub(crate) fn hmac256_with(keyed: &HmacSha256, msg: &[u8]) -> [u8; 32] {
 /// Lowercase hex of HMAC-SHA256(`key`, `msg`).
 pub fn hmac256_hex(key: &[u8], msg: &[u8]) -> String {
     hex::encode(hmac256_with(&hmac256_keyed(key), msg))
+}
+
+/// SHA-512 compression of one 128-byte block into `state` (RustCrypto's kernel).
+pub(crate) fn sha512_compress(state: &mut [u64; 8], block: &[u8; 128]) {
+    sha2::compress512(
+        state,
+        core::slice::from_ref(GenericArray::from_slice(block)),
+    );
+}
+
+/// SHA-512 compression of `blocks[i]` into `states[i]` for four independent lanes:
+/// one AVX2 pass on x86-64 CPUs that have it, lane by lane elsewhere.
+pub(crate) fn sha512_compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
+    #[cfg(target_arch = "x86_64")]
+    sha512x4::compress4(states, blocks);
+    #[cfg(not(target_arch = "x86_64"))]
+    for (state, block) in states.iter_mut().zip(blocks) {
+        sha512_compress(state, block);
+    }
+}
+
+/// Whether [`sha512_compress4`] hashes its lanes in one pass, so that a partly
+/// filled batch is still worth padding.
+pub(crate) fn sha512_compress4_is_simd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return sha512x4::simd();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// `n` in plain decimal, written into `buf` without allocating: the counters
