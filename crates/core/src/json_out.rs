@@ -17,17 +17,49 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if !needs_escape(b) {
-            continue;
-        }
-        // `i` is at an ASCII byte, so both slices end on character boundaries.
-        out.push_str(&s[start..i]);
-        push_escape(out, b);
-        start = i + 1;
+    let mut i = 0;
+    while let Some(at) = next_escape(bytes, i) {
+        // `at` is at an ASCII byte, so both slices end on character boundaries.
+        out.push_str(&s[start..at]);
+        push_escape(out, bytes[at]);
+        start = at + 1;
+        i = at + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// The index of the first byte at or after `from` that must be escaped.
+///
+/// Eight bytes at a time: a word holds such a byte when one of its bytes is
+/// below 0x20, or equals `"` or `\` (the classic "has a zero byte" test on the
+/// word XORed with each of those). Only the word's verdict matters; the byte is
+/// then found one by one.
+fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut i = from;
+    while i + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_ne_bytes(word);
+        // Bytes below 0x20: x - 0x20.. borrows into the high bit, unless the
+        // byte already had it set (>= 0x80, not a control character).
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        if control
+            | has_zero(x ^ (ONES * u64::from(b'"')))
+            | has_zero(x ^ (ONES * u64::from(b'\\')))
+            != 0
+        {
+            break;
+        }
+        i += 8;
+    }
+    bytes[i..]
+        .iter()
+        .position(|&b| needs_escape(b))
+        .map(|p| i + p)
 }
 
 fn needs_escape(b: u8) -> bool {
@@ -141,6 +173,19 @@ mod tests {
     }
 
     proptest! {
+        /// The word-at-a-time scan finds exactly the first byte the byte-by-byte
+        /// rule finds, wherever it sits and whatever surrounds it.
+        #[test]
+        fn next_escape_is_the_first_escaped_byte(
+            // Mostly printable, so long clean runs come before the first escape.
+            bytes in prop::collection::vec(prop_oneof![12 => 0x20u8..0x7f, 1 => any::<u8>()], 0..64),
+            from in 0usize..64,
+        ) {
+            let from = from.min(bytes.len());
+            let expected = bytes[from..].iter().position(|&b| needs_escape(b)).map(|p| from + p);
+            prop_assert_eq!(next_escape(&bytes, from), expected);
+        }
+
         #[test]
         fn any_value_as_serde_json(v in any_value()) {
             prop_assert_eq!(written(&v), serde_json::to_string(&v).unwrap());

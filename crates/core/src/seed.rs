@@ -151,6 +151,12 @@ impl ClientSeed {
         }
     }
 
+    /// Whether `text` is a client seed [`ClientSeed::parse`] accepts (its
+    /// length; any UTF-8 text is allowed), without copying it.
+    pub(crate) fn is_valid(text: &str) -> bool {
+        (1..=CLIENT_SEED_MAX_BYTES).contains(&text.len())
+    }
+
     /// Checks a client seed (field name `client_seed`).
     ///
     /// # Errors

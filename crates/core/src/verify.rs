@@ -4,12 +4,13 @@ use serde_json::{Map, Value};
 
 use crate::chess::{self, ChessSide};
 use crate::describe::Context;
-use crate::dice::{roll_many, DiceKey, RollJob};
+use crate::dice::{roll_many, Bet, DiceKey, RollJob, Settlement};
 use crate::error::Error;
 use crate::games;
 use crate::poker;
 use crate::record::{
-    ChessRecord, DiceRecord, MatchRecord, PokerProofRecord, PokerRecord, Record, SelfpokerRecord,
+    ChessRecord, ClaimedOutcome, DiceRecord, DiceView, MatchRecord, PokerProofRecord, PokerRecord,
+    Record, SelfpokerRecord,
 };
 use crate::seed::{Commitment, ServerSeed};
 use crate::selfpoker;
@@ -33,10 +34,13 @@ pub struct Verifier {
 }
 
 /// A seed pair's prepared key and its commitment check, reused across its bets.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct DicePair {
     seed: ServerSeed,
     commitment: Commitment,
+    /// The commitment's lowercase hex, to recognise the pair's next record by
+    /// its text alone.
+    commitment_text: String,
     key: DiceKey,
     check: Check,
 }
@@ -99,39 +103,55 @@ impl Verifier {
         let mut verdicts: Vec<Option<Verdict>> = Vec::with_capacity(texts.len());
         // Bets waiting for their roll: where their verdict goes, the record,
         // and which of `pairs` holds its key.
-        let mut bets: Vec<(usize, DiceRecord, usize)> = Vec::new();
+        let mut bets: Vec<(usize, DiceView<'_>, usize)> = Vec::new();
         let mut pairs: Vec<DicePair> = self.last_dice.take().into_iter().collect();
         for (at, text) in texts.iter().enumerate() {
-            let Some(record) = fast_dice(text) else {
-                verdicts.push(Some(self.verify_str(text)));
-                continue;
-            };
-            let Some(seed) = &record.server_seed else {
-                verdicts.push(Some(pending("dice_v1", "commitment", &record.commitment)));
-                continue;
-            };
-            let pair = match pairs.last() {
-                Some(p) if p.is(seed, &record.commitment) => pairs.len() - 1,
-                _ => {
-                    pairs.push(DicePair::new(seed, record.commitment));
-                    pairs.len() - 1
+            let view = dice_text(text).and_then(DiceView::parse);
+            match view.as_ref().map(|v| pair_of(&mut pairs, v)) {
+                Some(Some(Ok(pair))) => {
+                    verdicts.push(None);
+                    // `view` is Some here.
+                    bets.extend(view.map(|v| (at, v, pair)));
                 }
-            };
-            verdicts.push(None);
-            bets.push((at, record, pair));
+                Some(Some(Err(commitment))) => {
+                    verdicts.push(Some(pending("dice_v1", "commitment", &commitment)));
+                }
+                // Not a clean dice record: the field reader names what is wrong.
+                _ => {
+                    // Bets already queued point into `pairs` by index: lend the
+                    // field reader a copy of the last pair, keep what it ends with.
+                    self.last_dice = pairs.last().cloned();
+                    verdicts.push(Some(self.verify_str(text)));
+                    if let Some(p) = self.last_dice.take() {
+                        if !pairs.last().is_some_and(|l| l.is(&p.seed, &p.commitment)) {
+                            pairs.push(p);
+                        }
+                    }
+                }
+            }
         }
         let jobs: Vec<RollJob<'_>> = bets
             .iter()
-            .map(|(_, r, pair)| RollJob {
+            .map(|(_, v, pair)| RollJob {
                 key: &pairs[*pair].key,
-                client_seed: r.client_seed.as_str(),
-                nonce: r.nonce,
+                // `pair_of` accepted the client seed, so the text is there.
+                client_seed: v.client_seed_text().unwrap_or_default(),
+                nonce: v.nonce,
             })
             .collect();
         let mut rolls = vec![0u16; jobs.len()];
         roll_many(&jobs, &mut rolls);
-        for ((at, record, pair), roll) in bets.iter().zip(rolls) {
-            verdicts[*at] = Some(dice_verdict(&pairs[*pair], record, roll));
+        for ((at, view, pair), roll) in bets.iter().zip(rolls) {
+            let claimed = view
+                .outcome
+                .as_ref()
+                .map_or(Claimed::Nothing, Claimed::Typed);
+            verdicts[*at] = Some(dice_verdict(
+                &pairs[*pair],
+                view.bet.as_ref(),
+                roll,
+                claimed,
+            ));
         }
         self.last_dice = pairs.pop();
         // Every slot was filled: directly, or by its bet's roll just above.
@@ -147,7 +167,8 @@ impl Verifier {
             _ => DicePair::new(seed, r.commitment),
         };
         let roll = pair.key.roll(r.client_seed.as_str(), r.nonce);
-        let verdict = dice_verdict(&pair, r, roll);
+        let claimed = r.outcome.as_ref().map_or(Claimed::Nothing, Claimed::Map);
+        let verdict = dice_verdict(&pair, r.bet.as_ref(), roll, claimed);
         self.last_dice = Some(pair);
         verdict
     }
@@ -158,6 +179,7 @@ impl DicePair {
         Self {
             seed: seed.clone(),
             commitment,
+            commitment_text: commitment.to_hex(),
             key: DiceKey::new(seed),
             check: commitment_check("commitment", commitment.matches(seed), &commitment),
         }
@@ -166,34 +188,105 @@ impl DicePair {
     fn is(&self, seed: &ServerSeed, commitment: &Commitment) -> bool {
         self.seed == *seed && self.commitment == *commitment
     }
-}
 
-/// A clean dice record read by the borrowed fast path (see [`Verifier::verify_str`]).
-fn fast_dice(text: &str) -> Option<DiceRecord> {
-    // `null` means "absent" to the field reader; leave those records to it.
-    if text.contains("\"dice_v1\"") && !text.contains("null") {
-        DiceRecord::from_json_fast(text)
-    } else {
-        None
+    /// Whether a record's seed and commitment texts are this pair's own.
+    fn is_text(&self, seed: &str, commitment: &str) -> bool {
+        self.seed.reveal() == seed && self.commitment_text == commitment
     }
 }
 
+/// Which of `pairs` a readable dice record belongs to (adding its pair when it
+/// is not the last one), or its commitment when its seed is not revealed yet;
+/// `None` when its seed, commitment or client seed is not valid.
+fn pair_of(pairs: &mut Vec<DicePair>, view: &DiceView<'_>) -> Option<Result<usize, Commitment>> {
+    view.client_seed_text()?;
+    if let (Some(last), Some(seed)) = (pairs.last(), view.server_seed) {
+        if last.is_text(seed, view.commitment) {
+            return Some(Ok(pairs.len() - 1));
+        }
+    }
+    let commitment = Commitment::parse(view.commitment).ok()?;
+    let Some(seed) = view.server_seed else {
+        return Some(Err(commitment));
+    };
+    let seed = ServerSeed::parse(seed).ok()?;
+    if !pairs.last().is_some_and(|p| p.is(&seed, &commitment)) {
+        pairs.push(DicePair::new(&seed, commitment));
+    }
+    Some(Ok(pairs.len() - 1))
+}
+
+/// The text of a record that may be a clean dice record (see
+/// [`Verifier::verify_str`]).
+fn dice_text(text: &str) -> Option<&str> {
+    // `null` means "absent" to the field reader; leave those records to it.
+    (text.contains("\"dice_v1\"") && !text.contains("null")).then_some(text)
+}
+
+/// A clean dice record read by the borrowed fast path.
+fn fast_dice(text: &str) -> Option<DiceRecord> {
+    dice_text(text).and_then(DiceRecord::from_json_fast)
+}
+
+/// A dice record's claimed outcome, however it was read.
+enum Claimed<'a> {
+    Nothing,
+    Map(&'a Map<String, Value>),
+    Typed(&'a ClaimedOutcome),
+}
+
 /// The verdict on a revealed bet of `pair`, given its recomputed roll.
-fn dice_verdict(pair: &DicePair, r: &DiceRecord, roll: u16) -> Verdict {
-    let mut checks = vec![pair.check.clone()];
+fn dice_verdict(pair: &DicePair, bet: Option<&Bet>, roll: u16, claimed: Claimed<'_>) -> Verdict {
+    let settled = bet.map(|b| b.settle(roll));
     let mut outcome = Map::new();
     outcome.insert("roll".into(), roll.into());
-    if let Some(bet) = &r.bet {
-        let s = bet.settle(roll);
+    if let Some(s) = &settled {
         outcome.insert("win".into(), s.win.into());
         let payout = serde_json::Number::from_u128(s.payout).map_or(Value::Null, Value::Number);
         outcome.insert("payout".into(), payout);
     }
+    let mut checks = vec![pair.check.clone()];
+    let claimed = match claimed {
+        Claimed::Typed(c) => match agreeing_checks(c, roll, settled.as_ref()) {
+            Some(agree) => {
+                checks.extend(agree);
+                return finish("dice_v1", (checks, Value::Object(outcome)), Context::Plain);
+            }
+            None => Some(c.to_map()),
+        },
+        Claimed::Map(m) => Some(m.clone()),
+        Claimed::Nothing => None,
+    };
     finish(
         "dice_v1",
-        checks_with(&mut checks, &r.outcome, outcome, Context::Plain),
+        checks_with(&mut checks, &claimed, outcome, Context::Plain),
         Context::Plain,
     )
+}
+
+/// The outcome checks when every claimed value is the recomputed one, in the
+/// order and words [`compare_outcome`] gives them; `None` when any differs
+/// (the general comparison then says where).
+fn agreeing_checks(
+    claimed: &ClaimedOutcome,
+    roll: u16,
+    settled: Option<&Settlement>,
+) -> Option<Vec<Check>> {
+    let mut checks = Vec::with_capacity(3);
+    // Keys in the map's (sorted) order: payout, roll, win.
+    if let Some(payout) = claimed.payout {
+        (settled?.payout == payout).then_some(())?;
+        checks.push(Check::new("outcome.payout", true, "matches"));
+    }
+    if let Some(r) = claimed.roll {
+        (r == u64::from(roll)).then_some(())?;
+        checks.push(Check::new("outcome.roll", true, "matches"));
+    }
+    if let Some(win) = claimed.win {
+        (settled?.win == win).then_some(())?;
+        checks.push(Check::new("outcome.win", true, "matches"));
+    }
+    Some(checks)
 }
 
 /// Adds the outcome comparison (when the record claims one) and returns checks and outcome.

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 
 pub use self::chess::ChessRecord;
+pub(crate) use self::dice::{ClaimedOutcome, DiceView};
 pub use self::dice::{DiceBet, DiceRecord};
 pub use self::matches::{MatchRecord, MatchScheme};
 pub use self::poker::{PokerHand, PokerProofRecord, PokerRecord};
