@@ -37,6 +37,7 @@ sha256_blocks = rates["sha256"] / 64
 sha512_blocks = rates["sha512"] / 128
 
 dice = criterion("dice_v1", "roll")
+dice_many = criterion("dice_v1", "roll_many")
 deal = criterion("match_seed_v2", "bridge_deal52")
 deck = criterion("selfpoker", "deck")
 deck_commit = criterion("selfpoker", "deck_and_commit")
@@ -44,10 +45,12 @@ root = criterion("poker_hmac_v1", "hand_value_deal_and_root")
 
 rows = [
     # what, fairseed, reference, hash bound, goal
-    ("dice rolls (HMAC-SHA512 + windows)", dice, ("Node, seeds/002 `roll`", ref("node-dice.json")),
-     sha512_blocks / 2, "2 SHA-512 blocks", 2.5e6),
-    ("52-card deals (match_seed_v2 bridge)", deal, ("Node, seeds/000 `shuffle`", ref("node-deal52.json")),
-     sha256_blocks / (51 * 3), "51 words × 3 SHA-256 blocks", 200e3),
+    ("dice rolls, 4 bets per pass (`roll_many`: bulk verify)", dice_many, ("Node, seeds/002 `roll`", ref("node-dice.json")),
+     sha512_blocks / 2, "2 SHA-512 blocks at openssl's one-stream rate", 2.5e6),
+    ("dice rolls, one at a time (`roll`: a server's bet)", dice, ("Node, seeds/002 `roll`", ref("node-dice.json")),
+     sha512_blocks / 2, "2 SHA-512 blocks at openssl's one-stream rate", None),
+    ("52-card deals (match_seed_v2 bridge, 2 words per SHA-NI pass)", deal, ("Node, seeds/000 `shuffle`", ref("node-deal52.json")),
+     sha256_blocks / (51 * 3), "51 words × 3 SHA-256 blocks at openssl's one-stream rate", 200e3),
     ("selfpoker decks (NumPy permutation(52))", deck, ("NumPy `default_rng(s).permutation(52)`", ref("numpy-selfpoker.json")),
      None, "no hash", 2.5e6),
     ("selfpoker deck + commit", deck_commit, None, None, "", None),
