@@ -1,8 +1,14 @@
 //! SHA-256 and HMAC helpers over the RustCrypto `sha2`/`hmac` crates.
 //!
 //! Every scheme hashes *strings* (UTF-8 bytes) and publishes lowercase hex, as the
-//! seeds' Node code does. Hot paths keep a keyed [`Hmac`] state and clone it per
-//! message instead of re-deriving the key pads.
+//! seeds' Node code does. Cold paths use the `hmac` crate. The two hot paths
+//! (the draw stream's words, the dice rolls) keep HMAC *midstates* — the
+//! compression states after the key pads (and the stream's constant prefix) —
+//! build each message's final blocks by hand, and compress several independent
+//! messages in one pass: [`sha256x2`] (two SHA-NI streams interleaved) and
+//! `sha512x4` (four AVX2 lanes). Each kernel falls back to RustCrypto's
+//! `compress256`/`compress512` per message where the CPU lacks the
+//! instructions (and on wasm32), and is property-tested against it.
 
 pub(crate) mod sha256x2;
 #[cfg(target_arch = "x86_64")]
