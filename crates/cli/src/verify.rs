@@ -127,13 +127,12 @@ fn check_job(job: Job, format: Format) -> Checked {
             for batch in lines.chunks(BATCH) {
                 // Lines that are not UTF-8 get their verdict in place; the rest
                 // are verified together (dice bets share hashing passes).
-                let texts: Vec<&str> = batch
-                    .iter()
-                    .filter_map(|(_, l)| std::str::from_utf8(l).ok())
-                    .collect();
+                let decoded: Vec<Result<&str, std::str::Utf8Error>> =
+                    batch.iter().map(|(_, l)| std::str::from_utf8(l)).collect();
+                let texts: Vec<&str> = decoded.iter().filter_map(|t| t.ok()).collect();
                 let mut verdicts = verifier.verify_batch(&texts).into_iter();
-                for (line_no, line) in batch {
-                    let verdict = match std::str::from_utf8(line) {
+                for ((line_no, _), text) in batch.iter().zip(&decoded) {
+                    let verdict = match text {
                         Ok(_) => verdicts
                             .next()
                             .expect("verify_batch gives one verdict per text"),

@@ -98,9 +98,8 @@ pub(crate) fn push_value(out: &mut String, v: &Value) {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        // With `arbitrary_precision` a number displays as the digits serde_json
-        // would write.
-        Value::Number(n) => push_display(out, n),
+        // With `arbitrary_precision` a number keeps the digits serde_json writes.
+        Value::Number(n) => out.push_str(n.as_str()),
         Value::String(s) => push_str(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -127,11 +126,12 @@ pub(crate) fn push_value(out: &mut String, v: &Value) {
     }
 }
 
-/// Appends anything `Display`: numbers.
-pub(crate) fn push_display(out: &mut String, d: &impl core::fmt::Display) {
-    use core::fmt::Write;
-    // Writing into a String cannot fail.
-    let _ = write!(out, "{d}");
+/// Appends `n` in decimal.
+pub(crate) fn push_uint(out: &mut String, n: u64) {
+    let mut buf = [0u8; 20];
+    for &digit in crate::hash::decimal(n, &mut buf) {
+        out.push(char::from(digit));
+    }
 }
 
 #[cfg(test)]

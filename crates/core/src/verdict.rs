@@ -1,24 +1,33 @@
 //! Verdicts: what a verifier says of one record (SPEC §8's `--json` object).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::describe::{describe_path, Context, Seg};
 
 /// One thing checked: a commitment, a hash, an outcome key, a proof.
+///
+/// Names and details are often fixed words (`commitment`, `matches`), so they
+/// are borrowed when they can be: a bulk run makes millions of checks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Check {
     /// What was checked (`commitment`, `hands[0].deck_root`, `outcome.roll`).
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// Whether it holds.
     pub ok: bool,
     /// The value found, or exactly where and how it differs.
-    pub detail: String,
+    pub detail: Cow<'static, str>,
 }
 
 impl Check {
     /// A check with its result.
-    pub fn new(name: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        ok: bool,
+        detail: impl Into<Cow<'static, str>>,
+    ) -> Self {
         Self {
             name: name.into(),
             ok,
@@ -100,9 +109,9 @@ impl Verdict {
     /// Appends [`Verdict::to_json`] to `out` (no newline): the bulk verifier
     /// writes a chunk's verdicts into one buffer.
     pub fn write_json(&self, index: usize, out: &mut String) {
-        use crate::json_out::{push_display, push_opt_str, push_str, push_value};
+        use crate::json_out::{push_opt_str, push_str, push_uint, push_value};
         out.push_str("{\"index\":");
-        push_display(out, &index);
+        push_uint(out, index as u64);
         out.push_str(",\"scheme\":");
         push_opt_str(out, self.scheme.as_deref());
         out.push_str(if self.valid {

@@ -307,7 +307,7 @@ fn finish(scheme: &str, (checks, outcome): (Vec<Check>, Value), ctx: Context) ->
     Verdict::checked(scheme, checks, Some(outcome), ctx)
 }
 
-fn commitment_check(name: &str, ok: bool, commitment: &Commitment) -> Check {
+fn commitment_check(name: &'static str, ok: bool, commitment: &Commitment) -> Check {
     let detail = if ok {
         format!("sha256 of the revealed seed is {commitment}")
     } else {

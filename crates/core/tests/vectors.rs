@@ -114,7 +114,7 @@ fn every_tampered_record_is_invalid_and_names_the_mismatch() {
         let failed = verdict.first_failure().expect("a failed check");
         let field = str_of(&expect[i]["field"]);
         let named = verdict.checks.iter().filter(|c| !c.ok).any(|c| {
-            field.starts_with(&c.name) || c.name.starts_with(field) || c.detail.contains(field)
+            field.starts_with(&*c.name) || c.name.starts_with(field) || c.detail.contains(field)
         });
         assert!(
             named,
