@@ -1,7 +1,7 @@
 //! The draw stream: 52-bit HMAC-SHA256 words, rejection sampling, dice (SPEC §1).
 
-use crate::hash::sha256;
 use crate::hash::sha256x2::{compress, compress1, IV, LANES};
+use crate::hash::{decimal_len, sha256, write_decimal};
 
 /// 2^52: the size of the space a word is drawn from.
 pub const SPAN: u64 = 1 << 52;
@@ -151,15 +151,10 @@ impl HmacStream {
     fn final_inner(&self, msg: &mut [u8; 128], k: Option<u64>) -> bool {
         *msg = self.template;
         let mut n = self.tail_len;
-        if let Some(mut k) = k {
+        if let Some(k) = k {
             // 1..=20 digits; tail_len <= 63, so the digits end by byte 83.
-            let digits = k.checked_ilog10().unwrap_or(0) as usize + 1;
-            n += digits;
-            for byte in msg[self.tail_len..n].iter_mut().rev() {
-                // k % 10 < 10 fits in u8.
-                *byte = b'0' + (k % 10) as u8;
-                k /= 10;
-            }
+            n += decimal_len(k);
+            write_decimal(&mut msg[self.tail_len..n], k);
         }
         msg[n] = 0x80;
         let two = n + 9 > 64;
@@ -289,6 +284,7 @@ impl DrawSource for Scripted {
 
 #[cfg(test)]
 mod tests {
+
     use proptest::prelude::*;
 
     use super::*;
