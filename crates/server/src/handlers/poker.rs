@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_store::{NewRound, RoundUpdate, SecretSeed, Store, StoreError};
+use fairseed_store::{NewRound, RoundRow, RoundUpdate, SecretSeed, Store, StoreError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tracing::instrument;
@@ -38,10 +38,11 @@ fn not_found(e: StoreError) -> ApiError {
     }
 }
 
-/// Creates session `k` of `table` if it does not exist yet.
-async fn ensure_session(store: &dyn Store, table: &str, k: u64) -> Result<(), ApiError> {
-    match store.round(&poker::session_id(table, k)).await {
-        Ok(_) => return Ok(()),
+/// Session `k` of `table`, created first if it does not exist yet.
+async fn ensure_session(store: &dyn Store, table: &str, k: u64) -> Result<RoundRow, ApiError> {
+    let id = poker::session_id(table, k);
+    match store.round(&id).await {
+        Ok(row) => return Ok(row),
         Err(StoreError::NotFound(_)) => {}
         Err(e) => return Err(e.into()),
     }
@@ -62,13 +63,24 @@ async fn ensure_session(store: &dyn Store, table: &str, k: u64) -> Result<(), Ap
         })
         .await;
     match created {
-        Ok(_)
-        | Err(StoreError::Conflict {
+        Ok(row) => Ok(row),
+        // Another request opened it first: read theirs.
+        Err(StoreError::Conflict {
             code: "already_exists",
             ..
-        }) => Ok(()),
+        }) => Ok(store.round(&id).await?),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The table and its current session (opened if it is not yet).
+async fn current_session(
+    store: &dyn Store,
+    table: &str,
+) -> Result<(TableState, RoundRow), ApiError> {
+    let t = table_state(store, table).await?;
+    let session = ensure_session(store, table, t.session_no).await?;
+    Ok((t, session))
 }
 
 async fn table_state(store: &dyn Store, table: &str) -> Result<TableState, ApiError> {
@@ -87,8 +99,7 @@ async fn step(
     table: &str,
     f: fairseed_store::RoundsFn,
 ) -> Result<Vec<RoundUpdate>, ApiError> {
-    let t = table_state(state.store(), table).await?;
-    ensure_session(state.store(), table, t.session_no).await?;
+    let (t, _) = current_session(state.store(), table).await?;
     let updates = state
         .store()
         .update_rounds(
@@ -117,8 +128,7 @@ async fn rotate(
     why: &'static str,
 ) -> Result<Vec<RoundUpdate>, ApiError> {
     let updates = step(state, table, poker::rotate(why)).await?;
-    let t = table_state(state.store(), table).await?;
-    ensure_session(state.store(), table, t.session_no).await?;
+    current_session(state.store(), table).await?;
     tracing::info!(table, why, "poker session rotated");
     Ok(updates)
 }
@@ -201,12 +211,7 @@ pub async fn get_table(
     _caller: Caller,
     ApiPath(table): ApiPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let t = table_state(state.store(), &table).await?;
-    ensure_session(state.store(), &table, t.session_no).await?;
-    let session = state
-        .store()
-        .round(&poker::session_id(&table, t.session_no))
-        .await?;
+    let (t, session) = current_session(state.store(), &table).await?;
     let s: SessionState = load(&session.state)?;
     Ok(Json(table_view(&t, &session.commitment, s.hands.len())))
 }
@@ -262,8 +267,7 @@ pub async fn post_leave(
         .ok_or_else(|| ApiError::internal("leave changed nothing"))?;
     let rotated = session.row.status == poker::ROTATED;
     if rotated {
-        let t = table_state(state.store(), &table).await?;
-        ensure_session(state.store(), &table, t.session_no).await?;
+        current_session(state.store(), &table).await?;
     }
     let records: Vec<RecordView> = session
         .records
@@ -284,12 +288,7 @@ pub async fn post_hand(
     _op: OperatorAuth,
     ApiPath(table): ApiPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let t = table_state(state.store(), &table).await?;
-    ensure_session(state.store(), &table, t.session_no).await?;
-    let session = state
-        .store()
-        .round(&poker::session_id(&table, t.session_no))
-        .await?;
+    let (_, session) = current_session(state.store(), &table).await?;
     if poker::due(&session, now_ms())? {
         rotate(&state, &table, "limit").await?;
         return Err(ApiError::conflict(
