@@ -8,7 +8,8 @@ use sha2::{Digest, Sha512};
 
 use crate::error::Error;
 use crate::hash::{
-    decimal, hmac512_keyed, sha512_compress, sha512_compress4, sha512_compress4_is_simd, HmacSha512,
+    decimal, hmac512_keyed, sha512_compress, sha512_compress4, sha512_compress4_is_simd,
+    HmacSha512, SHA512_IV,
 };
 use crate::seed::{ClientSeed, ServerSeed};
 
@@ -33,17 +34,6 @@ const BLOCK: usize = 128;
 /// The longest message that fits one padded block after the key pad: 0x80 and
 /// the 16-byte length take the rest.
 const ONE_BLOCK_MSG: usize = BLOCK - 1 - 16;
-/// The SHA-512 initial hash value (FIPS 180-4 §5.3.5).
-const SHA512_IV: [u64; 8] = [
-    0x6a09e667f3bcc908,
-    0xbb67ae8584caa73b,
-    0x3c6ef372fe94f82b,
-    0xa54ff53a5f1d36f1,
-    0x510e527fade682d1,
-    0x9b05688c2b3e6c1f,
-    0x1f83d9abfb41bd6b,
-    0x5be0cd19137e2179,
-];
 
 /// A seed pair's server seed with its HMAC-SHA512 key pads precomputed.
 ///
@@ -111,14 +101,10 @@ impl DiceKey {
 
     /// HMAC-SHA512(seed, client_seed + "-" + nonce).
     pub fn digest(&self, client_seed: &str, nonce: u64) -> [u8; 64] {
-        let Some(block) = inner_block(client_seed, nonce) else {
-            return self.digest_long(client_seed, nonce);
-        };
-        let mut inner = self.inner;
-        sha512_compress(&mut inner, &block);
-        let mut outer = self.outer;
-        sha512_compress(&mut outer, &outer_block(&inner));
-        state_bytes(&outer)
+        match inner_block(client_seed, nonce) {
+            Some(block) => mac_one_block(self.inner, self.outer, &block),
+            None => self.digest_long(client_seed, nonce),
+        }
     }
 
     /// [`DiceKey::digest`] through the `hmac` crate: messages of any length.
@@ -156,6 +142,14 @@ fn write_inner_block(block: &mut [u8; BLOCK], client_seed: &str, nonce: u64) -> 
     block[len + 1..].fill(0);
     set_bit_length(block, BLOCK + len);
     true
+}
+
+/// HMAC-SHA512 of a one-block message, one lane: the padded message `block`
+/// into the key's `inner` state, its digest's block into the `outer` state.
+fn mac_one_block(mut inner: [u64; 8], mut outer: [u64; 8], block: &[u8; BLOCK]) -> [u8; 64] {
+    sha512_compress(&mut inner, block);
+    sha512_compress(&mut outer, &outer_block(&inner));
+    state_bytes(&outer)
 }
 
 /// The padded block of the 64-byte inner digest, as the block after the opad block.
@@ -263,11 +257,8 @@ impl Batch {
             return;
         }
         for lane in 0..self.len {
-            let mut inner = self.inner[lane];
-            sha512_compress(&mut inner, &self.blocks[lane]);
-            let mut outer = self.outer[lane];
-            sha512_compress(&mut outer, &outer_block(&inner));
-            out[self.slots[lane]] = roll_from_digest(&state_bytes(&outer)).0;
+            let digest = mac_one_block(self.inner[lane], self.outer[lane], &self.blocks[lane]);
+            out[self.slots[lane]] = roll_from_digest(&digest).0;
         }
     }
 }

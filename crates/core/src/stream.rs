@@ -85,23 +85,22 @@ impl HmacStream {
         } else {
             padded[..key.len()].copy_from_slice(key);
         }
-        let mut ipad = [0u8; 64];
-        let mut opad = [0u8; 64];
-        for ((i, o), k) in ipad.iter_mut().zip(opad.iter_mut()).zip(padded) {
-            *i = k ^ 0x36;
-            *o = k ^ 0x5c;
-        }
-        let mut inner = IV;
-        compress1(&mut inner, &ipad);
-        let mut outer = IV;
-        compress1(&mut outer, &opad);
+        let pad_state = |pad: u8| {
+            let mut state = IV;
+            compress1(&mut state, &padded.map(|b| b ^ pad));
+            state
+        };
+        let mut inner = pad_state(0x36);
+        let outer = pad_state(0x5c);
 
         let blocks = prefix.chunks_exact(64);
         let rest = blocks.remainder();
         for block in blocks {
-            let mut b = [0u8; 64];
-            b.copy_from_slice(block);
-            compress1(&mut inner, &b);
+            // `chunks_exact(64)` yields 64-byte slices.
+            compress1(
+                &mut inner,
+                block.try_into().unwrap_or_else(|_| unreachable!()),
+            );
         }
         let mut template = [0u8; 128];
         template[..rest.len()].copy_from_slice(rest);

@@ -246,20 +246,25 @@ fn dice_verdict(pair: &DicePair, bet: Option<&Bet>, roll: u16, claimed: Claimed<
         outcome.insert("payout".into(), payout);
     }
     let mut checks = vec![pair.check.clone()];
+    // Only a typed outcome that disagrees needs its map built for the general comparison.
+    let typed_map;
     let claimed = match claimed {
         Claimed::Typed(c) => match agreeing_checks(c, roll, settled.as_ref()) {
             Some(agree) => {
                 checks.extend(agree);
                 return finish("dice_v1", (checks, Value::Object(outcome)), Context::Plain);
             }
-            None => Some(c.to_map()),
+            None => {
+                typed_map = c.to_map();
+                Some(&typed_map)
+            }
         },
-        Claimed::Map(m) => Some(m.clone()),
+        Claimed::Map(m) => Some(m),
         Claimed::Nothing => None,
     };
     finish(
         "dice_v1",
-        checks_with(&mut checks, &claimed, outcome, Context::Plain),
+        checks_with(&mut checks, claimed, outcome, Context::Plain),
         Context::Plain,
     )
 }
@@ -275,15 +280,21 @@ fn agreeing_checks(
     let mut checks = Vec::with_capacity(3);
     // Keys in the map's (sorted) order: payout, roll, win.
     if let Some(payout) = claimed.payout {
-        (settled?.payout == payout).then_some(())?;
+        if settled?.payout != payout {
+            return None;
+        }
         checks.push(Check::new("outcome.payout", true, "matches"));
     }
     if let Some(r) = claimed.roll {
-        (r == u64::from(roll)).then_some(())?;
+        if r != u64::from(roll) {
+            return None;
+        }
         checks.push(Check::new("outcome.roll", true, "matches"));
     }
     if let Some(win) = claimed.win {
-        (settled?.win == win).then_some(())?;
+        if settled?.win != win {
+            return None;
+        }
         checks.push(Check::new("outcome.win", true, "matches"));
     }
     Some(checks)
@@ -292,7 +303,7 @@ fn agreeing_checks(
 /// Adds the outcome comparison (when the record claims one) and returns checks and outcome.
 fn checks_with(
     checks: &mut Vec<Check>,
-    claimed: &Option<Map<String, Value>>,
+    claimed: Option<&Map<String, Value>>,
     outcome: Map<String, Value>,
     ctx: Context,
 ) -> (Vec<Check>, Value) {
@@ -347,7 +358,7 @@ fn verify_match(r: &MatchRecord) -> Result<Verdict, Error> {
     };
     Ok(finish(
         scheme,
-        checks_with(&mut checks, &r.outcome, outcome, ctx),
+        checks_with(&mut checks, r.outcome.as_ref(), outcome, ctx),
         ctx,
     ))
 }
@@ -388,7 +399,7 @@ fn verify_chess(r: &ChessRecord) -> Verdict {
     outcome.insert("white".into(), white.as_str().into());
     finish(
         scheme,
-        checks_with(&mut checks, &r.outcome, outcome, Context::Plain),
+        checks_with(&mut checks, r.outcome.as_ref(), outcome, Context::Plain),
         Context::Plain,
     )
 }
@@ -449,7 +460,7 @@ fn verify_poker(r: &PokerRecord) -> Verdict {
     outcome.insert("hands".into(), Value::Array(hands));
     finish(
         scheme,
-        checks_with(&mut checks, &r.outcome, outcome, Context::Poker),
+        checks_with(&mut checks, r.outcome.as_ref(), outcome, Context::Poker),
         Context::Poker,
     )
 }
@@ -496,7 +507,7 @@ fn verify_proof(r: &PokerProofRecord) -> Verdict {
     outcome.insert("cards".into(), Value::Array(cards));
     finish(
         scheme,
-        checks_with(&mut checks, &r.outcome, outcome, Context::Proof),
+        checks_with(&mut checks, r.outcome.as_ref(), outcome, Context::Proof),
         Context::Proof,
     )
 }
@@ -535,7 +546,7 @@ fn verify_selfpoker(r: &SelfpokerRecord) -> Verdict {
     };
     finish(
         scheme,
-        checks_with(&mut checks, &r.outcome, outcome, Context::Selfpoker),
+        checks_with(&mut checks, r.outcome.as_ref(), outcome, Context::Selfpoker),
         Context::Selfpoker,
     )
 }

@@ -56,6 +56,18 @@ pub fn hmac256_hex(key: &[u8], msg: &[u8]) -> String {
     hex::encode(hmac256_with(&hmac256_keyed(key), msg))
 }
 
+/// The SHA-512 initial hash value (FIPS 180-4 §5.3.5).
+pub(crate) const SHA512_IV: [u64; 8] = [
+    0x6a09e667f3bcc908,
+    0xbb67ae8584caa73b,
+    0x3c6ef372fe94f82b,
+    0xa54ff53a5f1d36f1,
+    0x510e527fade682d1,
+    0x9b05688c2b3e6c1f,
+    0x1f83d9abfb41bd6b,
+    0x5be0cd19137e2179,
+];
+
 /// SHA-512 compression of one 128-byte block into `state` (RustCrypto's kernel).
 pub(crate) fn sha512_compress(state: &mut [u64; 8], block: &[u8; 128]) {
     sha2::compress512(
