@@ -14,52 +14,53 @@ use serde_json::Value;
 /// `"` and `\` with a backslash, `\b \t \n \f \r` by name, the other control
 /// characters as `\u00XX` (lowercase hex), everything else as is.
 pub(crate) fn push_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
-    while let Some(at) = next_escape(bytes, i) {
+    while let Some(at) = next_escape(bytes, start) {
         // `at` is at an ASCII byte, so both slices end on character boundaries.
         out.push_str(&s[start..at]);
         push_escape(out, bytes[at]);
         start = at + 1;
-        i = at + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');
 }
 
-/// The index of the first byte at or after `from` that must be escaped.
+/// The index of the first byte at or after `from` that must be escaped in a
+/// JSON string: `"`, `\` or a control character below 0x20. (The dice
+/// scanner uses it too, to find where a plain string ends.)
 ///
-/// Eight bytes at a time: a word holds such a byte when one of its bytes is
-/// below 0x20, or equals `"` or `\` (the classic "has a zero byte" test on the
-/// word XORed with each of those). Only the word's verdict matters; the byte is
-/// then found one by one.
-fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+/// Eight bytes at a time, read little-endian: a byte is flagged when it is
+/// below 0x20 or equals `"` or `\` (the classic "has a zero byte" test on the
+/// word XORed with each of those). A subtraction's borrow only runs towards
+/// higher bytes, so the lowest flagged byte is always a real one.
+pub(crate) fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    let mut i = from;
-    while i + 8 <= bytes.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[i..i + 8]);
-        let x = u64::from_ne_bytes(word);
+    let rest = bytes.get(from..)?;
+    let mut chunks = rest.chunks_exact(8);
+    let mut at = from;
+    for chunk in &mut chunks {
+        // `chunks_exact(8)` yields 8-byte slices.
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_else(|_| unreachable!()));
         // Bytes below 0x20: x - 0x20.. borrows into the high bit, unless the
         // byte already had it set (>= 0x80, not a control character).
-        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
-        if control
+        let flagged = (x.wrapping_sub(ONES * 0x20) & !x & HIGHS)
             | has_zero(x ^ (ONES * u64::from(b'"')))
-            | has_zero(x ^ (ONES * u64::from(b'\\')))
-            != 0
-        {
-            break;
+            | has_zero(x ^ (ONES * u64::from(b'\\')));
+        if flagged != 0 {
+            return Some(at + (flagged.trailing_zeros() / 8) as usize);
         }
-        i += 8;
+        at += 8;
     }
-    bytes[i..]
+    chunks
+        .remainder()
         .iter()
         .position(|&b| needs_escape(b))
-        .map(|p| i + p)
+        .map(|p| at + p)
 }
 
 fn needs_escape(b: u8) -> bool {
@@ -129,9 +130,8 @@ pub(crate) fn push_value(out: &mut String, v: &Value) {
 /// Appends `n` in decimal.
 pub(crate) fn push_uint(out: &mut String, n: u64) {
     let mut buf = [0u8; 20];
-    for &digit in crate::hash::decimal(n, &mut buf) {
-        out.push(char::from(digit));
-    }
+    // Decimal digits are ASCII, so always UTF-8.
+    out.push_str(core::str::from_utf8(crate::hash::decimal(n, &mut buf)).unwrap_or_default());
 }
 
 #[cfg(test)]

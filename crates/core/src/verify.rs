@@ -106,7 +106,7 @@ impl Verifier {
         let mut bets: Vec<(usize, DiceView<'_>, usize)> = Vec::new();
         let mut pairs: Vec<DicePair> = self.last_dice.take().into_iter().collect();
         for (at, text) in texts.iter().enumerate() {
-            let view = dice_text(text).and_then(DiceView::parse);
+            let view = DiceView::parse(text);
             match view.as_ref().map(|v| pair_of(&mut pairs, v)) {
                 Some(Some(Ok(pair))) => {
                     verdicts.push(None);
@@ -216,16 +216,9 @@ fn pair_of(pairs: &mut Vec<DicePair>, view: &DiceView<'_>) -> Option<Result<usiz
     Some(Ok(pairs.len() - 1))
 }
 
-/// The text of a record that may be a clean dice record (see
-/// [`Verifier::verify_str`]).
-fn dice_text(text: &str) -> Option<&str> {
-    // `null` means "absent" to the field reader; leave those records to it.
-    (text.contains("\"dice_v1\"") && !text.contains("null")).then_some(text)
-}
-
 /// A clean dice record read by the borrowed fast path.
 fn fast_dice(text: &str) -> Option<DiceRecord> {
-    dice_text(text).and_then(DiceRecord::from_json_fast)
+    DiceRecord::from_json_fast(text)
 }
 
 /// A dice record's claimed outcome, however it was read.

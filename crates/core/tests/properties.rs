@@ -201,19 +201,23 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     /// The borrowed fast path for dice records gives exactly the field reader's
-    /// verdict, on the vectors and on any one-byte edit of them.
+    /// verdict, on the vectors and on any one to three byte edits of them
+    /// (bytes chosen to make numbers, literals, escapes, whitespace and
+    /// structure go wrong).
     #[test]
     fn dice_fast_path_agrees_with_the_field_reader(pick in any::<prop::sample::Index>(),
-                                                    at in any::<prop::sample::Index>(),
-                                                    edit in 0u8..4, byte in prop::sample::select(b"0123456789abcdef\"{}[],:-.enul ".to_vec())) {
+                                                    edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4,
+                                                        prop::sample::select(b"0123456789abcdef\"{}[],:-.+eEnultrs \\\t\n\x01".to_vec())), 1..4)) {
         let line = pick.get(dice_lines());
         let mut bytes = line.clone().into_bytes();
-        let i = at.index(bytes.len());
-        match edit {
-            0 => {}
-            1 => bytes[i] = byte,
-            2 => { bytes.remove(i); }
-            _ => bytes.insert(i, byte),
+        for (at, edit, byte) in edits {
+            let i = at.index(bytes.len());
+            match edit {
+                0 => {}
+                1 => bytes[i] = byte,
+                2 => { bytes.remove(i); }
+                _ => bytes.insert(i, byte),
+            }
         }
         let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
         let fast = fairseed_core::Verifier::new().verify_str(&text);

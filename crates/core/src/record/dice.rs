@@ -1,11 +1,8 @@
 //! The `dice_v1` record.
 
-use std::borrow::Cow;
-
-use serde::de::IgnoredAny;
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::scan::{Scanner, Seen};
 use super::{finish, object, only_keys, read_outcome, Fields};
 use crate::dice::{Bet, Condition, MAX_AMOUNT, MAX_NONCE};
 use crate::error::Error;
@@ -109,7 +106,7 @@ pub(crate) struct DiceView<'a> {
     pub(crate) commitment: &'a str,
     /// The seed's text, not yet checked to be 64 hex.
     pub(crate) server_seed: Option<&'a str>,
-    client_seed: Cow<'a, str>,
+    client_seed: &'a str,
     /// The nonce, within its range.
     pub(crate) nonce: u64,
     /// The bet, checked.
@@ -119,8 +116,7 @@ pub(crate) struct DiceView<'a> {
 }
 
 /// A dice record's claimed outcome, as typed as its JSON allows.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub(crate) struct ClaimedOutcome {
     pub(crate) roll: Option<u64>,
     pub(crate) win: Option<bool>,
@@ -129,38 +125,66 @@ pub(crate) struct ClaimedOutcome {
 
 impl<'a> DiceView<'a> {
     /// Reads `text`, or `None` when it is anything but a clean dice record
-    /// (apart from its seed and commitment, which the caller checks).
+    /// (apart from its seed and commitment, which the caller checks) spelt
+    /// plainly enough for [`Scanner`].
     pub(crate) fn parse(text: &'a str) -> Option<Self> {
-        let raw: FastDice<'a> = serde_json::from_str(text).ok()?;
-        if raw.scheme != "dice_v1" || raw.nonce > MAX_NONCE {
-            return None;
-        }
-        let bet = match raw.bet {
-            None => None,
-            Some(b) => {
-                let target = u16::try_from(b.target).ok()?;
-                let condition = Condition::parse_field(b.condition, "").ok()?;
-                Some(Bet::new(b.amount, condition, target).ok()?)
+        let mut s = Scanner::new(text);
+        let view = Self::scan(&mut s)?;
+        s.at_end().then_some(view)
+    }
+
+    /// The record's object: its known keys once each, in any order.
+    fn scan(s: &mut Scanner<'a>) -> Option<Self> {
+        const KEYS: [&str; 8] = [
+            "scheme",
+            "commitment",
+            "client_seed",
+            "nonce",
+            "server_seed",
+            "bet",
+            "outcome",
+            "id",
+        ];
+        let mut seen = Seen::default();
+        let (mut commitment, mut server_seed, mut client_seed) = ("", None, "");
+        let (mut nonce, mut bet, mut outcome) = (0, None, None);
+        s.object(|key, s| {
+            match seen.mark(&KEYS, key)? {
+                0 => (s.string()? == "dice_v1").then_some(())?,
+                1 => commitment = s.string()?,
+                2 => client_seed = s.string()?,
+                3 => nonce = s.uint().filter(|&n| n <= MAX_NONCE)?,
+                4 => server_seed = Some(s.string()?),
+                5 => bet = Some(scan_bet(s)?),
+                6 => outcome = Some(ClaimedOutcome::scan(s)?),
+                // An `id` is the operator's own: a plain string or number.
+                _ => match s.peek()? {
+                    b'"' => drop(s.string()?),
+                    _ => drop(s.uint128()?),
+                },
             }
-        };
+            Some(())
+        })?;
+        // scheme, commitment, client_seed and nonce are required.
+        (0..4).all(|i| seen.has(i)).then_some(())?;
         Some(Self {
-            commitment: raw.commitment,
-            server_seed: raw.server_seed,
-            client_seed: raw.client_seed,
-            nonce: raw.nonce,
+            commitment,
+            server_seed,
+            client_seed,
+            nonce,
             bet,
-            outcome: raw.outcome,
+            outcome,
         })
     }
 
     /// The client seed, when it is a valid one.
     pub(crate) fn client_seed(&self) -> Option<ClientSeed> {
-        ClientSeed::parse(&self.client_seed).ok()
+        ClientSeed::parse(self.client_seed).ok()
     }
 
     /// The client seed's text, when it is a valid one (no copy made).
     pub(crate) fn client_seed_text(&self) -> Option<&str> {
-        ClientSeed::is_valid(&self.client_seed).then_some(&*self.client_seed)
+        ClientSeed::is_valid(self.client_seed).then_some(self.client_seed)
     }
 
     /// The claimed outcome as the JSON map the field reader would give.
@@ -170,6 +194,25 @@ impl<'a> DiceView<'a> {
 }
 
 impl ClaimedOutcome {
+    /// An `outcome` object of `roll`, `win` and `payout`, each optional.
+    fn scan(s: &mut Scanner<'_>) -> Option<Self> {
+        let mut seen = Seen::default();
+        let mut out = Self {
+            roll: None,
+            win: None,
+            payout: None,
+        };
+        s.object(|key, s| {
+            match seen.mark(&["roll", "win", "payout"], key)? {
+                0 => out.roll = Some(s.uint()?),
+                1 => out.win = Some(s.bool()?),
+                _ => out.payout = Some(s.uint128()?),
+            }
+            Some(())
+        })?;
+        Some(out)
+    }
+
     /// The JSON map the field reader would give.
     pub(crate) fn to_map(&self) -> Map<String, Value> {
         let mut m = Map::new();
@@ -201,30 +244,94 @@ fn read_bet(b: &Fields<'_>) -> Result<Bet, Error> {
     Bet::new(amount, condition, target).map_err(|e| e.within("bet"))
 }
 
-/// A dice record as its JSON text spells it, borrowed where it can be.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FastDice<'a> {
-    scheme: &'a str,
-    commitment: &'a str,
-    #[serde(default)]
-    server_seed: Option<&'a str>,
-    #[serde(borrow)]
-    client_seed: Cow<'a, str>,
-    nonce: u64,
-    #[serde(default, borrow)]
-    bet: Option<FastBet<'a>>,
-    #[serde(default)]
-    outcome: Option<ClaimedOutcome>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    id: Option<IgnoredAny>,
+/// A `bet` object: `amount`, `condition` and `target`, all required, checked.
+fn scan_bet(s: &mut Scanner<'_>) -> Option<Bet> {
+    let mut seen = Seen::default();
+    let (mut amount, mut condition, mut target) = (0, "", 0);
+    s.object(|key, s| {
+        match seen.mark(&["amount", "condition", "target"], key)? {
+            0 => amount = s.uint()?,
+            1 => condition = s.string()?,
+            _ => target = u16::try_from(s.uint()?).ok()?,
+        }
+        Some(())
+    })?;
+    (0..3).all(|i| seen.has(i)).then_some(())?;
+    let condition = Condition::parse_field(condition, "").ok()?;
+    Bet::new(amount, condition, target).ok()
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FastBet<'a> {
-    amount: u64,
-    condition: &'a str,
-    target: u64,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every vector dice record without escapes in its strings takes the fast
+    /// path (a fast path that silently gave up would still pass the agreement
+    /// tests, only slowly).
+    #[test]
+    fn plain_vector_records_take_the_fast_path() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/vectors/records/dice_v1.jsonl"
+        );
+        let text = std::fs::read_to_string(path).expect("the dice vectors are committed");
+        let mut plain = 0;
+        for line in text.lines().filter(|l| !l.contains('\\')) {
+            let view = DiceView::parse(line);
+            assert!(view.is_some(), "fell back on {line}");
+            plain += 1;
+        }
+        assert!(plain > 1000, "only {plain} plain records");
+    }
+
+    /// Whitespace, any key order and an operator's `id` stay on the fast path,
+    /// and read as serde_json reads them.
+    #[test]
+    fn spacing_order_and_id() {
+        let seed = "7ce471e90f58e1559f913ab03ae5dd514d9f43def0d3a53cc7e321dc96d9e14a";
+        let text = format!(
+            "\n {{ \"id\" : \"bet-7\",\r\n\t\"nonce\": 18446744073709551615 ,\"client_seed\":\"é:=,\",\
+             \"outcome\":{{\"payout\":340282366920938463463374607431768211455,\"win\":false}},\
+             \"server_seed\":\"{seed}\",\"scheme\":\"dice_v1\",\"commitment\":\"c\",\
+             \"bet\":{{\"target\":5000,\"condition\":\"over\",\"amount\":1}} }} \n"
+        );
+        assert_eq!(
+            DiceView::parse(&text).map(|v| v.nonce),
+            None,
+            "nonce above MAX_NONCE"
+        );
+        let text = text.replace("18446744073709551615", "7");
+        let view = DiceView::parse(&text).expect("a plain dice record");
+        assert_eq!(
+            (
+                view.nonce,
+                view.client_seed,
+                view.server_seed,
+                view.commitment
+            ),
+            (7, "é:=,", Some(seed), "c")
+        );
+        let outcome = view.outcome.expect("an outcome");
+        assert_eq!(
+            (outcome.roll, outcome.win, outcome.payout),
+            (None, Some(false), Some(u128::MAX))
+        );
+        let bet = view.bet.expect("a bet");
+        assert_eq!((bet.amount(), bet.target()), (1, 5000));
+        for id in ["12", "\"\""] {
+            assert!(
+                DiceView::parse(&text.replace("\"bet-7\"", id)).is_some(),
+                "{id}"
+            );
+        }
+        // Left to the field reader: other ids, null, escapes, a missing key.
+        for (from, to) in [
+            ("\"bet-7\"", "[1]"),
+            ("\"bet-7\"", "null"),
+            ("é:=,", "\\u00e9"),
+            ("\"scheme\":\"dice_v1\",", ""),
+        ] {
+            assert!(DiceView::parse(&text.replace(from, to)).is_none(), "{to}");
+        }
+    }
 }

@@ -9,6 +9,7 @@ mod dice;
 mod fields;
 mod matches;
 mod poker;
+mod scan;
 mod selfpoker;
 mod split;
 
