@@ -44,3 +44,11 @@ mod verify;
 
 pub use verdict::{Check, Verdict};
 pub use verify::{verify_str, verify_value, Verifier};
+
+/// Entry points for the `kernels` bench only: not part of the API.
+#[doc(hidden)]
+pub mod bench {
+    pub use crate::hash::bench_sha512_compress4;
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::hash::bench_sha512_compress8;
+}

@@ -6,13 +6,16 @@
 //! compression states after the key pads (and the stream's constant prefix) —
 //! build each message's final blocks by hand, and compress several independent
 //! messages in one pass: [`sha256x2`] (two SHA-NI streams interleaved) and
-//! `sha512x4` (four AVX2 lanes). Each kernel falls back to RustCrypto's
+//! `sha512x4` (four AVX2 lanes). `sha512x8` (eight AVX-512 lanes) is there
+//! for CPUs with AVX-512F/BW. Each kernel falls back to RustCrypto's
 //! `compress256`/`compress512` per message where the CPU lacks the
 //! instructions (and on wasm32), and is property-tested against it.
 
 pub(crate) mod sha256x2;
 #[cfg(target_arch = "x86_64")]
 mod sha512x4;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sha512x8;
 
 use hmac::{Hmac, Mac};
 use sha2::digest::generic_array::GenericArray;
@@ -94,6 +97,19 @@ pub(crate) fn sha512_compress4_is_simd() -> bool {
     return sha512x4::simd();
     #[cfg(not(target_arch = "x86_64"))]
     false
+}
+
+/// [`sha512_compress4`] for the `kernels` bench only: not part of the API.
+#[doc(hidden)]
+pub fn bench_sha512_compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
+    sha512_compress4(states, blocks);
+}
+
+/// `sha512x8::compress8` for the `kernels` bench only: not part of the API.
+#[cfg(target_arch = "x86_64")]
+#[doc(hidden)]
+pub fn bench_sha512_compress8(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) {
+    sha512x8::compress8(states, blocks);
 }
 
 /// `n` in plain decimal, written into `buf` without allocating: the counters

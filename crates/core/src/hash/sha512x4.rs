@@ -20,8 +20,8 @@ use sha2::digest::generic_array::GenericArray;
 
 cpufeatures::new!(avx2_cpuid, "avx2");
 
-/// The SHA-512 round constants (FIPS 180-4 §4.2.3).
-const K: [u64; 80] = [
+/// The SHA-512 round constants (FIPS 180-4 §4.2.3), shared with `sha512x8`.
+pub(super) const K: [u64; 80] = [
     0x428a2f98d728ae22,
     0x7137449123ef65cd,
     0xb5c0fbcfec4d3b2f,
