@@ -32,6 +32,12 @@ pub mod stream;
 
 pub use error::Error;
 pub use hash::{hmac256_hex, sha256_hex};
+// Kernel entry points for `benches/kernels.rs`; not part of the API.
+#[doc(hidden)]
+pub use hash::{bench_sha256_compress1, bench_sha256_compress2};
+#[doc(hidden)]
+#[cfg(target_arch = "x86_64")]
+pub use hash::{bench_sha256_compress16, bench_sha256_x16_available};
 pub use seed::{ct_eq, ClientSeed, Commitment, Ident, ServerSeed, CLIENT_SEED_MAX_BYTES};
 pub use shuffle::{shuffle, shuffled_ids};
 

@@ -9,7 +9,10 @@
 //! `sha512x4` (four AVX2 lanes). Each kernel falls back to RustCrypto's
 //! `compress256`/`compress512` per message where the CPU lacks the
 //! instructions (and on wasm32), and is property-tested against it.
+//! `sha256x16` (sixteen AVX-512 lanes, x86-64 only) is a further SHA-256 kernel.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sha256x16;
 pub(crate) mod sha256x2;
 #[cfg(target_arch = "x86_64")]
 mod sha512x4;
@@ -94,6 +97,32 @@ pub(crate) fn sha512_compress4_is_simd() -> bool {
     return sha512x4::simd();
     #[cfg(not(target_arch = "x86_64"))]
     false
+}
+
+/// For `benches/kernels.rs` only: one `sha2::compress256` of `block` into `state`.
+#[doc(hidden)]
+pub fn bench_sha256_compress1(state: &mut [u32; 8], block: &[u8; 64]) {
+    sha256x2::compress1(state, block);
+}
+
+/// For `benches/kernels.rs` only: the two-lane SHA-NI kernel (or its fallback).
+#[doc(hidden)]
+pub fn bench_sha256_compress2(states: &mut [[u32; 8]; 2], blocks: [&[u8; 64]; 2]) {
+    sha256x2::compress(states, blocks);
+}
+
+/// For `benches/kernels.rs` only: whether the sixteen-lane AVX-512 kernel runs here.
+#[doc(hidden)]
+#[cfg(target_arch = "x86_64")]
+pub fn bench_sha256_x16_available() -> bool {
+    sha256x16::available()
+}
+
+/// For `benches/kernels.rs` only: the sixteen-lane AVX-512 kernel (or its fallback).
+#[doc(hidden)]
+#[cfg(target_arch = "x86_64")]
+pub fn bench_sha256_compress16(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
+    sha256x16::compress16(states, blocks);
 }
 
 /// `n` in plain decimal, written into `buf` without allocating: the counters
