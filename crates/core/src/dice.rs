@@ -8,8 +8,8 @@ use sha2::{Digest, Sha512};
 
 use crate::error::Error;
 use crate::hash::{
-    decimal, hmac512_keyed, sha512_compress, sha512_compress4, sha512_compress4_is_simd,
-    HmacSha512, SHA512_IV,
+    decimal, hmac512_keyed, sha512_compress, sha512_compress_lanes, sha512_width, HmacSha512,
+    SHA512_IV, SHA512_LANES,
 };
 use crate::seed::{ClientSeed, ServerSeed};
 
@@ -185,16 +185,18 @@ fn state_bytes(state: &[u64; 8]) -> [u8; 64] {
     out
 }
 
-/// Up to four one-block bets waiting for a 4-lane pass.
+/// One-block bets waiting for a pass of the widest SHA-512 kernel here.
 struct Batch {
+    /// Lanes per pass: [`sha512_width`], read once.
+    width: usize,
     /// Per lane: the inner state, then the inner digest after the first pass.
-    inner: [[u64; 8]; 4],
+    inner: [[u64; 8]; SHA512_LANES],
     /// Per lane: the key's outer state, then the HMAC after the second pass.
-    outer: [[u64; 8]; 4],
+    outer: [[u64; 8]; SHA512_LANES],
     /// Per lane: the message block, then the inner digest's block.
-    blocks: [[u8; BLOCK]; 4],
+    blocks: [[u8; BLOCK]; SHA512_LANES],
     /// Per lane: where its roll goes in `out`.
-    slots: [usize; 4],
+    slots: [usize; SHA512_LANES],
     /// Lanes in use.
     len: usize,
 }
@@ -202,10 +204,11 @@ struct Batch {
 impl Batch {
     fn new() -> Self {
         Self {
-            inner: [[0; 8]; 4],
-            outer: [[0; 8]; 4],
-            blocks: [[0; BLOCK]; 4],
-            slots: [0; 4],
+            width: sha512_width(),
+            inner: [[0; 8]; SHA512_LANES],
+            outer: [[0; 8]; SHA512_LANES],
+            blocks: [[0; BLOCK]; SHA512_LANES],
+            slots: [0; SHA512_LANES],
             len: 0,
         }
     }
@@ -229,20 +232,20 @@ impl Batch {
         self.outer[lane] = key.outer;
         self.slots[lane] = slot;
         self.len += 1;
-        if self.len == 4 {
+        if self.len == self.width {
             self.run(out);
         }
         true
     }
 
-    /// Rolls the queued bets in two 4-lane passes (unused lanes hash garbage
-    /// that is never read) and empties the batch.
+    /// Rolls the queued bets in two passes (unused lanes hash garbage that is
+    /// never read) and empties the batch.
     fn run(&mut self, out: &mut [u16]) {
-        sha512_compress4(&mut self.inner, &self.blocks);
-        for (block, inner) in self.blocks.iter_mut().zip(&self.inner) {
+        sha512_compress_lanes(&mut self.inner, &self.blocks, self.len);
+        for (block, inner) in self.blocks.iter_mut().zip(&self.inner).take(self.len) {
             write_outer_block(block, inner);
         }
-        sha512_compress4(&mut self.outer, &self.blocks);
+        sha512_compress_lanes(&mut self.outer, &self.blocks, self.len);
         for lane in 0..self.len {
             out[self.slots[lane]] = roll_from_digest(&state_bytes(&self.outer[lane])).0;
         }
@@ -252,7 +255,7 @@ impl Batch {
     /// Rolls what is left: one padded pass when the lanes run in parallel and at
     /// least two are queued, lane by lane otherwise.
     fn finish(mut self, out: &mut [u16]) {
-        if self.len >= 2 && sha512_compress4_is_simd() {
+        if self.len >= 2 && self.width > 1 {
             self.run(out);
             return;
         }

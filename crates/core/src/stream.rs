@@ -1,7 +1,9 @@
 //! The draw stream: 52-bit HMAC-SHA256 words, rejection sampling, dice (SPEC §1).
 
-use crate::hash::sha256x2::{compress, compress1, IV, LANES};
-use crate::hash::{decimal_len, sha256, write_decimal};
+use crate::hash::sha256x2::{compress1, IV, LANES};
+use crate::hash::{
+    decimal_len, sha256, sha256_compress_lanes, sha256_width, write_decimal, SHA256_LANES,
+};
 
 /// 2^52: the size of the space a word is drawn from.
 pub const SPAN: u64 = 1 << 52;
@@ -53,9 +55,11 @@ pub fn reduce(span: u64, n: u64, w: u64) -> Option<u64> {
 /// The key pads *and* the prefix's whole 64-byte blocks are absorbed once, as
 /// SHA-256 mid-states; each word then costs its final inner block(s) (prefix
 /// tail, counter digits, padding) and one outer block. Words are counter-based,
-/// so the stream computes `LANES` of them at a time through the multi-lane
+/// so the stream computes several at a time through the multi-lane
 /// compression and hands them out one by one: the counter still moves by
-/// exactly one per word drawn.
+/// exactly one per word drawn. The first batch is a pair (a stream may be
+/// asked for one or two words only, as a chess colour is); later ones are as
+/// wide as the CPU's widest kernel ([`sha256_width`]: 16 with AVX-512).
 #[derive(Clone)]
 pub struct HmacStream {
     /// State after `key ^ ipad` and the prefix's whole blocks.
@@ -70,9 +74,11 @@ pub struct HmacStream {
     absorbed: u64,
     counter: u64,
     /// `buf[i]` is the word at counter `buf_start + i`, for `i < buf_len`.
-    buf: [u64; LANES],
+    buf: [u64; SHA256_LANES],
     buf_start: u64,
     buf_len: usize,
+    /// Words per refill after the first pair.
+    width: usize,
 }
 
 impl HmacStream {
@@ -111,9 +117,10 @@ impl HmacStream {
             tail_len: rest.len(),
             absorbed: 64 + (prefix.len() - rest.len()) as u64,
             counter: 0,
-            buf: [0; LANES],
+            buf: [0; SHA256_LANES],
             buf_start: 0,
             buf_len: 0,
+            width: LANES,
         }
     }
 
@@ -140,7 +147,7 @@ impl HmacStream {
     /// The word at counter `k` if the buffer holds it.
     fn buffered(&self, k: u64) -> Option<u64> {
         let i = k.wrapping_sub(self.buf_start);
-        // i < buf_len <= LANES, so the cast is lossless.
+        // i < buf_len <= SHA256_LANES, so the cast is lossless.
         (i < self.buf_len as u64).then(|| self.buf[i as usize])
     }
 
@@ -191,36 +198,40 @@ impl HmacStream {
         word_of_state(&out)
     }
 
-    /// Fills the buffer with the words at `start .. start + LANES`, one
-    /// multi-lane compression per step.
-    fn refill(&mut self, start: u64) {
-        let mut msgs = [[0u8; 128]; LANES];
-        let mut two = [false; LANES];
-        for (l, (msg, t)) in msgs.iter_mut().zip(two.iter_mut()).enumerate() {
-            // The caller checked that start + LANES - 1 does not overflow.
-            *t = self.final_inner(msg, Some(start + l as u64));
+    /// Fills the buffer with the words at `start .. start + n` (`n <=
+    /// SHA256_LANES`), one multi-lane compression per step.
+    fn refill(&mut self, start: u64, n: usize) {
+        let mut first = [[0u8; 64]; SHA256_LANES];
+        let mut second = [[0u8; 64]; SHA256_LANES];
+        let mut two = [false; SHA256_LANES];
+        for l in 0..n {
+            let mut msg = [0u8; 128];
+            // The caller checked that start + n - 1 does not overflow.
+            two[l] = self.final_inner(&mut msg, Some(start + l as u64));
+            let (a, b) = halves(&msg);
+            first[l] = *a;
+            second[l] = *b;
         }
-        let mut states = [self.inner; LANES];
-        compress(&mut states, core::array::from_fn(|l| halves(&msgs[l]).0));
-        if two.iter().all(|&t| t) {
-            compress(&mut states, core::array::from_fn(|l| halves(&msgs[l]).1));
-        } else {
-            // Only where the digit count changes inside the group, or short prefixes.
-            for ((state, msg), t) in states.iter_mut().zip(&msgs).zip(two) {
-                if t {
-                    compress1(state, halves(msg).1);
-                }
+        let mut states = [self.inner; SHA256_LANES];
+        sha256_compress_lanes(&mut states, &first, n);
+        if two[..n].iter().any(|&t| t) {
+            // Where the digit count changes inside the group, only some lanes
+            // have a second block: hash all, keep theirs.
+            let mut after = states;
+            sha256_compress_lanes(&mut after, &second, n);
+            for l in (0..n).filter(|&l| two[l]) {
+                states[l] = after[l];
             }
         }
-        let outer_blocks: [[u8; 64]; LANES] =
+        let outer_blocks: [[u8; 64]; SHA256_LANES] =
             core::array::from_fn(|l| Self::outer_block(&states[l]));
-        let mut out = [self.outer; LANES];
-        compress(&mut out, core::array::from_fn(|l| &outer_blocks[l]));
-        for (w, s) in self.buf.iter_mut().zip(&out) {
+        let mut out = [self.outer; SHA256_LANES];
+        sha256_compress_lanes(&mut out, &outer_blocks, n);
+        for (w, s) in self.buf.iter_mut().zip(&out).take(n) {
             *w = word_of_state(s);
         }
         self.buf_start = start;
-        self.buf_len = LANES;
+        self.buf_len = n;
     }
 }
 
@@ -237,10 +248,13 @@ fn halves(msg: &[u8; 128]) -> (&[u8; 64], &[u8; 64]) {
 impl DrawSource for HmacStream {
     fn next_word(&mut self) -> u64 {
         let k = self.counter;
+        let n = self.width;
         let w = match self.buffered(k) {
             Some(w) => w,
-            None if k.checked_add(LANES as u64 - 1).is_some() => {
-                self.refill(k);
+            None if k.checked_add(n as u64 - 1).is_some() => {
+                self.refill(k, n);
+                // A stream drawing past its first pair is dealing: go wide.
+                self.width = sha256_width();
                 self.buf[0]
             }
             None => self.word_at(k),
@@ -308,7 +322,7 @@ mod tests {
                 None => break,
             }
         }
-        ks.extend((0..2 * LANES as u64 + 1).map(|d| u64::MAX - d));
+        ks.extend((0..2 * SHA256_LANES as u64 + 1).map(|d| u64::MAX - d));
         ks
     }
 
@@ -385,7 +399,8 @@ mod tests {
     }
 
     /// Every prefix length 0..=200 (every tail length, one and two final
-    /// blocks) against the `hmac` crate, streamed across digit-count changes.
+    /// blocks) against the `hmac` crate, streamed across digit-count changes:
+    /// 40 words, so the first pair and two whole wide refills are all checked.
     #[test]
     fn every_prefix_length_matches_hmac_crate() {
         for len in 0..=200usize {
@@ -394,7 +409,7 @@ mod tests {
             let key: Vec<u8> = (0..(len % 70 + len / 3)).map(|i| (i * 7) as u8).collect();
             for start in [0u64, 95, 997, (1 << 53) - 2] {
                 let mut s = HmacStream::new(&key, &prefix).at_counter(start);
-                for k in start..start + 7 {
+                for k in start..start + 40 {
                     assert_eq!(
                         s.next_word(),
                         reference(&key, &prefix, k),

@@ -6,11 +6,13 @@
 //! compression states after the key pads (and the stream's constant prefix) —
 //! build each message's final blocks by hand, and compress several independent
 //! messages in one pass: [`sha256x2`] (two SHA-NI streams interleaved) and
-//! `sha512x4` (four AVX2 lanes). `sha512x8` (eight AVX-512 lanes) is there
-//! for CPUs with AVX-512F/BW. Each kernel falls back to RustCrypto's
-//! `compress256`/`compress512` per message where the CPU lacks the
+//! `sha512x4` (four AVX2 lanes), and on CPUs with AVX-512F/BW `sha256x16`
+//! (sixteen lanes) and `sha512x8` (eight lanes). Each kernel falls back to
+//! RustCrypto's `compress256`/`compress512` per message where the CPU lacks the
 //! instructions (and on wasm32), and is property-tested against it.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sha256x16;
 pub(crate) mod sha256x2;
 #[cfg(target_arch = "x86_64")]
 mod sha512x4;
@@ -79,9 +81,101 @@ pub(crate) fn sha512_compress(state: &mut [u64; 8], block: &[u8; 128]) {
     );
 }
 
-/// SHA-512 compression of `blocks[i]` into `states[i]` for four independent lanes:
-/// one AVX2 pass on x86-64 CPUs that have it, lane by lane elsewhere.
-pub(crate) fn sha512_compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
+/// The most lanes [`sha512_compress_lanes`] takes.
+pub(crate) const SHA512_LANES: usize = 8;
+
+/// How many lanes one pass of the fastest SHA-512 kernel on this CPU hashes:
+/// 8 (AVX-512), 4 (AVX2), or 1 (RustCrypto, one message at a time). A batch
+/// of that many, or a partly filled one when it is above 1, costs one pass.
+pub(crate) fn sha512_width() -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if sha512x8::available() {
+            return 8;
+        }
+        if sha512x4::simd() {
+            return 4;
+        }
+    }
+    1
+}
+
+/// SHA-512 compression of `blocks[i]` into `states[i]` for the lanes
+/// `i < n` (`n <= 8`), in passes of the fastest kernel here. Lanes at or
+/// above `n` may be hashed too (padding a pass) and hold garbage afterwards.
+pub(crate) fn sha512_compress_lanes(
+    states: &mut [[u64; 8]; SHA512_LANES],
+    blocks: &[[u8; 128]; SHA512_LANES],
+    n: usize,
+) {
+    #[cfg(target_arch = "x86_64")]
+    match sha512_width() {
+        8 => return sha512x8::compress8(states, blocks),
+        4 => {
+            let (s0, s1) = states.split_at_mut(4);
+            let (b0, b1) = blocks.split_at(4);
+            // Both halves of an 8-array are 4 long.
+            let four = |s: &mut [[u64; 8]], b: &[[u8; 128]]| {
+                sha512x4::compress4(
+                    s.try_into().unwrap_or_else(|_| unreachable!()),
+                    b.try_into().unwrap_or_else(|_| unreachable!()),
+                );
+            };
+            four(s0, b0);
+            if n > 4 {
+                four(s1, b1);
+            }
+            return;
+        }
+        _ => {}
+    }
+    for (state, block) in states.iter_mut().zip(blocks).take(n) {
+        sha512_compress(state, block);
+    }
+}
+
+/// The most lanes [`sha256_compress_lanes`] takes.
+pub(crate) const SHA256_LANES: usize = 16;
+
+/// How many lanes one pass of the fastest SHA-256 kernel on this CPU hashes:
+/// 16 (AVX-512), else the [`sha256x2`] pair (SHA-NI, or RustCrypto lane by lane).
+pub(crate) fn sha256_width() -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if sha256x16::available() {
+        return 16;
+    }
+    sha256x2::LANES
+}
+
+/// SHA-256 compression of `blocks[i]` into `states[i]` for the lanes `i < n`
+/// (`n <= 16`), in passes of the fastest kernel here. Lanes at or above `n`
+/// may be hashed too and hold garbage afterwards.
+pub(crate) fn sha256_compress_lanes(
+    states: &mut [[u32; 8]; SHA256_LANES],
+    blocks: &[[u8; 64]; SHA256_LANES],
+    n: usize,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if sha256x16::available() {
+        return sha256x16::compress16(states, blocks);
+    }
+    for (pair, (states, blocks)) in states
+        .chunks_exact_mut(2)
+        .zip(blocks.chunks_exact(2))
+        .enumerate()
+    {
+        if 2 * pair >= n {
+            break;
+        }
+        // `chunks_exact(2)` gives pairs.
+        let states: &mut [[u32; 8]; 2] = states.try_into().unwrap_or_else(|_| unreachable!());
+        sha256x2::compress(states, [&blocks[0], &blocks[1]]);
+    }
+}
+
+/// The 4-lane AVX2 kernel for the `kernels` bench only: not part of the API.
+#[doc(hidden)]
+pub fn bench_sha512_compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
     #[cfg(target_arch = "x86_64")]
     sha512x4::compress4(states, blocks);
     #[cfg(not(target_arch = "x86_64"))]
@@ -90,26 +184,30 @@ pub(crate) fn sha512_compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 
     }
 }
 
-/// Whether [`sha512_compress4`] hashes its lanes in one pass, so that a partly
-/// filled batch is still worth padding.
-pub(crate) fn sha512_compress4_is_simd() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return sha512x4::simd();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
-/// [`sha512_compress4`] for the `kernels` bench only: not part of the API.
-#[doc(hidden)]
-pub fn bench_sha512_compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
-    sha512_compress4(states, blocks);
-}
-
 /// `sha512x8::compress8` for the `kernels` bench only: not part of the API.
 #[cfg(target_arch = "x86_64")]
 #[doc(hidden)]
 pub fn bench_sha512_compress8(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) {
     sha512x8::compress8(states, blocks);
+}
+
+/// For `benches/kernels.rs` only: one `sha2::compress256` of `block` into `state`.
+#[doc(hidden)]
+pub fn bench_sha256_compress1(state: &mut [u32; 8], block: &[u8; 64]) {
+    sha256x2::compress1(state, block);
+}
+
+/// For `benches/kernels.rs` only: the two-lane SHA-NI kernel (or its fallback).
+#[doc(hidden)]
+pub fn bench_sha256_compress2(states: &mut [[u32; 8]; 2], blocks: [&[u8; 64]; 2]) {
+    sha256x2::compress(states, blocks);
+}
+
+/// For `benches/kernels.rs` only: the sixteen-lane AVX-512 kernel (or its fallback).
+#[doc(hidden)]
+#[cfg(target_arch = "x86_64")]
+pub fn bench_sha256_compress16(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
+    sha256x16::compress16(states, blocks);
 }
 
 /// `n` in plain decimal, written into `buf` without allocating: the counters

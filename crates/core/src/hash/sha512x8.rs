@@ -36,10 +36,6 @@ const MAJORITY: i32 = 0xE8;
 
 /// Whether [`compress8`] runs the 8-lane AVX-512 kernel (a partly filled batch
 /// is then still cheaper padded than hashed lane by lane).
-#[expect(
-    dead_code,
-    reason = "dice.rs dispatches on it once integrated; drop this then"
-)]
 pub(crate) fn available() -> bool {
     avx512_cpuid::get()
 }
