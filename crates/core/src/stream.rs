@@ -1,9 +1,7 @@
 //! The draw stream: 52-bit HMAC-SHA256 words, rejection sampling, dice (SPEC §1).
 
 use crate::hash::sha256x2::{compress1, IV, LANES};
-use crate::hash::{
-    decimal_len, sha256, sha256_compress_lanes, sha256_width, write_decimal, SHA256_LANES,
-};
+use crate::hash::{sha256, sha256_compress_lanes, sha256_width, DecimalCounter, SHA256_LANES};
 
 /// 2^52: the size of the space a word is drawn from.
 pub const SPAN: u64 = 1 << 52;
@@ -66,9 +64,9 @@ pub struct HmacStream {
     inner: [u32; 8],
     /// State after `key ^ opad`.
     outer: [u32; 8],
-    /// The final inner blocks' start: the prefix bytes after its last whole
-    /// block, then zeros.
-    template: [u8; 128],
+    /// The first final inner block's start: the prefix bytes after its last
+    /// whole block, then zeros.
+    template: [u8; 64],
     tail_len: usize,
     /// Bytes hashed into `inner`: 64 (the pad) + the prefix's whole blocks.
     absorbed: u64,
@@ -108,7 +106,7 @@ impl HmacStream {
                 block.try_into().unwrap_or_else(|_| unreachable!()),
             );
         }
-        let mut template = [0u8; 128];
+        let mut template = [0u8; 64];
         template[..rest.len()].copy_from_slice(rest);
         Self {
             inner,
@@ -152,22 +150,37 @@ impl HmacStream {
     }
 
     /// Writes the final inner block(s) of `prefix + decimal(k)` (of the
-    /// prefix alone for `None`) into `msg`: tail, digits, 0x80, zeros, the
-    /// message's bit length. Returns whether it takes two blocks.
-    fn final_inner(&self, msg: &mut [u8; 128], k: Option<u64>) -> bool {
-        *msg = self.template;
-        let mut n = self.tail_len;
-        if let Some(k) = k {
-            // 1..=20 digits; tail_len <= 63, so the digits end by byte 83.
-            n += decimal_len(k);
-            write_decimal(&mut msg[self.tail_len..n], k);
+    /// prefix alone for `None`): tail, digits, 0x80, zeros, the message's bit
+    /// length. Returns whether it takes two blocks; `second` is written only
+    /// then.
+    ///
+    /// The digits go straight into the blocks the kernel reads (built in a
+    /// 128-byte scratch message and copied, their narrow stores stalled the
+    /// wide loads of the copy).
+    fn final_blocks(&self, first: &mut [u8; 64], second: &mut [u8; 64], digits: &[u8]) -> bool {
+        *first = self.template;
+        let tail = self.tail_len;
+        // 0..=20 digits; tail_len <= 63, so the message ends by byte 83.
+        let n = tail + digits.len();
+        let bits = (self.absorbed + n as u64).wrapping_mul(8).to_be_bytes();
+        if n + 9 <= 64 {
+            first[tail..n].copy_from_slice(digits);
+            first[n] = 0x80;
+            first[56..].copy_from_slice(&bits);
+            return false;
         }
-        msg[n] = 0x80;
-        let two = n + 9 > 64;
-        let end = if two { 128 } else { 64 };
-        let bits = (self.absorbed + n as u64).wrapping_mul(8);
-        msg[end - 8..end].copy_from_slice(&bits.to_be_bytes());
-        two
+        *second = [0; 64];
+        // The digits may straddle the two blocks.
+        let (head, rest) = digits.split_at(digits.len().min(64 - tail));
+        first[tail..tail + head.len()].copy_from_slice(head);
+        second[..rest.len()].copy_from_slice(rest);
+        if n < 64 {
+            first[n] = 0x80;
+        } else {
+            second[n - 64] = 0x80;
+        }
+        second[56..].copy_from_slice(&bits);
+        true
     }
 
     /// The outer block over an inner digest: 32 digest bytes, 0x80, zeros,
@@ -185,13 +198,14 @@ impl HmacStream {
     /// The word of `prefix + decimal(k)` (the prefix alone for `None`), one
     /// message at a time.
     fn word_of(&self, k: Option<u64>) -> u64 {
-        let mut msg = [0u8; 128];
-        let two = self.final_inner(&mut msg, k);
-        let (first, second) = halves(&msg);
+        let (mut first, mut second) = ([0u8; 64], [0u8; 64]);
+        let counter = k.map(DecimalCounter::new);
+        let digits = counter.as_ref().map_or(&[][..], DecimalCounter::digits);
+        let two = self.final_blocks(&mut first, &mut second, digits);
         let mut state = self.inner;
-        compress1(&mut state, first);
+        compress1(&mut state, &first);
         if two {
-            compress1(&mut state, second);
+            compress1(&mut state, &second);
         }
         let mut out = self.outer;
         compress1(&mut out, &Self::outer_block(&state));
@@ -200,17 +214,21 @@ impl HmacStream {
 
     /// Fills the buffer with the words at `start .. start + n` (`n <=
     /// SHA256_LANES`), one multi-lane compression per step.
+    ///
+    /// Kept out of line: its buffers would otherwise make every
+    /// `next_word` set up a 2 KiB frame, though 15 in 16 calls only read `buf`.
+    #[inline(never)]
     fn refill(&mut self, start: u64, n: usize) {
         let mut first = [[0u8; 64]; SHA256_LANES];
         let mut second = [[0u8; 64]; SHA256_LANES];
         let mut two = [false; SHA256_LANES];
+        let mut counter = DecimalCounter::new(start);
         for l in 0..n {
-            let mut msg = [0u8; 128];
-            // The caller checked that start + n - 1 does not overflow.
-            two[l] = self.final_inner(&mut msg, Some(start + l as u64));
-            let (a, b) = halves(&msg);
-            first[l] = *a;
-            second[l] = *b;
+            two[l] = self.final_blocks(&mut first[l], &mut second[l], counter.digits());
+            if l + 1 < n {
+                // The caller checked that start + n - 1 does not overflow.
+                counter.increment();
+            }
         }
         let mut states = [self.inner; SHA256_LANES];
         sha256_compress_lanes(&mut states, &first, n);
@@ -233,16 +251,6 @@ impl HmacStream {
         self.buf_start = start;
         self.buf_len = n;
     }
-}
-
-/// The two 64-byte blocks of a 128-byte message buffer.
-fn halves(msg: &[u8; 128]) -> (&[u8; 64], &[u8; 64]) {
-    let (a, b) = msg.split_at(64);
-    // Both halves are 64 bytes long.
-    (
-        a.try_into().unwrap_or_else(|_| unreachable!()),
-        b.try_into().unwrap_or_else(|_| unreachable!()),
-    )
 }
 
 impl DrawSource for HmacStream {

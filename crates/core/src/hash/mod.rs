@@ -259,6 +259,46 @@ pub(crate) fn write_decimal(out: &mut [u8], mut k: u64) {
     }
 }
 
+/// A counter in decimal, advanced in place: a refill writes the digits of
+/// sixteen consecutive counters, and carrying one digit is cheaper than
+/// dividing all of them out again.
+#[derive(Clone, Copy)]
+pub(crate) struct DecimalCounter {
+    /// The digits, right-aligned: `buf[start..]`.
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl DecimalCounter {
+    /// The counter `k`.
+    pub(crate) fn new(k: u64) -> Self {
+        let mut buf = [0u8; 20];
+        let start = buf.len() - decimal(k, &mut buf).len();
+        Self { buf, start }
+    }
+
+    /// Its digits.
+    pub(crate) fn digits(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+
+    /// Adds one. The caller keeps the counter below `u64::MAX`, so there is
+    /// always room for a new leading digit (`u64::MAX` has 20 digits, and
+    /// 10^19 - 1 only 19).
+    pub(crate) fn increment(&mut self) {
+        for i in (self.start..self.buf.len()).rev() {
+            if self.buf[i] != b'9' {
+                self.buf[i] += 1;
+                return;
+            }
+            self.buf[i] = b'0';
+        }
+        // Every digit was a 9: one more digit, a leading 1.
+        self.start -= 1;
+        self.buf[self.start] = b'1';
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +316,22 @@ mod tests {
             let mut out = vec![0u8; text.len()];
             write_decimal(&mut out, k);
             assert_eq!(out, text.as_bytes(), "{k}");
+        }
+    }
+
+    #[test]
+    fn decimal_counter_counts_as_to_string() {
+        let mut starts: Vec<u64> = vec![0, 1, 95];
+        for d in 1..20 {
+            starts.push(10u64.pow(d) - 20);
+        }
+        starts.push(u64::MAX - 40);
+        for start in starts {
+            let mut c = DecimalCounter::new(start);
+            for k in start..start + 40 {
+                assert_eq!(c.digits(), k.to_string().as_bytes(), "{k}");
+                c.increment();
+            }
         }
     }
 
