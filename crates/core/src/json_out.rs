@@ -37,34 +37,36 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
 /// word XORed with each of those). A subtraction's borrow only runs towards
 /// higher bytes, so the lowest flagged byte is always a real one.
 pub(crate) fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
     let rest = bytes.get(from..)?;
     let mut chunks = rest.chunks_exact(8);
     let mut at = from;
     for chunk in &mut chunks {
         // `chunks_exact(8)` yields 8-byte slices.
-        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_else(|_| unreachable!()));
-        // Bytes below 0x20: x - 0x20.. borrows into the high bit, unless the
-        // byte already had it set (>= 0x80, not a control character).
-        let flagged = (x.wrapping_sub(ONES * 0x20) & !x & HIGHS)
-            | has_zero(x ^ (ONES * u64::from(b'"')))
-            | has_zero(x ^ (ONES * u64::from(b'\\')));
-        if flagged != 0 {
-            return Some(at + (flagged.trailing_zeros() / 8) as usize);
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_else(|_| unreachable!()));
+        if let Some(i) = first_flagged(word) {
+            return Some(at + i);
         }
         at += 8;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| needs_escape(b))
-        .map(|p| at + p)
+    // The last few bytes as one more word, padded with a byte that is never
+    // flagged (and, not being flagged, borrows from nothing).
+    let tail = chunks.remainder();
+    let mut word = [b'a'; 8];
+    word[..tail.len()].copy_from_slice(tail);
+    first_flagged(u64::from_le_bytes(word)).map(|i| at + i)
 }
 
-fn needs_escape(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
+/// The index of the lowest byte of `x` (little-endian) that must be escaped.
+fn first_flagged(x: u64) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    // Bytes below 0x20: x - 0x20.. borrows into the high bit, unless the
+    // byte already had it set (>= 0x80, not a control character).
+    let flagged = (x.wrapping_sub(ONES * 0x20) & !x & HIGHS)
+        | has_zero(x ^ (ONES * u64::from(b'"')))
+        | has_zero(x ^ (ONES * u64::from(b'\\')));
+    (flagged != 0).then(|| (flagged.trailing_zeros() / 8) as usize)
 }
 
 fn push_escape(out: &mut String, b: u8) {
@@ -138,6 +140,11 @@ pub(crate) fn push_uint(out: &mut String, n: u64) {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The byte rule the word-at-a-time scan must agree with.
+    fn needs_escape(b: u8) -> bool {
+        b < 0x20 || b == b'"' || b == b'\\'
+    }
 
     fn written(v: &Value) -> String {
         let mut out = String::new();
