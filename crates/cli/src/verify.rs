@@ -179,7 +179,7 @@ fn record(
     format: Format,
 ) {
     match format {
-        Format::Human => checked.out.push_str(&report::render(index, verdict)),
+        Format::Human => report::render_into(index, verdict, &mut checked.out),
         Format::Json => verdict.write_json(index, &mut checked.out),
     }
     if !checked.out.ends_with('\n') {

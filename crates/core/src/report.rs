@@ -1,5 +1,7 @@
 //! The readable report of `fairseed verify` (and of the browser's Verify tab).
 
+use core::fmt::{self, Write as _};
+
 use serde_json::Value;
 
 use crate::describe::{value_text, words, Seg};
@@ -8,32 +10,51 @@ use crate::verdict::Verdict;
 /// The report on record `index`: its status, every check, the first mismatch,
 /// and the recomputed outcome with cards, tiles and dice by name.
 pub fn render(index: usize, verdict: &Verdict) -> String {
-    let scheme = verdict.scheme.as_deref().unwrap_or("?");
     let mut out = String::new();
+    render_into(index, verdict, &mut out);
+    out
+}
+
+/// [`render`], appended to `out`: `fairseed verify` writes a million reports
+/// into one buffer per chunk, with no string of its own per line.
+pub fn render_into(index: usize, verdict: &Verdict, out: &mut String) {
+    let scheme = verdict.scheme.as_deref().unwrap_or("?");
     if let Some(error) = &verdict.error {
-        out.push_str(&format!("record {index} ({scheme}): ERROR {error}\n"));
-        return out;
+        line(
+            out,
+            format_args!("record {index} ({scheme}): ERROR {error}"),
+        );
+        return;
     }
     let status = if verdict.valid { "VALID" } else { "INVALID" };
-    out.push_str(&format!("record {index} ({scheme}): {status}\n"));
+    line(out, format_args!("record {index} ({scheme}): {status}"));
     for check in &verdict.checks {
         let mark = if check.ok { "ok  " } else { "FAIL" };
-        out.push_str(&format!("  {mark} {}: {}\n", check.name, check.detail));
+        line(
+            out,
+            format_args!("  {mark} {}: {}", check.name, check.detail),
+        );
     }
     if let Some(first) = verdict.first_failure() {
-        out.push_str(&format!(
-            "  first mismatch: {}: {}\n",
-            first.name, first.detail
-        ));
+        line(
+            out,
+            format_args!("  first mismatch: {}: {}", first.name, first.detail),
+        );
     }
     if let Some(Value::Object(outcome)) = &verdict.outcome {
         out.push_str("  outcome:\n");
         for (key, v) in outcome {
             let mut path = vec![Seg::Key(key.clone())];
-            lines(verdict, &mut path, v, &mut out);
+            lines(verdict, &mut path, v, out);
         }
     }
-    out
+}
+
+/// Appends one line of the report.
+fn line(out: &mut String, text: fmt::Arguments<'_>) {
+    // Writing into a String cannot fail.
+    let _ = out.write_fmt(text);
+    out.push('\n');
 }
 
 /// One line per leaf list: nested lists are labelled with their place in words.
@@ -41,17 +62,16 @@ fn lines(verdict: &Verdict, path: &mut Vec<Seg>, v: &Value, out: &mut String) {
     let ctx = verdict.context;
     if let Value::Object(map) = v {
         if map.values().all(is_scalar) {
-            let fields: Vec<String> = map
-                .iter()
-                .map(|(k, item)| {
-                    path.push(Seg::Key(k.clone()));
-                    let text = value_text(ctx, path, item);
-                    path.pop();
-                    format!("{k} {text}")
-                })
-                .collect();
             let label = words(ctx, path).unwrap_or_else(|| label_of(path));
-            out.push_str(&format!("    {label}: {}\n", fields.join(", ")));
+            let _ = write!(out, "    {label}: ");
+            for (i, (k, item)) in map.iter().enumerate() {
+                path.push(Seg::Key(k.clone()));
+                let text = value_text(ctx, path, item);
+                path.pop();
+                let comma = if i > 0 { ", " } else { "" };
+                let _ = write!(out, "{comma}{k} {text}");
+            }
+            out.push('\n');
             return;
         }
     }
@@ -61,10 +81,16 @@ fn lines(verdict: &Verdict, path: &mut Vec<Seg>, v: &Value, out: &mut String) {
         _ => false,
     };
     if !nested {
-        let label = words(ctx, path)
-            .filter(|_| path.len() > 1)
-            .unwrap_or_else(|| label_of(path));
-        out.push_str(&format!("    {label}: {}\n", value_text(ctx, path, v)));
+        let text = value_text(ctx, path, v);
+        match (path.as_slice(), path.len() > 1) {
+            // A top-level value is labelled by its key.
+            ([Seg::Key(key)], _) => line(out, format_args!("    {key}: {text}")),
+            (_, deep) => {
+                let label = deep.then(|| words(ctx, path)).flatten();
+                let label = label.unwrap_or_else(|| label_of(path));
+                line(out, format_args!("    {label}: {text}"));
+            }
+        }
         return;
     }
     match v {
