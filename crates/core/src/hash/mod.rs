@@ -108,27 +108,37 @@ pub(crate) fn sha512_compress_lanes(
     blocks: &[[u8; 128]; SHA512_LANES],
     n: usize,
 ) {
+    sha512_lanes_on(sha512_width(), states, blocks, n);
+}
+
+/// [`sha512_compress_lanes`] on the kernel of the given width (tests run
+/// every width; a kernel the CPU lacks falls back lane by lane inside).
+fn sha512_lanes_on(
+    width: usize,
+    states: &mut [[u64; 8]; SHA512_LANES],
+    blocks: &[[u8; 128]; SHA512_LANES],
+    n: usize,
+) {
     #[cfg(target_arch = "x86_64")]
-    match sha512_width() {
+    match width {
         8 => return sha512x8::compress8(states, blocks),
         4 => {
-            let (s0, s1) = states.split_at_mut(4);
-            let (b0, b1) = blocks.split_at(4);
-            // Both halves of an 8-array are 4 long.
-            let four = |s: &mut [[u64; 8]], b: &[[u8; 128]]| {
+            for (s, b) in states
+                .chunks_exact_mut(4)
+                .zip(blocks.chunks_exact(4))
+                .take(n.div_ceil(4))
+            {
+                // `chunks_exact(4)` gives fours.
                 sha512x4::compress4(
                     s.try_into().unwrap_or_else(|_| unreachable!()),
                     b.try_into().unwrap_or_else(|_| unreachable!()),
                 );
-            };
-            four(s0, b0);
-            if n > 4 {
-                four(s1, b1);
             }
             return;
         }
         _ => {}
     }
+    let _ = width;
     for (state, block) in states.iter_mut().zip(blocks).take(n) {
         sha512_compress(state, block);
     }
@@ -148,25 +158,41 @@ pub(crate) fn sha256_width() -> usize {
 }
 
 /// SHA-256 compression of `blocks[i]` into `states[i]` for the lanes `i < n`
-/// (`n <= 16`), in passes of the fastest kernel here. Lanes at or above `n`
-/// may be hashed too and hold garbage afterwards.
+/// (`n <= 16`), in passes of the fastest kernel here: two lanes or fewer go
+/// through the [`sha256x2`] pair (a stream's first two words, or a chess
+/// colour's one, would waste fourteen lanes of a wide pass). Lanes at or
+/// above `n` may be hashed too and hold garbage afterwards.
 pub(crate) fn sha256_compress_lanes(
     states: &mut [[u32; 8]; SHA256_LANES],
     blocks: &[[u8; 64]; SHA256_LANES],
     n: usize,
 ) {
+    let width = if n > sha256x2::LANES {
+        sha256_width()
+    } else {
+        sha256x2::LANES
+    };
+    sha256_lanes_on(width, states, blocks, n);
+}
+
+/// [`sha256_compress_lanes`] on the kernel of the given width (tests run
+/// every width; a kernel the CPU lacks falls back lane by lane inside).
+fn sha256_lanes_on(
+    width: usize,
+    states: &mut [[u32; 8]; SHA256_LANES],
+    blocks: &[[u8; 64]; SHA256_LANES],
+    n: usize,
+) {
     #[cfg(target_arch = "x86_64")]
-    if sha256x16::available() {
+    if width == 16 {
         return sha256x16::compress16(states, blocks);
     }
-    for (pair, (states, blocks)) in states
+    let _ = width;
+    for (states, blocks) in states
         .chunks_exact_mut(2)
         .zip(blocks.chunks_exact(2))
-        .enumerate()
+        .take(n.div_ceil(2))
     {
-        if 2 * pair >= n {
-            break;
-        }
         // `chunks_exact(2)` gives pairs.
         let states: &mut [[u32; 8]; 2] = states.try_into().unwrap_or_else(|_| unreachable!());
         sha256x2::compress(states, [&blocks[0], &blocks[1]]);
@@ -316,6 +342,46 @@ mod tests {
             let mut out = vec![0u8; text.len()];
             write_decimal(&mut out, k);
             assert_eq!(out, text.as_bytes(), "{k}");
+        }
+    }
+
+    /// Arbitrary-looking states and blocks, different in every lane.
+    fn lanes<const L: usize, const B: usize, T: Copy>(
+        word: impl Fn(usize) -> T,
+    ) -> ([[T; 8]; L], [[u8; B]; L]) {
+        let states = core::array::from_fn(|l| core::array::from_fn(|i| word(l * 8 + i)));
+        let blocks = core::array::from_fn(|l| core::array::from_fn(|i| (l * 131 + i * 7) as u8));
+        (states, blocks)
+    }
+
+    /// Every kernel width, for every lane count, gives `sha2` lane by lane on
+    /// the lanes asked for (whichever kernels this CPU actually has).
+    #[test]
+    fn every_width_compresses_its_lanes() {
+        let mix = |i: usize| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        for width in [1, 4, 8] {
+            for n in 0..=SHA512_LANES {
+                let (states, blocks) = lanes::<SHA512_LANES, 128, u64>(mix);
+                let mut got = states;
+                sha512_lanes_on(width, &mut got, &blocks, n);
+                for l in 0..n {
+                    let mut want = states[l];
+                    sha512_compress(&mut want, &blocks[l]);
+                    assert_eq!(got[l], want, "sha512 width {width} n {n} lane {l}");
+                }
+            }
+        }
+        for width in [2, 16] {
+            for n in 0..=SHA256_LANES {
+                let (states, blocks) = lanes::<SHA256_LANES, 64, u32>(|i| mix(i) as u32);
+                let mut got = states;
+                sha256_lanes_on(width, &mut got, &blocks, n);
+                for l in 0..n {
+                    let mut want = states[l];
+                    sha256x2::compress1(&mut want, &blocks[l]);
+                    assert_eq!(got[l], want, "sha256 width {width} n {n} lane {l}");
+                }
+            }
         }
     }
 

@@ -48,7 +48,11 @@ impl Outcome {
 /// targets 200..9799 (every chance between 2 % and 98 %).
 pub fn bet_body(t: usize, i: usize) -> String {
     let amount = 1 + (i * 7 + t) % 40;
-    let condition = if (i + t).is_multiple_of(2) { "under" } else { "over" };
+    let condition = if (i + t).is_multiple_of(2) {
+        "under"
+    } else {
+        "over"
+    };
     let target = 200 + (i * 131 + t * 17) % 9600;
     format!(r#"{{"amount": {amount}, "condition": "{condition}", "target": {target}}}"#)
 }
