@@ -1,5 +1,6 @@
 //! A stable-Rust stand-in for `fuzz/` (which needs nightly): mutated vector
-//! records thrown at `verify_str`, asserting no panic and a coherent verdict.
+//! records thrown at `verify_str`, asserting no panic, a coherent verdict, and
+//! the same verdict from the reference reading and from `verify_batch`.
 //!
 //! `FAIRSEED_FUZZ_SMOKE=N` sets the number of inputs (default 20 000, quick in a
 //! debug build); the cargo-fuzz target explores far more on nightly.
@@ -8,7 +9,8 @@ use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use fairseed_core::{report, verify_str};
+use fairseed_core::{report, verify_str, verify_value, Verifier};
+use serde_json::Value;
 
 /// Small deterministic generator: the same inputs on every run, so a failure replays.
 struct XorShift(u64);
@@ -151,9 +153,28 @@ fn mutated_records_never_panic() {
             let verdict = verify_str(text);
             let _ = verdict.to_json(i);
             let _ = report::render(i, &verdict);
-            verdict
+            // The other entry points: the reference reading (a JSON tree, then
+            // the field reader) and the bulk path `fairseed verify` takes.
+            let reference = serde_json::from_str::<Value>(text)
+                .ok()
+                .map(|v| verify_value(&v));
+            let batch = Verifier::new().verify_batch(&[text, text]);
+            (verdict, reference, batch)
         }));
-        let verdict = outcome.unwrap_or_else(|_| panic!("input {i} panicked: {text}"));
+        let (verdict, reference, batch) =
+            outcome.unwrap_or_else(|_| panic!("input {i} panicked: {text}"));
+        // Shortcuts (the dice scanner, batched rolls) must not change a verdict.
+        match reference {
+            Some(reference) => {
+                assert_eq!(verdict, reference, "input {i}: fast path differs: {text}")
+            }
+            None => assert!(verdict.is_input_error(), "input {i}: bad JSON read: {text}"),
+        }
+        assert_eq!(
+            batch,
+            [verdict.clone(), verdict.clone()],
+            "input {i}: batch differs: {text}"
+        );
         if verdict.is_input_error() {
             unreadable += 1;
             assert!(!verdict.valid, "input {i}: unreadable yet valid: {text}");
