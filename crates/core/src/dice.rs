@@ -86,7 +86,7 @@ impl DiceKey {
 
     /// The rolls for `client_seed` and the nonces `first_nonce`,
     /// `first_nonce + 1`, …: `out[i]` is `self.roll(client_seed, first_nonce + i)`
-    /// (nonces wrap past `u64::MAX`). Hashes four bets per pass like [`roll_many`].
+    /// (nonces wrap past `u64::MAX`). Hashes several bets per pass like [`roll_many`].
     pub fn rolls(&self, client_seed: &str, first_nonce: u64, out: &mut [u16]) {
         let mut batch = Batch::new();
         let mut nonce = first_nonce;

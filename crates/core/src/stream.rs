@@ -75,7 +75,7 @@ pub struct HmacStream {
     buf: [u64; SHA256_LANES],
     buf_start: u64,
     buf_len: usize,
-    /// Words per refill after the first pair.
+    /// Words per refill: the SHA-NI pair at first, then [`sha256_width`].
     width: usize,
 }
 

@@ -139,8 +139,8 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Which of `keys` have been seen in an object, to refuse a repeated key as
-/// serde_json does.
+/// Which of (up to 32) `keys` have been seen in an object, to refuse a
+/// repeated key as serde_json does.
 #[derive(Default)]
 pub(crate) struct Seen(u32);
 
@@ -148,6 +148,7 @@ impl Seen {
     /// Marks `keys[i]` (where `keys[i] == key`) and returns `i`; `None` for an
     /// unknown key or one seen before.
     pub(crate) fn mark(&mut self, keys: &[&str], key: &str) -> Option<usize> {
+        debug_assert!(keys.len() <= 32, "one bit per key in a u32");
         let i = keys
             .iter()
             .position(|k| k.len() == key.len() && k.as_bytes() == key.as_bytes())?;
