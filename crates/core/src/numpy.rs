@@ -115,11 +115,13 @@ impl Pcg64 {
         rng
     }
 
+    #[inline]
     fn step(&mut self) {
         self.state = self.state.wrapping_mul(PCG_MULT).wrapping_add(self.inc);
     }
 
     /// `random_raw()`: step, then XSL-RR output.
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.step();
         // Truncations pick the two 64-bit halves of the state on purpose.
@@ -129,6 +131,7 @@ impl Pcg64 {
     }
 
     /// `next_uint32`: the buffered high half if any, else the low half of a new word.
+    #[inline]
     pub fn next_u32(&mut self) -> u32 {
         if let Some(half) = self.half.take() {
             return half;
@@ -140,6 +143,7 @@ impl Pcg64 {
     }
 
     /// `random_interval(max)`: masked rejection into `0..=max`.
+    #[inline]
     pub fn interval(&mut self, max: u64) -> u64 {
         if max == 0 {
             return 0;
@@ -170,6 +174,7 @@ pub fn permutation(seed: u64, n: usize) -> Vec<usize> {
 }
 
 /// `Generator.shuffle`: for `i` from `n-1` down to 1, `j = random_interval(i)`, swap.
+#[inline]
 pub fn shuffle<T>(rng: &mut Pcg64, a: &mut [T]) {
     for i in (1..a.len()).rev() {
         // j <= i, an index.
