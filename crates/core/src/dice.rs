@@ -8,8 +8,8 @@ use sha2::{Digest, Sha512};
 
 use crate::error::Error;
 use crate::hash::{
-    decimal, hmac512_keyed, sha512_compress, sha512_compress_lanes, sha512_width, HmacSha512,
-    SHA512_IV, SHA512_LANES,
+    decimal, hmac512_keyed, hmac_pad_states, sha512_compress, sha512_compress_lanes, sha512_width,
+    HmacSha512, SHA512_IV, SHA512_LANES,
 };
 use crate::seed::{ClientSeed, ServerSeed};
 
@@ -59,21 +59,11 @@ impl DiceKey {
 
     /// Prepares the key state for raw HMAC key bytes of any length.
     fn from_key(key: &[u8]) -> Self {
-        // RFC 2104: a key longer than a block is hashed first, then zero-padded.
-        let mut padded = [0u8; BLOCK];
-        if key.len() > BLOCK {
-            padded[..64].copy_from_slice(&Sha512::digest(key));
-        } else {
-            padded[..key.len()].copy_from_slice(key);
-        }
-        let pad_state = |pad: u8| {
-            let mut state = SHA512_IV;
-            sha512_compress(&mut state, &padded.map(|b| b ^ pad));
-            state
-        };
+        let (inner, outer) =
+            hmac_pad_states::<BLOCK, _, _>(key, |k| Sha512::digest(k), SHA512_IV, sha512_compress);
         Self {
-            inner: pad_state(0x36),
-            outer: pad_state(0x5c),
+            inner,
+            outer,
             mac: hmac512_keyed(key),
         }
     }

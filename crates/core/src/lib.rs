@@ -48,7 +48,5 @@ pub use verify::{verify_str, verify_value, Verifier};
 /// Entry points for the `kernels` bench only: not part of the API.
 #[doc(hidden)]
 pub mod bench {
-    pub use crate::hash::{bench_sha256_compress1, bench_sha256_compress2, bench_sha512_compress4};
-    #[cfg(target_arch = "x86_64")]
-    pub use crate::hash::{bench_sha256_compress16, bench_sha512_compress8};
+    pub use crate::hash::{bench_sha256_lanes, bench_sha512_lanes};
 }

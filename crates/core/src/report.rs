@@ -82,12 +82,11 @@ fn lines(verdict: &Verdict, path: &mut Vec<Seg>, v: &Value, out: &mut String) {
     };
     if !nested {
         let text = value_text(ctx, path, v);
-        match (path.as_slice(), path.len() > 1) {
+        match path.as_slice() {
             // A top-level value is labelled by its key.
-            ([Seg::Key(key)], _) => line(out, format_args!("    {key}: {text}")),
-            (_, deep) => {
-                let label = deep.then(|| words(ctx, path)).flatten();
-                let label = label.unwrap_or_else(|| label_of(path));
+            [Seg::Key(key)] => line(out, format_args!("    {key}: {text}")),
+            _ => {
+                let label = words(ctx, path).unwrap_or_else(|| label_of(path));
                 line(out, format_args!("    {label}: {text}"));
             }
         }

@@ -1,7 +1,9 @@
 //! The draw stream: 52-bit HMAC-SHA256 words, rejection sampling, dice (SPEC §1).
 
 use crate::hash::sha256x2::{compress1, IV, LANES};
-use crate::hash::{sha256, sha256_compress_lanes, sha256_width, DecimalCounter, SHA256_LANES};
+use crate::hash::{
+    hmac_pad_states, sha256, sha256_compress_lanes, sha256_width, DecimalCounter, SHA256_LANES,
+};
 
 /// 2^52: the size of the space a word is drawn from.
 pub const SPAN: u64 = 1 << 52;
@@ -82,20 +84,7 @@ pub struct HmacStream {
 impl HmacStream {
     /// The stream `word(key, prefix + k)` starting at `k = 0`.
     pub fn new(key: &[u8], prefix: &[u8]) -> Self {
-        // RFC 2104: a key longer than the block is hashed first, then zero-padded.
-        let mut padded = [0u8; 64];
-        if key.len() > 64 {
-            padded[..32].copy_from_slice(&sha256(key));
-        } else {
-            padded[..key.len()].copy_from_slice(key);
-        }
-        let pad_state = |pad: u8| {
-            let mut state = IV;
-            compress1(&mut state, &padded.map(|b| b ^ pad));
-            state
-        };
-        let mut inner = pad_state(0x36);
-        let outer = pad_state(0x5c);
+        let (mut inner, outer) = hmac_pad_states::<64, _, _>(key, sha256, IV, compress1);
 
         let blocks = prefix.chunks_exact(64);
         let rest = blocks.remainder();

@@ -53,7 +53,7 @@ impl Verifier {
 
     /// Parses and verifies one record's JSON text.
     pub fn verify_str(&mut self, text: &str) -> Verdict {
-        if let Some(record) = fast_dice(text) {
+        if let Some(record) = DiceRecord::from_json_fast(text) {
             return self.dice(&record);
         }
         match serde_json::from_str::<Value>(text) {
@@ -214,11 +214,6 @@ fn pair_of(pairs: &mut Vec<DicePair>, view: &DiceView<'_>) -> Option<Result<usiz
         pairs.push(DicePair::new(&seed, commitment));
     }
     Some(Ok(pairs.len() - 1))
-}
-
-/// A clean dice record read by the borrowed fast path.
-fn fast_dice(text: &str) -> Option<DiceRecord> {
-    DiceRecord::from_json_fast(text)
 }
 
 /// A dice record's claimed outcome, however it was read.

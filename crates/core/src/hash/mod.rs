@@ -61,6 +61,32 @@ pub fn hmac256_hex(key: &[u8], msg: &[u8]) -> String {
     hex::encode(hmac256_with(&hmac256_keyed(key), msg))
 }
 
+/// The HMAC key pads as compression states (RFC 2104): the key — hashed
+/// first when longer than a block — zero-padded to `B` bytes, XORed with 0x36
+/// and with 0x5c, each compressed once from `iv`. Both hot paths (the draw
+/// stream over SHA-256, the dice over SHA-512) start every message from these.
+pub(crate) fn hmac_pad_states<const B: usize, S: Copy, H: AsRef<[u8]>>(
+    key: &[u8],
+    hash: impl FnOnce(&[u8]) -> H,
+    iv: S,
+    compress: impl Fn(&mut S, &[u8; B]),
+) -> (S, S) {
+    let mut padded = [0u8; B];
+    if key.len() > B {
+        let digest = hash(key);
+        let digest = digest.as_ref();
+        padded[..digest.len()].copy_from_slice(digest);
+    } else {
+        padded[..key.len()].copy_from_slice(key);
+    }
+    let state = |pad: u8| {
+        let mut state = iv;
+        compress(&mut state, &padded.map(|b| b ^ pad));
+        state
+    };
+    (state(0x36), state(0x5c))
+}
+
 /// The SHA-512 initial hash value (FIPS 180-4 §5.3.5).
 pub(crate) const SHA512_IV: [u64; 8] = [
     0x6a09e667f3bcc908,
@@ -199,41 +225,30 @@ fn sha256_lanes_on(
     }
 }
 
-/// The 4-lane AVX2 kernel for the `kernels` bench only: not part of the API.
+/// For `benches/kernels.rs` only (not part of the API): one pass of the
+/// SHA-256 kernel of `width` lanes over the first `width` lanes — 1 is
+/// RustCrypto's one-lane compression, 2 the SHA-NI pair, 16 AVX-512.
 #[doc(hidden)]
-pub fn bench_sha512_compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
-    #[cfg(target_arch = "x86_64")]
-    sha512x4::compress4(states, blocks);
-    #[cfg(not(target_arch = "x86_64"))]
-    for (state, block) in states.iter_mut().zip(blocks) {
-        sha512_compress(state, block);
+pub fn bench_sha256_lanes(
+    width: usize,
+    states: &mut [[u32; 8]; SHA256_LANES],
+    blocks: &[[u8; 64]; SHA256_LANES],
+) {
+    match width {
+        1 => sha256x2::compress1(&mut states[0], &blocks[0]),
+        _ => sha256_lanes_on(width, states, blocks, width),
     }
 }
 
-/// `sha512x8::compress8` for the `kernels` bench only: not part of the API.
-#[cfg(target_arch = "x86_64")]
+/// For `benches/kernels.rs` only (not part of the API): one pass of the
+/// SHA-512 kernel of `width` lanes — 1 is RustCrypto's, 4 AVX2, 8 AVX-512.
 #[doc(hidden)]
-pub fn bench_sha512_compress8(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) {
-    sha512x8::compress8(states, blocks);
-}
-
-/// For `benches/kernels.rs` only: one `sha2::compress256` of `block` into `state`.
-#[doc(hidden)]
-pub fn bench_sha256_compress1(state: &mut [u32; 8], block: &[u8; 64]) {
-    sha256x2::compress1(state, block);
-}
-
-/// For `benches/kernels.rs` only: the two-lane SHA-NI kernel (or its fallback).
-#[doc(hidden)]
-pub fn bench_sha256_compress2(states: &mut [[u32; 8]; 2], blocks: [&[u8; 64]; 2]) {
-    sha256x2::compress(states, blocks);
-}
-
-/// For `benches/kernels.rs` only: the sixteen-lane AVX-512 kernel (or its fallback).
-#[doc(hidden)]
-#[cfg(target_arch = "x86_64")]
-pub fn bench_sha256_compress16(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
-    sha256x16::compress16(states, blocks);
+pub fn bench_sha512_lanes(
+    width: usize,
+    states: &mut [[u64; 8]; SHA512_LANES],
+    blocks: &[[u8; 128]; SHA512_LANES],
+) {
+    sha512_lanes_on(width, states, blocks, width);
 }
 
 /// `n` in plain decimal, written into `buf` without allocating: the counters
@@ -322,6 +337,46 @@ impl DecimalCounter {
         // Every digit was a 9: one more digit, a leading 1.
         self.start -= 1;
         self.buf[self.start] = b'1';
+    }
+}
+
+/// Random lanes for the kernels' property tests, and the `sha2` results
+/// every kernel is held to, lane by lane.
+#[cfg(test)]
+pub(crate) mod reference {
+    use proptest::prelude::*;
+
+    /// `L` random 8-word states and `L` random `B`-byte blocks.
+    pub(crate) fn lanes<const L: usize, const B: usize, W: Arbitrary + Copy>(
+    ) -> impl Strategy<Value = ([[W; 8]; L], [[u8; B]; L])> {
+        (
+            prop::array::uniform::<_, L>(prop::array::uniform8(any::<W>())),
+            prop::array::uniform::<_, L>(prop::array::uniform::<_, B>(any::<u8>())),
+        )
+    }
+
+    /// `sha2::compress256` of `blocks[i]` into `states[i]`, one lane at a time.
+    pub(crate) fn sha256<const L: usize>(
+        states: &[[u32; 8]; L],
+        blocks: &[[u8; 64]; L],
+    ) -> [[u32; 8]; L] {
+        let mut want = *states;
+        for (state, block) in want.iter_mut().zip(blocks) {
+            super::sha256x2::compress1(state, block);
+        }
+        want
+    }
+
+    /// `sha2::compress512` of `blocks[i]` into `states[i]`, one lane at a time.
+    pub(crate) fn sha512<const L: usize>(
+        states: &[[u64; 8]; L],
+        blocks: &[[u8; 128]; L],
+    ) -> [[u64; 8]; L] {
+        let mut want = *states;
+        for (state, block) in want.iter_mut().zip(blocks) {
+            super::sha512_compress(state, block);
+        }
+        want
     }
 }
 

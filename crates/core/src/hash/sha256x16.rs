@@ -21,8 +21,6 @@ use core::arch::x86_64::{
     _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
 };
 
-use sha2::digest::generic_array::GenericArray;
-
 cpufeatures::new!(avx512_cpuid, "avx512f", "avx512bw");
 
 /// The SHA-256 round constants (FIPS 180-4 §4.2.2).
@@ -59,10 +57,7 @@ pub(crate) fn compress16(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
 /// The portable path: `sha2::compress256` lane by lane.
 fn compress16_soft(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
     for (state, block) in states.iter_mut().zip(blocks) {
-        sha2::compress256(
-            state,
-            core::slice::from_ref(GenericArray::from_slice(block)),
-        );
+        super::sha256x2::compress1(state, block);
     }
 }
 
@@ -244,39 +239,15 @@ unsafe fn compress16_avx512(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]
 mod tests {
     use proptest::prelude::*;
 
+    use super::super::reference::{lanes, sha256};
     use super::*;
-
-    fn lanes() -> impl Strategy<Value = ([[u32; 8]; 16], [[u8; 64]; 16])> {
-        (
-            prop::array::uniform16(prop::array::uniform8(any::<u32>())),
-            prop::array::uniform16(prop::array::uniform32(any::<u8>())),
-            prop::array::uniform16(prop::array::uniform32(any::<u8>())),
-        )
-            .prop_map(|(states, lo, hi)| {
-                let blocks = core::array::from_fn(|l| {
-                    let mut out = [0u8; 64];
-                    out[..32].copy_from_slice(&lo[l]);
-                    out[32..].copy_from_slice(&hi[l]);
-                    out
-                });
-                (states, blocks)
-            })
-    }
-
-    fn reference(states: &[[u32; 8]; 16], blocks: &[[u8; 64]; 16]) -> [[u32; 8]; 16] {
-        let mut want = *states;
-        for (state, block) in want.iter_mut().zip(blocks) {
-            sha2::compress256(state, &[GenericArray::clone_from_slice(block)]);
-        }
-        want
-    }
 
     proptest! {
         /// The dispatcher (AVX-512 on this machine if it has it) and the
         /// portable path both equal `sha2::compress256` lane by lane.
         #[test]
-        fn compress16_matches_sha2((states, blocks) in lanes()) {
-            let want = reference(&states, &blocks);
+        fn compress16_matches_sha2((states, blocks) in lanes::<16, 64, u32>()) {
+            let want = sha256(&states, &blocks);
             let mut got = states;
             compress16(&mut got, &blocks);
             prop_assert_eq!(got, want);
@@ -287,13 +258,13 @@ mod tests {
 
         /// Chained compressions (multi-block messages) stay equal too.
         #[test]
-        fn compress16_chains((states, blocks) in lanes(),
-                             more in prop::collection::vec(lanes(), 1..3)) {
-            let mut want = reference(&states, &blocks);
+        fn compress16_chains((states, blocks) in lanes::<16, 64, u32>(),
+                             more in prop::collection::vec(lanes::<16, 64, u32>(), 1..3)) {
+            let mut want = sha256(&states, &blocks);
             let mut got = states;
             compress16(&mut got, &blocks);
             for (_, next) in &more {
-                want = reference(&want, next);
+                want = sha256(&want, next);
                 compress16(&mut got, next);
             }
             prop_assert_eq!(got, want);
@@ -312,11 +283,5 @@ mod tests {
             let got: Vec<u8> = s.iter().flat_map(|x| x.to_be_bytes()).collect();
             assert_eq!(got, want);
         }
-    }
-
-    /// This machine's verdict, so a test log says which path the tests above took.
-    #[test]
-    fn reports_path() {
-        eprintln!("sha256x16 AVX-512 kernel available: {}", available());
     }
 }

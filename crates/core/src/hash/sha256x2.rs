@@ -175,33 +175,20 @@ mod x86 {
 mod tests {
     use proptest::prelude::*;
 
+    use super::super::reference::{lanes, sha256};
     use super::*;
-
-    fn block() -> impl Strategy<Value = [u8; 64]> {
-        prop::collection::vec(any::<u8>(), 64).prop_map(|v| {
-            let mut b = [0u8; 64];
-            b.copy_from_slice(&v);
-            b
-        })
-    }
-
-    fn state() -> impl Strategy<Value = [u32; 8]> {
-        prop::array::uniform8(any::<u32>())
-    }
 
     proptest! {
         /// Every lane equals `sha2::compress256` on that lane alone, from random
         /// states and blocks (several blocks chained, so outputs feed back in).
         #[test]
-        fn lanes_match_sha2(states in prop::array::uniform::<_, LANES>(state()),
-                            chains in prop::collection::vec(prop::array::uniform::<_, LANES>(block()), 1..4)) {
+        fn lanes_match_sha2((states, _) in lanes::<LANES, 64, u32>(),
+                            chains in prop::collection::vec(lanes::<LANES, 64, u32>(), 1..4)) {
             let mut ours = states;
             let mut theirs = states;
-            for blocks in &chains {
+            for (_, blocks) in &chains {
                 compress(&mut ours, core::array::from_fn(|l| &blocks[l]));
-                for (state, block) in theirs.iter_mut().zip(blocks) {
-                    sha2::compress256(state, &[GenericArray::clone_from_slice(block)]);
-                }
+                theirs = sha256(&theirs, blocks);
             }
             prop_assert_eq!(ours, theirs);
         }
