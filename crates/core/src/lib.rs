@@ -6,7 +6,7 @@
 //! in the player's browser. The server passes in CSPRNG bytes through
 //! [`ServerSeed::from_bytes`]; the core never makes randomness of its own.
 //!
-//! The schemes are specified in the project's `SPEC.md`:
+//! The schemes are specified in `docs/spec.md`:
 //! the draw stream ([`stream`], [`shuffle()`]), table games ([`games`]), chess
 //! colours ([`chess`]), Merkle-committed poker decks ([`poker`], [`merkle`]),
 //! dice ([`dice`]), and the NumPy selfpoker deal ([`selfpoker`], [`numpy`]).
