@@ -50,3 +50,9 @@ pub use verify::{verify_str, verify_value, Verifier};
 pub mod bench {
     pub use crate::hash::{bench_sha256_lanes, bench_sha512_lanes};
 }
+
+/// The examples of `docs/core-api.md`, compiled and run as doc tests so the
+/// document cannot drift from the API it describes.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/core-api.md")]
+pub struct CoreApiDoc;
