@@ -19,8 +19,9 @@ OUT = os.path.dirname(os.path.abspath(__file__))
 
 
 def seed_commit_deck(graine):
-    # ===== BEGIN copied from reference/selfpoker.txt =====
+    # The left side of the site's `assert … == commit`: the commit itself.
     commit = hashlib.sha256(f"selfpoker:{graine}".encode()).hexdigest()
+    # ===== BEGIN copied from reference/selfpoker.txt =====
     paquet = list(np.random.default_rng(graine).permutation(52))
     # n jogadores: cartas 0..2n-1 = mãos (2 por jogador), 2n..2n+4 = cartas comunitárias
     # ===== END copied =====
