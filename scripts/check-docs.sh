@@ -184,7 +184,7 @@ def grep(*args):
     r = subprocess.run(["git", "grep", "-n", "-I", *args], capture_output=True, text=True)
     return [l for l in r.stdout.splitlines() if not l.startswith("scripts/check-docs.sh:")]
 outside = "/" + "work/"
-for hit in grep("-E", r"\.\./shared|" + outside + r"|SPEC\.md"):
+for hit in grep("-E", r"\.\./shared|" + outside + r"|SPEC\.md|SPEC §|SPEC section"):
     fail(hit.split(":", 2)[0] + ":" + hit.split(":", 2)[1], "points outside the repository")
 for hit in grep("-i", "-E", r"zen 3|dev box|session [0-9]|\b20[0-9][0-9]-[01][0-9]-[0-3][0-9]\b",
                 "--", ":!*.lock", ":!web/package-lock.json", ":!web/pkg/BUILD-INFO"):
