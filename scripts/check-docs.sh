@@ -186,7 +186,7 @@ def grep(*args):
 outside = "/" + "work/"
 for hit in grep("-E", r"\.\./shared|" + outside + r"|SPEC\.md|SPEC §|SPEC section"):
     fail(hit.split(":", 2)[0] + ":" + hit.split(":", 2)[1], "points outside the repository")
-for hit in grep("-i", "-E", r"zen 3|dev box|session [0-9]|\b20[0-9][0-9]-[01][0-9]-[0-3][0-9]\b",
+for hit in grep("-i", "-E", r"zen 3|dev box|session [0-9]|\bissue [0-9]+\b|\b20[0-9][0-9]-[01][0-9]-[0-3][0-9]\b",
                 "--", ":!*.lock", ":!web/package-lock.json", ":!web/pkg/BUILD-INFO"):
     fail(":".join(hit.split(":", 2)[:2]), "has a date, machine name or session note: " + hit.split(":", 2)[2].strip()[:80])
 
