@@ -35,6 +35,12 @@ pub use hash::{hmac256_hex, sha256_hex};
 pub use seed::{ct_eq, ClientSeed, Commitment, Ident, ServerSeed, CLIENT_SEED_MAX_BYTES};
 pub use shuffle::{shuffle, shuffled_ids};
 
+/// The examples of `docs/core-api.md`, compiled and run as doc tests so the
+/// document cannot drift from the API it describes.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/core-api.md")]
+pub struct CoreApiDoc;
+
 mod describe;
 mod json_out;
 pub mod record;
@@ -50,9 +56,3 @@ pub use verify::{verify_str, verify_value, Verifier};
 pub mod bench {
     pub use crate::hash::{bench_sha256_lanes, bench_sha512_lanes};
 }
-
-/// The examples of `docs/core-api.md`, compiled and run as doc tests so the
-/// document cannot drift from the API it describes.
-#[cfg(doctest)]
-#[doc = include_str!("../../../docs/core-api.md")]
-pub struct CoreApiDoc;
