@@ -3,7 +3,8 @@
 #
 #  1. Every repository path a doc names exists.
 #  2. Every `/v1/…` route a doc names is a route of the server (`ROUTES`).
-#  3. Every `module::item` / `Type::item` a doc names is defined there.
+#  3. Every `module::item` / `Type::item` a doc names is defined there, and
+#     every `name(args) -> Type` it claims is a fn returning that type.
 #  4. Every error code of docs/api.md's table is produced somewhere.
 #  5. Every `docs/spec.md §n` reference (in any tracked file) is a section.
 #  6. The lines the vector generators mark as copied are in tests/vectors/reference/.
@@ -122,6 +123,23 @@ for doc in DOCS:
             for item in items:
                 if item and not defines(files, item):
                     fail(f"{doc}:{no}", f"names {owner}::{item}, which {owner} does not define")
+
+# 3b. `name(args) -> Type` claims: some `fn name` returns that type.
+def returns(name):
+    sigs = re.findall(r"\bfn\s+" + re.escape(name) + r"\b[^{;]*?->\s*([^{;]+?)\s*(?:where\b[^{;]*)?[{;]",
+                      "\n".join(SOURCES.values()), re.S)
+    return {re.sub(r"\s+|'\w+\s*", "", t) for t in sigs}
+for doc in DOCS:
+    if doc == "docs/core-api.md":
+        continue
+    for no, span in spans(read(doc)):
+        for name, ty in re.findall(r"\b([a-z_]\w*)\s*\([^()]*\)\s*->\s*([^`;]+?)\s*$", span):
+            want = re.sub(r"\s+|'\w+\s*", "", ty)
+            have = returns(name)
+            if not have:
+                fail(f"{doc}:{no}", f"claims {name}(…) -> {ty}, but no fn {name} returns anything")
+            elif want not in have:
+                fail(f"{doc}:{no}", f"claims {name}(…) -> {ty}; fn {name} returns {' or '.join(sorted(have))}")
 
 # 4. Error codes of docs/api.md.
 api = read("docs/api.md")
