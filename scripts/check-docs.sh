@@ -18,7 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-command -v python3 >/dev/null || { echo "check-docs: python3 is required" >&2; exit 2; }
+if ! command -v python3 >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq python3 >/dev/null
+fi
 
 echo "== docs: paths, routes, API names, error codes, spec references, copied code, hygiene"
 python3 - <<'PY'
