@@ -179,6 +179,11 @@ for path in tracked():
                 if ref not in sections:
                     fail(f"{path}:{no}", f"cites docs/spec.md section {ref}, which does not exist")
 
+for no, line in enumerate(spec.splitlines(), 1):
+    for ref in re.findall(r"§\s?(\d+(?:\.\d+)?)", line):
+        if ref not in sections:
+            fail(f"docs/spec.md:{no}", f"refers to §{ref}, which does not exist")
+
 # 6. Copied reference code.
 for gen in ("tests/vectors/generate.js", "tests/vectors/selfpoker.py"):
     lines, source, copied = read(gen).splitlines(), None, 0
