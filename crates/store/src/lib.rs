@@ -21,8 +21,8 @@ use async_trait::async_trait;
 pub use error::{StoreError, StoreResult};
 pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};
-pub use settings::DbSettings;
-pub use sqlite::SqliteStore;
+pub use settings::{DbSettings, SqliteTuning};
+pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
     BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
     RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate,
