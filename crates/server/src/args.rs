@@ -35,6 +35,20 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 100)]
     pub rate_limit: u32,
 
+    /// Seconds a connection has to send a whole request header, also while
+    /// idle between kept-alive requests.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+
+    /// Most connections open at once (kept below the descriptor limit); when
+    /// full, the oldest connection still silent is closed, else a 503.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+
+    /// Log lines as plain text (colours only on a terminal) or one JSON object each.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
     /// Serve the player page's files from this directory (laid out like
     /// `web/`) instead of the copy built into the binary; for editing the page.
     #[arg(long)]
@@ -51,7 +65,19 @@ impl std::fmt::Debug for ServeArgs {
             .field("operator_key", &self.operator_key.as_ref().map(|_| "<set>"))
             .field("opening_balance", &self.opening_balance)
             .field("rate_limit", &self.rate_limit)
+            .field("header_timeout", &self.header_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("log_format", &self.log_format)
             .field("web_dir", &self.web_dir)
             .finish()
     }
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, RwLock};
 use fairseed_store::Store;
 
 use crate::events::Hub;
+use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
 
 /// Token hashes → player ids cached so a bet costs no extra read.
@@ -25,6 +26,14 @@ struct Inner {
     limiter: RateLimiter,
     tokens: RwLock<HashMap<String, i64>>,
     events: Hub,
+    metrics: Metrics,
+}
+
+/// Settings `fairseed serve` sets beyond the ones tests need.
+#[derive(Debug, Default)]
+pub struct ServiceOptions {
+    /// What `/metrics` reports.
+    pub metrics: Metrics,
 }
 
 impl AppState {
@@ -35,6 +44,23 @@ impl AppState {
         opening_balance: u64,
         rate_limit: u32,
     ) -> Self {
+        Self::with_options(
+            store,
+            operator_key,
+            opening_balance,
+            rate_limit,
+            ServiceOptions::default(),
+        )
+    }
+
+    /// [`Self::new`] with the service's own options.
+    pub fn with_options(
+        store: Arc<dyn Store>,
+        operator_key: &str,
+        opening_balance: u64,
+        rate_limit: u32,
+        options: ServiceOptions,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 store,
@@ -43,6 +69,7 @@ impl AppState {
                 limiter: RateLimiter::new(rate_limit),
                 tokens: RwLock::new(HashMap::new()),
                 events: Hub::default(),
+                metrics: options.metrics,
             }),
         }
     }
@@ -64,6 +91,11 @@ impl AppState {
     /// The live-event hub.
     pub fn events(&self) -> &Hub {
         &self.inner.events
+    }
+
+    /// The counters behind `/metrics`.
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
     }
 
     pub(crate) fn limiter(&self) -> &RateLimiter {

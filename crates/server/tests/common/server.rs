@@ -31,6 +31,10 @@ pub struct Options<'a> {
     pub log: &'a str,
     /// `--operator-key`; `None` lets the server generate one into the data dir.
     pub operator_key: Option<&'a str>,
+    /// More command-line arguments.
+    pub extra_args: Vec<String>,
+    /// Run under `prlimit --nofile=N:N` (the process's descriptor limit).
+    pub nofile: Option<u64>,
 }
 
 impl<'a> Options<'a> {
@@ -43,6 +47,8 @@ impl<'a> Options<'a> {
             opening_balance: super::OPENING,
             log: "warn",
             operator_key: Some(super::OPERATOR_KEY),
+            extra_args: Vec::new(),
+            nofile: None,
         }
     }
 }
@@ -67,8 +73,17 @@ impl Server {
     /// Starts the binary on a free loopback port and waits (at most 30 s)
     /// for the line with its URL.
     pub fn start(o: &Options<'_>) -> Self {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fairseed-server"));
-        cmd.arg("--listen")
+        let binary = env!("CARGO_BIN_EXE_fairseed-server");
+        let mut cmd = match o.nofile {
+            Some(n) => {
+                let mut c = Command::new("prlimit");
+                c.arg(format!("--nofile={n}:{n}")).arg("--").arg(binary);
+                c
+            }
+            None => Command::new(binary),
+        };
+        cmd.args(&o.extra_args)
+            .arg("--listen")
             .arg("127.0.0.1:0")
             .arg("--rate-limit")
             .arg(o.rate_limit.to_string())
