@@ -45,6 +45,20 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,
 
+    /// Who creates player accounts: anyone (`open`, for the demo page) or
+    /// only the operator through POST /v1/operator/players (`operator`).
+    #[arg(long, value_enum, default_value_t = SignupMode::Open)]
+    pub signup: SignupMode,
+
+    /// Accounts one client address may create per minute (0: no limit).
+    #[arg(long, default_value_t = 20)]
+    pub signups_per_minute: u32,
+
+    /// Unknown or refused tokens one client address may present per minute
+    /// before getting 429 (0: no limit).
+    #[arg(long, default_value_t = 60)]
+    pub auth_failures_per_minute: u32,
+
     /// Log lines as plain text (colours only on a terminal) or one JSON object each.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -67,6 +81,9 @@ impl std::fmt::Debug for ServeArgs {
             .field("rate_limit", &self.rate_limit)
             .field("header_timeout", &self.header_timeout)
             .field("max_connections", &self.max_connections)
+            .field("signup", &self.signup)
+            .field("signups_per_minute", &self.signups_per_minute)
+            .field("auth_failures_per_minute", &self.auth_failures_per_minute)
             .field("log_format", &self.log_format)
             .field("web_dir", &self.web_dir)
             .finish()
@@ -80,4 +97,14 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line, for log collectors.
     Json,
+}
+
+/// Who may create player accounts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SignupMode {
+    /// Anyone, anonymously (`POST /v1/players`).
+    #[default]
+    Open,
+    /// Only the operator (`POST /v1/operator/players`).
+    Operator,
 }

@@ -10,6 +10,7 @@ use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 use crate::args::{LogFormat, ServeArgs};
 use crate::listener::{Connections, Limits};
 use crate::metrics::Metrics;
+use crate::ratelimit::AddressLimits;
 use crate::router::{router, with_static};
 use crate::state::{AppState, ServiceOptions};
 
@@ -50,6 +51,11 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let connections = Arc::new(Connections::default());
     let options = ServiceOptions {
         metrics: Metrics::new(sqlite, Some(Arc::clone(&connections))),
+        address_limits: AddressLimits {
+            signups_per_minute: args.signups_per_minute,
+            auth_failures_per_minute: args.auth_failures_per_minute,
+        },
+        signup: args.signup,
     };
     let state = AppState::with_options(
         store,

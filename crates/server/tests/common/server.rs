@@ -24,7 +24,7 @@ pub struct Options<'a> {
     pub data_dir: &'a Path,
     /// `--database` URL; SQLite in `data_dir` when `None`.
     pub database: Option<&'a str>,
-    /// `--rate-limit` (0 disables).
+    /// `--rate-limit` (0 disables it, and the per-address limits too).
     pub rate_limit: u32,
     pub opening_balance: u64,
     /// `RUST_LOG`.
@@ -97,6 +97,14 @@ impl Server {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if o.rate_limit == 0 {
+            cmd.args([
+                "--signups-per-minute",
+                "0",
+                "--auth-failures-per-minute",
+                "0",
+            ]);
+        }
         if let Some(db) = o.database {
             cmd.arg("--database").arg(db);
         }
