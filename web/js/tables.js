@@ -102,7 +102,7 @@ export function mountTables(root, { wasm }) {
       msg.hole ? h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('tables.your_cards')), cards(msg.hole)) : null,
       h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('tables.board')), cards(msg.board)),
       next ? h('button', { type: 'button', class: 'primary', id: 't-next', onclick: () => step(msg.hand_id) }, t('tables.next', { stage: t(`stage.${next}`) })) : null,
-      msg.type === 'hand_end' ? [h('h4', {}, t('tables.deal_check')), verdicts] : null);
+      msg.type === 'hand_end' ? [h('h3', {}, t('tables.deal_check')), verdicts] : null);
     if (msg.type === 'hand_end') {
       const record = { scheme: 'selfpoker', commit: hand ? hand.commitment : msg.commit, seed: String(msg.seed), players: msg.players,
         outcome: { holes: msg.holes, board: msg.board } };
@@ -113,7 +113,7 @@ export function mountTables(root, { wasm }) {
     try { showHand(await api.selfpokerNext(id)); } catch (e) { clear(playOut, h('p', { class: 'error-text' }, e.message)); }
   }
   const play = h('section', { class: 'card-panel', id: 't-table' },
-    h('h3', {}, t('tables.play_title')), h('p', { class: 'muted small' }, t('tables.play_help')),
+    h('h2', {}, t('tables.play_title')), h('p', { class: 'muted small' }, t('tables.play_help')),
     h('div', { class: 'actions' },
       h('label', { class: 'inline' }, t('tables.players'), ' ', players),
       h('button', { type: 'button', class: 'primary', id: 't-deal', onclick: async () => {
@@ -131,14 +131,14 @@ export function mountTables(root, { wasm }) {
     seen({ scheme: scheme.value, label: name, commitment: commitment.value.trim() });
     if (seed.value.trim()) revealed({ scheme: scheme.value, label: name, seed: seed.value.trim() });
   } },
-    h('h3', {}, t('tables.add')),
+    h('h2', {}, t('tables.add')),
     h('label', { class: 'field' }, h('span', {}, t('tables.kind')), scheme),
     h('label', { class: 'field' }, h('span', {}, t('tables.hand')), label),
     h('label', { class: 'field' }, h('span', {}, t('tables.commitment')), commitment),
     h('label', { class: 'field' }, h('span', {}, t('tables.seed')), seed),
     h('button', { type: 'submit', class: 'primary' }, t('tables.save')));
 
-  clear(root, play, h('section', { class: 'card-panel' }, h('h3', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
+  clear(root, play, h('section', { class: 'card-panel' }, h('h2', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
   render();
   // Poker tables the player sits at are watched while the page is open: each
   // new hand's commitments are stored before its cards, and the proofs and

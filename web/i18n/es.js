@@ -1,0 +1,3 @@
+// Español: the same keys as en.js.
+export const es = {
+};

@@ -1,0 +1,3 @@
+// Português (Brasil): the same keys as en.js.
+export const pt = {
+};
