@@ -9,7 +9,7 @@ import { hintFor } from './hint.js';
 import { verdictCard, schemeName } from './verdict.js';
 import { sentences } from './words.js';
 import { coreErrorText } from './errors.js';
-import { fmtInt, fmtDuration } from './format.js';
+import { fmtInt, fmtDuration, fmtRoll } from './format.js';
 import { verifyBlob } from './bulk.js';
 
 const SEED_FIELDS = new Set(['server_seed', 'seed_a', 'seed_b', 'seed']);
@@ -40,6 +40,7 @@ function recordHints(wasm, record, knownValues) {
 function rowLine(wasm, item) {
   const v = item.verdict;
   if (v.error) return coreErrorText(v.error);
+  if (v.valid && v.scheme === 'dice_v1' && v.outcome) return t('verify.roll_is', { roll: fmtRoll(v.outcome.roll) });
   const said = sentences(wasm, v, item.record);
   return said.length ? said[0].text : '';
 }

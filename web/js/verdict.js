@@ -6,6 +6,7 @@ import { t } from './i18n.js';
 import { renderOutcome } from './render.js';
 import { sentences } from './words.js';
 import { coreErrorText } from './errors.js';
+import { fmtInt } from './format.js';
 
 export function statusOf(verdict) {
   return verdict.error ? 'error' : verdict.valid ? 'valid' : 'invalid';
@@ -29,7 +30,7 @@ export function verdictCard(wasm, verdict, report, record, hints = []) {
       h('span', { class: 'sr-only' }, `${t(c.ok ? 'verify.check_ok' : 'verify.check_bad')} `), h('strong', {}, c.name), ' ', h('span', { class: 'detail' }, c.detail))));
   return h('article', { class: `verdict ${status}`, tabindex: -1, 'data-index': verdict.index, 'data-valid': String(verdict.valid) },
     h('p', { class: 'verdict-head' }, h('span', { class: `badge ${status}` }, t(`verify.${status}`)), ' ',
-      h('span', {}, t('verify.record', { n: Number(verdict.index) + 1, scheme: schemeName(verdict.scheme) }))),
+      h('span', {}, t('verify.record', { n: fmtInt(Number(verdict.index) + 1), scheme: schemeName(verdict.scheme) }))),
     verdict.error ? h('p', { class: 'error-text' }, coreErrorText(verdict.error)) : null,
     ...hints,
     lines.length ? h('ul', { class: 'sentences' }, lines.map((s) => h('li', { class: s.ok ? 'ok' : 'bad' },

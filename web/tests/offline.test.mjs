@@ -57,17 +57,20 @@ test('offline file verifies a poker proof and a selfpoker deck with no request',
   }
   // A bigger file runs through the same bulk verifier on the page (no worker can start here).
   const many = Array.from({ length: 30 }, () => vectorLines('dice_v1.jsonl')).flat();
-  const { counts } = await verify(page, many.join('\n'));
-  assert.deepEqual(counts, { total: many.length, valid: many.length });
+  await page.setInputFiles('#v-file', { name: 'many.jsonl', mimeType: 'application/json', buffer: Buffer.from(many.join('\n')) });
+  await page.waitForFunction((n) => document.querySelector('#records-summary').dataset.done === 'true'
+    && document.querySelector('#records-summary').dataset.total === String(n), many.length);
+  assert.equal(await page.$eval('#records-summary', (e) => Number(e.dataset.valid)), many.length);
+  assert.deepEqual(requests.slice(before), [], 'no request while verifying');
+  assert.deepEqual(requests, [FILE], 'the only request is the file itself');
   // In Portuguese too, from the switch, kept across a reload.
   await page.selectOption('#lang', 'pt');
   await page.waitForFunction(() => document.body.dataset.ready === 'true' && document.documentElement.lang === 'pt');
   assert.equal(await page.textContent('#v-records-go'), 'Verificar');
   const again = await verify(page, vectorLines('dice_v1.jsonl')[0]);
   assert.match(again.first.text, /Resultado \d{1,2},\d\d — confere|Válido/);
+  assert.deepEqual(requests, [FILE, FILE], 'the reload asks for the file again, and nothing else');
   await shot(page, 'offline-pt-phone');
-  assert.deepEqual(requests.slice(before), [], 'no request while verifying');
-  assert.deepEqual(requests, [FILE], 'the only request is the file itself');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
