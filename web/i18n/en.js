@@ -363,5 +363,6 @@ export const en = {
   'tables.commitment': 'Commitment seen before the hand',
   'tables.seed': 'Seed revealed after the hand',
   'tables.save': 'Save and check',
+  'tables.seen_at': 'Commitment stored {date}',
   'tables.forget': 'Forget',
 };

@@ -350,5 +350,6 @@ export const es = {
   'tables.commitment': 'Compromiso visto antes de la mano',
   'tables.seed': 'Semilla revelada después de la mano',
   'tables.save': 'Guardar y comprobar',
+  'tables.seen_at': 'Compromiso guardado el {date}',
   'tables.forget': 'Olvidar',
 };

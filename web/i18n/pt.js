@@ -350,5 +350,6 @@ export const pt = {
   'tables.commitment': 'Compromisso visto antes da mão',
   'tables.seed': 'Semente revelada depois da mão',
   'tables.save': 'Guardar e conferir',
+  'tables.seen_at': 'Compromisso guardado em {date}',
   'tables.forget': 'Esquecer',
 };

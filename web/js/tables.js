@@ -14,6 +14,7 @@ import { showVerdicts } from './verify.js';
 import { POKER, pollPoker } from './poker.js';
 import { schemeName } from './verdict.js';
 import { errorText } from './errors.js';
+import { fmtDate } from './format.js';
 
 /** How often the poker watch asks for new hands and records. */
 const POLL_MS = 4000;
@@ -60,6 +61,7 @@ export function mountTables(root, { wasm }) {
     const hands = store.hands();
     clear(list, hands.length ? h('ul', { class: 'hands' }, hands.map((hand) => h('li', { 'data-hand': hand.id },
       h('span', { class: 'hand-label' }, `${schemeName(hand.scheme)} · ${hand.label}`), ' ', badge(wasm, hand),
+      hand.seen_at ? h('div', { class: 'muted small' }, t('tables.seen_at', { date: fmtDate(hand.seen_at) })) : null,
       pokerDetails(wasm, hand),
       hand.seed ? h('div', { class: 'muted small' }, hand.scheme === POKER ? t('poker.hand_value') : t('tables.seed'), ': ', h('code', {}, String(hand.seed))) : null,
       h('button', { type: 'button', class: 'link', onclick: () => { store.saveHands(store.hands().filter((x) => x.id !== hand.id)); render(); } }, t('tables.forget')))))
