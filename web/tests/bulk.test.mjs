@@ -1,5 +1,5 @@
 // Verify with a big file, in a real Chromium: 200,000 dice records made here
-// with Node's crypto following the dice seed's reference code (independent of
+// with Node's crypto following the dice site's reference code (independent of
 // core), one roll tampered with and one line that is not JSON. The page must
 // show the counts, go to the first problem, list rows without drawing them
 // all, and never block its main thread for more than 100 ms (a long-task
@@ -16,7 +16,7 @@ const RECORDS = Number(process.env.FAIRSEED_BULK_RECORDS || 200_000);
 const BAD_ROLL_AT = Math.floor(RECORDS * 0.6);
 const GARBAGE_AT = Math.floor(RECORDS * 0.9);
 
-/** The seed's reference roll: HMAC-SHA512, 5-hex windows, reject >= 1e6. */
+/** The dice site's reference roll: HMAC-SHA512, 5-hex windows, reject >= 1e6. */
 function roll(seed, client, nonce) {
   const hex = createHmac('sha512', seed).update(`${client}-${nonce}`).digest('hex');
   for (let i = 0; i * 5 + 5 <= hex.length; i++) {
