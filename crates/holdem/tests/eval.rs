@@ -1,5 +1,7 @@
 //! The evaluator against known totals and an independent brute-force evaluator.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is a failure
+
 mod common;
 
 use common::reference;

@@ -5,6 +5,8 @@
 //! layer to the best hands (brute-force evaluator) among the seats that
 //! reached it, odd chips to the first winners left of the button.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is a failure
+
 mod common;
 
 use common::reference;
