@@ -64,6 +64,22 @@ pub struct HandState {
     pub deadline: Millis,
     /// Each turn's time.
     pub action_ms: i64,
+    /// Every action so far, in order (public).
+    pub log: Vec<Logged>,
+}
+
+/// One action of the hand, as everyone at the table saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Logged {
+    /// Who acted.
+    pub seat: usize,
+    /// On which street.
+    pub street: Street,
+    /// What it did.
+    pub action: Action,
+    /// Whether the clock chose it.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub timed_out: bool,
 }
 
 /// What the seat to act may do.
@@ -132,6 +148,7 @@ impl HandState {
             last_aggressor: None,
             deadline: now,
             action_ms: open.action_ms,
+            log: Vec::new(),
         };
         events.push(Event::HandStarted {
             number: hand.number,
@@ -292,6 +309,12 @@ impl HandState {
         if action != Action::Fold {
             self.players[i].acted_at = Some(self.current_bet);
         }
+        self.log.push(Logged {
+            seat,
+            street,
+            action,
+            timed_out,
+        });
         events.push(Event::Acted {
             seat,
             street,

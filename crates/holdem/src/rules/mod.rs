@@ -44,7 +44,7 @@ use serde::{Deserialize, Serialize};
 
 pub use error::HoldemError;
 pub use event::Event;
-pub use hand::{HandState, InHand, Legal};
+pub use hand::{HandState, InHand, Legal, Logged};
 pub use table::{apply, Command, Seat, Table, TableConfig, MAX_SEATS};
 
 use fairseed_play::PlayerId;

@@ -1,0 +1,192 @@
+//! AI opponents: three levels, three different ways of playing, each deciding
+//! from a [`SeatView`] and a seed only.
+//!
+//! - **Level 1, the rock:** a tight-passive hand chart. Plays only good
+//!   starting hands, rarely raises, continues after the flop with a pair or
+//!   better and gives up otherwise.
+//! - **Level 2, the calculator:** Monte Carlo equity against random hands,
+//!   compared with the pot odds: calls when the price is right, bets two
+//!   thirds of the pot when well ahead.
+//! - **Level 3, the reader:** Monte Carlo equity against ranges narrowed by
+//!   the opponents' raises, position-aware bluffs and semi-bluffs, and bet
+//!   sizes that grow with the hand's strength.
+
+mod equity;
+mod rng;
+mod view;
+
+use serde::{Deserialize, Serialize};
+
+pub use equity::{chen, equity};
+pub use rng::Rng;
+pub use view::{PublicSeat, SeatView};
+
+use crate::eval::{evaluator, Category, Hand};
+use crate::rules::{Action, Street};
+
+/// An AI's strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Level {
+    /// The rock: a tight-passive chart player.
+    One = 1,
+    /// The calculator: equity against random hands versus pot odds.
+    Two = 2,
+    /// The reader: equity against ranges, position and sizing.
+    Three = 3,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::One, Level::Two, Level::Three];
+
+    /// The level numbered `n` (1 to 3).
+    pub fn from_number(n: u8) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| *l as u8 == n)
+    }
+}
+
+/// The action `level` takes in `view`, deterministic in `(view, seed)` and
+/// always legal for the view.
+pub fn decide(level: Level, view: &SeatView, seed: u64) -> Action {
+    let mut rng = Rng::new(seed);
+    let wanted = match level {
+        Level::One => rock(view),
+        Level::Two => calculator(view, &mut rng),
+        Level::Three => reader(view, &mut rng),
+    };
+    legalize(view, wanted)
+}
+
+/// What a strategy wants, before it is fitted to the legal actions.
+enum Want {
+    /// Check if free, else fold.
+    Passive,
+    /// Check if free, else call.
+    Call,
+    /// Bet or raise to about this total (clamped to the legal range), else call.
+    RaiseTo(u64),
+}
+
+fn legalize(view: &SeatView, want: Want) -> Action {
+    let free = view.to_call == 0;
+    match want {
+        Want::Passive if free => Action::Check,
+        Want::Passive => Action::Fold,
+        Want::Call if free => Action::Check,
+        Want::Call => Action::Call,
+        Want::RaiseTo(to) => match view.raise {
+            Some((min, max)) => Action::RaiseTo(to.clamp(min, max)),
+            None if free => Action::Check,
+            None => Action::Call,
+        },
+    }
+}
+
+/// A raise to `fraction` of the pot on top of calling.
+fn pot_raise(view: &SeatView, fraction: f64) -> u64 {
+    let me = view.me();
+    let pot_after_call = view.pot() + view.to_call;
+    me.street_bet + view.to_call + (pot_after_call as f64 * fraction) as u64
+}
+
+/// The category of the seat's best hand, and whether its hole cards play a part.
+fn made_hand(view: &SeatView) -> (Category, bool) {
+    let ev = evaluator();
+    let board = Hand::of(&view.board);
+    let mine = ev
+        .rank(board.add(view.hole[0]).add(view.hole[1]))
+        .category();
+    // With five board cards, the board alone is a hand too: a made hand
+    // that is only the board's is no help.
+    let board_only = if view.board.len() == 5 {
+        Some(ev.rank(board).category())
+    } else {
+        None
+    };
+    (mine, board_only.is_none_or(|b| mine > b))
+}
+
+fn rock(view: &SeatView) -> Want {
+    let bb = view.big_blind;
+    if view.street == Street::Preflop {
+        let score = chen(view.hole);
+        return if score >= 14.0 {
+            Want::RaiseTo(3 * bb + view.me().street_bet.max(view.to_call))
+        } else if (score >= 9.0 && view.to_call <= 10 * bb) || (score >= 7.0 && view.to_call <= bb)
+        {
+            Want::Call
+        } else {
+            Want::Passive
+        };
+    }
+    let (category, mine) = made_hand(view);
+    if !mine {
+        return Want::Passive;
+    }
+    match category {
+        c if c >= Category::ThreeOfAKind => Want::RaiseTo(pot_raise(view, 0.5)),
+        Category::TwoPair => Want::Call,
+        Category::OnePair if view.to_call * 2 <= view.pot() => Want::Call,
+        _ => Want::Passive,
+    }
+}
+
+fn calculator(view: &SeatView, rng: &mut Rng) -> Want {
+    let eq = equity(
+        view.hole,
+        &view.board,
+        view.opponents().max(1),
+        f64::MIN,
+        200,
+        rng,
+    );
+    let price = view.to_call as f64 / (view.pot() + view.to_call) as f64;
+    if eq > 0.62 {
+        Want::RaiseTo(pot_raise(view, 0.66))
+    } else if eq >= price {
+        Want::Call
+    } else {
+        Want::Passive
+    }
+}
+
+fn reader(view: &SeatView, rng: &mut Rng) -> Want {
+    // Opponents who raised hold better hands: narrow their range by the raises.
+    let raises = view.raises_by_others();
+    let min_chen = match raises {
+        0 => f64::MIN,
+        1 => 7.0,
+        2 => 9.0,
+        _ => 11.0,
+    };
+    let opponents = view.opponents().max(1);
+    let eq = equity(view.hole, &view.board, opponents, min_chen, 400, rng);
+    let price = view.to_call as f64 / (view.pot() + view.to_call) as f64;
+    let position = view.in_position();
+    // Need a margin to call a bet out of position; less with position.
+    let margin = if position { 0.0 } else { 0.04 };
+    let strong = 0.5 + 0.25 / opponents as f64 + 0.12;
+    if view.street == Street::Preflop {
+        let score = chen(view.hole);
+        let first_in = raises == 0;
+        return if score >= 12.0 || (first_in && score >= 8.0) {
+            Want::RaiseTo(3 * view.big_blind + view.me().street_bet.max(view.to_call) * 2)
+        } else if eq >= price + margin {
+            Want::Call
+        } else {
+            Want::Passive
+        };
+    }
+    if eq > strong + 0.12 {
+        Want::RaiseTo(pot_raise(view, 0.8))
+    } else if eq > strong {
+        Want::RaiseTo(pot_raise(view, 0.5))
+    } else if view.to_call == 0 && position && eq > 0.3 && rng.unit() < 0.35 {
+        // A semi-bluff or a stab when checked to.
+        Want::RaiseTo(pot_raise(view, 0.5))
+    } else if eq >= price + margin {
+        Want::Call
+    } else {
+        Want::Passive
+    }
+}

@@ -1,0 +1,103 @@
+//! The AI sees only its seat: changing any card it cannot see never
+//! changes a decision; every decision is legal.
+#![allow(clippy::unwrap_used)] // tests: a panic is a failure
+
+use fairseed_holdem::ai::{decide, Level, SeatView};
+use fairseed_holdem::rules::HandState;
+use fairseed_holdem::{apply, Action, Card, CardSet, Command, Player, Table, TableConfig};
+use fairseed_play::Millis;
+use proptest::prelude::*;
+
+/// A table of `n` AI seats, a hand dealt from `seed`, played `steps` actions in.
+fn hand_after(n: usize, seed: u64, steps: usize, decision_seed: u64) -> Option<HandState> {
+    let mut t = Table::new(TableConfig {
+        seats: n,
+        ..TableConfig::default()
+    })
+    .unwrap();
+    for seat in 0..n {
+        t = apply(
+            &t,
+            Command::Sit {
+                seat,
+                player: Player::Ai { level: 2 },
+            },
+            Millis(0),
+        )
+        .unwrap()
+        .0;
+    }
+    t = apply(&t, Command::StartHand { seed }, Millis(0)).unwrap().0;
+    for i in 0..steps {
+        let hand = t.hand.as_ref()?;
+        let view = SeatView::of(hand);
+        let action = decide(Level::ALL[i % 3], &view, decision_seed ^ i as u64);
+        t = apply(
+            &t,
+            Command::Act {
+                seat: view.seat,
+                action,
+            },
+            Millis(1),
+        )
+        .unwrap()
+        .0;
+    }
+    t.hand
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn hidden_cards_never_change_a_decision(
+        n in 2usize..=6,
+        seed in 0u64..(1 << 63),
+        steps in 0usize..8,
+        decision_seed in any::<u64>(),
+        swaps in prop::collection::vec(any::<u64>(), 1..6),
+    ) {
+        let Some(hand) = hand_after(n, seed, steps, decision_seed) else { return Ok(()) };
+        let me = hand.to_act;
+        let view = SeatView::of(&hand);
+        let decisions: Vec<Action> = Level::ALL.iter().map(|&l| decide(l, &view, decision_seed)).collect();
+        // Swap the cards this seat cannot see: other seats' holes and the board to come.
+        let visible = CardSet::of(&view.board).with(view.hole[0]).with(view.hole[1]);
+        let mut other = hand.clone();
+        let unseen = visible.complement();
+        let mut pool = unseen.clone();
+        let mut k = 0;
+        let mut next_card = |pool: &mut Vec<Card>| {
+            let i = (swaps[k % swaps.len()] as usize + k * 7) % pool.len();
+            k += 1;
+            pool.swap_remove(i)
+        };
+        for (i, p) in other.players.iter_mut().enumerate() {
+            if i != me {
+                p.hole = [next_card(&mut pool), next_card(&mut pool)];
+            }
+        }
+        let shown = hand.street.board_len();
+        for c in other.board.iter_mut().skip(shown) {
+            *c = next_card(&mut pool);
+        }
+        let other_view = SeatView::of(&other);
+        prop_assert_eq!(&other_view, &view);
+        for (l, &want) in Level::ALL.iter().zip(&decisions) {
+            prop_assert_eq!(decide(*l, &other_view, decision_seed), want);
+        }
+        // Every decision is within what the rules allow the seat.
+        for action in decisions {
+            let legal = hand.legal();
+            match action {
+                Action::Check => prop_assert_eq!(legal.to_call, 0),
+                Action::Call => prop_assert!(legal.to_call > 0),
+                Action::RaiseTo(to) => {
+                    let (min, max) = legal.raise.unwrap();
+                    prop_assert!((min..=max).contains(&to));
+                }
+                Action::Fold => {}
+            }
+        }
+    }
+}
