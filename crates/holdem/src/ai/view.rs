@@ -105,6 +105,18 @@ impl SeatView {
             .count()
     }
 
+    /// Bets and raises by other seats on this street.
+    pub fn raises_on_street_by_others(&self) -> usize {
+        self.actions
+            .iter()
+            .filter(|a| {
+                a.seat != self.seat
+                    && a.street == self.street
+                    && matches!(a.action, crate::rules::Action::RaiseTo(_))
+            })
+            .count()
+    }
+
     /// Whether this seat acts after every live opponent on later streets.
     pub fn in_position(&self) -> bool {
         let n = self.seats.len();
