@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used)] // tests: a panic is a failure
 
 use fairseed_holdem::ai::Level;
-use fairseed_holdem::rules::Action;
+use fairseed_holdem::rules::{Action, Street};
 use fairseed_holdem::{replay, simulate, ReplayError};
 
 #[test]
@@ -37,20 +37,21 @@ fn simulated_tables_replay_and_are_deterministic() {
 #[test]
 fn a_changed_amount_card_or_winner_is_named() {
     let records = simulate(&[Level::Three, Level::Two, Level::One], 40, 7).unwrap();
-    // A raise made smaller than the minimum.
+    // A preflop raise made smaller than the minimum (the big blind is 100,
+    // so a raise goes to 200 at least; stacks are far deeper).
     let (i, j) = records
         .iter()
         .enumerate()
         .find_map(|(i, r)| {
             r.actions
                 .iter()
-                .position(|a| matches!(a.action, Action::RaiseTo(to) if to > 150))
+                .position(|a| a.street == Street::Preflop && matches!(a.action, Action::RaiseTo(_)))
                 .map(|j| (i, j))
         })
         .unwrap();
     let mut bad = records[i].clone();
     let a = bad.actions[j];
-    bad.actions[j].action = Action::RaiseTo(101);
+    bad.actions[j].action = Action::RaiseTo(150);
     let msg = replay(&bad).unwrap_err().to_string();
     assert!(
         msg.starts_with(&format!(
