@@ -2,7 +2,7 @@
 
 use super::Rng;
 use crate::card::{Card, CardSet};
-use crate::eval::{evaluator, Hand};
+use crate::eval::{evaluator, Category, Hand};
 
 /// The Chen score of two hole cards (about -1 for 7-2 offsuit to 20 for aces).
 pub fn chen(hole: [Card; 2]) -> f64 {
@@ -47,14 +47,38 @@ fn draw(rng: &mut Rng, deck: &mut [Card], next: &mut usize) -> Card {
     deck[*next - 1]
 }
 
+/// The hands an opponent is thought to hold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
+    /// The smallest Chen score of its two cards.
+    pub min_chen: f64,
+    /// Whether its cards make at least a pair with the board dealt so far.
+    pub paired: bool,
+}
+
+impl Range {
+    /// Any two cards.
+    pub const ANY: Range = Range {
+        min_chen: f64::MIN,
+        paired: false,
+    };
+
+    fn holds(&self, pair: [Card; 2], board: Hand) -> bool {
+        chen(pair) >= self.min_chen
+            && (!self.paired
+                || evaluator().rank(board.add(pair[0]).add(pair[1])).category()
+                    >= Category::OnePair)
+    }
+}
+
 /// The share of the pot `hole` wins against `opponents` hands, each drawn
-/// from the unseen cards with a Chen score of at least `min_chen`, over
+/// from the unseen cards within `range` (redrawn up to 8 times), over
 /// `samples` random run-outs of the board.
 pub fn equity(
     hole: [Card; 2],
     board: &[Card],
     opponents: usize,
-    min_chen: f64,
+    range: Range,
     samples: usize,
     rng: &mut Rng,
 ) -> f64 {
@@ -76,7 +100,7 @@ pub fn equity(
             ];
             // Redraw (a few times) a hand outside the range.
             for _ in 0..8 {
-                if chen(pair) >= min_chen {
+                if range.holds(pair, base) {
                     break;
                 }
                 next -= 2;

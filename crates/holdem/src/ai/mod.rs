@@ -8,8 +8,9 @@
 //!   compared with the pot odds: calls when the price is right, bets two
 //!   thirds of the pot when well ahead.
 //! - **Level 3, the reader:** Monte Carlo equity against ranges narrowed by
-//!   the opponents' raises, position-aware bluffs and semi-bluffs, and bet
-//!   sizes that grow with the hand's strength.
+//!   the opponents' actions (preflop raisers hold better starting hands,
+//!   a bettor after the flop has paired the board), a calling margin out of
+//!   position, and value bets sized by strength.
 
 mod equity;
 mod rng;
@@ -17,7 +18,7 @@ mod view;
 
 use serde::{Deserialize, Serialize};
 
-pub use equity::{chen, equity};
+pub use equity::{chen, equity, Range};
 pub use rng::Rng;
 pub use view::{PublicSeat, SeatView};
 
@@ -136,7 +137,7 @@ fn calculator(view: &SeatView, rng: &mut Rng) -> Want {
         view.hole,
         &view.board,
         view.opponents().max(1),
-        f64::MIN,
+        Range::ANY,
         200,
         rng,
     );
@@ -153,39 +154,39 @@ fn calculator(view: &SeatView, rng: &mut Rng) -> Want {
 }
 
 fn reader(view: &SeatView, rng: &mut Rng) -> Want {
-    // Opponents who raised hold better hands: narrow their range by the raises.
-    let raises = view.raises_by_others();
-    let min_chen = match raises {
-        0 => f64::MIN,
-        1 => 7.0,
-        2 => 9.0,
-        _ => 11.0,
+    // Opponents who raised before the flop hold better starting hands, and
+    // one who bets after the flop has paired the board: sample their hands so.
+    let raises = view.preflop_raises_by_others();
+    let range = Range {
+        min_chen: match raises {
+            0 => f64::MIN,
+            1 => 6.0,
+            _ => 9.0,
+        },
+        paired: view.street != Street::Preflop && view.raises_on_street_by_others() > 0,
     };
     let opponents = view.opponents().max(1);
-    let eq = equity(view.hole, &view.board, opponents, min_chen, 400, rng);
+    let eq = equity(view.hole, &view.board, opponents, range, 400, rng);
     let price = view.to_call as f64 / (view.pot() + view.to_call) as f64;
-    let position = view.in_position();
-    // Need a margin to call a bet out of position; less with position.
-    let margin = if position { 0.0 } else { 0.04 };
-    let strong = 0.55 + 0.1 / opponents as f64;
+    // Out of position a call needs a margin: the seat acts first on every later street.
+    let margin = if view.in_position() { 0.0 } else { 0.03 };
+    let share = 1.0 / (opponents + 1) as f64;
     if view.street == Street::Preflop {
         let score = chen(view.hole);
         let first_in = raises == 0;
-        return if score >= 12.0 || (first_in && score >= 8.0) {
-            Want::RaiseTo(3 * view.big_blind + view.me().street_bet.max(view.to_call) * 2)
+        return if score >= 11.0 || (first_in && score >= 7.0) {
+            Want::RaiseTo(3 * view.big_blind + 2 * view.me().street_bet.max(view.to_call))
         } else if eq >= price + margin {
             Want::Call
         } else {
             Want::Passive
         };
     }
-    if eq > strong + 0.12 {
-        Want::RaiseTo(pot_raise(view, 0.8))
-    } else if eq > strong {
-        Want::RaiseTo(pot_raise(view, 0.5))
-    } else if view.to_call == 0 && position && eq > 0.35 && rng.unit() < 0.1 {
-        // A semi-bluff or a stab when checked to.
-        Want::RaiseTo(pot_raise(view, 0.5))
+    // Value bets sized by strength; no bluffs against players who call by equity.
+    if eq > share + 0.38 {
+        Want::RaiseTo(pot_raise(view, 1.0))
+    } else if eq > share + 0.26 {
+        Want::RaiseTo(pot_raise(view, 0.66))
     } else if eq >= price + margin {
         Want::Call
     } else {

@@ -97,11 +97,15 @@ impl SeatView {
             .count()
     }
 
-    /// Bets and raises by other seats this hand.
-    pub fn raises_by_others(&self) -> usize {
+    /// Raises by other seats before the flop.
+    pub fn preflop_raises_by_others(&self) -> usize {
         self.actions
             .iter()
-            .filter(|a| a.seat != self.seat && matches!(a.action, crate::rules::Action::RaiseTo(_)))
+            .filter(|a| {
+                a.seat != self.seat
+                    && a.street == Street::Preflop
+                    && matches!(a.action, crate::rules::Action::RaiseTo(_))
+            })
             .count()
     }
 
