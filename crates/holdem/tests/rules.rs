@@ -394,3 +394,52 @@ fn sitting_out_and_top_ups_apply_between_hands() {
     let (t, _) = apply(&t, Command::TopUp { seat: 1 }, Millis(0)).unwrap();
     assert_eq!(t.seats[1].as_ref().unwrap().stack, CONFIG.starting_stack);
 }
+
+/// The random commands of the property test reach the rare endings: side
+/// pots, split pots, odd chips and mucked hands (the same `pick`, the same
+/// stack sizes, 400 tables).
+#[test]
+fn random_play_reaches_side_pots_splits_odd_chips_and_mucks() {
+    let mut rng = fairseed_holdem::ai::Rng::new(99);
+    let (mut side, mut split, mut odd, mut muck) = (0, 0, 0, 0);
+    for _ in 0..400 {
+        let n = 2 + rng.below(5);
+        let stacks: Vec<u64> = (0..n).map(|_| 1 + rng.next_u64() % 3_000).collect();
+        let mut t = table(&stacks);
+        for _ in 0..3 {
+            let Ok((next, mut events)) = apply(
+                &t,
+                Command::StartHand {
+                    seed: rng.next_u64() >> 1,
+                },
+                Millis(0),
+            ) else {
+                break;
+            };
+            t = next;
+            while let Some(hand) = t.hand.clone() {
+                let command = pick(&hand, hand.legal(), rng.next_u64() as u32);
+                if let Ok((next, more)) = apply(&t, command, Millis(1 << 40)) {
+                    t = next;
+                    events.extend(more);
+                }
+            }
+            for e in &events {
+                match e {
+                    Event::Awarded { pot, winners, .. } => {
+                        side += usize::from(*pot > 0);
+                        split += usize::from(winners.len() > 1);
+                        odd += usize::from(winners.windows(2).any(|w| w[0].1 != w[1].1));
+                    }
+                    Event::Mucked { .. } => muck += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        side > 0 && split > 0 && odd > 0 && muck > 0,
+        "side {side}, split {split}, odd {odd}, muck {muck}"
+    );
+    eprintln!("side pots {side}, split pots {split}, odd chips {odd}, mucks {muck}");
+}
