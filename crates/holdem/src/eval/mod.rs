@@ -133,19 +133,14 @@ impl Evaluator {
         if flush != 0 {
             let suit = (flush >> 32).trailing_zeros() / 4;
             let ranks = (hand.mask >> (16 * suit)) as usize & 0x1fff;
-            HandRank(self.tables.flush.get(ranks).copied().unwrap_or(0))
+            HandRank(self.tables.flush[ranks])
         } else {
-            let sum = tables::mix(hand.key as u32);
-            let row = (sum >> ROW_SHIFT) as usize;
-            let offset = self.tables.offsets.get(row).copied().unwrap_or(0) as usize;
-            let column = (sum & ((1 << ROW_SHIFT) - 1)) as usize;
-            HandRank(
-                self.tables
-                    .lookup
-                    .get(offset + column)
-                    .copied()
-                    .unwrap_or(0),
-            )
+            // Mixed keys are below 2^24, so the row is below 4096.
+            let key = tables::mix(hand.key as u32);
+            let row = (key >> ROW_SHIFT) as usize & 0xfff;
+            let slot = self.tables.offsets[row] as usize + (key as usize & ((1 << ROW_SHIFT) - 1));
+            // The table is padded by a row: every slot reads inside it.
+            HandRank(self.tables.lookup.get(slot).copied().unwrap_or(0))
         }
     }
 

@@ -23,10 +23,10 @@ const COLUMNS: usize = 1 << ROW_SHIFT;
 
 /// The built tables.
 pub(crate) struct Tables {
-    /// By the flush suit's 13-bit rank mask.
-    pub(crate) flush: Box<[u16]>,
-    /// By `rank_sum >> ROW_SHIFT`: where that row's columns start in `lookup`.
-    pub(crate) offsets: Box<[u32]>,
+    /// By the flush suit's 13-bit rank mask (a fixed size, so a masked index needs no check).
+    pub(crate) flush: Box<[u16; 1 << 13]>,
+    /// By `mixed_key >> ROW_SHIFT`: where that row's columns start in `lookup`.
+    pub(crate) offsets: &'static [u32; 4096],
     /// By `offsets[row] + (rank_sum & (COLUMNS - 1))`.
     pub(crate) lookup: Box<[u16]>,
 }
@@ -98,15 +98,12 @@ impl Tables {
     pub(crate) fn build() -> Tables {
         let dense = dense_ranks();
         let rank_of = |v: u32| dense.get(&v).copied().unwrap_or(0);
-        let flush: Box<[u16]> = (0u16..1 << 13)
-            .map(|m| {
-                if m.count_ones() >= 5 {
-                    rank_of(value::of_flush(m))
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let mut flush = Box::new([0u16; 1 << 13]);
+        for (m, slot) in (0u16..).zip(flush.iter_mut()) {
+            if m.count_ones() >= 5 {
+                *slot = rank_of(value::of_flush(m));
+            }
+        }
         let entries: Vec<(u32, u16)> = rank_multisets(5, 7)
             .iter()
             .map(|c| (mix(rank_sum(c)), rank_of(value::of_counts(c))))
@@ -114,7 +111,7 @@ impl Tables {
         let lookup = fill(&entries, &OFFSETS);
         Tables {
             flush,
-            offsets: OFFSETS.to_vec().into_boxed_slice(),
+            offsets: &OFFSETS,
             lookup,
         }
     }
