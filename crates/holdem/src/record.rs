@@ -5,6 +5,21 @@
 //! results. [`replay`] recomputes the deck from the seed, plays every action
 //! under [`crate::rules`] and compares the pots, the winners and the final
 //! stacks with the record, naming the first difference in words.
+//!
+//! As JSON (cards are selfpoker ids, `rank × 4 + suit`; seats 0 to 5; an
+//! action's `to` is the total the seat has in front of it on that street):
+//!
+//! ```text
+//! {"scheme":"holdem_hand_v1","hand":1,"seed":7424841456459477716,
+//!  "commit":"c2012fae…","config":{"seats":3,"small_blind":50,"big_blind":100,
+//!  "starting_stack":10000,"action_ms":30000},"button":0,
+//!  "seats":[{"seat":0,"player":{"kind":"ai","level":1},"stack":10000},…],
+//!  "actions":[{"seat":0,"street":"preflop","action":{"kind":"fold"}},
+//!             {"seat":1,"street":"preflop","action":{"kind":"raise_to","to":300}},…],
+//!  "results":{"board":[4,27,3,33,45],"returned":[],"shown":[[1,[39,19]],[2,[50,20]]],
+//!             "pots":[{"amount":200,"winners":[[2,200]]}],
+//!             "stacks":[[0,10000],[1,9900],[2,10100]]}}
+//! ```
 
 use core::fmt::Write as _;
 
