@@ -5,7 +5,7 @@
 //! - [`card`]: the selfpoker card layout (`rank × 4 + suit`);
 //! - [`rules`]: no-limit hold'em for 2 to 6 seats, `apply(table, command, now)`;
 //! - [`ai`]: three AI levels deciding from a seat's view only;
-//! - [`record`]: hand records that replay and check every chip; [`simulate`]: AI-only tables.
+//! - [`record`]: hand records that replay and check every chip; [`mod@simulate`]: AI-only tables.
 
 #![forbid(unsafe_code)]
 
