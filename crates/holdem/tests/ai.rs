@@ -46,6 +46,33 @@ fn hand_after(n: usize, seed: u64, steps: usize, decision_seed: u64) -> Option<H
     t.hand
 }
 
+/// `hand` with every card seat index `me` cannot see replaced by other
+/// unseen cards (other seats' holes, the board still to come).
+fn with_unseen_changed(hand: &HandState, me: usize, swaps: &[u64]) -> HandState {
+    let mine = &hand.players[me];
+    let visible = CardSet::of(hand.board_dealt())
+        .with(mine.hole[0])
+        .with(mine.hole[1]);
+    let mut pool = visible.complement();
+    let mut k = 0;
+    let mut next_card = |pool: &mut Vec<Card>| {
+        let i = (swaps[k % swaps.len()] as usize + k * 7) % pool.len();
+        k += 1;
+        pool.swap_remove(i)
+    };
+    let mut other = hand.clone();
+    for (i, p) in other.players.iter_mut().enumerate() {
+        if i != me {
+            p.hole = [next_card(&mut pool), next_card(&mut pool)];
+        }
+    }
+    let shown = hand.street.board_len();
+    for c in other.board.iter_mut().skip(shown) {
+        *c = next_card(&mut pool);
+    }
+    other
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -62,25 +89,7 @@ proptest! {
         let view = SeatView::of(&hand);
         let decisions: Vec<Action> = Level::ALL.iter().map(|&l| decide(l, &view, decision_seed)).collect();
         // Swap the cards this seat cannot see: other seats' holes and the board to come.
-        let visible = CardSet::of(&view.board).with(view.hole[0]).with(view.hole[1]);
-        let mut other = hand.clone();
-        let unseen = visible.complement();
-        let mut pool = unseen.clone();
-        let mut k = 0;
-        let mut next_card = |pool: &mut Vec<Card>| {
-            let i = (swaps[k % swaps.len()] as usize + k * 7) % pool.len();
-            k += 1;
-            pool.swap_remove(i)
-        };
-        for (i, p) in other.players.iter_mut().enumerate() {
-            if i != me {
-                p.hole = [next_card(&mut pool), next_card(&mut pool)];
-            }
-        }
-        let shown = hand.street.board_len();
-        for c in other.board.iter_mut().skip(shown) {
-            *c = next_card(&mut pool);
-        }
+        let other = with_unseen_changed(&hand, me, &swaps);
         let other_view = SeatView::of(&other);
         prop_assert_eq!(&other_view, &view);
         for (l, &want) in Level::ALL.iter().zip(&decisions) {
@@ -98,6 +107,26 @@ proptest! {
                 }
                 Action::Fold => {}
             }
+        }
+    }
+
+    /// Every seat's view, on its turn or not (the coach's input), is unchanged
+    /// by the cards it cannot see.
+    #[test]
+    fn every_seats_view_ignores_what_it_cannot_see(
+        n in 2usize..=6,
+        seed in 0u64..(1 << 63),
+        steps in 0usize..8,
+        decision_seed in any::<u64>(),
+        swaps in prop::collection::vec(any::<u64>(), 1..6),
+    ) {
+        let Some(hand) = hand_after(n, seed, steps, decision_seed) else { return Ok(()) };
+        for (k, p) in hand.players.iter().enumerate() {
+            let view = SeatView::for_seat(&hand, p.seat).unwrap();
+            prop_assert_eq!(view.hole, p.hole);
+            let other = with_unseen_changed(&hand, k, &swaps);
+            prop_assert_ne!(&other.players, &hand.players);
+            prop_assert_eq!(SeatView::for_seat(&other, p.seat).unwrap(), view);
         }
     }
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
-use crate::rules::{HandState, Logged, Street};
+use crate::rules::{HandState, InHand, Logged, Street};
 
 /// Another seat's public state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,7 +51,22 @@ impl SeatView {
     /// The view of the seat to act in `hand`.
     pub fn of(hand: &HandState) -> SeatView {
         let legal = hand.legal();
-        let me = &hand.players[hand.to_act];
+        SeatView::build(hand, &hand.players[hand.to_act], legal.to_call, legal.raise)
+    }
+
+    /// The view of `seat` in `hand`, whether or not it is its turn (the
+    /// coach's input); `None` if the seat is not dealt in. `to_call` is what
+    /// the seat would owe; `raise` is set only on its turn.
+    pub fn for_seat(hand: &HandState, seat: usize) -> Option<SeatView> {
+        let me = hand.players.iter().find(|p| p.seat == seat)?;
+        if hand.seat_to_act() == seat {
+            return Some(SeatView::of(hand));
+        }
+        let to_call = hand.current_bet.saturating_sub(me.street_bet).min(me.stack);
+        Some(SeatView::build(hand, me, to_call, None))
+    }
+
+    fn build(hand: &HandState, me: &InHand, to_call: u64, raise: Option<(u64, u64)>) -> SeatView {
         SeatView {
             seat: me.seat,
             hole: me.hole,
@@ -71,8 +86,8 @@ impl SeatView {
                 })
                 .collect(),
             actions: hand.log.clone(),
-            to_call: legal.to_call,
-            raise: legal.raise,
+            to_call,
+            raise,
         }
     }
 
