@@ -73,18 +73,31 @@ fn with_unseen_changed(hand: &HandState, me: usize, swaps: &[u64]) -> HandState 
     other
 }
 
+/// A hand 0 to 7 AI actions in at 2 to 6 seats, a decision seed, and the
+/// numbers that pick replacement cards.
+fn scenario() -> impl Strategy<Value = (Option<HandState>, u64, Vec<u64>)> {
+    (
+        2usize..=6,
+        0u64..(1 << 63),
+        0usize..8,
+        any::<u64>(),
+        prop::collection::vec(any::<u64>(), 1..6),
+    )
+        .prop_map(|(n, seed, steps, decision_seed, swaps)| {
+            (
+                hand_after(n, seed, steps, decision_seed),
+                decision_seed,
+                swaps,
+            )
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn hidden_cards_never_change_a_decision(
-        n in 2usize..=6,
-        seed in 0u64..(1 << 63),
-        steps in 0usize..8,
-        decision_seed in any::<u64>(),
-        swaps in prop::collection::vec(any::<u64>(), 1..6),
-    ) {
-        let Some(hand) = hand_after(n, seed, steps, decision_seed) else { return Ok(()) };
+    fn hidden_cards_never_change_a_decision((hand, decision_seed, swaps) in scenario()) {
+        let Some(hand) = hand else { return Ok(()) };
         let me = hand.to_act;
         let view = SeatView::of(&hand);
         let decisions: Vec<Action> = Level::ALL.iter().map(|&l| decide(l, &view, decision_seed)).collect();
@@ -113,14 +126,8 @@ proptest! {
     /// Every seat's view, on its turn or not (the coach's input), is unchanged
     /// by the cards it cannot see.
     #[test]
-    fn every_seats_view_ignores_what_it_cannot_see(
-        n in 2usize..=6,
-        seed in 0u64..(1 << 63),
-        steps in 0usize..8,
-        decision_seed in any::<u64>(),
-        swaps in prop::collection::vec(any::<u64>(), 1..6),
-    ) {
-        let Some(hand) = hand_after(n, seed, steps, decision_seed) else { return Ok(()) };
+    fn every_seats_view_ignores_what_it_cannot_see((hand, _seed, swaps) in scenario()) {
+        let Some(hand) = hand else { return Ok(()) };
         for (k, p) in hand.players.iter().enumerate() {
             let view = SeatView::for_seat(&hand, p.seat).unwrap();
             prop_assert_eq!(view.hole, p.hole);
