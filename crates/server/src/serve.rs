@@ -50,7 +50,17 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             )
         }
     };
-    let state = AppState::new(store, &operator_key, args.opening_balance, args.rate_limit);
+    let state = AppState::new(
+        Arc::clone(&store),
+        &operator_key,
+        args.opening_balance,
+        args.rate_limit,
+    );
+    state
+        .events()
+        .connect(store)
+        .await
+        .context("listening for live events")?;
     let rotated = crate::handlers::poker::rotate_open_sessions(&state)
         .await
         .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;

@@ -121,6 +121,15 @@ impl SqliteStore {
         self.read(move |c| run_ready(f(&mut SqliteTx(c)))?).await
     }
 
+    /// One process owns an SQLite database: its events stay in it.
+    async fn send_event(&self, _payload: &str) -> StoreResult<()> {
+        Ok(())
+    }
+
+    async fn listen_events(&self) -> StoreResult<Option<crate::EventFeed>> {
+        Ok(None)
+    }
+
     async fn read<R, F>(&self, f: F) -> StoreResult<R>
     where
         R: Send + 'static,
