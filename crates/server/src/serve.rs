@@ -58,12 +58,17 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         signup: args.signup,
     };
     let state = AppState::with_options(
-        store,
+        Arc::clone(&store),
         &operator_key,
         args.opening_balance,
         args.rate_limit,
         options,
     );
+    state
+        .events()
+        .connect(store)
+        .await
+        .context("listening for live events")?;
     let rotated = crate::handlers::poker::rotate_open_sessions(&state)
         .await
         .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;
