@@ -3,8 +3,9 @@
 #
 #  1. Every repository path a doc names exists.
 #  2. Every `/v1/…` route a doc names is a route of the server (`ROUTES`).
-#  3. Every `module::item` / `Type::item` a doc names is defined there, and
-#     every `name(args) -> Type` it claims is a fn returning that type.
+#  3. Every `module::item` / `Type::item` a doc names is defined there,
+#     every `name(args) -> Type` it claims is a fn returning that type, and
+#     every `cargo … -p CRATE --bench/--test/--example/--bin NAME` is a target.
 #  4. Every error code of docs/api.md's table is produced somewhere.
 #  5. Every `docs/spec.md §n` reference (in any tracked file) is a section.
 #  6. The lines the vector generators mark as copied are in tests/vectors/reference/.
@@ -147,6 +148,31 @@ for doc in DOCS:
                 fail(f"{doc}:{no}", f"claims {name}(…) -> {ty}, but no fn {name} returns anything")
             elif want not in have:
                 fail(f"{doc}:{no}", f"claims {name}(…) -> {ty}; fn {name} returns {' or '.join(sorted(have))}")
+
+# 3c. `cargo … -p CRATE --bench/--test/--example NAME` and `--bin NAME` name real targets.
+packages = {}
+for toml in tracked("crates/*/Cargo.toml"):
+    m = re.search(r'^\[package\][^\[]*?^name\s*=\s*"([^"]+)"', read(toml), re.M | re.S)
+    if m:
+        packages[m.group(1)] = os.path.dirname(toml)
+KIND_DIR = {"bench": "benches", "test": "tests", "example": "examples", "bin": "src/bin"}
+for doc in DOCS:
+    for no, line in enumerate(read(doc).splitlines(), 1):
+        for cmd in re.findall(r"cargo (?:\+\S+ )?(?:run|test|bench|build|install)\b[^`#\n]*", line):
+            pkg = re.search(r"-p (\S+)", cmd)
+            if not pkg:
+                continue
+            if pkg.group(1) not in packages:
+                fail(f"{doc}:{no}", f"runs cargo on package {pkg.group(1)}, which is not in crates/")
+                continue
+            root = packages[pkg.group(1)]
+            manifest = read(os.path.join(root, "Cargo.toml"))
+            for kind, name in re.findall(r"--(bench|test|example|bin) (\S+)", cmd):
+                found = (os.path.exists(os.path.join(root, KIND_DIR[kind], name + ".rs"))
+                         or os.path.isdir(os.path.join(root, KIND_DIR[kind], name))
+                         or re.search(r'name\s*=\s*"' + re.escape(name) + '"', manifest))
+                if not found:
+                    fail(f"{doc}:{no}", f"runs --{kind} {name} of {pkg.group(1)}, which has no such target")
 
 # 4. Error codes of docs/api.md.
 api = read("docs/api.md")
