@@ -29,6 +29,9 @@ cargo build -p fairseed-core --target wasm32-unknown-unknown --locked
 echo "== cargo test"
 cargo test --workspace --locked
 
+echo "== the verifier alone: fairseed-cli without default features verifies examples/, has no serve, pulls at most 40 crates"
+scripts/lean-verifier.sh
+
 if [ -x web/test.sh ]; then
   echo "== browser tests (headless Chromium)"
   web/test.sh
