@@ -78,6 +78,8 @@ export const en = {
   'account.downloading': 'Preparing your records…',
   'account.downloaded': 'Saved as fairseed-records.jsonl: open it in Verify, in the offline verifier, or with `fairseed verify`.',
   'account.no_records': 'No account in this browser yet, so no records.',
+  'account.previous': 'This browser used {n} other account(s) before; their recovery codes are kept here.',
+  'account.show_previous': 'Recovery code of earlier account {n}',
   'account.login_taken': 'Signed in with the link you opened.',
 
   'revealed.empty': 'No revealed seed pair yet. Change the seed pair in Seeds to reveal one.',

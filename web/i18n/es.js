@@ -74,6 +74,8 @@ export const es = {
   'account.downloading': 'Preparando tus registros…',
   'account.downloaded': 'Guardado como fairseed-records.jsonl: ábrelo en Verificar, en el verificador sin conexión o con `fairseed verify`.',
   'account.no_records': 'Todavía no hay cuenta en este navegador, así que no hay registros.',
+  'account.previous': 'Este navegador usó {n} cuenta(s) más antes; sus códigos de recuperación se guardan aquí.',
+  'account.show_previous': 'Código de recuperación de la cuenta anterior {n}',
   'account.login_taken': 'Has entrado con el enlace que abriste.',
   'revealed.empty': 'Todavía no hay ningún par de semillas revelado. Cambia el par en Semillas para revelar uno.',
   'revealed.pair': 'Par {pair}',

@@ -74,6 +74,8 @@ export const pt = {
   'account.downloading': 'Preparando seus registros…',
   'account.downloaded': 'Salvo como fairseed-records.jsonl: abra em Verificar, no verificador offline ou com `fairseed verify`.',
   'account.no_records': 'Ainda não há conta neste navegador, então não há registros.',
+  'account.previous': 'Este navegador usou {n} outra(s) conta(s) antes; os códigos de recuperação delas ficam guardados aqui.',
+  'account.show_previous': 'Código de recuperação da conta anterior {n}',
   'account.login_taken': 'Você entrou com o link que abriu.',
   'revealed.empty': 'Nenhum par de sementes revelado ainda. Troque o par em Sementes para revelar um.',
   'revealed.pair': 'Par {pair}',

@@ -112,6 +112,10 @@ test('recovery code, restore elsewhere, login link, records download', { skip },
   assert.equal(await other.evaluate(() => JSON.parse(localStorage.getItem('fairseed.token'))), token);
   await other.click('#tab-revealed');
   await other.waitForSelector('.revealed-pair');
+  // The account it had before is kept, with its own recovery code.
+  await other.click('#tab-seeds');
+  await other.click('#a-previous .previous-code');
+  assert.equal((await other.textContent('#a-code')).replace(/^FS1|-/g, ''), fresh);
   await other.close();
 
   // A login link: the token is taken and the fragment leaves the address bar.
