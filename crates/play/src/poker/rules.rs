@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 use fairseed_core::poker::{self, PokerDeck};
 use fairseed_core::{ClientSeed, Commitment, ServerSeed};
 
+use super::view::{view_hand, HandView};
 use super::{
     Hand, PokerError, RotateWhy, RotatedSession, Seat, Session, SessionSeed, State, Street,
     MAX_AGE_MS, MAX_HANDS, MAX_SEAT,
 };
-use crate::{Millis, PlayerId};
+use crate::{Millis, PlayerId, Viewer};
 
 /// What a caller asks of a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,14 +74,15 @@ pub enum Event {
         /// The street now public.
         street: Street,
     },
-    /// A player left their seat; `hands` are the hands they now hold proofs for.
+    /// A player left their seat.
     Left {
         /// The seat they left.
         seat: u8,
         /// The player.
         player: PlayerId,
-        /// Hands newly left (one proof record each).
-        hands: Vec<u64>,
+        /// Their view, as they left, of each hand they played and had not
+        /// left before: each holds the proofs for one `poker_hmac_v1_proof` record.
+        proofs: Vec<HandView>,
     },
     /// The session rotated and the next one opened (the state's session).
     Rotated(Box<RotatedSession>),
@@ -242,10 +244,14 @@ fn leave(
             hands.push(hand.n);
         }
     }
+    let proofs = hands
+        .into_iter()
+        .map(|n| view_hand(&state, n, Viewer::Player(player)))
+        .collect::<Result<_, _>>()?;
     let mut events = vec![Event::Left {
         seat,
         player,
-        hands,
+        proofs,
     }];
     if state.table.seats.is_empty() {
         let (next, rotated) = rotate(state, RotateWhy::Empty, next_seed, now)?;

@@ -183,14 +183,17 @@ fn proven(view: &HandView) -> Vec<usize> {
 #[test]
 fn leaving_at_preflop_proves_the_holes_only() {
     let (s, events) = leave(three_at_hand_two(), 3);
-    assert_eq!(
-        events,
-        vec![Event::Left {
-            seat: 7,
-            player: 3,
-            hands: vec![1, 2]
-        }]
-    );
+    let [Event::Left {
+        seat: 7,
+        player: 3,
+        proofs,
+    }] = &events[..]
+    else {
+        panic!("one leave at seat 7: {events:?}");
+    };
+    let left: Vec<u64> = proofs.iter().map(|v| v.n).collect();
+    assert_eq!(left, vec![1, 2]);
+    assert_eq!(proofs[1], view_hand(&s, 2, Viewer::Player(3)).unwrap());
     // Seat 7 is the third seat ascending: positions 4 and 5; the board starts at 6.
     let hand2 = view_hand(&s, 2, Viewer::Player(3)).unwrap();
     assert_eq!(proven(&hand2), vec![4, 5]);
