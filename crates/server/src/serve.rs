@@ -7,6 +7,7 @@ use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
 use crate::args::ServeArgs;
+use crate::fleet::Fleet;
 use crate::router::{router, with_static};
 use crate::state::AppState;
 
@@ -33,7 +34,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
         .context("opening the seed key")?;
     let operator_key = operator_key(&args)?;
-    let (store, backend): (Arc<dyn Store>, String) = match &args.database {
+    let (store, backend, fleet): (Arc<dyn Store>, String, Fleet) = match &args.database {
         Some(url) => (
             Arc::new(
                 PgStore::connect(url, None, cipher)
@@ -41,25 +42,36 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     .context("connecting to PostgreSQL")?,
             ),
             "postgresql".to_owned(),
+            // Several processes may share the database: each its own owner.
+            Fleet::member(args.lease_ttl_ms)
+                .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?,
         ),
         None => {
             let path = args.data_dir.join(SQLITE_FILE);
             (
                 Arc::new(SqliteStore::open(&path, cipher).context("opening the SQLite database")?),
                 format!("sqlite {}", path.display()),
+                Fleet::alone(args.lease_ttl_ms),
             )
         }
     };
-    let state = AppState::new(store, &operator_key, args.opening_balance, args.rate_limit);
-    let rotated = crate::handlers::poker::rotate_open_sessions(&state)
+    let state = AppState::in_fleet(
+        store,
+        &operator_key,
+        args.opening_balance,
+        args.rate_limit,
+        fleet,
+    );
+    let rotated = crate::fleet::rotate_open_sessions(&state)
         .await
         .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;
     if rotated > 0 {
         tracing::info!(
             sessions = rotated,
-            "rotated poker sessions left open by the last run"
+            "rotated poker sessions whose process is gone"
         );
     }
+    let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let app = with_static(router(state), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -71,6 +83,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_graceful_shutdown(shutdown_signal())
         .await
         .context("serving HTTP")?;
+    // Leases are left to expire: another process then rotates the sessions.
+    heartbeat.abort();
     tracing::info!("stopped");
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, RwLock};
 use fairseed_store::Store;
 
 use crate::events::Hub;
+use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
 use crate::ratelimit::RateLimiter;
 
 /// Token hashes → player ids cached so a bet costs no extra read.
@@ -25,6 +26,7 @@ struct Inner {
     limiter: RateLimiter,
     tokens: RwLock<HashMap<String, i64>>,
     events: Hub,
+    fleet: Fleet,
 }
 
 impl AppState {
@@ -35,6 +37,18 @@ impl AppState {
         opening_balance: u64,
         rate_limit: u32,
     ) -> Self {
+        let fleet = Fleet::alone(DEFAULT_LEASE_TTL_MS);
+        Self::in_fleet(store, operator_key, opening_balance, rate_limit, fleet)
+    }
+
+    /// State over `store` for a process holding leases as `fleet`.
+    pub fn in_fleet(
+        store: Arc<dyn Store>,
+        operator_key: &str,
+        opening_balance: u64,
+        rate_limit: u32,
+        fleet: Fleet,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 store,
@@ -43,6 +57,7 @@ impl AppState {
                 limiter: RateLimiter::new(rate_limit),
                 tokens: RwLock::new(HashMap::new()),
                 events: Hub::default(),
+                fleet,
             }),
         }
     }
@@ -59,6 +74,11 @@ impl AppState {
 
     pub(crate) fn operator_key_hash(&self) -> &str {
         &self.inner.operator_key_hash
+    }
+
+    /// This process's owner id and lease lifetime.
+    pub fn fleet(&self) -> &Fleet {
+        &self.inner.fleet
     }
 
     /// The live-event hub.
