@@ -31,6 +31,8 @@ pub struct Options<'a> {
     pub log: &'a str,
     /// `--operator-key`; `None` lets the server generate one into the data dir.
     pub operator_key: Option<&'a str>,
+    /// `--lease-ttl-ms`; the server's default when `None`.
+    pub lease_ttl_ms: Option<u64>,
 }
 
 impl<'a> Options<'a> {
@@ -43,6 +45,7 @@ impl<'a> Options<'a> {
             opening_balance: super::OPENING,
             log: "warn",
             operator_key: Some(super::OPERATOR_KEY),
+            lease_ttl_ms: None,
         }
     }
 }
@@ -79,6 +82,7 @@ impl Server {
             .env("RUST_LOG", o.log)
             .env_remove("FAIRSEED_DATABASE_URL")
             .env_remove("FAIRSEED_OPERATOR_KEY")
+            .env_remove("FAIRSEED_LEASE_TTL_MS")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -87,6 +91,9 @@ impl Server {
         }
         if let Some(key) = o.operator_key {
             cmd.arg("--operator-key").arg(key);
+        }
+        if let Some(ttl) = o.lease_ttl_ms {
+            cmd.arg("--lease-ttl-ms").arg(ttl.to_string());
         }
         let mut child = cmd.spawn().expect("start fairseed-server");
         let lines = Arc::new(Mutex::new(Vec::new()));
