@@ -146,9 +146,23 @@ pub async fn rotate_open_sessions(state: &AppState) -> Result<usize, ApiError> {
 /// # Errors
 /// The store failed.
 pub async fn take_over_expired(state: &AppState) -> Result<usize, ApiError> {
+    let mut unrotated = Vec::new();
+    let rotated = sweep(state, &mut unrotated).await?;
+    match unrotated.first() {
+        None => Ok(rotated),
+        Some(table) => Err(ApiError::internal(format!(
+            "table {table} was taken over but did not rotate"
+        ))),
+    }
+}
+
+/// One sweep: first the tables taken over earlier whose rotation failed
+/// (held by us now, so no later sweep would list them), then the expired
+/// leases. Tables whose rotation fails again stay in `unrotated`.
+async fn sweep(state: &AppState, unrotated: &mut Vec<String>) -> Result<usize, ApiError> {
     let prefix = format!("{TABLE_KIND}:");
     let expired = state.store().expired_leases(&prefix, now_ms()).await?;
-    let mut rotated = 0;
+    let mut todo = std::mem::take(unrotated);
     for resource in expired {
         let Some(table) = resource.strip_prefix(&prefix) else {
             continue;
@@ -159,8 +173,21 @@ pub async fn take_over_expired(state: &AppState) -> Result<usize, ApiError> {
         } = acquire(state, table).await?
         {
             tracing::info!(table, gone, "took over a poker table whose process is gone");
-            if rotate(state, table).await? {
-                rotated += 1;
+            todo.push(table.to_owned());
+        }
+    }
+    let mut rotated = 0;
+    for table in todo {
+        match rotate(state, &table).await {
+            Ok(true) => rotated += 1,
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(
+                    table,
+                    code = e.code(),
+                    "rotating a taken-over poker session; retried next beat"
+                );
+                unrotated.push(table);
             }
         }
     }
@@ -171,11 +198,9 @@ pub async fn take_over_expired(state: &AppState) -> Result<usize, ApiError> {
 /// ones, three times per lease lifetime, until the process ends.
 pub fn spawn_heartbeat(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let beat = Duration::from_millis(
-            u64::try_from(state.fleet().ttl_ms() / 3)
-                .unwrap_or(1)
-                .max(1),
-        );
+        let third = u64::try_from(state.fleet().ttl_ms() / 3).unwrap_or(1);
+        let beat = Duration::from_millis(third.max(1));
+        let mut unrotated = Vec::new();
         loop {
             tokio::time::sleep(beat).await;
             let fleet = state.fleet();
@@ -186,7 +211,7 @@ pub fn spawn_heartbeat(state: AppState) -> tokio::task::JoinHandle<()> {
             {
                 tracing::warn!(error = %e, "renewing poker table leases");
             }
-            match take_over_expired(&state).await {
+            match sweep(&state, &mut unrotated).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(
                     sessions = n,
