@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{NewRecord, Viewer};
+use fairseed_store::{NewRecord, RecordOut, Viewer};
 use serde_json::Value;
 use tracing::instrument;
 
@@ -82,7 +82,7 @@ pub async fn import(
     let body = serde_json::to_string(&record).map_err(ApiError::internal)?;
     let rows = state
         .store()
-        .insert_records(None, vec![NewRecord { scheme, body }])
+        .insert_records(vec![RecordOut::operator(NewRecord { scheme, body })])
         .await?;
     let row = rows
         .into_iter()
