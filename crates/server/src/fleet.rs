@@ -21,7 +21,7 @@ use fairseed_play::poker::{RotateWhy, Session};
 use fairseed_store::LeaseGrant;
 
 use crate::error::ApiError;
-use crate::rounds::poker::{session_id, table_id, OPEN, SESSION_KIND, TABLE_KIND};
+use crate::rounds::poker::{table_id, OPEN, SESSION_KIND, TABLE_KIND};
 use crate::state::AppState;
 
 /// How long a lease lasts without a heartbeat, by default.
@@ -120,10 +120,8 @@ pub async fn rotate_open_sessions(state: &AppState) -> Result<usize, ApiError> {
         let row = state.store().round(&id).await?;
         let session: Session = serde_json::from_str(&row.state).map_err(ApiError::internal)?;
         let table = session.table.as_str();
-        let table_row = state.store().round(&table_id(table)).await?;
-        let t: fairseed_play::poker::Table =
-            serde_json::from_str(&table_row.state).map_err(ApiError::internal)?;
-        if session_id(table, t.session_no) != id {
+        let [current, _] = crate::handlers::poker::current_ids(state, table).await?;
+        if current != id {
             continue;
         }
         match acquire(state, table).await? {

@@ -49,7 +49,7 @@ fn table_not_found(e: StoreError) -> ApiError {
 }
 
 /// The ids a step on `table` loads: its current session, then the table.
-async fn current_ids(state: &AppState, table: &str) -> Result<[String; 2], ApiError> {
+pub(crate) async fn current_ids(state: &AppState, table: &str) -> Result<[String; 2], ApiError> {
     let row = state
         .store()
         .round(&rows::table_id(table))
