@@ -350,3 +350,45 @@ async fn a_session_leased_by_a_live_process_is_kept_a_dead_ones_rotates() {
     let t = h.get("/v1/poker/tables/t6", OPERATOR_KEY).await.json();
     assert_eq!(t["session"], "s2");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reading_a_hand_or_a_table_writes_nothing() {
+    let h = Harness::new(1000, 0).await;
+    let t = h
+        .send(
+            Method::POST,
+            "/v1/poker/tables",
+            OPERATOR_KEY,
+            json!({"table_id": "t7"}),
+        )
+        .await
+        .json();
+    let (token, _) = h.player().await;
+    let (other, _) = h.player().await;
+    for (seat, tok) in [(0, &token), (1, &other)] {
+        let sit = json!({"seat": seat, "client_seed": "c", "commitment": t["commitment"]});
+        h.send(Method::POST, "/v1/poker/tables/t7/seats", tok, sit)
+            .await;
+    }
+    op(&h, Method::POST, "/v1/poker/tables/t7/hands").await;
+    let versions = || async {
+        let mut out = Vec::new();
+        for id in ["poker:t7:s1", "poker_table:t7"] {
+            let row = h.state.store().round(id).await.expect("round");
+            out.push((row.version, row.log_len));
+        }
+        out
+    };
+    let before = versions().await;
+    for _ in 0..3 {
+        let v = h.get("/v1/poker/tables/t7/hands/1", &token).await;
+        assert_eq!(v.status, StatusCode::OK, "{}", v.text);
+        h.get("/v1/poker/tables/t7", &other).await;
+        h.get("/v1/poker/hands", &token).await;
+    }
+    assert_eq!(
+        versions().await,
+        before,
+        "reads leave the rows as they were"
+    );
+}
