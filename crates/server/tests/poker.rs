@@ -185,28 +185,7 @@ async fn table_hands_proofs_rotation() {
 #[tokio::test(flavor = "multi_thread")]
 async fn sessions_left_open_rotate_at_start() {
     let h = Harness::new(1000, 0).await;
-    let table = h
-        .send(
-            Method::POST,
-            "/v1/poker/tables",
-            OPERATOR_KEY,
-            json!({"table_id": "t9"}),
-        )
-        .await
-        .json();
-    let commitment = table["commitment"].clone();
-    let mut tokens = Vec::new();
-    for seat in [1, 2] {
-        let (token, _) = h.player().await;
-        h.send(
-            Method::POST,
-            "/v1/poker/tables/t9/seats",
-            &token,
-            json!({"seat": seat, "client_seed": "c", "commitment": commitment}),
-        )
-        .await;
-        tokens.push(token);
-    }
+    two_ready(&h, "t9").await;
     assert_eq!(
         op(&h, Method::POST, "/v1/poker/tables/t9/hands")
             .await
@@ -230,8 +209,8 @@ async fn sessions_left_open_rotate_at_start() {
     assert_verifies(&record);
 }
 
-/// Opens `table` with two seated, ready players.
-async fn two_ready(h: &Harness, table: &str) {
+/// Opens `table` with two seated, ready players at seats 1 and 2; their tokens.
+async fn two_ready(h: &Harness, table: &str) -> Vec<String> {
     let t = h
         .send(
             Method::POST,
@@ -241,7 +220,8 @@ async fn two_ready(h: &Harness, table: &str) {
         )
         .await
         .json();
-    for seat in [0, 1] {
+    let mut tokens = Vec::new();
+    for seat in [1, 2] {
         let (token, _) = h.player().await;
         let sit = json!({"seat": seat, "client_seed": "c", "commitment": t["commitment"]});
         let r = h
@@ -253,7 +233,9 @@ async fn two_ready(h: &Harness, table: &str) {
             )
             .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        tokens.push(token);
     }
+    tokens
 }
 
 async fn op_keyed(h: &Harness, path: &str, key: &str, body: &str) -> common::app::Resp {
@@ -354,22 +336,8 @@ async fn a_session_leased_by_a_live_process_is_kept_a_dead_ones_rotates() {
 #[tokio::test(flavor = "multi_thread")]
 async fn reading_a_hand_or_a_table_writes_nothing() {
     let h = Harness::new(1000, 0).await;
-    let t = h
-        .send(
-            Method::POST,
-            "/v1/poker/tables",
-            OPERATOR_KEY,
-            json!({"table_id": "t7"}),
-        )
-        .await
-        .json();
-    let (token, _) = h.player().await;
-    let (other, _) = h.player().await;
-    for (seat, tok) in [(0, &token), (1, &other)] {
-        let sit = json!({"seat": seat, "client_seed": "c", "commitment": t["commitment"]});
-        h.send(Method::POST, "/v1/poker/tables/t7/seats", tok, sit)
-            .await;
-    }
+    let tokens = two_ready(&h, "t7").await;
+    let (token, other) = (&tokens[0], &tokens[1]);
     op(&h, Method::POST, "/v1/poker/tables/t7/hands").await;
     let versions = || async {
         let mut out = Vec::new();
@@ -381,10 +349,10 @@ async fn reading_a_hand_or_a_table_writes_nothing() {
     };
     let before = versions().await;
     for _ in 0..3 {
-        let v = h.get("/v1/poker/tables/t7/hands/1", &token).await;
+        let v = h.get("/v1/poker/tables/t7/hands/1", token).await;
         assert_eq!(v.status, StatusCode::OK, "{}", v.text);
-        h.get("/v1/poker/tables/t7", &other).await;
-        h.get("/v1/poker/hands", &token).await;
+        h.get("/v1/poker/tables/t7", other).await;
+        h.get("/v1/poker/hands", token).await;
     }
     assert_eq!(
         versions().await,
