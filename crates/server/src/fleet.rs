@@ -202,21 +202,25 @@ pub fn spawn_heartbeat(state: AppState) -> tokio::task::JoinHandle<()> {
         loop {
             tokio::time::sleep(beat).await;
             let fleet = state.fleet();
-            if let Err(e) = state
+            let renewed = state
                 .store()
                 .renew_leases(fleet.owner(), now_ms(), fleet.ttl_ms())
                 .await
-            {
-                tracing::warn!(error = %e, "renewing poker table leases");
-            }
-            match sweep(&state, &mut unrotated).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(
-                    sessions = n,
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "renewing poker table leases");
+                    0
+                });
+            let rotated = sweep(&state, &mut unrotated).await.unwrap_or_else(|e| {
+                tracing::warn!(code = e.code(), "taking over expired poker leases");
+                0
+            });
+            if rotated > 0 {
+                tracing::info!(
+                    sessions = rotated,
                     "rotated poker sessions of a process that is gone"
-                ),
-                Err(e) => tracing::warn!(code = e.code(), "taking over expired poker leases"),
+                );
             }
+            tracing::debug!(renewed, rotated, "fleet heartbeat");
         }
     })
 }

@@ -133,10 +133,29 @@ fn still_in_play(addrs: &[&str], table: &str, session: &str, n: u64, tokens: &[S
     }
 }
 
-/// Lets the live processes run several lease lifetimes (their heartbeats
-/// renew and sweep meanwhile): the window in which a wrong takeover would show.
-fn several_lease_lifetimes() {
-    std::thread::sleep(Duration::from_millis(3 * TTL_MS));
+/// Heartbeats `server` has logged so far.
+fn heartbeats(server: &Server) -> usize {
+    server
+        .lines()
+        .iter()
+        .filter(|(_, line)| line.contains("fleet heartbeat"))
+        .count()
+}
+
+/// Waits (at most 60 s) until every one of `servers` has renewed its
+/// leases and swept for expired ones six more times — two lease lifetimes:
+/// the window in which a wrong takeover would show.
+fn several_lease_lifetimes(servers: &[&Server]) {
+    let marks: Vec<usize> = servers.iter().map(|s| heartbeats(s)).collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while servers
+        .iter()
+        .zip(&marks)
+        .any(|(s, m)| heartbeats(s) < m + 6)
+    {
+        assert!(Instant::now() < deadline, "the heartbeats stopped");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// Waits (at most 30 s) until `table` moved past `session` through `addr`;
@@ -183,7 +202,7 @@ fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
     let mut opts = Options::new(dir.path());
     opts.database = Some(&db);
     opts.lease_ttl_ms = Some(TTL_MS);
-    opts.log = "info";
+    opts.log = "info,fairseed_server::fleet=debug";
 
     // A opens the table and deals a hand to the flop.
     let a = Server::start(&opts);
@@ -203,7 +222,7 @@ fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
     still_in_play(&[&a.addr, &b.addr], "felt", "s1", n, &tokens);
     b.kill9();
     let b = Server::start(&opts);
-    several_lease_lifetimes();
+    several_lease_lifetimes(&[&a, &b]);
     still_in_play(&[&a.addr, &b.addr], "felt", "s1", n, &tokens);
 
     // A dies: once its lease expires, B takes the table over and rotates s1.
@@ -213,7 +232,7 @@ fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
     // A starts again while B serves felt's s2 with a hand in play: kept.
     let n = hand_in_play(&b.addr, "felt", &tokens);
     let a = Server::start(&opts);
-    several_lease_lifetimes();
+    several_lease_lifetimes(&[&a, &b]);
     still_in_play(&[&a.addr, &b.addr], "felt", "s2", n, &tokens);
 
     // B dies and restarts at once (its old lease not yet expired): the
@@ -234,7 +253,7 @@ fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
     );
     let n = hand_in_play(&b.addr, "rail", &tokens[..2]);
     a.kill9();
-    several_lease_lifetimes();
+    several_lease_lifetimes(&[&b]);
     still_in_play(&[&b.addr], "rail", "s1", n, &tokens[..2]);
     drop(b);
 }
