@@ -158,8 +158,17 @@ fn apply(
 }
 
 /// Rotates the table's current session (`why`) and opens the next one.
+/// Only that session: if another step rotated it first, `409
+/// session_rotated` and nothing more.
 pub async fn rotate(state: &AppState, table: &str, why: RotateWhy) -> Result<(), ApiError> {
+    let [expected, _] = current_ids(state, table).await?;
     run(state, table, |loaded, seed| {
+        if rows::session_id(table, loaded.table.session_no) != expected {
+            return Err(ApiError::conflict(
+                "session_rotated",
+                "the session was rotated meanwhile",
+            ));
+        }
         let command = Command::Rotate {
             why,
             next_seed: seed.clone(),
