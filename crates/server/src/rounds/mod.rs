@@ -1,7 +1,8 @@
-//! The steps of every committed round (matches, selfpoker, …), as
-//! closures the store runs inside the round's transaction. Each step reads
-//! the round's JSON state and its secret, asks the core for the draw, and
-//! returns the new state, the log entries and, at the end, the records.
+//! How each flow's rounds are stored. `poker` and `selfpoker` translate
+//! between rows and the pure state machines of `fairseed_play` (the rules
+//! and the views are there) and turn a step's result into one versioned
+//! commit; `matches` and `chess` still hold their steps as closures the
+//! store runs inside the round's transaction.
 
 pub mod chess;
 pub mod matches;
