@@ -404,14 +404,7 @@ fn bot(
 ) -> Result<(Seed, Vec<Event>), ChessError> {
     seed.own_committed(player, shown, now)?;
     seed.check_seed(secret)?;
-    let white = side_of(colours::white(
-        &ChessSide {
-            seed: secret,
-            commitment: &seed.commitment,
-            client: client.as_str(),
-        },
-        None,
-    ));
+    let white = draw_white((seed, secret, &client), None);
     let next = seed.with(SeedPhase::Playing(Pairing {
         game: seed.id.clone(),
         side: Side::A,
@@ -422,8 +415,20 @@ fn bot(
     Ok((next, vec![Event::Paired { white, bot: true }]))
 }
 
-fn side_of(colour: colours::Colour) -> Side {
-    match colour {
+/// One side as the colour draw needs it: its seed's state, the unsealed
+/// seed, the client seed.
+type DrawSide<'a> = (&'a Seed, &'a ServerSeed, &'a ClientSeed);
+
+/// Who plays White (SPEC §3), `b` `None` against a bot.
+fn draw_white<'a>(a: DrawSide<'a>, b: Option<DrawSide<'a>>) -> Side {
+    fn side<'a>((seed, secret, client): DrawSide<'a>) -> ChessSide<'a> {
+        ChessSide {
+            seed: secret,
+            commitment: &seed.commitment,
+            client: client.as_str(),
+        }
+    }
+    match colours::white(&side(a), b.map(side).as_ref()) {
         colours::Colour::A => Side::A,
         colours::Colour::B => Side::B,
     }
@@ -479,18 +484,7 @@ fn accept(
     b.own_committed(player, shown, now)?;
     a.check_seed(seed_a)?;
     b.check_seed(seed_b)?;
-    let white = side_of(colours::white(
-        &ChessSide {
-            seed: seed_a,
-            commitment: &a.commitment,
-            client: seek.client.as_str(),
-        },
-        Some(&ChessSide {
-            seed: seed_b,
-            commitment: &b.commitment,
-            client: client.as_str(),
-        }),
-    ));
+    let white = draw_white((a, seed_a, &seek.client), Some((b, seed_b, &client)));
     let pairing = |side, client, other: &Seed| Pairing {
         game: a.id.clone(),
         side,
