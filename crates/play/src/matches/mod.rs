@@ -143,7 +143,7 @@ pub enum Event {
     },
 }
 
-/// The status word the API shows.
+/// The status word the API shows for a phase.
 pub(crate) fn status(phase: &Phase) -> &'static str {
     match phase {
         Phase::Committed { .. } => "open",
@@ -153,6 +153,11 @@ pub(crate) fn status(phase: &Phase) -> &'static str {
 }
 
 impl Match {
+    /// The status word the API shows: `open`, `started` or `finished`.
+    pub fn status(&self) -> &'static str {
+        status(&self.phase)
+    }
+
     /// A new match, committed to `commitment`. `tiles` is mahjong's wall
     /// size (0 for other games); `labels` has one entry per player.
     pub fn open(
