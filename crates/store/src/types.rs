@@ -294,6 +294,24 @@ pub struct Idempotent {
     pub response: String,
 }
 
+/// A placeholder for the id of the `n`-th record a commit stores (in the
+/// order of its updates), to put in an idempotent response before the id
+/// exists: the store fills it in ([`fill_record_ids`]) when it stores the
+/// response, so a replay answers with the real id.
+pub fn record_id_slot(n: usize) -> String {
+    format!("$record_id:{n}")
+}
+
+/// `response` (JSON text) with each record-id slot, a JSON string, replaced
+/// by the number `ids[n]`.
+pub fn fill_record_ids(response: &str, ids: &[i64]) -> String {
+    ids.iter()
+        .enumerate()
+        .fold(response.to_owned(), |text, (n, id)| {
+            text.replace(&format!("\"{}\"", record_id_slot(n)), &id.to_string())
+        })
+}
+
 /// One atomic commit: new rounds, writes to existing ones, and the
 /// idempotency entry. All of it is stored, or none.
 #[derive(Debug, Clone, Default)]

@@ -26,3 +26,30 @@ pub(crate) fn save<T: Serialize>(value: &T) -> Result<String, StoreError> {
 pub(crate) fn core_bug(err: fairseed_core::Error) -> StoreError {
     StoreError::other(format!("core refused a checked input: {err}"))
 }
+
+/// The moment a pure step is applied at.
+pub(crate) fn now() -> fairseed_play::Millis {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    fairseed_play::Millis(ms)
+}
+
+/// A round's unsealed secret as the server seed it is.
+pub(crate) fn unseal(
+    secret: &fairseed_store::SecretSeed,
+) -> Result<fairseed_core::ServerSeed, crate::error::ApiError> {
+    fairseed_core::ServerSeed::parse(secret.expose())
+        .map_err(|_| crate::error::ApiError::internal("a stored server seed does not parse"))
+}
+
+/// A flow's record as the store keeps it: once, with its readers.
+pub(crate) fn record_out(record: &fairseed_play::Record) -> fairseed_store::RecordOut {
+    fairseed_store::RecordOut {
+        record: fairseed_store::NewRecord {
+            scheme: record.scheme.to_owned(),
+            body: record.body.to_string(),
+        },
+        readers: record.readers.clone(),
+    }
+}

@@ -21,9 +21,9 @@ use crate::seal::SeedCipher;
 use crate::time::now_ms;
 use crate::tx::Tx;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, Commit, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound,
-    NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn,
-    RoundRow, RoundUpdate, RoundsFn, SeedPair,
+    BetReceipt, BetRequest, BetRow, Commit, Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord,
+    NewRound, NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation,
+    RoundFn, RoundRow, RoundUpdate, RoundsFn, SeedPair,
 };
 use crate::{leases, rounds, Store, Viewer};
 use tx::PgTx;
@@ -349,6 +349,17 @@ impl Store for PgStore {
         let sealed = rounds::seal_commit(&self.cipher, commit)?;
         self.write_tx(async |tx| rounds::commit(tx, &self.cipher, sealed, now_ms()).await)
             .await
+    }
+
+    async fn import_record(
+        &self,
+        record: RecordOut,
+        idempotent: Option<Idempotent>,
+    ) -> StoreResult<RecordRow> {
+        self.write_tx(async |tx| {
+            rounds::import_record(tx, &record, idempotent.as_ref(), now_ms()).await
+        })
+        .await
     }
 
     async fn idempotent_response(

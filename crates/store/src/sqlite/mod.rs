@@ -29,9 +29,9 @@ use crate::seal::SeedCipher;
 use crate::time::now_ms;
 use crate::tx::{run_ready, Tx};
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, Commit, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound,
-    NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn,
-    RoundRow, RoundUpdate, RoundsFn, SeedPair,
+    BetReceipt, BetRequest, BetRow, Commit, Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord,
+    NewRound, NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation,
+    RoundFn, RoundRow, RoundUpdate, RoundsFn, SeedPair,
 };
 use crate::{leases, rounds, Store, Viewer};
 use queries::SealedPair;
@@ -387,6 +387,17 @@ impl Store for SqliteStore {
         let cipher = Arc::clone(&self.cipher);
         self.write_tx(async move |tx| rounds::commit(tx, &cipher, sealed, now_ms()).await)
             .await
+    }
+
+    async fn import_record(
+        &self,
+        record: RecordOut,
+        idempotent: Option<Idempotent>,
+    ) -> StoreResult<RecordRow> {
+        self.write_tx(async move |tx| {
+            rounds::import_record(tx, &record, idempotent.as_ref(), now_ms()).await
+        })
+        .await
     }
 
     async fn idempotent_response(
