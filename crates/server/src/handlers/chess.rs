@@ -115,6 +115,31 @@ async fn step_seeds<B>(
     Ok(ran.response())
 }
 
+/// A decision applying the one-seed command `command` builds from the
+/// seed's unsealed secret.
+fn on_one(
+    command: impl Fn(ServerSeed) -> Command,
+) -> impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError> {
+    move |loaded, current| {
+        let command = command(rounds::secret(&loaded[0])?);
+        let (next, events) = chess::apply(&current[0], command, now()).map_err(refusal)?;
+        Ok((vec![next], events))
+    }
+}
+
+/// A decision applying the two-seed command `command` builds from side A's
+/// and side B's unsealed secrets.
+fn on_pair(
+    command: impl Fn([ServerSeed; 2]) -> PairCommand,
+) -> impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError> {
+    move |loaded, current| {
+        let command = command([rounds::secret(&loaded[0])?, rounds::secret(&loaded[1])?]);
+        let ((a, b), events) =
+            chess::apply_pair(&current[0], &current[1], command, now()).map_err(refusal)?;
+        Ok((vec![a, b], events))
+    }
+}
+
 fn not_found(e: ApiError, what: &'static str) -> ApiError {
     if e.status() == StatusCode::NOT_FOUND {
         ApiError::not_found(what)
@@ -150,16 +175,12 @@ pub async fn post_seek(
     let body = &keyed.body;
     let (id, client, shown) = body.parse()?;
     let opponent = opponent(&state, body.opponent).await?;
-    let decide = |_: &[LoadedRound], current: &[Seed]| {
-        let command = Command::Seek {
-            player: auth.id,
-            shown,
-            client: client.clone(),
-            opponent,
-        };
-        let (next, events) = chess::apply(&current[0], command, now()).map_err(refusal)?;
-        Ok((vec![next], events))
-    };
+    let decide = on_one(|_| Command::Seek {
+        player: auth.id,
+        shown,
+        client: client.clone(),
+        opponent,
+    });
     let answer = |(seeds, _): &Decided| {
         let expires_at = match &seeds[0].phase {
             SeedPhase::Seeking(seek) => Some(seek.expires_at().0),
@@ -230,14 +251,10 @@ pub async fn post_cancel(
     keyed: Keyed<IgnoredAny>,
 ) -> Result<Response, ApiError> {
     let id = round_id(&seek)?;
-    let decide = |loaded: &[LoadedRound], current: &[Seed]| {
-        let command = Command::Cancel {
-            player: auth.id,
-            seed: rounds::secret(&loaded[0])?,
-        };
-        let (next, events) = chess::apply(&current[0], command, now()).map_err(refusal)?;
-        Ok((vec![next], events))
-    };
+    let decide = on_one(|seed| Command::Cancel {
+        player: auth.id,
+        seed,
+    });
     step_seeds(
         &state,
         &auth,
@@ -266,17 +283,12 @@ pub async fn post_accept(
             "a player cannot accept their own seek",
         ));
     }
-    let decide = |loaded: &[LoadedRound], current: &[Seed]| {
-        let command = PairCommand::Accept {
-            player: auth.id,
-            shown,
-            client: client.clone(),
-            seeds: [rounds::secret(&loaded[0])?, rounds::secret(&loaded[1])?],
-        };
-        let ((a, b), events) =
-            chess::apply_pair(&current[0], &current[1], command, now()).map_err(refusal)?;
-        Ok((vec![a, b], events))
-    };
+    let decide = on_pair(|seeds| PairCommand::Accept {
+        player: auth.id,
+        shown,
+        client: client.clone(),
+        seeds,
+    });
     step_seeds(
         &state,
         &auth,
@@ -297,16 +309,12 @@ pub async fn post_bot(
     keyed: Keyed<UseSeed>,
 ) -> Result<Response, ApiError> {
     let (id, client, shown) = keyed.body.parse()?;
-    let decide = |loaded: &[LoadedRound], current: &[Seed]| {
-        let command = Command::Bot {
-            player: auth.id,
-            shown,
-            client: client.clone(),
-            seed: rounds::secret(&loaded[0])?,
-        };
-        let (next, events) = chess::apply(&current[0], command, now()).map_err(refusal)?;
-        Ok((vec![next], events))
-    };
+    let decide = on_one(|seed| Command::Bot {
+        player: auth.id,
+        shown,
+        client: client.clone(),
+        seed,
+    });
     step_seeds(
         &state,
         &auth,
@@ -370,27 +378,11 @@ pub async fn post_finish(
 ) -> Result<Response, ApiError> {
     let ids = game_rounds(&state, &game).await?;
     let player = auth.id;
-    let decide = |loaded: &[LoadedRound], current: &[Seed]| {
-        let secret = |i: usize| rounds::secret(&loaded[i]);
-        Ok(match current {
-            [seed] => {
-                let command = Command::Finish {
-                    player,
-                    seed: secret(0)?,
-                };
-                let (next, events) = chess::apply(seed, command, now()).map_err(refusal)?;
-                (vec![next], events)
-            }
-            [a, b] => {
-                let command = PairCommand::Finish {
-                    player,
-                    seeds: [secret(0)?, secret(1)?],
-                };
-                let ((a, b), events) = chess::apply_pair(a, b, command, now()).map_err(refusal)?;
-                (vec![a, b], events)
-            }
-            _ => return Err(ApiError::internal("a chess game of more than two seeds")),
-        })
+    let bot = on_one(|seed| Command::Finish { player, seed });
+    let paired = on_pair(|seeds| PairCommand::Finish { player, seeds });
+    let decide = |loaded: &[LoadedRound], current: &[Seed]| match current.len() {
+        1 => bot(loaded, current),
+        _ => paired(loaded, current),
     };
     let answer = |(seeds, events): &Decided| {
         let record = events
