@@ -382,3 +382,24 @@ pub struct RoundUpdate {
     /// The records the step stored.
     pub records: Vec<RecordRow>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_id_slots_become_the_ids_in_order() {
+        let body = serde_json::json!({
+            "a": {"id": record_id_slot(0)},
+            "b": [record_id_slot(1), "$record_id:1x", "record_id:0"],
+        })
+        .to_string();
+        let filled: serde_json::Value =
+            serde_json::from_str(&fill_record_ids(&body, &[41, 7])).expect("still JSON");
+        assert_eq!(
+            filled,
+            serde_json::json!({"a": {"id": 41}, "b": [7, "$record_id:1x", "record_id:0"]})
+        );
+        assert_eq!(fill_record_ids(&body, &[]), body, "no ids, nothing filled");
+    }
+}
