@@ -283,21 +283,4 @@ impl Drawn {
             }
         })
     }
-
-    /// Every card, die or tile id in the draw, for the view property tests.
-    pub fn ids(&self) -> Vec<u8> {
-        match self {
-            Self::Deal { hands } => hands.iter().flatten().copied().collect(),
-            Self::Opening { opening } => opening.iter().flatten().copied().collect(),
-            Self::Roll { dice } => dice.to_vec(),
-            Self::First { first, face_up } => {
-                let mut ids: Vec<u8> = first.iter().flatten().copied().collect();
-                ids.push(*face_up);
-                ids
-            }
-            Self::Second { second, .. } => second.iter().flatten().copied().collect(),
-            Self::Hand => Vec::new(),
-            Self::Tile { tile } => vec![*tile],
-        }
-    }
 }

@@ -203,7 +203,9 @@ pub async fn get_seeks(
         .await?;
     let now = now();
     let mut seeks = Vec::new();
-    for id in ids.iter().take(200) {
+    // Newest first: seeks past their time stay listed in the store until
+    // their owners withdraw them, and are all older than the open ones.
+    for id in ids.iter().rev().take(200) {
         // A seek taken or withdrawn since the listing is simply not there.
         let Ok(loaded) = state.store().load_rounds(std::slice::from_ref(id)).await else {
             continue;
