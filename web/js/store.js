@@ -65,12 +65,15 @@ export const store = {
 export function knownValues() {
   const known = [];
   const current = store.currentCommitment();
+  // Pairs named by the player's own numbering (oldest first), not the service's ids.
+  const ids = [...new Set([...Object.keys(store.seenCommitments()), ...Object.keys(store.revealedPairs())].map(Number))].sort((a, b) => a - b);
+  const number = (id) => ids.indexOf(Number(id)) + 1;
   if (current) known.push({ label: 'current', display: t('known.current'), value: current, kind: 'current' });
   for (const [pair, c] of Object.entries(store.seenCommitments())) {
-    if (c !== current) known.push({ label: `pair ${pair} hash`, display: t('known.pair_hash', { pair }), value: c, kind: 'commitment' });
+    if (c !== current) known.push({ label: `pair ${pair} hash`, display: t('known.pair_hash', { pair: number(pair) }), value: c, kind: 'commitment' });
   }
   for (const [pair, p] of Object.entries(store.revealedPairs())) {
-    known.push({ label: `pair ${pair} seed`, display: t('known.pair_seed', { pair }), value: p.server_seed, kind: 'seed' });
+    known.push({ label: `pair ${pair} seed`, display: t('known.pair_seed', { pair: number(pair) }), value: p.server_seed, kind: 'seed' });
   }
   return known;
 }

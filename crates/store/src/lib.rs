@@ -24,8 +24,8 @@ use async_trait::async_trait;
 pub use error::{StoreError, StoreResult};
 pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};
-pub use settings::DbSettings;
-pub use sqlite::SqliteStore;
+pub use settings::{DbSettings, SqliteTuning};
+pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
     fill_record_ids, record_id_slot, BetReceipt, BetRequest, BetRow, Commit, Idempotent,
     LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player, RecordOut,
