@@ -28,6 +28,7 @@ cargo build -p fairseed-core --target wasm32-unknown-unknown --locked
 
 echo "== cargo test"
 cargo test --workspace --locked
+scripts/check-docs.sh   # the docs' paths, routes, names, spec references and examples
 
 if [ -x web/test.sh ]; then
   echo "== browser tests (headless Chromium)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load benchmark of the dice bet endpoint (issue 3, "Performance").
+# Load benchmark of the dice bet endpoint.
 #
 # Builds the release server, then for SQLite and for PostgreSQL: starts it
 # on a fresh data dir / database, creates $PLAYERS players, loads

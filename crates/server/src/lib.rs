@@ -22,6 +22,7 @@ mod router;
 mod secrets;
 mod serve;
 mod state;
+pub mod step;
 pub mod web;
 
 use std::sync::Arc;

@@ -17,7 +17,7 @@ use crate::web::WebRoot;
 /// Largest accepted request body.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// The OpenAPI document, written by hand and checked against [`ROUTES`] by tests.
+/// The OpenAPI document, written by `scripts/service/openapi.py` and checked against [`ROUTES`] by tests.
 pub const OPENAPI: &str = include_str!("openapi.json");
 
 /// `(method, path)` of every API route, for the documentation test.

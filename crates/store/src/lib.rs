@@ -8,12 +8,15 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod leases;
 mod plan;
 mod postgres;
+mod rounds;
 mod seal;
 mod settings;
 mod sqlite;
 mod time;
+mod tx;
 mod types;
 
 use async_trait::async_trait;
@@ -24,9 +27,9 @@ pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
 pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
-    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate,
-    RoundsFn, SeedPair, SettleFn, Settled,
+    BetReceipt, BetRequest, BetRow, Commit, Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord,
+    NewRound, NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation,
+    RoundChange, RoundFn, RoundRow, RoundUpdate, RoundWrite, RoundsFn, SeedPair, SettleFn, Settled,
 };
 
 /// Compares two secrets' hex digests in constant time.
@@ -141,6 +144,44 @@ pub trait Store: Send + Sync + 'static {
         ids: Vec<String>,
         step: RoundsFn,
     ) -> StoreResult<Vec<RoundUpdate>>;
+
+    /// The rounds in the given order, with their secrets while unrevealed;
+    /// `NotFound("round")` if any is missing. A read: no lock is held after.
+    async fn load_rounds(&self, ids: &[String]) -> StoreResult<Vec<LoadedRound>>;
+
+    /// All or nothing: the idempotency entry, the new rounds and every write.
+    /// A version that moved → `Conflict` `version_conflict` (retryable: load
+    /// again, decide again); an id in `creates` that exists → `round_exists`;
+    /// an idempotency key already stored → `idempotency_key_used`. One update
+    /// per create, then one per write, in the order given.
+    async fn commit(&self, commit: Commit) -> StoreResult<Vec<RoundUpdate>>;
+
+    /// A stored idempotent response: `(request_hash, response)`.
+    async fn idempotent_response(
+        &self,
+        scope: &str,
+        key: &str,
+    ) -> StoreResult<Option<(String, String)>>;
+
+    /// Takes `resource` for `owner` until `now_ms + ttl_ms` if it is free,
+    /// expired or already `owner`'s.
+    async fn acquire_lease(
+        &self,
+        resource: &str,
+        owner: &str,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> StoreResult<LeaseGrant>;
+
+    /// Extends every lease `owner` holds to `now_ms + ttl_ms`; how many.
+    async fn renew_leases(&self, owner: &str, now_ms: i64, ttl_ms: i64) -> StoreResult<u64>;
+
+    /// Resources starting with `prefix` whose lease expired before `now_ms`
+    /// (their owner is gone).
+    async fn expired_leases(&self, prefix: &str, now_ms: i64) -> StoreResult<Vec<String>>;
+
+    /// Gives up `owner`'s lease on `resource`.
+    async fn release_lease(&self, resource: &str, owner: &str) -> StoreResult<()>;
 
     /// Log entries of a round from `from_seq` on.
     async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>>;

@@ -4,7 +4,7 @@
 use crate::error::{StoreError, StoreResult};
 use crate::types::{BetReceipt, BetRequest, BetRow, SeedPair, Settled};
 
-/// The largest nonce SPEC §5 allows (2^53 − 1).
+/// The largest nonce docs/spec.md §8.1 allows (2^53 − 1).
 pub(crate) const MAX_NONCE: u64 = (1 << 53) - 1;
 
 /// A retried idempotency key: the first answer if the bet is the same,
@@ -82,7 +82,7 @@ pub(crate) fn to_u64(v: i64, what: &str) -> StoreResult<u64> {
     u64::try_from(v).map_err(|_| StoreError::other(format!("stored {what} {v} is negative")))
 }
 
-/// Converts a `u64` that SPEC bounds to 2^53 − 1 into SQL's `i64`.
+/// Converts a `u64` that docs/spec.md §10.9 bounds to 2^53 − 1 into SQL's `i64`.
 pub(crate) fn to_i64(v: u64, what: &str) -> StoreResult<i64> {
     i64::try_from(v)
         .map_err(|_| StoreError::other(format!("{what} {v} does not fit a database integer")))

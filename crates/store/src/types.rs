@@ -141,7 +141,7 @@ pub struct BetReceipt {
     pub replayed: bool,
 }
 
-/// A record to store (JSON text of one SPEC §7 record).
+/// A record to store (JSON text of one record, docs/spec.md §10).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewRecord {
     /// The record's `scheme`.
@@ -150,13 +150,41 @@ pub struct NewRecord {
     pub body: String,
 }
 
+/// A record to store once, with the players allowed to read it (the
+/// operator reads every record).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordOut {
+    /// The record.
+    pub record: NewRecord,
+    /// The players who may read it; empty for an operator-only record.
+    pub readers: Vec<i64>,
+}
+
+impl RecordOut {
+    /// A record only the operator reads.
+    pub fn operator(record: NewRecord) -> Self {
+        Self {
+            record,
+            readers: Vec::new(),
+        }
+    }
+
+    /// A record `player` (and the operator) reads.
+    pub fn for_player(player: i64, record: NewRecord) -> Self {
+        Self {
+            record,
+            readers: vec![player],
+        }
+    }
+}
+
 /// A stored, revealed record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordRow {
     /// The record's id.
     pub id: i64,
-    /// The player it belongs to; `None` for operator records.
-    pub owner_id: Option<i64>,
+    /// The players who may read it, ascending (the operator reads all).
+    pub readers: Vec<i64>,
     /// The record's `scheme`.
     pub scheme: String,
     /// The record, serialized JSON.
@@ -225,6 +253,70 @@ pub struct RoundRow {
     pub status: String,
     /// Entries in its log so far.
     pub log_len: u64,
+    /// 0 when created, one more on every write: a write names the version it
+    /// was computed from and is refused if the round moved since.
+    pub version: u64,
+}
+
+/// A round as loaded for a step: the row, and its unsealed secret while
+/// unrevealed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedRound {
+    /// The stored row.
+    pub row: RoundRow,
+    /// The secret, `None` once revealed.
+    pub secret: Option<SecretSeed>,
+}
+
+/// A write to one existing round, applied only if its version is still
+/// `expected_version`.
+#[derive(Debug, Clone)]
+pub struct RoundWrite {
+    /// The round.
+    pub id: String,
+    /// The version the change was computed from.
+    pub expected_version: u64,
+    /// What changes.
+    pub change: RoundChange,
+}
+
+/// An operator or player call made idempotent: the first response is stored
+/// with the change and replayed for a retry with the same key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Idempotent {
+    /// Whose keys these are: `operator` or `player:<id>`.
+    pub scope: String,
+    /// The `Idempotency-Key` header.
+    pub key: String,
+    /// SHA-256 hex of the method, path and body: a retry must match it.
+    pub request_hash: String,
+    /// The JSON body to replay (the status is always the success one).
+    pub response: String,
+}
+
+/// One atomic commit: new rounds, writes to existing ones, and the
+/// idempotency entry. All of it is stored, or none.
+#[derive(Debug, Clone, Default)]
+pub struct Commit {
+    /// Rounds to create (each at version 0).
+    pub creates: Vec<NewRound>,
+    /// Writes to existing rounds.
+    pub writes: Vec<RoundWrite>,
+    /// The response to replay for a retry of this call.
+    pub idempotent: Option<Idempotent>,
+}
+
+/// The answer to a lease request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeaseGrant {
+    /// The caller holds the lease now; `took_over_from` names the previous
+    /// owner whose lease had expired (`None`: it was free or already ours).
+    Granted {
+        /// The owner whose expired lease was taken over.
+        took_over_from: Option<String>,
+    },
+    /// A live lease of another owner.
+    HeldBy(String),
 }
 
 /// One entry of a round's log (a draw, a deal, a state message).
@@ -247,8 +339,8 @@ pub struct RoundChange {
     pub log: Vec<String>,
     /// Reveal the secret (the round is over).
     pub reveal: bool,
-    /// Records to store with this step, each with its owner (`None`: operator).
-    pub records: Vec<(Option<i64>, NewRecord)>,
+    /// Records to store with this step, each once with its readers.
+    pub records: Vec<RecordOut>,
 }
 
 /// Computes a step of a round inside its transaction. The secret is `None`

@@ -281,7 +281,7 @@ pub async fn post_finish(
     let mine = updates
         .iter()
         .flat_map(|u| &u.records)
-        .find(|r| r.owner_id == Some(auth.id))
+        .find(|r| r.readers.contains(&auth.id))
         .cloned()
         .ok_or_else(|| ApiError::internal("finish stored no record for the caller"))?;
     let record: RecordView = mine.try_into()?;

@@ -272,7 +272,7 @@ pub async fn post_leave(
     let records: Vec<RecordView> = session
         .records
         .iter()
-        .filter(|r| r.owner_id == Some(auth.id))
+        .filter(|r| r.readers.contains(&auth.id))
         .cloned()
         .map(RecordView::try_from)
         .collect::<Result<_, _>>()?;

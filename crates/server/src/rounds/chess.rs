@@ -9,7 +9,9 @@
 use fairseed_core::chess::{self, ChessSide};
 use fairseed_core::record::ChessRecord;
 use fairseed_core::{ClientSeed, Commitment, ServerSeed};
-use fairseed_store::{NewRecord, RoundChange, RoundRow, RoundsFn, SecretSeed, StoreError};
+use fairseed_store::{
+    NewRecord, RecordOut, RoundChange, RoundRow, RoundsFn, SecretSeed, StoreError,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -248,8 +250,8 @@ pub fn finish(player: i64) -> RoundsFn {
                     status: FINISHED.into(),
                     log: vec![save(&json!({"event": "finished"}))?],
                     reveal: true,
-                    records: vec![(
-                        Some(state.owner),
+                    records: vec![RecordOut::for_player(
+                        state.owner,
                         NewRecord {
                             scheme: "chess_colour_v1".into(),
                             body: body.clone(),

@@ -10,7 +10,9 @@
 use fairseed_core::games::{self, Game, Hands, MatchOutcome, MatchStream, Play};
 use fairseed_core::record::{MatchRecord, MatchScheme};
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_store::{NewRecord, RoundChange, RoundFn, RoundRow, SecretSeed, StoreError};
+use fairseed_store::{
+    NewRecord, RecordOut, RoundChange, RoundFn, RoundRow, SecretSeed, StoreError,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -409,13 +411,10 @@ pub fn finish() -> RoundFn {
             status: FINISHED.into(),
             log: vec![save(&json!({"step": "finish"}))?],
             reveal: true,
-            records: vec![(
-                None,
-                NewRecord {
-                    scheme: "match_seed_v2".into(),
-                    body: save(&record.to_value())?,
-                },
-            )],
+            records: vec![RecordOut::operator(NewRecord {
+                scheme: "match_seed_v2".into(),
+                body: save(&record.to_value())?,
+            })],
         })
     })
 }

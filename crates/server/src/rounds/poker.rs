@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 use fairseed_core::poker::{self, PokerDeck};
 use fairseed_core::record::{PokerHand, PokerProofRecord, PokerRecord};
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_store::{NewRecord, RoundChange, RoundRow, RoundsFn, SecretSeed, StoreError};
+use fairseed_store::{
+    NewRecord, RecordOut, RoundChange, RoundRow, RoundsFn, SecretSeed, StoreError,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -408,13 +410,11 @@ fn rotate_session(
     let s: SessionState = load(&session.state)?;
     let seed = seed_of(secret)?;
     let body = save(&session_record(&seed, session, &s)?)?;
-    let mut owners: Vec<Option<i64>> = vec![None];
     let players: std::collections::BTreeSet<i64> = s
         .hands
         .iter()
         .flat_map(|h| h.players.values().copied())
         .collect();
-    owners.extend(players.into_iter().map(Some));
     Ok(RoundChange {
         state: session.state.clone(),
         status: ROTATED.into(),
@@ -422,18 +422,13 @@ fn rotate_session(
             &json!({"event": "rotated", "why": why, "server_seed": seed.reveal()}),
         )?],
         reveal: true,
-        records: owners
-            .into_iter()
-            .map(|o| {
-                (
-                    o,
-                    NewRecord {
-                        scheme: "poker_hmac_v1".into(),
-                        body: body.clone(),
-                    },
-                )
-            })
-            .collect(),
+        records: vec![RecordOut {
+            record: NewRecord {
+                scheme: "poker_hmac_v1".into(),
+                body,
+            },
+            readers: players.into_iter().collect(),
+        }],
     })
 }
 
@@ -499,8 +494,8 @@ pub fn leave(player: i64) -> RoundsFn {
                 leaves,
                 outcome: json!({"cards": cards}).as_object().cloned(),
             };
-            records.push((
-                Some(player),
+            records.push(RecordOut::for_player(
+                player,
                 NewRecord {
                     scheme: "poker_hmac_v1_proof".into(),
                     body: save(&record.to_value())?,

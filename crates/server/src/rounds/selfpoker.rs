@@ -7,7 +7,7 @@
 
 use fairseed_core::record::SelfpokerRecord;
 use fairseed_core::selfpoker::{self, SelfpokerDeal};
-use fairseed_store::{NewRecord, RoundChange, RoundFn, SecretSeed, StoreError};
+use fairseed_store::{NewRecord, RecordOut, RoundChange, RoundFn, SecretSeed, StoreError};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -100,8 +100,8 @@ pub fn next(hand_id: String) -> RoundFn {
                 players: state.players,
                 outcome: outcome.as_object().cloned(),
             };
-            records.push((
-                Some(state.owner),
+            records.push(RecordOut::for_player(
+                state.owner,
                 NewRecord {
                     scheme: "selfpoker".into(),
                     body: save(&record.to_value())?,

@@ -7,6 +7,7 @@
 //! commit, which with the default `synchronous_commit = on` is flushed.
 
 mod queries;
+mod tx;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -17,16 +18,23 @@ use sqlx::{ConnectOptions, Connection};
 
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
+use crate::time::now_ms;
+use crate::tx::Tx;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, RoundsFn,
-    SeedPair,
+    BetReceipt, BetRequest, BetRow, Commit, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound,
+    NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn,
+    RoundRow, RoundUpdate, RoundsFn, SeedPair,
 };
-use crate::{Store, Viewer};
+use crate::{leases, rounds, Store, Viewer};
+use tx::PgTx;
 
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/postgres/0001_dice.sql")),
     (2, include_str!("../../migrations/postgres/0002_rounds.sql")),
+    (
+        3,
+        include_str!("../../migrations/postgres/0003_versions.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations
@@ -102,6 +110,26 @@ impl PgStore {
             .await?;
         conn.close().await?;
         Ok(())
+    }
+
+    /// Runs shared transaction logic in one transaction, committed if it succeeds.
+    async fn write_tx<R>(
+        &self,
+        f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
+    ) -> StoreResult<R> {
+        let mut tx = self.pool.begin().await?;
+        let out = f(&mut PgTx(&mut tx)).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    /// Runs shared read logic on a pooled connection.
+    async fn read_tx<R>(
+        &self,
+        f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
+    ) -> StoreResult<R> {
+        let mut conn = self.pool.acquire().await?;
+        f(&mut PgTx(&mut conn)).await
     }
 
     /// Closes the pool.
@@ -250,10 +278,19 @@ impl Store for PgStore {
         owner: Option<i64>,
         records: Vec<NewRecord>,
     ) -> StoreResult<Vec<RecordRow>> {
-        let mut tx = self.pool.begin().await?;
-        let rows = queries::insert_records(&mut tx, owner, &records).await?;
-        tx.commit().await?;
-        Ok(rows)
+        let now = now_ms();
+        self.write_tx(async |tx| {
+            let mut rows = Vec::with_capacity(records.len());
+            for record in records {
+                let out = RecordOut {
+                    record,
+                    readers: owner.into_iter().collect(),
+                };
+                rows.push(rounds::insert_record(tx, &out, now).await?);
+            }
+            Ok(rows)
+        })
+        .await
     }
 
     async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow> {
@@ -275,21 +312,21 @@ impl Store for PgStore {
 
     async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow> {
         let sealed = self.cipher.seal(&round.secret, &round.commitment)?;
-        let mut tx = self.pool.begin().await?;
-        let row = queries::create_round(&mut tx, &round, &sealed).await?;
-        tx.commit().await?;
-        Ok(row)
+        self.write_tx(async |tx| rounds::create_round(tx, &round, &sealed, now_ms()).await)
+            .await
     }
 
     async fn round(&self, id: &str) -> StoreResult<RoundRow> {
-        queries::round(&self.pool, id).await
+        self.read_tx(async |tx| rounds::round(tx, id).await).await
     }
 
     async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate> {
-        let mut tx = self.pool.begin().await?;
-        let update = queries::update_round(&mut tx, &self.cipher, id, step).await?;
-        tx.commit().await?;
-        Ok(update)
+        let step: RoundsFn = Box::new(move |rounds| {
+            let (row, secret) = rounds.first().ok_or(StoreError::NotFound("round"))?;
+            Ok(vec![step(row, secret.as_ref())?])
+        });
+        let mut updates = self.update_rounds(vec![id.to_owned()], step).await?;
+        updates.pop().ok_or(StoreError::NotFound("round"))
     }
 
     async fn update_rounds(
@@ -297,10 +334,56 @@ impl Store for PgStore {
         ids: Vec<String>,
         step: RoundsFn,
     ) -> StoreResult<Vec<RoundUpdate>> {
-        let mut tx = self.pool.begin().await?;
-        let updates = queries::update_rounds(&mut tx, &self.cipher, &ids, step).await?;
-        tx.commit().await?;
-        Ok(updates)
+        self.write_tx(async |tx| {
+            rounds::update_rounds(tx, &self.cipher, &ids, step, now_ms()).await
+        })
+        .await
+    }
+
+    async fn load_rounds(&self, ids: &[String]) -> StoreResult<Vec<LoadedRound>> {
+        self.read_tx(async |tx| rounds::load_rounds(tx, &self.cipher, ids).await)
+            .await
+    }
+
+    async fn commit(&self, commit: Commit) -> StoreResult<Vec<RoundUpdate>> {
+        let sealed = rounds::seal_commit(&self.cipher, commit)?;
+        self.write_tx(async |tx| rounds::commit(tx, &self.cipher, sealed, now_ms()).await)
+            .await
+    }
+
+    async fn idempotent_response(
+        &self,
+        scope: &str,
+        key: &str,
+    ) -> StoreResult<Option<(String, String)>> {
+        self.read_tx(async |tx| tx.idempotent(scope, key).await)
+            .await
+    }
+
+    async fn acquire_lease(
+        &self,
+        resource: &str,
+        owner: &str,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> StoreResult<LeaseGrant> {
+        self.write_tx(async |tx| leases::acquire(tx, resource, owner, now_ms, ttl_ms).await)
+            .await
+    }
+
+    async fn renew_leases(&self, owner: &str, now_ms: i64, ttl_ms: i64) -> StoreResult<u64> {
+        self.write_tx(async |tx| tx.renew_leases(owner, now_ms.saturating_add(ttl_ms)).await)
+            .await
+    }
+
+    async fn expired_leases(&self, prefix: &str, now_ms: i64) -> StoreResult<Vec<String>> {
+        self.read_tx(async |tx| tx.expired_leases(prefix, now_ms).await)
+            .await
+    }
+
+    async fn release_lease(&self, resource: &str, owner: &str) -> StoreResult<()> {
+        self.write_tx(async |tx| tx.release_lease(resource, owner).await)
+            .await
     }
 
     async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {

@@ -6,15 +6,16 @@ use sqlx::{PgConnection, Row};
 
 use crate::error::{StoreError, StoreResult};
 use crate::plan;
-use crate::seal::SecretSeed;
+use crate::rounds;
 use crate::seal::SeedCipher;
 use crate::time::now_ms;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate,
-    RoundsFn, SeedPair,
+    BetReceipt, BetRequest, BetRow, LogRow, NewSeedPair, Page, Player, RecordOut, RecordRow,
+    RecordsFn, RevealedPair, Rotation, SeedPair,
 };
 use crate::Viewer;
+
+use super::tx::PgTx;
 
 async fn insert_pair(
     c: &mut PgConnection,
@@ -296,8 +297,14 @@ pub(crate) async fn rotate(
     .iter()
     .map(bet_row)
     .collect::<StoreResult<_>>()?;
-    let new_records = records(&revealed, &bets)?;
-    let records = insert_records(c, Some(player_id), &new_records).await?;
+    let mut tx = PgTx(c);
+    let mut rows = Vec::new();
+    for record in records(&revealed, &bets)? {
+        let out = RecordOut::for_player(player_id, record);
+        rows.push(rounds::insert_record(&mut tx, &out, now_ms()).await?);
+    }
+    let c = tx.0;
+    let records = rows;
     let current = insert_pair(c, player_id, next, sealed_next).await?;
     Ok(Rotation {
         revealed,
@@ -335,37 +342,18 @@ pub(crate) async fn revealed_pairs(
     .collect()
 }
 
-pub(crate) async fn insert_records(
-    c: &mut PgConnection,
-    owner: Option<i64>,
-    records: &[NewRecord],
-) -> StoreResult<Vec<RecordRow>> {
-    let now = now_ms();
-    let mut rows = Vec::with_capacity(records.len());
-    for r in records {
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO records (owner_id, scheme, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
-        )
-        .bind(owner)
-        .bind(&r.scheme)
-        .bind(&r.body)
-        .bind(now)
-        .fetch_one(&mut *c)
-        .await?;
-        rows.push(RecordRow {
-            id,
-            owner_id: owner,
-            scheme: r.scheme.clone(),
-            body: r.body.clone(),
-        });
-    }
-    Ok(rows)
-}
+/// Columns of a record with its readers joined by commas.
+const RECORD_COLUMNS: &str = "id, scheme, body, \
+     (SELECT string_agg(player_id::text, ',') FROM record_readers WHERE record_id = records.id) AS readers";
+
+/// Only the records a viewer may read (`$1`: the player, NULL for the operator).
+const READABLE: &str = "($1::bigint IS NULL OR EXISTS (SELECT 1 FROM record_readers
+                          WHERE record_id = records.id AND player_id = $1))";
 
 fn record_row(r: &PgRow) -> StoreResult<RecordRow> {
     Ok(RecordRow {
         id: r.try_get("id")?,
-        owner_id: r.try_get("owner_id")?,
+        readers: rounds::parse_readers(r.try_get::<Option<String>, _>("readers")?.as_deref())?,
         scheme: r.try_get("scheme")?,
         body: r.try_get("body")?,
     })
@@ -379,11 +367,11 @@ fn viewer_owner(viewer: Viewer) -> Option<i64> {
 }
 
 pub(crate) async fn record(pool: &PgPool, viewer: Viewer, id: i64) -> StoreResult<RecordRow> {
-    let row = sqlx::query(
-        "SELECT id, owner_id, scheme, body FROM records WHERE id = $1 AND ($2::bigint IS NULL OR owner_id = $2)",
-    )
-    .bind(id)
+    let row = sqlx::query(&format!(
+        "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id = $2"
+    ))
     .bind(viewer_owner(viewer))
+    .bind(id)
     .fetch_optional(pool)
     .await?
     .ok_or(StoreError::NotFound("record"))?;
@@ -395,11 +383,10 @@ pub(crate) async fn records(
     viewer: Viewer,
     page: Page,
 ) -> StoreResult<Vec<RecordRow>> {
-    sqlx::query(
-        "SELECT id, owner_id, scheme, body FROM records
-         WHERE ($1::bigint IS NULL OR owner_id = $1) AND ($2::bigint IS NULL OR id < $2)
-         ORDER BY id DESC LIMIT $3",
-    )
+    sqlx::query(&format!(
+        "SELECT {RECORD_COLUMNS} FROM records
+         WHERE {READABLE} AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
+    ))
     .bind(viewer_owner(viewer))
     .bind(page.before)
     .bind(plan::limit(page.limit))
@@ -416,10 +403,9 @@ pub(crate) async fn records_after(
     after: i64,
     limit: u32,
 ) -> StoreResult<Vec<RecordRow>> {
-    sqlx::query(
-        "SELECT id, owner_id, scheme, body FROM records
-         WHERE ($1::bigint IS NULL OR owner_id = $1) AND id > $2 ORDER BY id LIMIT $3",
-    )
+    sqlx::query(&format!(
+        "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id > $2 ORDER BY id LIMIT $3"
+    ))
     .bind(viewer_owner(viewer))
     .bind(after)
     .bind(plan::limit(limit))
@@ -428,188 +414,6 @@ pub(crate) async fn records_after(
     .iter()
     .map(record_row)
     .collect()
-}
-
-fn round_row(r: &PgRow) -> StoreResult<(RoundRow, Option<Vec<u8>>)> {
-    Ok((
-        RoundRow {
-            id: r.try_get("id")?,
-            kind: r.try_get("kind")?,
-            commitment: r.try_get("commitment")?,
-            revealed: r.try_get("revealed_seed")?,
-            state: r.try_get("state")?,
-            status: r.try_get("status")?,
-            log_len: plan::to_u64(r.try_get("log_len")?, "log length")?,
-        },
-        r.try_get("sealed_seed")?,
-    ))
-}
-
-const ROUND_COLUMNS: &str =
-    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len";
-
-pub(crate) async fn create_round(
-    c: &mut PgConnection,
-    round: &NewRound,
-    sealed: &[u8],
-) -> StoreResult<RoundRow> {
-    let now = now_ms();
-    sqlx::query(
-        "INSERT INTO rounds (id, kind, commitment, sealed_seed, state, status, log_len, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $7)",
-    )
-    .bind(&round.id)
-    .bind(&round.kind)
-    .bind(&round.commitment)
-    .bind(sealed)
-    .bind(&round.state)
-    .bind(&round.status)
-    .bind(now)
-    .execute(&mut *c)
-    .await
-    .map_err(|e| match StoreError::from(e) {
-        StoreError::Conflict { .. } => StoreError::conflict("already_exists", format!("'{}' already exists", round.id)),
-        other => other,
-    })?;
-    Ok(RoundRow {
-        id: round.id.clone(),
-        kind: round.kind.clone(),
-        commitment: round.commitment.clone(),
-        revealed: None,
-        state: round.state.clone(),
-        status: round.status.clone(),
-        log_len: 0,
-    })
-}
-
-pub(crate) async fn round(pool: &PgPool, id: &str) -> StoreResult<RoundRow> {
-    let row = sqlx::query(&format!("SELECT {ROUND_COLUMNS} FROM rounds WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(pool)
-        .await?
-        .ok_or(StoreError::NotFound("round"))?;
-    round_row(&row).map(|(r, _)| r)
-}
-
-pub(crate) async fn update_round(
-    c: &mut PgConnection,
-    cipher: &SeedCipher,
-    id: &str,
-    step: RoundFn,
-) -> StoreResult<RoundUpdate> {
-    let raw = sqlx::query(&format!(
-        "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = $1 FOR UPDATE"
-    ))
-    .bind(id)
-    .fetch_optional(&mut *c)
-    .await?
-    .ok_or(StoreError::NotFound("round"))?;
-    let (row, sealed) = round_row(&raw)?;
-    let secret = sealed
-        .map(|s| cipher.open(&s, &row.commitment))
-        .transpose()?;
-    let change = step(&row, secret.as_ref())?;
-    apply_round_change(c, row, secret.as_ref(), change).await
-}
-
-pub(crate) async fn update_rounds(
-    c: &mut PgConnection,
-    cipher: &SeedCipher,
-    ids: &[String],
-    step: RoundsFn,
-) -> StoreResult<Vec<RoundUpdate>> {
-    plan::distinct(ids)?;
-    // Lock in id order so two steps over the same rounds cannot deadlock.
-    let rows = sqlx::query(&format!(
-        "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1) ORDER BY id FOR UPDATE"
-    ))
-    .bind(ids)
-    .fetch_all(&mut *c)
-    .await?;
-    let mut by_id = std::collections::HashMap::new();
-    for raw in &rows {
-        let (row, sealed) = round_row(raw)?;
-        by_id.insert(row.id.clone(), (row, sealed));
-    }
-    let mut rounds = Vec::with_capacity(ids.len());
-    for id in ids {
-        let (row, sealed) = by_id
-            .get(id)
-            .cloned()
-            .ok_or(StoreError::NotFound("round"))?;
-        let secret = sealed
-            .map(|s| cipher.open(&s, &row.commitment))
-            .transpose()?;
-        rounds.push((row, secret));
-    }
-    let changes = step(&rounds)?;
-    if changes.len() != rounds.len() {
-        return Err(StoreError::other(
-            "a multi-round step returned the wrong number of changes",
-        ));
-    }
-    let mut out = Vec::with_capacity(rounds.len());
-    for ((row, secret), change) in rounds.into_iter().zip(changes) {
-        out.push(apply_round_change(c, row, secret.as_ref(), change).await?);
-    }
-    Ok(out)
-}
-
-async fn apply_round_change(
-    c: &mut PgConnection,
-    row: RoundRow,
-    secret: Option<&SecretSeed>,
-    change: RoundChange,
-) -> StoreResult<RoundUpdate> {
-    let id = row.id.clone();
-    let revealed = match (secret, change.reveal) {
-        (Some(secret), true) => Some(secret.expose().to_owned()),
-        _ => row.revealed.clone(),
-    };
-    let now = now_ms();
-    let added = u64::try_from(change.log.len()).map_err(StoreError::other)?;
-    sqlx::query(
-        "UPDATE rounds SET state = $1, status = $2, log_len = log_len + $3, updated_at = $4,
-                revealed_seed = $5, sealed_seed = CASE WHEN $5::text IS NULL THEN sealed_seed ELSE NULL END
-         WHERE id = $6",
-    )
-    .bind(&change.state)
-    .bind(&change.status)
-    .bind(plan::to_i64(added, "log length")?)
-    .bind(now)
-    .bind(&revealed)
-    .bind(&id)
-    .execute(&mut *c)
-    .await?;
-    let mut log = Vec::with_capacity(change.log.len());
-    for (i, body) in change.log.into_iter().enumerate() {
-        let seq = row.log_len + i as u64;
-        sqlx::query(
-            "INSERT INTO round_log (round_id, seq, body, created_at) VALUES ($1, $2, $3, $4)",
-        )
-        .bind(&id)
-        .bind(plan::to_i64(seq, "seq")?)
-        .bind(&body)
-        .bind(now)
-        .execute(&mut *c)
-        .await?;
-        log.push(LogRow { seq, body });
-    }
-    let mut records = Vec::with_capacity(change.records.len());
-    for (owner, record) in change.records {
-        records.extend(insert_records(c, owner, std::slice::from_ref(&record)).await?);
-    }
-    Ok(RoundUpdate {
-        row: RoundRow {
-            revealed,
-            state: change.state,
-            status: change.status,
-            log_len: row.log_len + added,
-            ..row
-        },
-        log,
-        records,
-    })
 }
 
 pub(crate) async fn round_log(

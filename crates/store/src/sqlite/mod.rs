@@ -15,6 +15,7 @@
 mod checkpoint;
 mod files;
 mod queries;
+mod tx;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -27,20 +28,24 @@ use tokio::sync::Semaphore;
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::settings::SqliteTuning;
+use crate::time::now_ms;
+use crate::tx::{run_ready, Tx};
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn, RoundRow, RoundUpdate, RoundsFn,
-    SeedPair,
+    BetReceipt, BetRequest, BetRow, Commit, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound,
+    NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundFn,
+    RoundRow, RoundUpdate, RoundsFn, SeedPair,
 };
-use crate::{Store, Viewer};
+use crate::{leases, rounds, Store, Viewer};
 use checkpoint::WalBound;
 pub use checkpoint::WalStats;
 use queries::SealedPair;
+use tx::SqliteTx;
 use writer::Writer;
 
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/sqlite/0001_dice.sql")),
     (2, include_str!("../../migrations/sqlite/0002_rounds.sql")),
+    (3, include_str!("../../migrations/sqlite/0003_versions.sql")),
 ];
 
 /// Read connections kept open.
@@ -132,6 +137,26 @@ impl SqliteStore {
         let mut wal = readers.path.as_os_str().to_owned();
         wal.push("-wal");
         std::fs::metadata(wal).ok().map(|m| m.len())
+    }
+
+    /// Runs shared transaction logic on the writer.
+    async fn write_tx<R, F>(&self, f: F) -> StoreResult<R>
+    where
+        R: Send + 'static,
+        F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
+    {
+        self.writer
+            .submit(move |c| run_ready(f(&mut SqliteTx(c)))?)
+            .await
+    }
+
+    /// Runs shared read logic on a reader.
+    async fn read_tx<R, F>(&self, f: F) -> StoreResult<R>
+    where
+        R: Send + 'static,
+        F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
+    {
+        self.read(move |c| run_ready(f(&mut SqliteTx(c)))?).await
     }
 
     async fn read<R, F>(&self, f: F) -> StoreResult<R>
@@ -314,8 +339,15 @@ impl Store for SqliteStore {
         owner: Option<i64>,
         records: Vec<NewRecord>,
     ) -> StoreResult<Vec<RecordRow>> {
+        let records: Vec<RecordOut> = records
+            .into_iter()
+            .map(|record| RecordOut {
+                record,
+                readers: owner.into_iter().collect(),
+            })
+            .collect();
         self.writer
-            .submit(move |c| queries::insert_records(c, owner, &records))
+            .submit(move |c| queries::insert_records(c, &records))
             .await
     }
 
@@ -339,22 +371,24 @@ impl Store for SqliteStore {
 
     async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow> {
         let sealed = self.cipher.seal(&round.secret, &round.commitment)?;
-        self.writer
-            .submit(move |c| queries::create_round(c, &round, &sealed))
+        self.write_tx(async move |tx| rounds::create_round(tx, &round, &sealed, now_ms()).await)
             .await
     }
 
     async fn round(&self, id: &str) -> StoreResult<RoundRow> {
         let id = id.to_owned();
-        self.read(move |c| queries::round(c, &id)).await
+        self.read_tx(async move |tx| rounds::round(tx, &id).await)
+            .await
     }
 
     async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate> {
-        let id = id.to_owned();
-        let cipher = Arc::clone(&self.cipher);
-        self.writer
-            .submit(move |c| queries::update_round(c, &cipher, &id, step))
-            .await
+        let ids = vec![id.to_owned()];
+        let step: RoundsFn = Box::new(move |rounds| {
+            let (row, secret) = rounds.first().ok_or(StoreError::NotFound("round"))?;
+            Ok(vec![step(row, secret.as_ref())?])
+        });
+        let mut updates = self.update_rounds(ids, step).await?;
+        updates.pop().ok_or(StoreError::NotFound("round"))
     }
 
     async fn update_rounds(
@@ -363,8 +397,63 @@ impl Store for SqliteStore {
         step: RoundsFn,
     ) -> StoreResult<Vec<RoundUpdate>> {
         let cipher = Arc::clone(&self.cipher);
-        self.writer
-            .submit(move |c| queries::update_rounds(c, &cipher, &ids, step))
+        self.write_tx(async move |tx| {
+            rounds::update_rounds(tx, &cipher, &ids, step, now_ms()).await
+        })
+        .await
+    }
+
+    async fn load_rounds(&self, ids: &[String]) -> StoreResult<Vec<LoadedRound>> {
+        let ids = ids.to_vec();
+        let cipher = Arc::clone(&self.cipher);
+        self.read_tx(async move |tx| rounds::load_rounds(tx, &cipher, &ids).await)
+            .await
+    }
+
+    async fn commit(&self, commit: Commit) -> StoreResult<Vec<RoundUpdate>> {
+        let sealed = rounds::seal_commit(&self.cipher, commit)?;
+        let cipher = Arc::clone(&self.cipher);
+        self.write_tx(async move |tx| rounds::commit(tx, &cipher, sealed, now_ms()).await)
+            .await
+    }
+
+    async fn idempotent_response(
+        &self,
+        scope: &str,
+        key: &str,
+    ) -> StoreResult<Option<(String, String)>> {
+        let (scope, key) = (scope.to_owned(), key.to_owned());
+        self.read_tx(async move |tx| tx.idempotent(&scope, &key).await)
+            .await
+    }
+
+    async fn acquire_lease(
+        &self,
+        resource: &str,
+        owner: &str,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> StoreResult<LeaseGrant> {
+        let (resource, owner) = (resource.to_owned(), owner.to_owned());
+        self.write_tx(async move |tx| leases::acquire(tx, &resource, &owner, now_ms, ttl_ms).await)
+            .await
+    }
+
+    async fn renew_leases(&self, owner: &str, now_ms: i64, ttl_ms: i64) -> StoreResult<u64> {
+        let owner = owner.to_owned();
+        self.write_tx(async move |tx| tx.renew_leases(&owner, now_ms.saturating_add(ttl_ms)).await)
+            .await
+    }
+
+    async fn expired_leases(&self, prefix: &str, now_ms: i64) -> StoreResult<Vec<String>> {
+        let prefix = prefix.to_owned();
+        self.read_tx(async move |tx| tx.expired_leases(&prefix, now_ms).await)
+            .await
+    }
+
+    async fn release_lease(&self, resource: &str, owner: &str) -> StoreResult<()> {
+        let (resource, owner) = (resource.to_owned(), owner.to_owned());
+        self.write_tx(async move |tx| tx.release_lease(&resource, &owner).await)
             .await
     }
 

@@ -4,15 +4,17 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use crate::error::{StoreError, StoreResult};
 use crate::plan;
-use crate::seal::SecretSeed;
+use crate::rounds;
 use crate::seal::SeedCipher;
 use crate::time::now_ms;
+use crate::tx::run_ready;
 use crate::types::{
-    BetReceipt, BetRequest, BetRow, LogRow, NewRecord, NewRound, Page, Player, RecordRow,
-    RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate, RoundsFn,
-    SeedPair,
+    BetReceipt, BetRequest, BetRow, LogRow, Page, Player, RecordOut, RecordRow, RecordsFn,
+    RevealedPair, Rotation, SeedPair,
 };
 use crate::Viewer;
+
+use super::tx::SqliteTx;
 
 /// A sealed new pair, ready to insert.
 pub(crate) struct SealedPair {
@@ -316,8 +318,11 @@ pub(crate) fn rotate(
         bets: pair.next_nonce,
     };
     let bets = pair_bets(c, pair.id)?;
-    let new_records = records(&revealed, &bets)?;
-    let records = insert_records(c, Some(player_id), &new_records)?;
+    let new_records: Vec<RecordOut> = records(&revealed, &bets)?
+        .into_iter()
+        .map(|r| RecordOut::for_player(player_id, r))
+        .collect();
+    let records = insert_records(c, &new_records)?;
     let current = insert_pair(c, player_id, next)?;
     Ok(Rotation {
         revealed,
@@ -362,35 +367,33 @@ pub(crate) fn revealed_pairs(
     .collect()
 }
 
-pub(crate) fn insert_records(
-    c: &Connection,
-    owner: Option<i64>,
-    records: &[NewRecord],
-) -> StoreResult<Vec<RecordRow>> {
-    let mut stmt = c.prepare_cached(
-        "INSERT INTO records (owner_id, scheme, body, created_at) VALUES (?1, ?2, ?3, ?4)",
-    )?;
+pub(crate) fn insert_records(c: &Connection, records: &[RecordOut]) -> StoreResult<Vec<RecordRow>> {
     let now = now_ms();
     records
         .iter()
-        .map(|r| {
-            stmt.execute(params![owner, r.scheme, r.body, now])?;
-            Ok(RecordRow {
-                id: c.last_insert_rowid(),
-                owner_id: owner,
-                scheme: r.scheme.clone(),
-                body: r.body.clone(),
-            })
-        })
+        .map(|r| run_ready(rounds::insert_record(&mut SqliteTx(c), r, now))?)
         .collect()
 }
 
-fn record_row(r: &Row<'_>) -> rusqlite::Result<RecordRow> {
+/// Columns of a record with its readers joined by commas.
+const RECORD_COLUMNS: &str = "id, scheme, body, \
+     (SELECT group_concat(player_id) FROM record_readers WHERE record_id = records.id)";
+
+/// Only the records a viewer may read (`?1`: the player, NULL for the operator).
+const READABLE: &str = "(?1 IS NULL OR EXISTS (SELECT 1 FROM record_readers
+                          WHERE record_id = records.id AND player_id = ?1))";
+
+fn record_row(r: &Row<'_>) -> rusqlite::Result<(i64, String, String, Option<String>)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+}
+
+fn check_record(raw: (i64, String, String, Option<String>)) -> StoreResult<RecordRow> {
+    let (id, scheme, body, readers) = raw;
     Ok(RecordRow {
-        id: r.get(0)?,
-        owner_id: r.get(1)?,
-        scheme: r.get(2)?,
-        body: r.get(3)?,
+        id,
+        readers: rounds::parse_readers(readers.as_deref())?,
+        scheme,
+        body,
     })
 }
 
@@ -402,24 +405,26 @@ fn viewer_owner(viewer: Viewer) -> Option<i64> {
 }
 
 pub(crate) fn record(c: &Connection, viewer: Viewer, id: i64) -> StoreResult<RecordRow> {
-    c.prepare_cached(
-        "SELECT id, owner_id, scheme, body FROM records WHERE id = ?1 AND (?2 IS NULL OR owner_id = ?2)",
-    )?
-    .query_row(params![id, viewer_owner(viewer)], record_row)
-    .optional()?
-    .ok_or(StoreError::NotFound("record"))
+    let raw = c
+        .prepare_cached(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id = ?2"
+        ))?
+        .query_row(params![viewer_owner(viewer), id], record_row)
+        .optional()?
+        .ok_or(StoreError::NotFound("record"))?;
+    check_record(raw)
 }
 
 pub(crate) fn records(c: &Connection, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>> {
-    let mut stmt = c.prepare_cached(
-        "SELECT id, owner_id, scheme, body FROM records
-         WHERE (?1 IS NULL OR owner_id = ?1) AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
-    )?;
+    let mut stmt = c.prepare_cached(&format!(
+        "SELECT {RECORD_COLUMNS} FROM records
+         WHERE {READABLE} AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3"
+    ))?;
     let rows = stmt.query_map(
         params![viewer_owner(viewer), page.before, plan::limit(page.limit)],
         record_row,
     )?;
-    rows.map(|r| r.map_err(StoreError::from)).collect()
+    rows.map(|r| check_record(r?)).collect()
 }
 
 pub(crate) fn records_after(
@@ -428,166 +433,14 @@ pub(crate) fn records_after(
     after: i64,
     limit: u32,
 ) -> StoreResult<Vec<RecordRow>> {
-    let mut stmt = c.prepare_cached(
-        "SELECT id, owner_id, scheme, body FROM records
-         WHERE (?1 IS NULL OR owner_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3",
-    )?;
+    let mut stmt = c.prepare_cached(&format!(
+        "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id > ?2 ORDER BY id LIMIT ?3"
+    ))?;
     let rows = stmt.query_map(
         params![viewer_owner(viewer), after, plan::limit(limit)],
         record_row,
     )?;
-    rows.map(|r| r.map_err(StoreError::from)).collect()
-}
-
-/// A round as read, with its sealed secret.
-struct RoundRaw {
-    row: RoundRow,
-    sealed: Option<Vec<u8>>,
-}
-
-fn read_round(c: &Connection, id: &str) -> StoreResult<RoundRaw> {
-    let raw = c
-        .prepare_cached(
-            "SELECT id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len
-             FROM rounds WHERE id = ?1",
-        )?
-        .query_row(params![id], |r| {
-            Ok((
-                RoundRow {
-                    id: r.get(0)?,
-                    kind: r.get(1)?,
-                    commitment: r.get(2)?,
-                    revealed: r.get(4)?,
-                    state: r.get(5)?,
-                    status: r.get(6)?,
-                    log_len: 0,
-                },
-                r.get::<_, Option<Vec<u8>>>(3)?,
-                r.get::<_, i64>(7)?,
-            ))
-        })
-        .optional()?
-        .ok_or(StoreError::NotFound("round"))?;
-    let (mut row, sealed, log_len) = raw;
-    row.log_len = plan::to_u64(log_len, "log length")?;
-    Ok(RoundRaw { row, sealed })
-}
-
-pub(crate) fn create_round(
-    c: &Connection,
-    round: &NewRound,
-    sealed: &[u8],
-) -> StoreResult<RoundRow> {
-    let now = now_ms();
-    c.prepare_cached(
-        "INSERT INTO rounds (id, kind, commitment, sealed_seed, state, status, log_len, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?7)",
-    )?
-    .execute(params![round.id, round.kind, round.commitment, sealed, round.state, round.status, now])
-    .map_err(|e| match StoreError::from(e) {
-        StoreError::Conflict { .. } => StoreError::conflict("already_exists", format!("'{}' already exists", round.id)),
-        other => other,
-    })?;
-    Ok(RoundRow {
-        id: round.id.clone(),
-        kind: round.kind.clone(),
-        commitment: round.commitment.clone(),
-        revealed: None,
-        state: round.state.clone(),
-        status: round.status.clone(),
-        log_len: 0,
-    })
-}
-
-pub(crate) fn round(c: &Connection, id: &str) -> StoreResult<RoundRow> {
-    read_round(c, id).map(|r| r.row)
-}
-
-pub(crate) fn update_round(
-    c: &Connection,
-    cipher: &SeedCipher,
-    id: &str,
-    step: RoundFn,
-) -> StoreResult<RoundUpdate> {
-    let RoundRaw { row, sealed } = read_round(c, id)?;
-    let secret = sealed
-        .map(|s| cipher.open(&s, &row.commitment))
-        .transpose()?;
-    let change = step(&row, secret.as_ref())?;
-    apply_round_change(c, row, secret.as_ref(), change)
-}
-
-pub(crate) fn update_rounds(
-    c: &Connection,
-    cipher: &SeedCipher,
-    ids: &[String],
-    step: RoundsFn,
-) -> StoreResult<Vec<RoundUpdate>> {
-    plan::distinct(ids)?;
-    let mut rounds = Vec::with_capacity(ids.len());
-    for id in ids {
-        let RoundRaw { row, sealed } = read_round(c, id)?;
-        let secret = sealed
-            .map(|s| cipher.open(&s, &row.commitment))
-            .transpose()?;
-        rounds.push((row, secret));
-    }
-    let changes = step(&rounds)?;
-    if changes.len() != rounds.len() {
-        return Err(StoreError::other(
-            "a multi-round step returned the wrong number of changes",
-        ));
-    }
-    rounds
-        .into_iter()
-        .zip(changes)
-        .map(|((row, secret), change)| apply_round_change(c, row, secret.as_ref(), change))
-        .collect()
-}
-
-fn apply_round_change(
-    c: &Connection,
-    row: RoundRow,
-    secret: Option<&SecretSeed>,
-    change: RoundChange,
-) -> StoreResult<RoundUpdate> {
-    let id = row.id.clone();
-    let revealed = match (secret, change.reveal) {
-        (Some(secret), true) => Some(secret.expose().to_owned()),
-        _ => row.revealed.clone(),
-    };
-    let now = now_ms();
-    let added = u64::try_from(change.log.len()).map_err(StoreError::other)?;
-    c.prepare_cached(
-        "UPDATE rounds SET state = ?1, status = ?2, log_len = log_len + ?3, updated_at = ?4,
-                revealed_seed = ?5, sealed_seed = CASE WHEN ?5 IS NULL THEN sealed_seed ELSE NULL END
-         WHERE id = ?6",
-    )?
-    .execute(params![change.state, change.status, plan::to_i64(added, "log length")?, now, revealed, id])?;
-    let mut log = Vec::with_capacity(change.log.len());
-    let mut stmt = c.prepare_cached(
-        "INSERT INTO round_log (round_id, seq, body, created_at) VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    for (i, body) in change.log.into_iter().enumerate() {
-        let seq = row.log_len + i as u64;
-        stmt.execute(params![id, plan::to_i64(seq, "seq")?, body, now])?;
-        log.push(LogRow { seq, body });
-    }
-    let mut records = Vec::with_capacity(change.records.len());
-    for (owner, record) in change.records {
-        records.extend(insert_records(c, owner, std::slice::from_ref(&record))?);
-    }
-    Ok(RoundUpdate {
-        row: RoundRow {
-            revealed,
-            state: change.state,
-            status: change.status,
-            log_len: row.log_len + added,
-            ..row
-        },
-        log,
-        records,
-    })
+    rows.map(|r| check_record(r?)).collect()
 }
 
 pub(crate) fn round_log(
