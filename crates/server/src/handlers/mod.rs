@@ -6,6 +6,7 @@ pub mod events;
 pub mod health;
 pub mod matches;
 pub mod operator;
+pub mod operator_players;
 pub mod players;
 pub mod poker;
 pub mod records;

@@ -6,6 +6,7 @@
 //! Durability is PostgreSQL's own: a transaction is answered after its
 //! commit, which with the default `synchronous_commit = on` is flushed.
 
+mod players;
 mod queries;
 mod tx;
 
@@ -34,6 +35,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (
         3,
         include_str!("../../migrations/postgres/0003_versions.sql"),
+    ),
+    (
+        4,
+        include_str!("../../migrations/postgres/0004_players.sql"),
     ),
 ];
 
@@ -392,5 +397,33 @@ impl Store for PgStore {
 
     async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
         queries::rounds_with_status(&self.pool, kind, status).await
+    }
+
+    async fn operator_player(
+        &self,
+        external_id: &str,
+        token_hash: &str,
+        balance: u128,
+        pair: NewSeedPair,
+    ) -> StoreResult<crate::OperatorPlayer> {
+        let sealed = self.cipher.seal(&pair.server_seed, &pair.commitment)?;
+        players::find_or_create(&self.pool, external_id, token_hash, balance, &pair, &sealed).await
+    }
+
+    async fn set_operator_player_token(
+        &self,
+        external_id: &str,
+        token_hash: Option<&str>,
+    ) -> StoreResult<(i64, String)> {
+        players::set_token(&self.pool, external_id, token_hash).await
+    }
+
+    async fn grant_chips(
+        &self,
+        external_id: &str,
+        key: &str,
+        amount: u128,
+    ) -> StoreResult<crate::ChipGrant> {
+        players::grant(&self.pool, external_id, key, amount).await
     }
 }

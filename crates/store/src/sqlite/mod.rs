@@ -14,6 +14,7 @@
 
 mod checkpoint;
 mod files;
+mod players;
 mod queries;
 mod tx;
 mod writer;
@@ -46,6 +47,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/sqlite/0001_dice.sql")),
     (2, include_str!("../../migrations/sqlite/0002_rounds.sql")),
     (3, include_str!("../../migrations/sqlite/0003_versions.sql")),
+    (4, include_str!("../../migrations/sqlite/0004_players.sql")),
 ];
 
 /// Read connections kept open.
@@ -466,6 +468,45 @@ impl Store for SqliteStore {
     async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
         let (kind, status) = (kind.to_owned(), status.to_owned());
         self.read(move |c| queries::rounds_with_status(c, &kind, &status))
+            .await
+    }
+
+    async fn operator_player(
+        &self,
+        external_id: &str,
+        token_hash: &str,
+        balance: u128,
+        pair: NewSeedPair,
+    ) -> StoreResult<crate::OperatorPlayer> {
+        let sealed = self.seal(&pair)?;
+        let (external_id, token_hash) = (external_id.to_owned(), token_hash.to_owned());
+        self.writer
+            .submit(move |c| {
+                players::find_or_create(c, &external_id, &token_hash, balance, &sealed)
+            })
+            .await
+    }
+
+    async fn set_operator_player_token(
+        &self,
+        external_id: &str,
+        token_hash: Option<&str>,
+    ) -> StoreResult<(i64, String)> {
+        let (external_id, token_hash) = (external_id.to_owned(), token_hash.map(str::to_owned));
+        self.writer
+            .submit(move |c| players::set_token(c, &external_id, token_hash.as_deref()))
+            .await
+    }
+
+    async fn grant_chips(
+        &self,
+        external_id: &str,
+        key: &str,
+        amount: u128,
+    ) -> StoreResult<crate::ChipGrant> {
+        let (external_id, key) = (external_id.to_owned(), key.to_owned());
+        self.writer
+            .submit(move |c| players::grant(c, &external_id, &key, amount))
             .await
     }
 }
