@@ -111,22 +111,24 @@ impl Load {
     }
 }
 
-/// Starts two servers on a fresh schema; the guard drops the schema.
-fn two_servers(url: &str, dir: &std::path::Path) -> (Schema, String) {
+/// A data directory and a fresh schema for servers sharing one database
+/// (`None`, after saying `SKIPPED`, without PostgreSQL); the schema guard
+/// drops it at the end.
+fn shared_database(test: &str) -> Option<(tempfile::TempDir, Schema, String)> {
+    let url = postgres_or_skip(test)?;
+    let dir = tempfile::tempdir().expect("tempdir");
     // Created and migrated with the data dir's seed key, as the servers use it.
-    let cipher = SeedCipher::load_or_create(&dir.join("seed.key")).expect("seed key");
-    let schema = Schema::create(url, cipher);
+    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("seed key");
+    let schema = Schema::create(&url, cipher);
     let db = schema.scoped_url();
-    (schema, db)
+    Some((dir, schema, db))
 }
 
 #[test]
 fn live_events_cross_processes() {
-    let Some(url) = postgres_or_skip("live events across two processes") else {
+    let Some((dir, _schema, db)) = shared_database("live events across two processes") else {
         return;
     };
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (_schema, db) = two_servers(&url, dir.path());
     let mut opts = Options::new(dir.path());
     opts.database = Some(&db);
     let a = Server::start(&opts);
@@ -180,11 +182,9 @@ fn live_events_cross_processes() {
 
 #[test]
 fn two_processes_one_postgres_same_players() {
-    let Some(url) = postgres_or_skip("scale-out over two processes") else {
+    let Some((dir, _schema, db)) = shared_database("scale-out over two processes") else {
         return;
     };
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (_schema, db) = two_servers(&url, dir.path());
     let mut opts = Options::new(dir.path());
     opts.database = Some(&db);
     // Both processes share the data dir (the seed key) and the operator key.
