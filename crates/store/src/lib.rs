@@ -36,8 +36,8 @@ pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
     fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
     Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow,
-    RoundUpdate, RoundWrite, RoundsFn, SeedPair, SettleFn, Settled,
+    RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow, RoundUpdate,
+    RoundWrite, SeedPair, SettleFn, Settled,
 };
 
 /// Compares two secrets' hex digests in constant time.
@@ -115,9 +115,6 @@ pub trait Store: Send + Sync + 'static {
     /// The player's revealed pairs, newest first.
     async fn revealed_pairs(&self, player_id: i64, page: Page) -> StoreResult<Vec<RevealedPair>>;
 
-    /// Stores revealed records (from any scheme), each once with its readers.
-    async fn insert_records(&self, records: Vec<RecordOut>) -> StoreResult<Vec<RecordRow>>;
-
     /// One record the viewer may see.
     async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow>;
 
@@ -132,24 +129,8 @@ pub trait Store: Send + Sync + 'static {
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>>;
 
-    /// Stores a new round with its sealed secret; `Conflict` if the id exists.
-    async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow>;
-
     /// A round (its secret only if revealed).
     async fn round(&self, id: &str) -> StoreResult<RoundRow>;
-
-    /// Runs one step of a round atomically: the row is locked, `step` sees
-    /// it with the unsealed secret, and its change (state, log, reveal,
-    /// records) commits together.
-    async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate>;
-
-    /// Runs one step over several rounds atomically (rows locked in id
-    /// order); `step` returns one change per id, in the given order.
-    async fn update_rounds(
-        &self,
-        ids: Vec<String>,
-        step: RoundsFn,
-    ) -> StoreResult<Vec<RoundUpdate>>;
 
     /// The rounds in the given order, with their secrets while unrevealed;
     /// `NotFound("round")` if any is missing. A read: no lock is held after.

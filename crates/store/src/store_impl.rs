@@ -117,21 +117,6 @@ macro_rules! impl_store {
                 .await
             }
 
-            async fn insert_records(
-                &self,
-                records: Vec<$crate::RecordOut>,
-            ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
-                self.write_tx(async move |tx| {
-                    let now = now();
-                    let mut rows = Vec::with_capacity(records.len());
-                    for out in &records {
-                        rows.push($crate::rounds::insert_record(tx, out, now).await?);
-                    }
-                    Ok(rows)
-                })
-                .await
-            }
-
             async fn record(
                 &self,
                 viewer: $crate::Viewer,
@@ -162,48 +147,10 @@ macro_rules! impl_store {
                 .await
             }
 
-            async fn create_round(
-                &self,
-                round: $crate::NewRound,
-            ) -> $crate::StoreResult<$crate::RoundRow> {
-                let sealed = self.cipher.seal(&round.secret, &round.commitment)?;
-                self.write_tx(async move |tx| {
-                    $crate::rounds::create_round(tx, &round, &sealed, now()).await
-                })
-                .await
-            }
-
             async fn round(&self, id: &str) -> $crate::StoreResult<$crate::RoundRow> {
                 let id = id.to_owned();
                 self.read_tx(async move |tx| $crate::rounds::round(tx, &id).await)
                     .await
-            }
-
-            async fn update_round(
-                &self,
-                id: &str,
-                step: $crate::RoundFn,
-            ) -> $crate::StoreResult<$crate::RoundUpdate> {
-                let step: $crate::RoundsFn = Box::new(move |rounds| {
-                    let (row, secret) = rounds
-                        .first()
-                        .ok_or($crate::StoreError::NotFound("round"))?;
-                    Ok(vec![step(row, secret.as_ref())?])
-                });
-                let mut updates = self.update_rounds(vec![id.to_owned()], step).await?;
-                updates.pop().ok_or($crate::StoreError::NotFound("round"))
-            }
-
-            async fn update_rounds(
-                &self,
-                ids: Vec<String>,
-                step: $crate::RoundsFn,
-            ) -> $crate::StoreResult<Vec<$crate::RoundUpdate>> {
-                let cipher = std::sync::Arc::clone(&self.cipher);
-                self.write_tx(async move |tx| {
-                    $crate::rounds::update_rounds(tx, &cipher, &ids, step, now()).await
-                })
-                .await
             }
 
             async fn load_rounds(

@@ -236,10 +236,9 @@ pub(crate) trait Tx {
     /// Ids of the rounds of `kind` with `status`, oldest first.
     async fn rounds_with_status(&mut self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
 
-    /// The rounds among `ids` that exist, in any order. `lock`: hold them
-    /// until the transaction ends (PostgreSQL row locks; SQLite's single
-    /// writer holds everything anyway).
-    async fn rounds(&mut self, ids: &[String], lock: bool) -> StoreResult<Vec<RoundRaw>>;
+    /// The rounds among `ids` that exist, in any order (no lock: writes
+    /// compare versions instead).
+    async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>>;
 
     /// Inserts a round at version 0; `false` if the id exists.
     async fn insert_round(

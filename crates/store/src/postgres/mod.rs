@@ -90,9 +90,9 @@ impl PgStore {
             .await?;
         migrate(&pool, &cipher).await?;
         Ok(Self {
+            events: events::channel(&pool).await?,
             pool,
             cipher: Arc::new(cipher),
-            events: events::channel(schema),
         })
     }
 

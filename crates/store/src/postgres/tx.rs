@@ -491,11 +491,9 @@ impl Tx for PgTx<'_> {
         .await?)
     }
 
-    async fn rounds(&mut self, ids: &[String], lock: bool) -> StoreResult<Vec<RoundRaw>> {
-        // Locks are taken in id order so two steps cannot deadlock.
+    async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
         sqlx::query(&format!(
-            "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1) ORDER BY id{}",
-            lock_clause(lock)
+            "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1)"
         ))
         .bind(ids)
         .fetch_all(&mut *self.0)

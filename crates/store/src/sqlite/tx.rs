@@ -468,7 +468,7 @@ impl Tx for SqliteTx<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    async fn rounds(&mut self, ids: &[String], _lock: bool) -> StoreResult<Vec<RoundRaw>> {
+    async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
         let mut stmt = self
             .0
             .prepare_cached(&format!("SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?1"))?;
