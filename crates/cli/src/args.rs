@@ -109,7 +109,7 @@ pub enum Source {
 pub enum Format {
     /// `report::render`: cards as `As`, the first mismatch named.
     Human,
-    /// SPEC §8: one JSON object per record per line.
+    /// docs/spec.md §12.4: one JSON object per record per line.
     Json,
 }
 

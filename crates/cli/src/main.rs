@@ -1,4 +1,4 @@
-//! `fairseed`: verify fairness records from the command line (SPEC §8).
+//! `fairseed`: verify fairness records from the command line (docs/spec.md §12).
 //!
 //! Like ripgrep, `main` is the one exit path: `run` returns a result, the error
 //! chain is printed once, a closed stdout (broken pipe) counts as success, and the

@@ -6,7 +6,7 @@
 //! in the player's browser. The server passes in CSPRNG bytes through
 //! [`ServerSeed::from_bytes`]; the core never makes randomness of its own.
 //!
-//! The schemes are specified in the project's `SPEC.md`:
+//! The schemes are specified in `docs/spec.md`:
 //! the draw stream ([`stream`], [`shuffle()`]), table games ([`games`]), chess
 //! colours ([`chess`]), Merkle-committed poker decks ([`poker`], [`merkle`]),
 //! dice ([`dice`]), and the NumPy selfpoker deal ([`selfpoker`], [`numpy`]).
@@ -34,6 +34,12 @@ pub use error::Error;
 pub use hash::{hmac256_hex, sha256_hex};
 pub use seed::{ct_eq, ClientSeed, Commitment, Ident, ServerSeed, CLIENT_SEED_MAX_BYTES};
 pub use shuffle::{shuffle, shuffled_ids};
+
+/// The examples of `docs/core-api.md`, compiled and run as doc tests so the
+/// document cannot drift from the API it describes.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/core-api.md")]
+pub struct CoreApiDoc;
 
 mod describe;
 mod json_out;

@@ -3,6 +3,8 @@
 //! Everything here is plain data: strings of hex, integers, JSON text. The
 //! fairness computations happen in `fairseed-core`, called by the server.
 
+pub use fairseed_core::dice::Condition;
+
 use crate::seal::SecretSeed;
 
 /// A player account.
@@ -57,8 +59,20 @@ pub struct RevealedPair {
     pub bets: u64,
 }
 
-/// What the roll of one bet came to, computed by the core inside the bet's
-/// transaction.
+/// What a bet's settlement is computed from, inside the bet's transaction.
+pub struct BetDraw<'a> {
+    /// The pair's server seed, unsealed.
+    pub server_seed: &'a SecretSeed,
+    /// The pair's client seed.
+    pub client_seed: &'a str,
+    /// The nonce this bet takes.
+    pub nonce: u64,
+    /// The player's balance before the bet.
+    pub balance: u128,
+}
+
+/// What one bet came to, decided by the caller (the core's dice and the
+/// service's rules) and stored as given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settled {
     /// The dice roll, 0..9999.
@@ -67,14 +81,16 @@ pub struct Settled {
     pub win: bool,
     /// Chips paid back (stake included), 0 on a loss.
     pub payout: u128,
+    /// The player's balance after the bet.
+    pub balance_after: u128,
 }
 
-/// Computes a bet's settlement from `(server seed, client seed, nonce)`.
+/// Settles a bet from its draw, or refuses it.
 ///
 /// The store calls it exactly once, inside the transaction that takes the
-/// nonce, so the roll always matches the nonce stored with it.
-/// An error aborts the bet; nothing is written.
-pub type SettleFn = Box<dyn FnOnce(&SecretSeed, &str, u64) -> crate::StoreResult<Settled> + Send>;
+/// nonce, so the roll always matches the nonce stored with it. An error
+/// (e.g. a balance too small) aborts the bet; nothing is written.
+pub type SettleFn = Box<dyn FnOnce(BetDraw<'_>) -> crate::StoreResult<Settled> + Send>;
 
 /// A dice bet to place.
 pub struct BetRequest {
@@ -84,8 +100,8 @@ pub struct BetRequest {
     pub idempotency_key: String,
     /// Stake, whole chips (already checked by the core: 1..2^53-1).
     pub amount: u64,
-    /// `under` or `over`.
-    pub condition: String,
+    /// Win below or above the target.
+    pub condition: Condition,
     /// 0..9999.
     pub target: u16,
     /// The core's roll and settlement for this bet.
@@ -116,8 +132,8 @@ pub struct BetRow {
     pub nonce: u64,
     /// Stake.
     pub amount: u64,
-    /// `under` or `over`.
-    pub condition: String,
+    /// Win below or above the target.
+    pub condition: Condition,
     /// 0..9999.
     pub target: u16,
     /// The roll.
@@ -132,7 +148,8 @@ pub struct BetRow {
     pub idempotency_key: String,
 }
 
-/// The answer to a bet: the stored row, and whether it was a replay.
+/// The answer to a bet: the stored row, and whether it was a replay (the
+/// key had been used: the row is that first bet, whatever this request asked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BetReceipt {
     /// The bet as stored.
@@ -141,7 +158,7 @@ pub struct BetReceipt {
     pub replayed: bool,
 }
 
-/// A record to store (JSON text of one SPEC §7 record).
+/// A record to store (JSON text of one record, docs/spec.md §10).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewRecord {
     /// The record's `scheme`.
@@ -150,13 +167,41 @@ pub struct NewRecord {
     pub body: String,
 }
 
+/// A record to store once, with the players allowed to read it (the
+/// operator reads every record).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordOut {
+    /// The record.
+    pub record: NewRecord,
+    /// The players who may read it; empty for an operator-only record.
+    pub readers: Vec<i64>,
+}
+
+impl RecordOut {
+    /// A record only the operator reads.
+    pub fn operator(record: NewRecord) -> Self {
+        Self {
+            record,
+            readers: Vec::new(),
+        }
+    }
+
+    /// A record `player` (and the operator) reads.
+    pub fn for_player(player: i64, record: NewRecord) -> Self {
+        Self {
+            record,
+            readers: vec![player],
+        }
+    }
+}
+
 /// A stored, revealed record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordRow {
     /// The record's id.
     pub id: i64,
-    /// The player it belongs to; `None` for operator records.
-    pub owner_id: Option<i64>,
+    /// The players who may read it, ascending (the operator reads all).
+    pub readers: Vec<i64>,
     /// The record's `scheme`.
     pub scheme: String,
     /// The record, serialized JSON.
@@ -225,6 +270,88 @@ pub struct RoundRow {
     pub status: String,
     /// Entries in its log so far.
     pub log_len: u64,
+    /// 0 when created, one more on every write: a write names the version it
+    /// was computed from and is refused if the round moved since.
+    pub version: u64,
+}
+
+/// A round as loaded for a step: the row, and its unsealed secret while
+/// unrevealed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedRound {
+    /// The stored row.
+    pub row: RoundRow,
+    /// The secret, `None` once revealed.
+    pub secret: Option<SecretSeed>,
+}
+
+/// A write to one existing round, applied only if its version is still
+/// `expected_version`.
+#[derive(Debug, Clone)]
+pub struct RoundWrite {
+    /// The round.
+    pub id: String,
+    /// The version the change was computed from.
+    pub expected_version: u64,
+    /// What changes.
+    pub change: RoundChange,
+}
+
+/// An operator or player call made idempotent: the first response is stored
+/// with the change and replayed for a retry with the same key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Idempotent {
+    /// Whose keys these are: `operator` or `player:<id>`.
+    pub scope: String,
+    /// The `Idempotency-Key` header.
+    pub key: String,
+    /// SHA-256 hex of the method, path and body: a retry must match it.
+    pub request_hash: String,
+    /// The JSON body to replay (the status is always the success one).
+    pub response: String,
+}
+
+/// A placeholder for the id of the `n`-th record a commit stores (in the
+/// order of its updates), to put in an idempotent response before the id
+/// exists: the store fills it in ([`fill_record_ids`]) when it stores the
+/// response, so a replay answers with the real id.
+pub fn record_id_slot(n: usize) -> String {
+    format!("$record_id:{n}")
+}
+
+/// `response` (JSON text) with each record-id slot, a JSON string, replaced
+/// by the number `ids[n]`.
+pub fn fill_record_ids(response: &str, ids: &[i64]) -> String {
+    ids.iter()
+        .enumerate()
+        .fold(response.to_owned(), |text, (n, id)| {
+            text.replace(&format!("\"{}\"", record_id_slot(n)), &id.to_string())
+        })
+}
+
+/// One atomic commit: new rounds, writes to existing ones, and the
+/// idempotency entry. All of it is stored, or none.
+#[derive(Debug, Clone, Default)]
+pub struct Commit {
+    /// Rounds to create (each at version 0).
+    pub creates: Vec<NewRound>,
+    /// Writes to existing rounds.
+    pub writes: Vec<RoundWrite>,
+    /// The response to replay for a retry of this call.
+    pub idempotent: Option<Idempotent>,
+}
+
+/// The answer to a lease request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeaseGrant {
+    /// The caller holds the lease now; `took_over_from` names the previous
+    /// owner whose lease had expired (`None`: it was free or already ours).
+    Granted {
+        /// The owner whose expired lease was taken over.
+        took_over_from: Option<String>,
+    },
+    /// A live lease of another owner.
+    HeldBy(String),
 }
 
 /// One entry of a round's log (a draw, a deal, a state message).
@@ -247,8 +374,8 @@ pub struct RoundChange {
     pub log: Vec<String>,
     /// Reveal the secret (the round is over).
     pub reveal: bool,
-    /// Records to store with this step, each with its owner (`None`: operator).
-    pub records: Vec<(Option<i64>, NewRecord)>,
+    /// Records to store with this step, each once with its readers.
+    pub records: Vec<RecordOut>,
 }
 
 /// Computes a step of a round inside its transaction. The secret is `None`
@@ -271,4 +398,25 @@ pub struct RoundUpdate {
     pub log: Vec<LogRow>,
     /// The records the step stored.
     pub records: Vec<RecordRow>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_id_slots_become_the_ids_in_order() {
+        let body = serde_json::json!({
+            "a": {"id": record_id_slot(0)},
+            "b": [record_id_slot(1), "$record_id:1x", "record_id:0"],
+        })
+        .to_string();
+        let filled: serde_json::Value =
+            serde_json::from_str(&fill_record_ids(&body, &[41, 7])).expect("still JSON");
+        assert_eq!(
+            filled,
+            serde_json::json!({"a": {"id": 41}, "b": [7, "$record_id:1x", "record_id:0"]})
+        );
+        assert_eq!(fill_record_ids(&body, &[]), body, "no ids, nothing filled");
+    }
 }

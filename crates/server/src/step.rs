@@ -1,0 +1,241 @@
+//! The one way a handler changes rounds: load, decide (pure rules), commit,
+//! and on a lost race load and decide again.
+//!
+//! The store compares each round's version on commit, so two processes (or
+//! two requests) acting on the same round never both win: the loser gets
+//! `version_conflict` and runs its decision again on the fresh rows. Calls
+//! made idempotent store their first response with the commit; [`replay`]
+//! answers a retry from it.
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use fairseed_store::{Commit, LoadedRound, RoundUpdate, StoreError};
+use serde_json::Value;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Decisions tried before a step gives up on a round too busy to change.
+const MAX_ATTEMPTS: u32 = 8;
+
+/// The idempotency scope of the operator's keys.
+pub const OPERATOR_SCOPE: &str = "operator";
+
+/// The idempotency scope of one player's keys.
+pub fn player_scope(player_id: i64) -> String {
+    format!("player:{player_id}")
+}
+
+/// What a retry must repeat exactly: SHA-256 hex of method, path and body.
+pub fn request_hash(method: &str, path: &str, body: &[u8]) -> String {
+    let mut input = Vec::with_capacity(method.len() + path.len() + body.len() + 2);
+    input.extend_from_slice(method.as_bytes());
+    input.push(b'\n');
+    input.extend_from_slice(path.as_bytes());
+    input.push(b'\n');
+    input.extend_from_slice(body);
+    fairseed_core::sha256_hex(&input)
+}
+
+/// Loads `ids`, lets `decide` compute the commit (pure rules inside),
+/// commits; on `version_conflict` loads and decides again (up to
+/// [`MAX_ATTEMPTS`] times, then `503 busy`, which a client may retry).
+pub async fn step<R>(
+    state: &AppState,
+    ids: &[String],
+    mut decide: impl FnMut(&[LoadedRound]) -> Result<(Commit, R), ApiError>,
+) -> Result<(Vec<RoundUpdate>, R), ApiError> {
+    for attempt in 0..MAX_ATTEMPTS {
+        let rounds = state.store().load_rounds(ids).await?;
+        let (commit, out) = decide(&rounds)?;
+        match state.store().commit(commit).await {
+            Ok(updates) => return Ok((updates, out)),
+            Err(StoreError::Conflict {
+                code: "version_conflict",
+                ..
+            }) => backoff(attempt).await,
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Err(ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "the round kept changing while this request was applied; retry",
+    ))
+}
+
+/// A short random pause so racing steps stop colliding in lockstep.
+async fn backoff(attempt: u32) {
+    let mut byte = [0u8; 1];
+    // Without randomness the pause is just shorter; it is never a secret.
+    let _ = getrandom::getrandom(&mut byte);
+    let cap_ms = 1u64 << attempt.min(5);
+    tokio::time::sleep(Duration::from_millis(u64::from(byte[0]) % cap_ms)).await;
+}
+
+/// The stored response to a retried call: `Some(response)` for the same
+/// request, `409 idempotency_mismatch` for a different body under the same
+/// key, `None` when the key is new.
+pub async fn replay(
+    state: &AppState,
+    scope: &str,
+    key: &str,
+    request_hash: &str,
+) -> Result<Option<Value>, ApiError> {
+    let Some((stored_hash, response)) = state.store().idempotent_response(scope, key).await? else {
+        return Ok(None);
+    };
+    if stored_hash != request_hash {
+        return Err(ApiError::conflict(
+            "idempotency_mismatch",
+            format!("Idempotency-Key '{key}' was already used for a different request"),
+        ));
+    }
+    serde_json::from_str(&response)
+        .map(Some)
+        .map_err(ApiError::internal)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use fairseed_store::{
+        Idempotent, NewRound, RoundChange, RoundWrite, SecretSeed, SeedCipher, SqliteStore,
+    };
+
+    use super::*;
+
+    fn state() -> AppState {
+        let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
+        AppState::new(Arc::new(store), "op", 100, 0)
+    }
+
+    fn counter(id: &str) -> NewRound {
+        NewRound {
+            id: id.into(),
+            kind: "test".into(),
+            commitment: "c".into(),
+            secret: SecretSeed::new("00".repeat(32)),
+            state: "0".into(),
+            status: "open".into(),
+        }
+    }
+
+    /// Adds one to the counter the round holds.
+    fn increment(rounds: &[LoadedRound]) -> Result<(Commit, u64), ApiError> {
+        let row = &rounds[0].row;
+        let n: u64 = row.state.parse().map_err(ApiError::internal)?;
+        let write = RoundWrite {
+            id: row.id.clone(),
+            expected_version: row.version,
+            change: RoundChange {
+                state: (n + 1).to_string(),
+                status: "open".into(),
+                ..RoundChange::default()
+            },
+        };
+        let commit = Commit {
+            writes: vec![write],
+            ..Commit::default()
+        };
+        Ok((commit, n + 1))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn racing_steps_each_apply_once() {
+        let state = state();
+        let create = Commit {
+            creates: vec![counter("t:1")],
+            ..Commit::default()
+        };
+        state.store().commit(create).await.expect("create");
+        let ids = vec!["t:1".to_owned()];
+        let mut tasks = Vec::new();
+        for _ in 0..4 {
+            let (state, ids) = (state.clone(), ids.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut seen = Vec::new();
+                for _ in 0..5 {
+                    let (_, n) = step(&state, &ids, increment).await.expect("step");
+                    seen.push(n);
+                }
+                seen
+            }));
+        }
+        let mut all = Vec::new();
+        for t in tasks {
+            all.extend(t.await.expect("join"));
+        }
+        all.sort_unstable();
+        assert_eq!(
+            all,
+            (1..=20).collect::<Vec<u64>>(),
+            "each increment seen once"
+        );
+        let row = state.store().round("t:1").await.expect("round");
+        assert_eq!((row.state.as_str(), row.version), ("20", 20));
+    }
+
+    #[tokio::test]
+    async fn a_rule_error_commits_nothing() {
+        let state = state();
+        let create = Commit {
+            creates: vec![counter("t:2")],
+            ..Commit::default()
+        };
+        state.store().commit(create).await.expect("create");
+        let refused = step(
+            &state,
+            &["t:2".to_owned()],
+            |_| -> Result<(Commit, ()), _> { Err(ApiError::conflict("not_your_turn", "no")) },
+        )
+        .await;
+        assert_eq!(refused.err().map(|e| e.code()), Some("not_your_turn"));
+        assert_eq!(state.store().round("t:2").await.expect("round").version, 0);
+    }
+
+    #[tokio::test]
+    async fn replay_returns_the_first_response_or_refuses_another_body() {
+        let state = state();
+        let hash = request_hash("POST", "/v1/x", b"{\"a\":1}");
+        assert_eq!(
+            replay(&state, OPERATOR_SCOPE, "k", &hash)
+                .await
+                .expect("new"),
+            None
+        );
+        let commit = Commit {
+            creates: vec![counter("t:3")],
+            idempotent: Some(Idempotent {
+                scope: OPERATOR_SCOPE.into(),
+                key: "k".into(),
+                request_hash: hash.clone(),
+                response: "{\"ok\":true}".into(),
+            }),
+            ..Commit::default()
+        };
+        state.store().commit(commit).await.expect("commit");
+        assert_eq!(
+            replay(&state, OPERATOR_SCOPE, "k", &hash)
+                .await
+                .expect("replay"),
+            Some(serde_json::json!({"ok": true}))
+        );
+        let other = request_hash("POST", "/v1/x", b"{\"a\":2}");
+        assert_ne!(other, hash);
+        let refused = replay(&state, OPERATOR_SCOPE, "k", &other).await;
+        assert_eq!(
+            refused.err().map(|e| e.code()),
+            Some("idempotency_mismatch")
+        );
+        assert_eq!(
+            replay(&state, &player_scope(1), "k", &hash)
+                .await
+                .expect("other scope"),
+            None,
+            "keys are per scope"
+        );
+    }
+}

@@ -1,0 +1,334 @@
+//! Rounds: loading, versioned commits and the closure step, decided once for
+//! every backend over the [`Tx`] primitives.
+
+use std::collections::BTreeSet;
+
+use crate::error::{StoreError, StoreResult};
+use crate::seal::{SecretSeed, SeedCipher};
+use crate::tx::{RoundRaw, RoundSet, Tx};
+use crate::types::{
+    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
+    RoundChange, RoundRow, RoundUpdate, RoundWrite, RoundsFn,
+};
+
+/// A commit whose new secrets are sealed, ready for a transaction.
+pub(crate) struct SealedCommit {
+    creates: Vec<(NewRound, Vec<u8>)>,
+    writes: Vec<RoundWrite>,
+    idempotent: Option<Idempotent>,
+}
+
+/// Seals the secrets of a commit's new rounds (before the transaction, so
+/// the writer does no cryptography it can avoid).
+pub(crate) fn seal_commit(cipher: &SeedCipher, commit: Commit) -> StoreResult<SealedCommit> {
+    let creates = commit
+        .creates
+        .into_iter()
+        .map(|round| {
+            let sealed = cipher.seal(&round.secret, &round.commitment)?;
+            Ok((round, sealed))
+        })
+        .collect::<StoreResult<_>>()?;
+    Ok(SealedCommit {
+        creates,
+        writes: commit.writes,
+        idempotent: commit.idempotent,
+    })
+}
+
+/// The rounds `ids` in that order; `NotFound("round")` if one is missing.
+async fn rows_in_order<T: Tx>(
+    tx: &mut T,
+    ids: &[String],
+    lock: bool,
+) -> StoreResult<Vec<RoundRaw>> {
+    let found = tx.rounds(ids, lock).await?;
+    ids.iter()
+        .map(|id| {
+            found
+                .iter()
+                .find(|raw| &raw.row.id == id)
+                .cloned()
+                .ok_or(StoreError::NotFound("round"))
+        })
+        .collect()
+}
+
+fn unseal(cipher: &SeedCipher, raw: &RoundRaw) -> StoreResult<Option<SecretSeed>> {
+    raw.sealed
+        .as_deref()
+        .map(|sealed| cipher.open(sealed, &raw.row.commitment))
+        .transpose()
+}
+
+/// One round, without its secret unless revealed.
+pub(crate) async fn round<T: Tx>(tx: &mut T, id: &str) -> StoreResult<RoundRow> {
+    let mut rows = rows_in_order(tx, &[id.to_owned()], false).await?;
+    rows.pop()
+        .map(|raw| raw.row)
+        .ok_or(StoreError::NotFound("round"))
+}
+
+/// The rounds with their unsealed secrets, for a step to decide on.
+pub(crate) async fn load_rounds<T: Tx>(
+    tx: &mut T,
+    cipher: &SeedCipher,
+    ids: &[String],
+) -> StoreResult<Vec<LoadedRound>> {
+    rows_in_order(tx, ids, false)
+        .await?
+        .into_iter()
+        .map(|raw| {
+            let secret = unseal(cipher, &raw)?;
+            Ok(LoadedRound {
+                row: raw.row,
+                secret,
+            })
+        })
+        .collect()
+}
+
+/// Stores a new round; `already_exists` if its id is taken.
+pub(crate) async fn create_round<T: Tx>(
+    tx: &mut T,
+    round: &NewRound,
+    sealed: &[u8],
+    now: i64,
+) -> StoreResult<RoundRow> {
+    if tx.insert_round(round, sealed, now).await? {
+        Ok(new_row(round))
+    } else {
+        Err(StoreError::conflict(
+            "already_exists",
+            format!("'{}' already exists", round.id),
+        ))
+    }
+}
+
+fn new_row(round: &NewRound) -> RoundRow {
+    RoundRow {
+        id: round.id.clone(),
+        kind: round.kind.clone(),
+        commitment: round.commitment.clone(),
+        revealed: None,
+        state: round.state.clone(),
+        status: round.status.clone(),
+        log_len: 0,
+        version: 0,
+    }
+}
+
+/// Stores an idempotency entry, its record-id slots filled with `ids`;
+/// `idempotency_key_used` if the key is taken.
+async fn insert_idempotent<T: Tx>(
+    tx: &mut T,
+    entry: &Idempotent,
+    ids: &[i64],
+    now: i64,
+) -> StoreResult<()> {
+    let entry = Idempotent {
+        response: fill_record_ids(&entry.response, ids),
+        ..entry.clone()
+    };
+    if tx.insert_idempotent(&entry, now).await? {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "idempotency_key_used",
+            format!("Idempotency-Key '{}' was already used", entry.key),
+        ))
+    }
+}
+
+/// Stores one record alone (an import) with an optional idempotency entry.
+pub(crate) async fn import_record<T: Tx>(
+    tx: &mut T,
+    record: &RecordOut,
+    idempotent: Option<&Idempotent>,
+    now: i64,
+) -> StoreResult<RecordRow> {
+    let row = insert_record(tx, record, now).await?;
+    if let Some(entry) = idempotent {
+        insert_idempotent(tx, entry, &[row.id], now).await?;
+    }
+    Ok(row)
+}
+
+/// All of a commit or none of it (the caller rolls back on error): the new
+/// rounds, each write if its version holds, then the idempotency entry
+/// (its response's record-id slots filled with the ids just stored).
+/// One update per create, then one per write, in the order given.
+pub(crate) async fn commit<T: Tx>(
+    tx: &mut T,
+    cipher: &SeedCipher,
+    commit: SealedCommit,
+    now: i64,
+) -> StoreResult<Vec<RoundUpdate>> {
+    let mut updates = Vec::with_capacity(commit.creates.len() + commit.writes.len());
+    for (round, sealed) in &commit.creates {
+        if !tx.insert_round(round, sealed, now).await? {
+            return Err(StoreError::conflict(
+                "round_exists",
+                format!("round '{}' already exists", round.id),
+            ));
+        }
+        updates.push(RoundUpdate {
+            row: new_row(round),
+            log: Vec::new(),
+            records: Vec::new(),
+        });
+    }
+    let ids: Vec<String> = commit.writes.iter().map(|w| w.id.clone()).collect();
+    distinct(&ids)?;
+    let rows = rows_in_order(tx, &ids, false).await?;
+    // Rows are written in id order so two commits over the same rounds
+    // cannot deadlock on PostgreSQL's row locks.
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_by(|&a, &b| ids[a].cmp(&ids[b]));
+    let mut written: Vec<Option<RoundUpdate>> = vec![None; ids.len()];
+    for i in order {
+        let write = &commit.writes[i];
+        let raw = &rows[i];
+        if raw.row.version != write.expected_version {
+            return Err(version_conflict(&write.id, write.expected_version));
+        }
+        let secret = unseal(cipher, raw)?;
+        let update = apply(tx, raw.row.clone(), secret.as_ref(), &write.change, now).await?;
+        written[i] = Some(update);
+    }
+    updates.extend(written.into_iter().flatten());
+    if let Some(entry) = &commit.idempotent {
+        let ids: Vec<i64> = updates
+            .iter()
+            .flat_map(|u| &u.records)
+            .map(|r| r.id)
+            .collect();
+        insert_idempotent(tx, entry, &ids, now).await?;
+    }
+    Ok(updates)
+}
+
+fn version_conflict(id: &str, expected: u64) -> StoreError {
+    StoreError::conflict(
+        "version_conflict",
+        format!("round '{id}' changed since version {expected}; load it again"),
+    )
+}
+
+/// Runs a closure step over rounds locked for the transaction.
+pub(crate) async fn update_rounds<T: Tx>(
+    tx: &mut T,
+    cipher: &SeedCipher,
+    ids: &[String],
+    step: RoundsFn,
+    now: i64,
+) -> StoreResult<Vec<RoundUpdate>> {
+    distinct(ids)?;
+    let rows = rows_in_order(tx, ids, true).await?;
+    let loaded = rows
+        .iter()
+        .map(|raw| Ok((raw.row.clone(), unseal(cipher, raw)?)))
+        .collect::<StoreResult<Vec<_>>>()?;
+    let changes = step(&loaded)?;
+    if changes.len() != loaded.len() {
+        return Err(StoreError::other(
+            "a multi-round step returned the wrong number of changes",
+        ));
+    }
+    let mut out = Vec::with_capacity(loaded.len());
+    for ((row, secret), change) in loaded.into_iter().zip(changes) {
+        out.push(apply(tx, row, secret.as_ref(), &change, now).await?);
+    }
+    Ok(out)
+}
+
+/// Writes one change to a round whose version is `row.version`.
+async fn apply<T: Tx>(
+    tx: &mut T,
+    row: RoundRow,
+    secret: Option<&SecretSeed>,
+    change: &RoundChange,
+    now: i64,
+) -> StoreResult<RoundUpdate> {
+    let reveal = secret.filter(|_| change.reveal).map(SecretSeed::expose);
+    let added = u64::try_from(change.log.len()).map_err(StoreError::other)?;
+    let set = RoundSet {
+        id: &row.id,
+        expected_version: row.version,
+        state: &change.state,
+        status: &change.status,
+        log_len: row.log_len + added,
+        reveal,
+        now,
+    };
+    if !tx.update_round(&set).await? {
+        return Err(version_conflict(&row.id, row.version));
+    }
+    let mut log = Vec::with_capacity(change.log.len());
+    for (seq, body) in (row.log_len..).zip(&change.log) {
+        tx.insert_log(&row.id, seq, body, now).await?;
+        log.push(LogRow {
+            seq,
+            body: body.clone(),
+        });
+    }
+    let mut records = Vec::with_capacity(change.records.len());
+    for out in &change.records {
+        records.push(insert_record(tx, out, now).await?);
+    }
+    Ok(RoundUpdate {
+        row: RoundRow {
+            revealed: reveal.map(str::to_owned).or(row.revealed),
+            state: change.state.clone(),
+            status: change.status.clone(),
+            log_len: row.log_len + added,
+            version: row.version + 1,
+            ..row
+        },
+        log,
+        records,
+    })
+}
+
+/// Stores a record once and lets each of its readers read it.
+pub(crate) async fn insert_record<T: Tx>(
+    tx: &mut T,
+    out: &RecordOut,
+    now: i64,
+) -> StoreResult<RecordRow> {
+    let id = tx.insert_record(&out.record, now).await?;
+    let readers: BTreeSet<i64> = out.readers.iter().copied().collect();
+    for &player in &readers {
+        tx.insert_reader(id, player).await?;
+    }
+    Ok(RecordRow {
+        id,
+        readers: readers.into_iter().collect(),
+        scheme: out.record.scheme.clone(),
+        body: out.record.body.clone(),
+    })
+}
+
+/// Refuses a step naming a round twice.
+fn distinct(ids: &[String]) -> StoreResult<()> {
+    let set: BTreeSet<&String> = ids.iter().collect();
+    if set.len() == ids.len() {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "duplicate_round",
+            "a step names the same round twice",
+        ))
+    }
+}
+
+/// The records a viewer may read, and the one asked for.
+pub(crate) async fn record<T: Tx>(
+    tx: &mut T,
+    viewer: crate::Viewer,
+    id: i64,
+) -> StoreResult<RecordRow> {
+    tx.record(viewer, id)
+        .await?
+        .ok_or(StoreError::NotFound("record"))
+}
