@@ -2,8 +2,8 @@
 # The verifier-only build (README, "Install just the verifier"): `fairseed`
 # without its default features builds, verifies every file in examples/ with
 # the exit status examples/README.md gives it, lints clean, has no `serve`,
-# and depends on at most 40 crates. Its own target directory keeps it from replacing the full
-# binary the other tests run.
+# and depends on at most 40 crates. Its own target directory keeps it from
+# replacing the full binary the other tests run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
