@@ -188,7 +188,7 @@ def check_error_codes():
 
 
 def check_spec_refs():
-    """Every `docs/spec.md §n` (or `Appendix X`, `section n`) in any tracked text
+    """Every `docs/spec.md §n` (or appendix letter, or `section n`) in any tracked text
     file, and every `§n` inside the spec, is a section of the spec."""
     spec = read("docs/spec.md")
     sections = set(re.findall(r"^##+ (\d+(?:\.\d+)?)\.? ", spec, re.M))
