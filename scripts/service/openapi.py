@@ -48,6 +48,7 @@ ANY = {"type": "object"}
 
 paths = {
     "/healthz": {"get": op("Health: the database answers", {"200": ok("healthy", obj(status={"const": "ok"}))}, [])},
+    "/metrics": {"get": op("Counters and gauges in the Prometheus text format", {"200": ok("metrics", STR, "text/plain")}, [])},
     "/v1/openapi.json": {"get": op("This document", {"200": ok("the OpenAPI document", ANY)}, [])},
     "/v1/players": {"post": op("Create an anonymous player account", {"201": ok("created; the token is shown once", "PlayerCreated")}, [])},
     "/v1/me": {"get": op("The caller's account", {"200": ok("account", "Me")}, PLAYER)},
@@ -122,7 +123,7 @@ schemas = {
     "BetPage": obj(bets={"type": "array", "items": {"$ref": "#/components/schemas/Bet"}}, next_before={"type": ["integer", "null"]}),
     "Revealed": obj(pair_id=INT, commitment=STR, server_seed=STR, client_seed=STR, bets=INT),
     "RevealedPage": obj(pairs={"type": "array", "items": {"$ref": "#/components/schemas/Revealed"}}, next_before={"type": ["integer", "null"]}),
-    "RecordView": obj(id=INT, scheme=STR, record={"type": "object", "description": "a SPEC section 7 record"}),
+    "RecordView": obj(id=INT, scheme=STR, record={"type": "object", "description": "a record as in docs/spec.md section 10"}),
     "RecordPage": obj(records={"type": "array", "items": {"$ref": "#/components/schemas/RecordView"}}, next_before={"type": ["integer", "null"]}),
     "Rotation": obj(revealed={"$ref": "#/components/schemas/Revealed"},
                     records={"type": "array", "items": {"$ref": "#/components/schemas/RecordView"}},
@@ -154,7 +155,7 @@ schemas = {
     "PokerTable": obj(table_id=STR, session=STR, commitment=STR, seats=ANY, hands=INT),
     "Sit": {"type": "object", "required": ["seat", "client_seed", "commitment"], "additionalProperties": False,
             "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 9}, "client_seed": STR, "commitment": STR}},
-    "AnyRecord": {"type": "object", "description": "one SPEC section 7 record with its secret revealed"},
+    "AnyRecord": {"type": "object", "description": "one record (docs/spec.md section 10) with its secret revealed"},
 }
 
 doc = {

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// fairseed test vectors from the seeds' own reference code (issue 2, item 4).
+// fairseed test vectors from the source sites' own reference code.
 //
-// Runs the Node.js functions published in /work/shared/seeds/000_48cb60ff5288ee4e.txt
-// (table games, poker, chess) and /work/shared/seeds/002_a8d10173013b09ab.txt (dice),
-// copied as literally as possible, over varied inputs, and writes SPEC §7 records and
-// primitive vectors under tests/vectors/. Whatever the seeds leave open is filled from
-// /work/shared/SPEC.md and marked "SPEC §n" below.
+// Runs the Node.js functions published by the table-games site (table games, poker,
+// chess; reference/table-games.txt) and the dice site (reference/dice.txt), copied as
+// literally as possible, over varied inputs, and writes records (docs/spec.md §10) and
+// primitive vectors under tests/vectors/. Whatever the sites leave open is filled from
+// docs/spec.md and marked with its section below.
 //
 // Node 20, no dependencies beyond `crypto`. Deterministic: every seed and choice comes
 // from a fixed SHA-256 chain (class Det), so a rerun writes byte-identical files.
@@ -16,16 +16,16 @@
 const fs = require('fs');
 const path = require('path');
 
-// ===== BEGIN copied verbatim from /work/shared/seeds/000_48cb60ff5288ee4e.txt =====
+// ===== BEGIN copied verbatim from reference/table-games.txt =====
 const { createHash, createHmac } = require('crypto');
 const sha256 = (s) => createHash('sha256').update(s).digest('hex');
 const word = (key, msg) => BigInt('0x' + createHmac('sha256', key).update(msg).digest('hex').slice(0, 13));
 // ===== END copied =====
 
-// The seed's int/die/shuffle close over one global `next`; to run many streams the
+// The site's int/die/shuffle close over one global `next`; to run many streams the
 // verbatim lines are wrapped in a factory that receives the stream's `next`.
 function drawsOver(next) {
-  // ===== BEGIN copied verbatim from /work/shared/seeds/000_48cb60ff5288ee4e.txt =====
+  // ===== BEGIN copied verbatim from reference/table-games.txt =====
   const SPAN = 1n << 52n;
   function int(n) {                                           // 3. whole number below n, no modulo bias
     const N = BigInt(n), limit = SPAN - (SPAN % N);
@@ -41,9 +41,9 @@ function drawsOver(next) {
   return { int, die, shuffle };
 }
 
-// match_seed_v2 stream: the seed's own lines, with its globals turned into arguments.
+// match_seed_v2 stream: the site's own lines, with its globals turned into arguments.
 function matchStreamV2(serverSeed, game, matchId, clientSeeds) {
-  // ===== BEGIN copied verbatim from /work/shared/seeds/000_48cb60ff5288ee4e.txt =====
+  // ===== BEGIN copied verbatim from reference/table-games.txt =====
   let k = 0;                                                  // 2. the draw stream: one counter per match
   const seeds = clientSeeds.map((s, i) => i + '=' + s).join(',');
   const next = () => word(serverSeed, 'pf2:' + game + ':' + matchId + ':' + seeds + ':' + (k++));
@@ -51,14 +51,14 @@ function matchStreamV2(serverSeed, game, matchId, clientSeeds) {
   return { ...drawsOver(next), counter: () => k };
 }
 
-// match_seed_v1: the seed names it but gives no formula; SPEC §2 "match_seed_v1".
+// match_seed_v1: the site names it but gives no formula; docs/spec.md §5.9.
 function matchStreamV1(serverSeed, game, matchId) {
   let k = 0;
   const next = () => word(serverSeed, 'pf1:' + game + ':' + matchId + ':' + (k++));
   return { ...drawsOver(next), counter: () => k };
 }
 
-// A bare stream `word(key, prefix + k)` (SPEC §1) for the primitive vectors.
+// A bare stream `word(key, prefix + k)` (docs/spec.md §3.2) for the primitive vectors.
 function bareStream(key, prefix, k0 = 0) {
   let k = k0;
   const next = () => word(key, prefix + (k++));
@@ -67,11 +67,11 @@ function bareStream(key, prefix, k0 = 0) {
 
 // chess_colour_v1.
 function chessWhite(seedA, commitA, clientA, seedB, commitB, clientB) {
-  // ===== BEGIN copied verbatim from /work/shared/seeds/000_48cb60ff5288ee4e.txt =====
+  // ===== BEGIN copied verbatim from reference/table-games.txt =====
   const m = (k) => 'cc1:' + commitA + ':' + (commitB || '-') + ':0=' + clientA + ',1=' + clientB + ':' + k;
   // w = word(seedA, m(k)) XOR word(seedB, m(k)); int(2) over w as above → 0 means A plays White
   // ===== END copied =====
-  // The seed's comment above, as code; a bot "adds no seed" (SPEC §3: w = word(seed_a, m(k)) alone).
+  // The site's comment above, as code; a bot "adds no seed" (docs/spec.md §6: w = word(seed_a, m(k)) alone).
   let k = 0;
   const next = () => {
     const kk = k++;
@@ -82,19 +82,19 @@ function chessWhite(seedA, commitA, clientA, seedB, commitB, clientB) {
 
 // poker_hmac_v1: one hand. `seatsMap` is {seat: clientSeed}.
 function pokerHand(serverSeed, T, S, n, seatsMap) {
-  // ===== BEGIN copied verbatim from /work/shared/seeds/000_48cb60ff5288ee4e.txt =====
+  // ===== BEGIN copied verbatim from reference/table-games.txt =====
   const handValue = createHmac('sha256', serverSeed).update('pk1:hand:' + T + ':' + S + ':' + n).digest('hex');
   // ===== END copied =====
-  const handCommitment = sha256(handValue);                   // seed: sha256(handValue) === handCommitment
-  // Seed comment: "deck = shuffle([0..51]); key = handValue; message = pk1:T:S:n:{seat}={seed},…:{k}; seats ↑"
-  // written out per SPEC §4 (seats in numeric ascending order).
+  const handCommitment = sha256(handValue);                   // site: sha256(handValue) === handCommitment
+  // Site comment: "deck = shuffle([0..51]); key = handValue; message = pk1:T:S:n:{seat}={seed},…:{k}; seats ↑"
+  // written out per docs/spec.md §7.3 (seats in numeric ascending order).
   const seatNums = Object.keys(seatsMap).map(Number).sort((a, b) => a - b);
   const seats = seatNums.map((s) => s + '=' + seatsMap[s]).join(',');
   let k = 0;
   const next = () => word(handValue, 'pk1:' + T + ':' + S + ':' + n + ':' + seats + ':' + (k++));
   const deck = drawsOver(next).shuffle([...Array(52).keys()]);
   const tree = merkle(handValue, deck);
-  // SPEC §4 dealing: player j (seat ascending) gets deck[2j], deck[2j+1]; board deck[2p..2p+4].
+  // docs/spec.md §7.5 dealing: player j (seat ascending) gets deck[2j], deck[2j+1]; board deck[2p..2p+4].
   const holes = {};
   seatNums.forEach((s, j) => { holes[s] = [deck[2 * j], deck[2 * j + 1]]; });
   const p = seatNums.length;
@@ -102,9 +102,9 @@ function pokerHand(serverSeed, T, S, n, seatsMap) {
   return { handValue, handCommitment, deck, tree, holes, board, seatNums, streamCounter: k };
 }
 
-// Seed comment, as code: "salt_i = HMAC(handValue, 'pk1:salt:' + i); leaf_i = sha256('pk1:leaf:' + i + ':' + card_i + ':' + salt_i)
+// Site comment, as code: "salt_i = HMAC(handValue, 'pk1:salt:' + i); leaf_i = sha256('pk1:leaf:' + i + ':' + card_i + ':' + salt_i)
 // 64 leaves (52..63 = sha256('pk1:pad')), parent = sha256('pk1:node:' + left + right) → root".
-// HMAC is HMAC-SHA256 (SPEC §4 salt_i = hmac256).
+// HMAC is HMAC-SHA256 (docs/spec.md §7.4 salt_i = hmac256).
 function merkle(handValue, deck) {
   const salts = deck.map((_, i) => createHmac('sha256', handValue).update('pk1:salt:' + i).digest('hex'));
   const leaves = [];
@@ -137,7 +137,7 @@ function checkProof(root, leaf) {
   return h === root;
 }
 
-// ===== BEGIN copied verbatim from /work/shared/seeds/002_a8d10173013b09ab.txt =====
+// ===== BEGIN copied verbatim from reference/dice.txt =====
 const WINDOW = 5;          // caracteres hex por ventana: 20 bits, 0..1048575
 const REJECT = 1_000_000;  // el mayor múltiplo de 10000 que cabe en una ventana
 
@@ -173,7 +173,7 @@ function rollDetail(serverSeed, clientSeed, nonce) {
   return { hex, roll: r, window };
 }
 
-// SPEC §5: chance and settlement around the seed's roll() and payout().
+// docs/spec.md §8.3: chance and settlement around the site's roll() and payout().
 function chanceOf(bet) { return bet.condition === 'under' ? bet.target : 9999 - bet.target; }
 function settle(bet, r) {
   const chance = chanceOf(bet);
@@ -254,7 +254,7 @@ function writeFile(rel, text) {
 const jsonl = (recs) => recs.map(ser).join('\n') + '\n';
 
 // ---------------------------------------------------------------------------
-// match_seed_v2 / v1 (SPEC §2, §7)
+// match_seed_v2 / v1 (docs/spec.md §5, §10.2)
 const GAMES = ['backgammon', 'checkers', 'xiangqi', 'tarneeb', 'trix', 'bridge', 'baloot', 'mahjong'];
 const PLAYERS = { backgammon: 2, checkers: 2, xiangqi: 2, tarneeb: 4, trix: 4, bridge: 4, baloot: 4, mahjong: 4 };
 const range = (n) => [...Array(n).keys()];
@@ -390,7 +390,7 @@ function genMatches() {
 }
 
 // ---------------------------------------------------------------------------
-// chess_colour_v1 (SPEC §3)
+// chess_colour_v1 (docs/spec.md §6)
 function chessRecord(seedA, clientA, seedB, clientB) {
   const commitA = sha256(seedA);
   const bot = seedB === undefined;
@@ -412,7 +412,7 @@ function genChess() {
 }
 
 // ---------------------------------------------------------------------------
-// poker_hmac_v1 and poker_hmac_v1_proof (SPEC §4, §7)
+// poker_hmac_v1 and poker_hmac_v1_proof (docs/spec.md §7, §10.4, §10.6)
 function pokerRecord(serverSeed, T, S, handsIn) {
   const hands = [], outHands = [], dealt = [];
   for (const { n, seats } of handsIn) {
@@ -429,7 +429,7 @@ function pokerRecord(serverSeed, T, S, handsIn) {
   return { rec, dealt };
 }
 function proofRecord(h, seat) {
-  // A leaving player's own two positions, then the board's five (SPEC §4).
+  // A leaving player's own two positions, then the board's five (docs/spec.md §7.7).
   const j = h.seatNums.indexOf(seat);
   const p = h.seatNums.length;
   const positions = [2 * j, 2 * j + 1, ...range(5).map((x) => 2 * p + x)];
@@ -483,7 +483,7 @@ function genPoker() {
 }
 
 // ---------------------------------------------------------------------------
-// dice_v1 (SPEC §5)
+// dice_v1 (docs/spec.md §8)
 const MAX_SAFE = 2 ** 53 - 1;
 function diceRecord(serverSeed, clientSeedS, nonce, bet) {
   const r = roll(serverSeed, clientSeedS, nonce);

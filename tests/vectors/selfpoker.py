@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""fairseed selfpoker and NumPy vectors from the seed's own Python lines (issue 2, item 4).
+"""fairseed selfpoker and NumPy vectors from the poker site's own Python lines.
 
-Runs the lines of /work/shared/seeds/004_55ed35862e70176d.txt with NumPy over chosen
-seeds and player counts, deals per SPEC §6, and writes
-  tests/vectors/records/selfpoker.jsonl   SPEC §7 selfpoker records with outcome
+Runs the lines of reference/selfpoker.txt with NumPy over chosen seeds and player
+counts, deals per docs/spec.md §9.3, and writes
+  tests/vectors/records/selfpoker.jsonl   selfpoker records (docs/spec.md §10.7) with outcome
   tests/vectors/primitives/numpy.json     SeedSequence / PCG64 / permutation vectors
 Deterministic: the pseudo-random seeds come from a SHA-256 chain. Run before generate.js.
 """
@@ -19,8 +19,9 @@ OUT = os.path.dirname(os.path.abspath(__file__))
 
 
 def seed_commit_deck(graine):
-    # ===== BEGIN copied from /work/shared/seeds/004_55ed35862e70176d.txt =====
+    # The left side of the site's `assert … == commit`: the commit itself.
     commit = hashlib.sha256(f"selfpoker:{graine}".encode()).hexdigest()
+    # ===== BEGIN copied from reference/selfpoker.txt =====
     paquet = list(np.random.default_rng(graine).permutation(52))
     # n jogadores: cartas 0..2n-1 = mãos (2 por jogador), 2n..2n+4 = cartas comunitárias
     # ===== END copied =====
@@ -28,7 +29,7 @@ def seed_commit_deck(graine):
 
 
 def deal(deck, players):
-    # SPEC §6: player j gets deck[2j], deck[2j+1]; the board is deck[2p .. 2p+4].
+    # docs/spec.md §9.3: player j gets deck[2j], deck[2j+1]; the board is deck[2p .. 2p+4].
     holes = [[deck[2 * j], deck[2 * j + 1]] for j in range(players)]
     board = deck[2 * players : 2 * players + 5]
     return holes, board
@@ -54,7 +55,7 @@ def records():
         for players in counts:
             commit, deck = seed_commit_deck(graine)
             holes, board = deal(deck, players)
-            # `seed` as a JSON integer or as a decimal string, alternating (SPEC §7).
+            # `seed` as a JSON integer or as a decimal string, alternating (docs/spec.md §10.7).
             as_string = (idx + players) % 3 == 0
             recs.append(
                 {

@@ -4,10 +4,13 @@ import { $ } from './dom.js';
 import { t } from './i18n.js';
 import { loadWasm } from './wasm.js';
 import { mountVerify } from './verify.js';
+import { mountLanguageSwitch } from './lang.js';
 
 async function start() {
   document.title = `${t('tab.verify')} — ${t('app.title')}`;
   $('#tagline').textContent = t('verify.offline_help');
+  $('#panel-verify').setAttribute('aria-label', t('tab.verify'));
+  mountLanguageSwitch($('#lang-switch'));
   try {
     const wasm = await loadWasm();
     mountVerify($('#panel-verify'), { wasm });

@@ -25,6 +25,7 @@ pub enum Command {
     Verify(VerifyArgs),
 
     /// Run the fairseed HTTP service (commitments, rolls, deals, reveals).
+    #[cfg(feature = "serve")]
     Serve(fairseed_server::ServeArgs),
 
     /// Recompute one dice_v1 roll (and settle a bet) from its seeds and nonce.
@@ -108,7 +109,7 @@ pub enum Source {
 pub enum Format {
     /// `report::render`: cards as `As`, the first mismatch named.
     Human,
-    /// SPEC §8: one JSON object per record per line.
+    /// docs/spec.md §12.4: one JSON object per record per line.
     Json,
 }
 

@@ -1,5 +1,5 @@
-//! `fairseed commit`: the commitment of a server seed (SPEC §0) or of a
-//! selfpoker seed (SPEC §6), or a fresh server seed from the OS CSPRNG.
+//! `fairseed commit`: the commitment of a server seed (docs/spec.md §2.2) or of a
+//! selfpoker seed (docs/spec.md §9.1), or a fresh server seed from the OS CSPRNG.
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;

@@ -1,4 +1,4 @@
-//! Input framing: one record, a JSON array of records, or JSON Lines (SPEC §8).
+//! Input framing: one record, a JSON array of records, or JSON Lines (docs/spec.md §12.2).
 //!
 //! JSON Lines are streamed in chunks of whole lines, so a file of any length is
 //! checked in bounded memory. A JSON array, or a record spread over several lines

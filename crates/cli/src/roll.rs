@@ -1,4 +1,4 @@
-//! `fairseed roll`: one `dice_v1` bet from its seeds and nonce (SPEC §5), so a
+//! `fairseed roll`: one `dice_v1` bet from its seeds and nonce (docs/spec.md §8), so a
 //! player can recompute a roll without writing a record by hand.
 //!
 //! Core rolls and settles; with `--json` the bet comes out as a `dice_v1` record

@@ -21,7 +21,7 @@ impl Tally {
         self.valid + self.invalid + self.unreadable
     }
 
-    /// SPEC §8: 2 if any record could not be read, else 1 if any failed a check, else 0.
+    /// docs/spec.md §12.5: 2 if any record could not be read, else 1 if any failed a check, else 0.
     pub fn exit_code(&self) -> ExitCode {
         if self.unreadable > 0 {
             ExitCode::from(2)

@@ -48,7 +48,7 @@ struct Checked {
     bytes: u64,
 }
 
-/// Runs `fairseed verify` and returns the SPEC §8 exit status.
+/// Runs `fairseed verify` and returns the exit status of docs/spec.md §12.5.
 pub fn run(opts: &VerifyOptions) -> anyhow::Result<ExitCode> {
     let opened = input::open(&opts.source)?;
     let progress = Progress::new(opened.size);

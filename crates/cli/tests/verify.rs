@@ -84,8 +84,8 @@ impl<'de> serde::Deserialize<'de> for KeyOrder {
     }
 }
 
-/// Parses `--json` output and checks every line has exactly the SPEC §8 shape,
-/// keys in SPEC order.
+/// Parses `--json` output and checks every line has exactly the shape of docs/spec.md §11.4,
+/// keys in the spec's order.
 fn json_lines(out: &Output) -> Vec<Value> {
     let stdout = text(&out.stdout);
     for line in stdout.lines() {

@@ -1,4 +1,4 @@
-//! Names of cards and tiles, for reports (SPEC §2 and §6 layouts).
+//! Names of cards and tiles, for reports (docs/spec.md §4).
 
 const RANKS52: &[u8; 13] = b"23456789TJQKA";
 const RANKS32: &[u8; 8] = b"789TJQKA";

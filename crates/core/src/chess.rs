@@ -1,4 +1,4 @@
-//! `chess_colour_v1`: who plays White, from both players' seeds (SPEC §3).
+//! `chess_colour_v1`: who plays White, from both players' seeds (docs/spec.md §6).
 
 use crate::seed::{Commitment, ServerSeed};
 use crate::stream::{DrawSource, HmacStream};

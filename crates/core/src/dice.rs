@@ -1,4 +1,4 @@
-//! `dice_v1`: the HMAC-SHA512 roll with window rejection and the 1 % edge (SPEC §5).
+//! `dice_v1`: the HMAC-SHA512 roll with window rejection and the 1 % edge (docs/spec.md §8).
 
 use core::fmt;
 

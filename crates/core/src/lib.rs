@@ -6,14 +6,14 @@
 //! in the player's browser. The server passes in CSPRNG bytes through
 //! [`ServerSeed::from_bytes`]; the core never makes randomness of its own.
 //!
-//! The schemes are specified in the project's `SPEC.md`:
+//! The schemes are specified in `docs/spec.md`:
 //! the draw stream ([`stream`], [`shuffle()`]), table games ([`games`]), chess
 //! colours ([`chess`]), Merkle-committed poker decks ([`poker`], [`merkle`]),
 //! dice ([`dice`]), and the NumPy selfpoker deal ([`selfpoker`], [`numpy`]).
 //! Records and verdicts ([`record`], [`verify_value`], [`report`]) tie them together.
 
-// `unsafe` is denied; only the SIMD hash kernels in `hash/` allow it.
-#![deny(unsafe_code)]
+// The SIMD hash kernels, the only `unsafe` code, live in `fairseed-lanes`.
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod cards;
@@ -35,6 +35,12 @@ pub use hash::{hmac256_hex, sha256_hex};
 pub use seed::{ct_eq, ClientSeed, Commitment, Ident, ServerSeed, CLIENT_SEED_MAX_BYTES};
 pub use shuffle::{shuffle, shuffled_ids};
 
+/// The examples of `docs/core-api.md`, compiled and run as doc tests so the
+/// document cannot drift from the API it describes.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/core-api.md")]
+pub struct CoreApiDoc;
+
 mod describe;
 mod json_out;
 pub mod record;
@@ -44,9 +50,3 @@ mod verify;
 
 pub use verdict::{Check, Verdict};
 pub use verify::{verify_str, verify_value, Verifier};
-
-/// Entry points for the `kernels` bench only: not part of the API.
-#[doc(hidden)]
-pub mod bench {
-    pub use crate::hash::{bench_sha256_lanes, bench_sha512_lanes};
-}

@@ -1,4 +1,4 @@
-//! The 64-leaf Merkle tree over a poker deck, and its proofs (SPEC §4).
+//! The 64-leaf Merkle tree over a poker deck, and its proofs (docs/spec.md §7.4, §7.6).
 //!
 //! Leaves and nodes are hex strings hashed as text, as the seeds' Node code does:
 //! `parent = sha256("pk1:node:" + left_hex + right_hex)`.

@@ -1,4 +1,4 @@
-//! NumPy's `default_rng(seed).permutation(n)`, bit for bit (SPEC appendix).
+//! NumPy's `default_rng(seed).permutation(n)`, bit for bit (docs/spec.md Appendix A).
 //!
 //! Three pieces of NumPy (1.17 to 2.x) in order: `SeedSequence` turns the seed
 //! into 128 bits of state and 128 bits of increment, `PCG64` (XSL-RR 128/64,
@@ -187,7 +187,7 @@ pub fn shuffle<T>(rng: &mut Pcg64, a: &mut [T]) {
 mod tests {
     use super::*;
 
-    // Checks quoted in SPEC's appendix, read from NumPy 2.4.
+    // Checks quoted in docs/spec.md Appendix A, read from NumPy 2.4.
     #[test]
     fn seed_sequence_42_pool() {
         assert_eq!(

@@ -1,4 +1,4 @@
-//! `poker_hmac_v1`: per-hand values, Merkle-committed decks, holes, board, proofs (SPEC §4).
+//! `poker_hmac_v1`: per-hand values, Merkle-committed decks, holes, board, proofs (docs/spec.md §7).
 
 use std::collections::BTreeMap;
 
@@ -127,7 +127,7 @@ pub fn deal(
 }
 
 impl PokerDeck {
-    /// The shuffled deck, card ids as in SPEC §2.
+    /// The shuffled deck, card ids as in docs/spec.md §4.1.
     pub fn deck(&self) -> &[u8; CARDS] {
         &self.deck
     }

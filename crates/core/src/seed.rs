@@ -1,7 +1,7 @@
 //! Seeds, commitments and identifiers: checked newtypes that every scheme takes.
 //!
 //! A server seed is 32 CSPRNG bytes written as 64 lowercase hex characters, and
-//! that *hex string* is what the schemes use (SPEC §0). The core never draws
+//! that *hex string* is what the schemes use (docs/spec.md §2.1). The core never draws
 //! randomness itself: the caller passes the bytes to [`ServerSeed::from_bytes`].
 
 use core::fmt;
@@ -128,7 +128,7 @@ impl fmt::Debug for Commitment {
 /// The longest client seed, in UTF-8 bytes.
 pub const CLIENT_SEED_MAX_BYTES: usize = 64;
 
-/// A player's client seed: non-empty UTF-8, at most 64 bytes (SPEC §0).
+/// A player's client seed: non-empty UTF-8, at most 64 bytes (docs/spec.md §2.3).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClientSeed(String);
 

@@ -1,4 +1,4 @@
-//! `selfpoker`: a 63-bit seed, its commit, and NumPy's deal (SPEC §6).
+//! `selfpoker`: a 63-bit seed, its commit, and NumPy's deal (docs/spec.md §9).
 
 use serde::Serialize;
 

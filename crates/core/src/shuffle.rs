@@ -1,4 +1,4 @@
-//! Fisher–Yates from the top, over any draw source (SPEC §1).
+//! Fisher–Yates from the top, over any draw source (docs/spec.md §3.5).
 
 use crate::stream::DrawSource;
 

@@ -1,4 +1,4 @@
-//! The draw stream: 52-bit HMAC-SHA256 words, rejection sampling, dice (SPEC §1).
+//! The draw stream: 52-bit HMAC-SHA256 words, rejection sampling, dice (docs/spec.md §3).
 
 use crate::hash::sha256x2::{compress1, IV, LANES};
 use crate::hash::{

@@ -1,4 +1,4 @@
-//! Verdicts: what a verifier says of one record (SPEC §8's `--json` object).
+//! Verdicts: what a verifier says of one record (docs/spec.md §11.4).
 
 use std::borrow::Cow;
 
@@ -94,12 +94,12 @@ impl Verdict {
         self.checks.iter().find(|c| !c.ok)
     }
 
-    /// SPEC §8's object for record `index`.
+    /// The verdict object of docs/spec.md §11.4 for record `index`.
     pub fn to_value(&self, index: usize) -> Value {
         serde_json::to_value(self.json(index)).unwrap_or(Value::Null)
     }
 
-    /// SPEC §8's object for record `index` as one line of JSON, keys in SPEC order.
+    /// The verdict object (docs/spec.md §11.4) for record `index` as one line of JSON, keys in the spec's order.
     pub fn to_json(&self, index: usize) -> String {
         let mut out = String::new();
         self.write_json(index, &mut out);
@@ -155,7 +155,7 @@ impl Verdict {
     }
 }
 
-/// The `--json` object: fields in SPEC §8's order.
+/// The `--json` object: fields in the order of docs/spec.md §11.4.
 #[derive(Serialize)]
 struct VerdictJson<'a> {
     index: usize,
@@ -260,7 +260,7 @@ mod tests {
     use crate::verify::Verifier;
 
     /// Every verdict over every vector file (valid, tampered and malformed
-    /// records) writes the same bytes as serde_json over the SPEC-ordered struct.
+    /// records) writes the same bytes as serde_json over the spec-ordered struct.
     #[test]
     fn write_json_is_serde_json() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors");

@@ -150,7 +150,7 @@ fn json_verdict_has_exactly_the_spec_keys() {
     assert!(order.iter().all(Option::is_some), "{text}");
     assert!(
         order.windows(2).all(|w| w[0] < w[1]),
-        "keys in SPEC order: {text}"
+        "keys in the order of docs/spec.md §11.4: {text}"
     );
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v.as_object().unwrap().len(), 6);

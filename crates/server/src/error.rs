@@ -78,13 +78,14 @@ impl ApiError {
 
     /// 429 with `Retry-After`.
     pub fn rate_limited(retry_after: u64) -> Self {
+        Self::rate_limited_because("too many requests for this token; slow down", retry_after)
+    }
+
+    /// 429 with `Retry-After` and a message saying which limit.
+    pub fn rate_limited_because(message: &str, retry_after: u64) -> Self {
         Self {
             retry_after: Some(retry_after),
-            ..Self::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                "too many requests for this token; slow down",
-            )
+            ..Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message)
         }
     }
 

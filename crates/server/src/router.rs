@@ -5,24 +5,25 @@ use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::IntoResponse;
 use axum::routing::{get, post, put};
 use axum::Router;
-use tower_http::trace::TraceLayer;
 
 use crate::error::ApiError;
 use crate::handlers::{
     chess, dice, events, health, matches, operator, players, poker, records, seeds, selfpoker,
 };
+use crate::metrics;
 use crate::state::AppState;
 use crate::web::WebRoot;
 
 /// Largest accepted request body.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// The OpenAPI document, written by hand and checked against [`ROUTES`] by tests.
+/// The OpenAPI document, written by `scripts/service/openapi.py` and checked against [`ROUTES`] by tests.
 pub const OPENAPI: &str = include_str!("openapi.json");
 
 /// `(method, path)` of every API route, for the documentation test.
 pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/healthz"),
+    ("get", "/metrics"),
     ("get", "/v1/openapi.json"),
     ("post", "/v1/players"),
     ("get", "/v1/me"),
@@ -70,6 +71,7 @@ pub const ROUTES: &[(&str, &str)] = &[
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(health::get))
+        .route("/metrics", get(metrics::get))
         .route("/v1/openapi.json", get(openapi))
         .route("/v1/players", post(players::post))
         .route("/v1/me", get(players::me))
@@ -123,7 +125,10 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(refuse_declared_oversize))
-        .layer(TraceLayer::new_for_http())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::access,
+        ))
         .with_state(state)
 }
 

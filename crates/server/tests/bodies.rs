@@ -1,4 +1,4 @@
-//! Malformed input through the real binary, over real TCP (issue 3): every
+//! Malformed input through the real binary, over real TCP: every
 //! endpoint of the served OpenAPI document gets malformed JSON, wrong
 //! types, huge numbers, missing fields, bad path and query values, bad
 //! headers and bodies over the size limit. What reaches the application is

@@ -1,4 +1,4 @@
-//! Crash test through the real binary (issue 3): concurrent bets, replays
+//! Crash test through the real binary: concurrent bets, replays
 //! and rotations for several players, `kill -9` mid-load, restart on the
 //! same data directory — twice — and then every acknowledged bet and
 //! rotation is there unchanged, every unanswered bet retried with its key

@@ -229,6 +229,6 @@ async fn every_scheme_exports_and_verifies() {
         .collect();
     assert_eq!(
         schemes, expected,
-        "every scheme of SPEC §7 is in the export"
+        "every scheme of docs/spec.md §10 is in the export"
     );
 }

@@ -1,4 +1,4 @@
-//! Scale-out through the real binary (issue 3): two server processes on one
+//! Scale-out through the real binary: two server processes on one
 //! PostgreSQL, bets, replays and rotations for the same players through both
 //! at once; the same idempotency key raced through both processes acts
 //! once; one process is `kill -9`ed mid-load while the other keeps serving

@@ -1,4 +1,4 @@
-//! No early secret, through the real binary (issue 3): a scripted session
+//! No early secret, through the real binary: a scripted session
 //! of every flow — dice, table games, selfpoker, chess (connection seeds,
 //! seeks, challenges, bot games) and poker (sessions, hand commitments,
 //! deck roots, hole cards, boards, proofs on leave, rotation when the table

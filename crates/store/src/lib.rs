@@ -29,8 +29,8 @@ use async_trait::async_trait;
 pub use error::{StoreError, StoreResult};
 pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};
-pub use settings::DbSettings;
-pub use sqlite::SqliteStore;
+pub use settings::{DbSettings, SqliteTuning};
+pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
     BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition, Idempotent, LeaseGrant,
     LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player, RecordOut, RecordRow,
@@ -192,4 +192,18 @@ pub trait Store: Send + Sync + 'static {
 
     /// Ids of the rounds of `kind` with `status`, oldest first.
     async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
+
+    /// Sends a live event (opaque text) to every process on this database,
+    /// the sender's own feed included. Nothing on SQLite, whose database one
+    /// process owns.
+    async fn broadcast_event(&self, payload: &str) -> StoreResult<()>;
+
+    /// The live events every process broadcasts from now on, as they
+    /// arrive; `None` when no other process can share this database.
+    /// Delivery is best effort: an event sent while the feed reconnects is
+    /// lost (live events are a convenience; the logs are the record).
+    async fn event_feed(&self) -> StoreResult<Option<EventFeed>>;
 }
+
+/// Live events from every process on the database, as broadcast.
+pub type EventFeed = tokio::sync::mpsc::Receiver<String>;

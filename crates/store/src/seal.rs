@@ -14,7 +14,7 @@ use crate::error::{StoreError, StoreResult};
 
 const NONCE_LEN: usize = 24;
 
-/// A server seed in the clear: the 64-hex string of SPEC §0.
+/// A server seed in the clear: the 64-hex string of docs/spec.md §2.1.
 ///
 /// It exists only in memory between unsealing and use; `Debug` is redacted.
 #[derive(Clone, PartialEq, Eq)]

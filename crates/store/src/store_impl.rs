@@ -7,8 +7,9 @@
 //! transaction type, which is what lets PostgreSQL's futures be `Send` while
 //! SQLite's run synchronously on its writer thread.
 //!
-//! A backend provides `cipher: Arc<SeedCipher>` and
-//! `write_tx`/`read_tx(f: impl AsyncFnOnce(&mut Tx) -> StoreResult<R> + Send + 'static)`.
+//! A backend provides `cipher: Arc<SeedCipher>`,
+//! `write_tx`/`read_tx(f: impl AsyncFnOnce(&mut Tx) -> StoreResult<R> + Send + 'static)`
+//! and the live-event transport `send_event`/`listen_events`.
 
 macro_rules! impl_store {
     ($backend:ty) => {
@@ -294,6 +295,14 @@ macro_rules! impl_store {
                     $crate::tx::Tx::round_log(tx, &id, from_seq, limit).await
                 })
                 .await
+            }
+
+            async fn broadcast_event(&self, payload: &str) -> $crate::StoreResult<()> {
+                self.send_event(payload).await
+            }
+
+            async fn event_feed(&self) -> $crate::StoreResult<Option<$crate::EventFeed>> {
+                self.listen_events().await
             }
 
             async fn rounds_with_status(

@@ -158,7 +158,7 @@ pub struct BetReceipt {
     pub replayed: bool,
 }
 
-/// A record to store (JSON text of one SPEC §7 record).
+/// A record to store (JSON text of one record, docs/spec.md §10).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewRecord {
     /// The record's `scheme`.

@@ -874,10 +874,60 @@ async fn postgres() {
         .await
         .expect("connect");
     scenario(Arc::new(store.clone())).await;
+    live_events(&store, &url, &schema).await;
     store.close().await;
     let other = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([4; 32])).await;
     assert!(other.is_err(), "a different key must be refused");
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// Live events reach every store on the schema, small ones inline and
+/// large ones (past the 8000-byte notification limit) through a table, in
+/// order; a store on another schema hears none of them.
+async fn live_events(store: &PgStore, url: &str, schema: &str) {
+    let other_schema = format!("{schema}_x");
+    let other = PgStore::connect(url, Some(&other_schema), SeedCipher::from_key([5; 32]))
+        .await
+        .expect("other schema");
+    let mut elsewhere = other
+        .event_feed()
+        .await
+        .expect("feed")
+        .expect("postgres has one");
+    let peer = PgStore::connect(url, Some(schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("second store");
+    let mut feed = peer
+        .event_feed()
+        .await
+        .expect("feed")
+        .expect("postgres has one");
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(20_000));
+    let sent = ["{\"n\":1}".to_owned(), big, "{\"n\":3}".to_owned()];
+    for payload in &sent {
+        store.broadcast_event(payload).await.expect("broadcast");
+    }
+    for expected in &sent {
+        let got = tokio::time::timeout(std::time::Duration::from_secs(10), feed.recv())
+            .await
+            .expect("an event within 10 s")
+            .expect("feed open");
+        assert_eq!(&got, expected);
+    }
+    // Sent to its own schema, the other store's first event is its own.
+    other
+        .broadcast_event("{\"mine\":1}")
+        .await
+        .expect("broadcast");
+    let first = tokio::time::timeout(std::time::Duration::from_secs(10), elsewhere.recv())
+        .await
+        .expect("an event within 10 s");
+    assert_eq!(first.as_deref(), Some("{\"mine\":1}"));
+    peer.close().await;
+    other.close().await;
+    PgStore::drop_schema(url, &other_schema)
+        .await
+        .expect("clean up");
 }
 
 /// The PostgreSQL URL to test against. Without one the test says `SKIPPED`

@@ -10,7 +10,7 @@ pub fn sha256_hex(text: &str) -> String {
     fairseed_core::sha256_hex(text.as_bytes())
 }
 
-/// The name of card or tile `id` in `deck`: `"52"` (SPEC §2 layout, poker and
+/// The name of card or tile `id` in `deck`: `"52"` (docs/spec.md §4.1 layout, poker and
 /// the 52-card table games), `"baloot"`, `"mahjong"` or `"selfpoker"`.
 ///
 /// # Errors

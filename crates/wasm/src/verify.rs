@@ -26,9 +26,9 @@ fn verdicts(text: &str) -> Vec<Verdict> {
 
 /// The verdict on a piece of text that is not a record.
 ///
-/// Core has no public constructor for an unreadable verdict (the CLI does the
-/// same): the verdict on empty input is unreadable with no scheme, and its
-/// error is replaced by the splitter's, which names the line.
+/// Built as the verdict on empty input (unreadable, no scheme) with its error
+/// replaced by the splitter's, which names the line; `Verdict::unreadable`
+/// makes the same verdict.
 fn unreadable(error: &str) -> Verdict {
     let mut verdict = Verifier::new().verify_str("");
     verdict.error = Some(error.to_owned());

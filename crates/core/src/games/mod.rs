@@ -1,4 +1,4 @@
-//! `match_seed_v2` and `match_seed_v1`: the table games' draw stream (SPEC §2).
+//! `match_seed_v2` and `match_seed_v1`: the table games' draw stream (docs/spec.md §5).
 
 mod baloot;
 mod mahjong;
@@ -37,7 +37,7 @@ pub enum Game {
 }
 
 impl Game {
-    /// Every game, in SPEC order.
+    /// Every game, in the order of docs/spec.md §5.2.
     pub const ALL: [Game; 8] = [
         Game::Backgammon,
         Game::Checkers,

@@ -1,4 +1,4 @@
-//! A whole match replayed from its `play` description into its outcome (SPEC §7).
+//! A whole match replayed from its `play` description into its outcome (docs/spec.md §10.8).
 
 use serde::Serialize;
 
@@ -45,7 +45,7 @@ pub struct BalootHand {
     pub second: Option<[Vec<u8>; 4]>,
 }
 
-/// A match's recomputed outcome; serializes to SPEC §7's `outcome` object.
+/// A match's recomputed outcome; serializes to the `outcome` object of docs/spec.md §10.8.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MatchOutcome {
     /// `seat_order[s]` is the client-seed index of the player at seat `s`.

@@ -71,7 +71,7 @@ impl ChessRecord {
         })
     }
 
-    /// The record as SPEC §7 JSON.
+    /// The record as docs/spec.md §10.3 JSON.
     pub fn to_value(&self) -> Value {
         let mut m = object("chess_colour_v1");
         if let Some(seed) = &self.seed_a {

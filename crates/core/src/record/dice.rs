@@ -74,7 +74,7 @@ impl DiceRecord {
         })
     }
 
-    /// The record as SPEC §7 JSON.
+    /// The record as docs/spec.md §10.5 JSON.
     pub fn to_value(&self) -> Value {
         let mut m = object("dice_v1");
         m.insert("commitment".into(), self.commitment.to_hex().into());

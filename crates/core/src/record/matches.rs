@@ -122,7 +122,7 @@ impl MatchRecord {
         }
     }
 
-    /// The record as SPEC §7 JSON.
+    /// The record as docs/spec.md §10.2 JSON.
     pub fn to_value(&self) -> Value {
         let mut m = object(self.scheme.as_str());
         m.insert("game".into(), self.game.as_str().into());

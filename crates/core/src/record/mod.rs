@@ -1,7 +1,7 @@
-//! Records (SPEC §7): what a server writes and a verifier reads.
+//! Records (docs/spec.md §10): what a server writes and a verifier reads.
 //!
 //! One type per scheme. [`Record::from_value`] checks every field and names the
-//! one that is wrong; each type's `to_value` writes the SPEC §7 JSON, so the
+//! one that is wrong; each type's `to_value` writes the docs/spec.md §10 JSON, so the
 //! server's records and the verifier's input are the same types.
 
 mod chess;
@@ -79,7 +79,7 @@ impl Record {
         })
     }
 
-    /// The record as SPEC §7 JSON.
+    /// The record as docs/spec.md §10 JSON.
     pub fn to_value(&self) -> Value {
         match self {
             Self::Match(r) => r.to_value(),

@@ -74,7 +74,7 @@ impl PokerRecord {
         })
     }
 
-    /// The record as SPEC §7 JSON.
+    /// The record as docs/spec.md §10.4 JSON.
     pub fn to_value(&self) -> Value {
         let mut m = object("poker_hmac_v1");
         m.insert("table".into(), self.table.as_str().into());
@@ -176,7 +176,7 @@ impl PokerProofRecord {
         })
     }
 
-    /// The record as SPEC §7 JSON.
+    /// The record as docs/spec.md §10.6 JSON.
     pub fn to_value(&self) -> Value {
         let mut m = object("poker_hmac_v1_proof");
         m.insert("deck_root".into(), self.deck_root.to_hex().into());

@@ -49,7 +49,7 @@ impl SelfpokerRecord {
         })
     }
 
-    /// The record as SPEC §7 JSON (the seed as an integer).
+    /// The record as docs/spec.md §10.7 JSON (the seed as an integer).
     pub fn to_value(&self) -> Value {
         let mut m = object("selfpoker");
         m.insert("commit".into(), self.commit.clone().into());

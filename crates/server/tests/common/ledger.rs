@@ -1,4 +1,4 @@
-//! The guarantees of issue 3, checked from the outside over HTTP: every
+//! The service's guarantees, checked from the outside over HTTP: every
 //! acknowledged bet is stored exactly as answered, nonces per seed pair are
 //! 0, 1, 2, … with none reused or skipped, each balance is the opening
 //! balance plus the history (bet by bet, not only in total), each bet's

@@ -6,6 +6,7 @@
 //! Durability is PostgreSQL's own: a transaction is answered after its
 //! commit, which with the default `synchronous_commit = on` is flushed.
 
+mod events;
 mod tx;
 
 use std::str::FromStr;
@@ -25,6 +26,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         3,
         include_str!("../../migrations/postgres/0003_versions.sql"),
     ),
+    (4, include_str!("../../migrations/postgres/0004_events.sql")),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations
@@ -36,6 +38,8 @@ const MIGRATION_LOCK: i64 = 0x00fa_15ee_d000_0001;
 pub struct PgStore {
     pool: PgPool,
     cipher: Arc<SeedCipher>,
+    /// The `NOTIFY` channel of live events in this store's schema.
+    events: String,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -84,6 +88,7 @@ impl PgStore {
         Ok(Self {
             pool,
             cipher: Arc::new(cipher),
+            events: events::channel(schema),
         })
     }
 
@@ -120,6 +125,14 @@ impl PgStore {
     ) -> StoreResult<R> {
         let mut conn = self.pool.acquire().await?;
         f(&mut PgTx(&mut conn)).await
+    }
+
+    async fn send_event(&self, payload: &str) -> StoreResult<()> {
+        events::send(&self.pool, &self.events, payload).await
+    }
+
+    async fn listen_events(&self) -> StoreResult<Option<crate::EventFeed>> {
+        events::listen(&self.pool, &self.events).await.map(Some)
     }
 
     /// Closes the pool.

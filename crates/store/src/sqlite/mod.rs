@@ -13,6 +13,7 @@
 //! happened".) Group commit keeps the cost to one fsync per batch.
 
 mod checkpoint;
+mod files;
 mod tx;
 mod writer;
 
@@ -24,7 +25,10 @@ use tokio::sync::Semaphore;
 
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
+use crate::settings::SqliteTuning;
 use crate::tx::run_ready;
+use checkpoint::WalBound;
+pub use checkpoint::WalStats;
 use tx::SqliteTx;
 use writer::Writer;
 
@@ -43,6 +47,7 @@ pub struct SqliteStore {
     /// Dropped with the last clone; the checkpoint thread then stops.
     _alive: Arc<()>,
     writer: Writer,
+    wal: Option<Arc<WalStats>>,
     readers: Option<Arc<Readers>>,
     cipher: Arc<SeedCipher>,
 }
@@ -64,6 +69,12 @@ struct Readers {
 impl SqliteStore {
     /// Opens (creating if needed) the database file and migrates it.
     pub fn open(path: &Path, cipher: SeedCipher) -> StoreResult<Self> {
+        Self::open_tuned(path, cipher, SqliteTuning::default())
+    }
+
+    /// [`Self::open`] with the WAL bound given; the files are made 0600.
+    pub fn open_tuned(path: &Path, cipher: SeedCipher, tuning: SqliteTuning) -> StoreResult<Self> {
+        files::make_private(path)?;
         let conn = Connection::open(path)?;
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
@@ -76,9 +87,12 @@ impl SqliteStore {
         migrate(&conn, &cipher)?;
         let alive = Arc::new(());
         checkpoint::spawn(path, Arc::downgrade(&alive))?;
+        let wal = Arc::new(WalStats::default());
+        let bound = WalBound::install(&conn, tuning, Arc::clone(&wal))?;
         Ok(Self {
             _alive: alive,
-            writer: Writer::spawn(conn)?,
+            writer: Writer::spawn(conn, Some(bound))?,
+            wal: Some(wal),
             readers: Some(Arc::new(Readers {
                 path: path.to_owned(),
                 idle: Mutex::new(Vec::new()),
@@ -95,7 +109,8 @@ impl SqliteStore {
         migrate(&conn, &cipher)?;
         Ok(Self {
             _alive: Arc::new(()),
-            writer: Writer::spawn(conn)?,
+            writer: Writer::spawn(conn, None)?,
+            wal: None,
             readers: None,
             cipher: Arc::new(cipher),
         })
@@ -119,6 +134,28 @@ impl SqliteStore {
         F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
     {
         self.read(move |c| run_ready(f(&mut SqliteTx(c)))?).await
+    }
+
+    /// One process owns an SQLite database: its events stay in it.
+    async fn send_event(&self, _payload: &str) -> StoreResult<()> {
+        Ok(())
+    }
+
+    async fn listen_events(&self) -> StoreResult<Option<crate::EventFeed>> {
+        Ok(None)
+    }
+
+    /// The WAL bound's counters (none for an in-memory database).
+    pub fn wal_stats(&self) -> Option<Arc<WalStats>> {
+        self.wal.clone()
+    }
+
+    /// The `-wal` file's size on disk now, if there is one.
+    pub fn wal_file_bytes(&self) -> Option<u64> {
+        let readers = self.readers.as_ref()?;
+        let mut wal = readers.path.as_os_str().to_owned();
+        wal.push("-wal");
+        std::fs::metadata(wal).ok().map(|m| m.len())
     }
 
     async fn read<R, F>(&self, f: F) -> StoreResult<R>

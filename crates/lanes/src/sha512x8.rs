@@ -3,12 +3,10 @@
 //! The 4-lane AVX2 kernel (`sha512x4`) spends most of its instructions
 //! emulating rotations (shift, shift, or) and three-way xors. AVX-512 has both
 //! as single instructions (`vprorq`/`vprolq`; `vpternlogq`, which also computes
-//! Ch and Maj in one), and its registers are twice as wide. [`compress8`] runs
-//! that kernel when the CPU has AVX-512F and AVX-512BW, `sha2::compress512` per
-//! lane otherwise.
+//! Ch and Maj in one), and its registers are twice as wide.
 
-// `unsafe` here: calling the AVX-512 kernel after runtime detection, and the
-// unaligned loads and stores inside it.
+// Calling the `avx512f,avx512bw` kernel through its token, and the unaligned
+// loads and stores inside it, need `unsafe`.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
@@ -17,10 +15,15 @@ use core::arch::x86_64::{
     _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 
-use super::sha512x4::K;
+use crate::sha512x4::K;
 
-// `avx512f` for everything but the byte swap, `avx512bw` for `vpshufb` on zmm.
-cpufeatures::new!(avx512_cpuid, "avx512f", "avx512bw");
+cpu_token! {
+    /// Proof that this CPU has AVX-512F (everything but the byte swap) and
+    /// AVX-512BW (`vpshufb` on zmm).
+    Avx512(avx512_cpuid: "avx512f", "avx512bw");
+    /// SHA-512 compression of `blocks[i]` into `states[i]`, for the eight lanes at once.
+    fn compress8(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) => compress8_avx512;
+}
 
 // `vpternlogq` truth tables: bit `(a << 2) | (b << 1) | c` is the result for
 // those input bits.
@@ -31,31 +34,6 @@ const XOR3: i32 = 0x96;
 const CHOOSE: i32 = 0xCA;
 /// Maj: at least two of `a`, `b`, `c`.
 const MAJORITY: i32 = 0xE8;
-
-/// Whether [`compress8`] runs the 8-lane AVX-512 kernel (a partly filled batch
-/// is then still cheaper padded than hashed lane by lane).
-pub(crate) fn available() -> bool {
-    avx512_cpuid::get()
-}
-
-/// SHA-512 compression of `blocks[i]` into `states[i]`, for the eight lanes at once.
-pub(crate) fn compress8(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) {
-    if avx512_cpuid::get() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512BW (checked just above,
-        // including the OS's saving of the zmm registers), the only
-        // requirement of `compress8_avx512`.
-        unsafe { compress8_avx512(states, blocks) }
-    } else {
-        compress8_soft(states, blocks);
-    }
-}
-
-/// The portable path: `sha2::compress512` lane by lane.
-fn compress8_soft(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) {
-    for (state, block) in states.iter_mut().zip(blocks) {
-        super::sha512_compress(state, block);
-    }
-}
 
 /// Transposes eight rows of eight 64-bit words into eight columns, in place:
 /// pairs of words, then pairs of 128-bit chunks, then halves.
@@ -99,11 +77,8 @@ macro_rules! xor3 {
 }
 
 /// The AVX-512 kernel: lane `i` of every register belongs to `states[i]`/`blocks[i]`.
-///
-/// # Safety
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn compress8_avx512(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) {
+fn compress8_avx512(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) {
     // Big-endian words: reverse the bytes of each 64-bit lane (`vpshufb`
     // indexes within each 128-bit chunk).
     let bswap = _mm512_set4_epi64(
@@ -121,7 +96,7 @@ unsafe fn compress8_avx512(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) 
         for (row, block) in r.iter_mut().zip(blocks) {
             // SAFETY: `at + 64 <= 128`, so this reads 64 bytes inside a live
             // `[u8; 128]`; `loadu` has no alignment requirement.
-            *row = _mm512_loadu_si512(block[at..].as_ptr().cast());
+            *row = unsafe { _mm512_loadu_si512(block[at..].as_ptr().cast()) };
         }
         transpose8!(r);
         for (word, row) in w[half * 8..half * 8 + 8].iter_mut().zip(r) {
@@ -134,7 +109,7 @@ unsafe fn compress8_avx512(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) 
     for (row, state) in s.iter_mut().zip(states.iter()) {
         // SAFETY: reads the 64 bytes of a live `[u64; 8]`; `loadu` has no
         // alignment requirement.
-        *row = _mm512_loadu_si512(state.as_ptr().cast());
+        *row = unsafe { _mm512_loadu_si512(state.as_ptr().cast()) };
     }
     transpose8!(s);
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
@@ -190,41 +165,11 @@ unsafe fn compress8_avx512(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) 
         }};
     }
 
-    macro_rules! sixteen {
-        ($base:expr, $sched:expr) => {{
-            let base = $base;
-            macro_rules! step {
-                ($i:literal, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
-                    if $sched {
-                        schedule!(base + $i);
-                    }
-                    round!($a, $b, $c, $d, $e, $f, $g, $h, base + $i);
-                };
-            }
-            step!(0, a, b, c, d, e, f, g, h);
-            step!(1, h, a, b, c, d, e, f, g);
-            step!(2, g, h, a, b, c, d, e, f);
-            step!(3, f, g, h, a, b, c, d, e);
-            step!(4, e, f, g, h, a, b, c, d);
-            step!(5, d, e, f, g, h, a, b, c);
-            step!(6, c, d, e, f, g, h, a, b);
-            step!(7, b, c, d, e, f, g, h, a);
-            step!(8, a, b, c, d, e, f, g, h);
-            step!(9, h, a, b, c, d, e, f, g);
-            step!(10, g, h, a, b, c, d, e, f);
-            step!(11, f, g, h, a, b, c, d, e);
-            step!(12, e, f, g, h, a, b, c, d);
-            step!(13, d, e, f, g, h, a, b, c);
-            step!(14, c, d, e, f, g, h, a, b);
-            step!(15, b, c, d, e, f, g, h, a);
-        }};
-    }
-
-    sixteen!(0, false);
-    sixteen!(16, true);
-    sixteen!(32, true);
-    sixteen!(48, true);
-    sixteen!(64, true);
+    sixteen_rounds!(0, false, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(16, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(32, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(48, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(64, true, [a, b, c, d, e, f, g, h]);
 
     let mut out: [__m512i; 8] = [a, b, c, d, e, f, g, h];
     for (word, start) in out.iter_mut().zip(s) {
@@ -234,39 +179,6 @@ unsafe fn compress8_avx512(states: &mut [[u64; 8]; 8], blocks: &[[u8; 128]; 8]) 
     for (state, row) in states.iter_mut().zip(out) {
         // SAFETY: writes the 64 bytes of a live, exclusively borrowed
         // `[u64; 8]`; `storeu` has no alignment requirement.
-        _mm512_storeu_si512(state.as_mut_ptr().cast(), row);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::super::reference::{lanes, sha512};
-    use super::*;
-
-    proptest! {
-        /// The dispatcher (AVX-512 on this machine if it has it) and the
-        /// portable path both equal `sha2::compress512` lane by lane.
-        #[test]
-        fn compress8_matches_sha2((states, blocks) in lanes::<8, 128, u64>()) {
-            let want = sha512(&states, &blocks);
-            let mut got = states;
-            compress8(&mut got, &blocks);
-            prop_assert_eq!(got, want);
-            let mut soft = states;
-            compress8_soft(&mut soft, &blocks);
-            prop_assert_eq!(soft, want);
-        }
-
-        /// Chained compressions (a multi-block message) stay equal too.
-        #[test]
-        fn compress8_chains((states, blocks) in lanes::<8, 128, u64>(), (_, more) in lanes::<8, 128, u64>()) {
-            let want = sha512(&sha512(&states, &blocks), &more);
-            let mut got = states;
-            compress8(&mut got, &blocks);
-            compress8(&mut got, &more);
-            prop_assert_eq!(got, want);
-        }
+        unsafe { _mm512_storeu_si512(state.as_mut_ptr().cast(), row) };
     }
 }

@@ -2,11 +2,10 @@
 //!
 //! A single SHA-512 stream is a chain of dependent 64-bit operations and cannot
 //! go much faster than RustCrypto's kernel; independent messages (the bets of a
-//! bulk verification) can share the instructions instead. [`compress4`] runs the
-//! AVX2 kernel when the CPU has it and `sha2::compress512` per lane otherwise.
+//! bulk verification) can share the instructions instead.
 
-// The one place in core that needs `unsafe`: calling the `avx2` kernel after
-// runtime detection, and the unaligned loads and stores inside it.
+// Calling the `avx2` kernel through its token, and the unaligned loads and
+// stores inside it, need `unsafe`.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
@@ -16,10 +15,15 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-cpufeatures::new!(avx2_cpuid, "avx2");
+cpu_token! {
+    /// Proof that this CPU has AVX2.
+    Avx2(avx2_cpuid: "avx2");
+    /// SHA-512 compression of `blocks[i]` into `states[i]`, for the four lanes at once.
+    fn compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) => compress4_avx2;
+}
 
 /// The SHA-512 round constants (FIPS 180-4 §4.2.3), shared with `sha512x8`.
-pub(super) const K: [u64; 80] = [
+pub(crate) const K: [u64; 80] = [
     0x428a2f98d728ae22,
     0x7137449123ef65cd,
     0xb5c0fbcfec4d3b2f,
@@ -102,30 +106,6 @@ pub(super) const K: [u64; 80] = [
     0x6c44198c4a475817,
 ];
 
-/// Whether [`compress4`] runs the 4-lane kernel (so a half-full batch is still
-/// cheaper padded than hashed lane by lane).
-pub(crate) fn simd() -> bool {
-    avx2_cpuid::get()
-}
-
-/// SHA-512 compression of `blocks[i]` into `states[i]`, for the four lanes at once.
-pub(crate) fn compress4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
-    if avx2_cpuid::get() {
-        // SAFETY: the CPU supports AVX2 (checked just above), the only
-        // requirement of `compress4_avx2`.
-        unsafe { compress4_avx2(states, blocks) }
-    } else {
-        compress4_soft(states, blocks);
-    }
-}
-
-/// The portable path: `sha2::compress512` lane by lane.
-fn compress4_soft(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
-    for (state, block) in states.iter_mut().zip(blocks) {
-        super::sha512_compress(state, block);
-    }
-}
-
 /// `x` rotated right by `n` bits in each 64-bit lane.
 macro_rules! rotr {
     ($x:expr, $n:literal) => {
@@ -151,13 +131,10 @@ macro_rules! transpose4 {
 }
 
 /// The AVX2 kernel: lane `i` of every register belongs to `states[i]`/`blocks[i]`.
-///
-/// # Safety
-/// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 // The last round's `bc = ab` is never read.
 #[allow(unused_assignments)]
-unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
+fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
     // Byte order within each 64-bit lane: big-endian words, and rotate by 8.
     let bswap = _mm256_setr_epi8(
         7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13,
@@ -172,12 +149,16 @@ unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
     let mut w = [_mm256_set1_epi64x(0); 16];
     for chunk in 0..4 {
         let at = chunk * 32;
-        // SAFETY (all four loads): `at + 32 <= 128`, so each reads 32 bytes inside
+        // SAFETY: for all four loads, `at + 32 <= 128`, so each reads 32 bytes inside
         // a live `[u8; 128]`; `loadu` has no alignment requirement.
-        let mut r0 = _mm256_loadu_si256(blocks[0][at..].as_ptr().cast());
-        let mut r1 = _mm256_loadu_si256(blocks[1][at..].as_ptr().cast());
-        let mut r2 = _mm256_loadu_si256(blocks[2][at..].as_ptr().cast());
-        let mut r3 = _mm256_loadu_si256(blocks[3][at..].as_ptr().cast());
+        let [mut r0, mut r1, mut r2, mut r3] = unsafe {
+            [
+                _mm256_loadu_si256(blocks[0][at..].as_ptr().cast()),
+                _mm256_loadu_si256(blocks[1][at..].as_ptr().cast()),
+                _mm256_loadu_si256(blocks[2][at..].as_ptr().cast()),
+                _mm256_loadu_si256(blocks[3][at..].as_ptr().cast()),
+            ]
+        };
         transpose4!(r0, r1, r2, r3);
         w[chunk * 4] = _mm256_shuffle_epi8(r0, bswap);
         w[chunk * 4 + 1] = _mm256_shuffle_epi8(r1, bswap);
@@ -189,12 +170,16 @@ unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
     let mut s = [_mm256_set1_epi64x(0); 8];
     for half in 0..2 {
         let at = half * 4;
-        // SAFETY (all four loads): `at + 4 <= 8`, so each reads four `u64`s
+        // SAFETY: for all four loads, `at + 4 <= 8`, so each reads four `u64`s
         // (32 bytes) inside a live `[u64; 8]`; `loadu` has no alignment requirement.
-        let mut r0 = _mm256_loadu_si256(states[0][at..].as_ptr().cast());
-        let mut r1 = _mm256_loadu_si256(states[1][at..].as_ptr().cast());
-        let mut r2 = _mm256_loadu_si256(states[2][at..].as_ptr().cast());
-        let mut r3 = _mm256_loadu_si256(states[3][at..].as_ptr().cast());
+        let [mut r0, mut r1, mut r2, mut r3] = unsafe {
+            [
+                _mm256_loadu_si256(states[0][at..].as_ptr().cast()),
+                _mm256_loadu_si256(states[1][at..].as_ptr().cast()),
+                _mm256_loadu_si256(states[2][at..].as_ptr().cast()),
+                _mm256_loadu_si256(states[3][at..].as_ptr().cast()),
+            ]
+        };
         transpose4!(r0, r1, r2, r3);
         s[at] = r0;
         s[at + 1] = r1;
@@ -254,41 +239,11 @@ unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
         }};
     }
 
-    macro_rules! sixteen {
-        ($base:expr, $sched:expr) => {{
-            let base = $base;
-            macro_rules! step {
-                ($i:literal, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
-                    if $sched {
-                        schedule!(base + $i);
-                    }
-                    round!($a, $b, $c, $d, $e, $f, $g, $h, base + $i);
-                };
-            }
-            step!(0, a, b, c, d, e, f, g, h);
-            step!(1, h, a, b, c, d, e, f, g);
-            step!(2, g, h, a, b, c, d, e, f);
-            step!(3, f, g, h, a, b, c, d, e);
-            step!(4, e, f, g, h, a, b, c, d);
-            step!(5, d, e, f, g, h, a, b, c);
-            step!(6, c, d, e, f, g, h, a, b);
-            step!(7, b, c, d, e, f, g, h, a);
-            step!(8, a, b, c, d, e, f, g, h);
-            step!(9, h, a, b, c, d, e, f, g);
-            step!(10, g, h, a, b, c, d, e, f);
-            step!(11, f, g, h, a, b, c, d, e);
-            step!(12, e, f, g, h, a, b, c, d);
-            step!(13, d, e, f, g, h, a, b, c);
-            step!(14, c, d, e, f, g, h, a, b);
-            step!(15, b, c, d, e, f, g, h, a);
-        }};
-    }
-
-    sixteen!(0, false);
-    sixteen!(16, true);
-    sixteen!(32, true);
-    sixteen!(48, true);
-    sixteen!(64, true);
+    sixteen_rounds!(0, false, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(16, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(32, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(48, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(64, true, [a, b, c, d, e, f, g, h]);
 
     let out = [a, b, c, d, e, f, g, h];
     for half in 0..2 {
@@ -298,45 +253,14 @@ unsafe fn compress4_avx2(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
         let mut r2 = _mm256_add_epi64(s[at + 2], out[at + 2]);
         let mut r3 = _mm256_add_epi64(s[at + 3], out[at + 3]);
         transpose4!(r0, r1, r2, r3);
-        // SAFETY (all four stores): `at + 4 <= 8`, so each writes four `u64`s
+        // SAFETY: for all four stores, `at + 4 <= 8`, so each writes four `u64`s
         // (32 bytes) inside a live, exclusively borrowed `[u64; 8]`; `storeu` has
         // no alignment requirement.
-        _mm256_storeu_si256(states[0][at..].as_mut_ptr().cast(), r0);
-        _mm256_storeu_si256(states[1][at..].as_mut_ptr().cast(), r1);
-        _mm256_storeu_si256(states[2][at..].as_mut_ptr().cast(), r2);
-        _mm256_storeu_si256(states[3][at..].as_mut_ptr().cast(), r3);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::super::reference::{lanes, sha512};
-    use super::*;
-
-    proptest! {
-        /// The dispatcher (AVX2 on this machine if it has it) and the portable
-        /// path both equal `sha2::compress512` lane by lane.
-        #[test]
-        fn compress4_matches_sha2((states, blocks) in lanes::<4, 128, u64>()) {
-            let want = sha512(&states, &blocks);
-            let mut got = states;
-            compress4(&mut got, &blocks);
-            prop_assert_eq!(got, want);
-            let mut soft = states;
-            compress4_soft(&mut soft, &blocks);
-            prop_assert_eq!(soft, want);
-        }
-
-        /// Chained compressions (a multi-block message) stay equal too.
-        #[test]
-        fn compress4_chains((states, blocks) in lanes::<4, 128, u64>(), (_, more) in lanes::<4, 128, u64>()) {
-            let want = sha512(&sha512(&states, &blocks), &more);
-            let mut got = states;
-            compress4(&mut got, &blocks);
-            compress4(&mut got, &more);
-            prop_assert_eq!(got, want);
+        unsafe {
+            _mm256_storeu_si256(states[0][at..].as_mut_ptr().cast(), r0);
+            _mm256_storeu_si256(states[1][at..].as_mut_ptr().cast(), r1);
+            _mm256_storeu_si256(states[2][at..].as_mut_ptr().cast(), r2);
+            _mm256_storeu_si256(states[3][at..].as_mut_ptr().cast(), r3);
         }
     }
 }

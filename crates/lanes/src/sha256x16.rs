@@ -5,12 +5,10 @@
 //! every round of sixteen independent messages with the same instructions:
 //! `vprord` for the rotations, one `vpternlogd` per three-input Boolean function
 //! (Σ's XOR of three rotations, Ch, Maj). The blocks and states go in and out
-//! through 16×16 word transposes. [`compress16`] runs the kernel when the CPU
-//! has AVX-512F and AVX-512BW ([`available`]), and `sha2::compress256` lane by
-//! lane otherwise.
+//! through 16×16 word transposes.
 
-// Calling the `avx512f,avx512bw` kernel after runtime detection, and the
-// unaligned loads and stores inside it, need `unsafe`.
+// Calling the `avx512f,avx512bw` kernel through its token, and the unaligned
+// loads and stores inside it, need `unsafe`.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
@@ -21,44 +19,15 @@ use core::arch::x86_64::{
     _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
 };
 
-cpufeatures::new!(avx512_cpuid, "avx512f", "avx512bw");
+use crate::sha256x2::K;
 
-/// The SHA-256 round constants (FIPS 180-4 §4.2.2).
-const K: [u32; 64] = [
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-];
-
-/// Whether the 16-lane kernel runs on this CPU (AVX-512F for the arithmetic,
-/// AVX-512BW for the byte swap; cached after the first call).
-pub(crate) fn available() -> bool {
-    avx512_cpuid::get()
-}
-
-/// SHA-256 compression of `blocks[i]` into `states[i]` for sixteen independent
-/// lanes: one AVX-512 pass when [`available`], `sha2::compress256` lane by lane
-/// otherwise.
-pub(crate) fn compress16(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
-    if available() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512BW (checked just above),
-        // the only requirements of `compress16_avx512`.
-        unsafe { compress16_avx512(states, blocks) }
-    } else {
-        compress16_soft(states, blocks);
-    }
-}
-
-/// The portable path: `sha2::compress256` lane by lane.
-fn compress16_soft(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
-    for (state, block) in states.iter_mut().zip(blocks) {
-        super::sha256x2::compress1(state, block);
-    }
+cpu_token! {
+    /// Proof that this CPU has AVX-512F (the arithmetic) and AVX-512BW (the
+    /// byte swap).
+    Avx512(avx512_cpuid: "avx512f", "avx512bw");
+    /// SHA-256 compression of `blocks[i]` into `states[i]` for sixteen
+    /// independent lanes, in one AVX-512 pass.
+    fn compress16(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) => compress16_avx512;
 }
 
 /// Transposes sixteen rows of sixteen 32-bit words in place: afterwards word
@@ -104,11 +73,8 @@ macro_rules! xor3 {
 }
 
 /// The AVX-512 kernel: lane `i` of every register belongs to `states[i]`/`blocks[i]`.
-///
-/// # Safety
-/// The CPU must support AVX-512F and AVX-512BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn compress16_avx512(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
+fn compress16_avx512(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]) {
     // Big-endian message words into little-endian lanes.
     let bswap = _mm512_set_epi8(
         12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11, 4, 5,
@@ -117,10 +83,11 @@ unsafe fn compress16_avx512(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]
     );
 
     // The message words: w[t] holds word t of the sixteen blocks.
-    // SAFETY (every load): each reads the 64 bytes of a live `[u8; 64]`;
-    // `loadu` has no alignment requirement.
-    let mut w: [__m512i; 16] =
-        core::array::from_fn(|l| unsafe { _mm512_loadu_si512(blocks[l].as_ptr().cast()) });
+    let mut w: [__m512i; 16] = core::array::from_fn(|l| {
+        // SAFETY: reads the 64 bytes of a live `[u8; 64]`; `loadu` has no
+        // alignment requirement.
+        unsafe { _mm512_loadu_si512(blocks[l].as_ptr().cast()) }
+    });
     transpose16(&mut w);
     for wt in &mut w {
         *wt = _mm512_shuffle_epi8(*wt, bswap);
@@ -128,10 +95,11 @@ unsafe fn compress16_avx512(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]
 
     // The working variables: s[j] holds state word j of the sixteen lanes.
     // Rows 8..16 of the transpose stay zero (and their shuffles are dead code).
-    // SAFETY (every load): each reads the 32 bytes of a live `[u32; 8]`;
-    // `loadu` has no alignment requirement.
     let mut rows: [__m512i; 16] = core::array::from_fn(|l| {
-        _mm512_castsi256_si512(unsafe { _mm256_loadu_si256(states[l].as_ptr().cast()) })
+        // SAFETY: reads the 32 bytes of a live `[u32; 8]`; `loadu` has no
+        // alignment requirement.
+        let row = unsafe { _mm256_loadu_si256(states[l].as_ptr().cast()) };
+        _mm512_castsi256_si512(row)
     });
     transpose16(&mut rows);
     let s: [__m512i; 8] = core::array::from_fn(|j| rows[j]);
@@ -187,40 +155,10 @@ unsafe fn compress16_avx512(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]
         }};
     }
 
-    macro_rules! sixteen {
-        ($base:expr, $sched:expr) => {{
-            let base = $base;
-            macro_rules! step {
-                ($i:literal, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
-                    if $sched {
-                        schedule!(base + $i);
-                    }
-                    round!($a, $b, $c, $d, $e, $f, $g, $h, base + $i);
-                };
-            }
-            step!(0, a, b, c, d, e, f, g, h);
-            step!(1, h, a, b, c, d, e, f, g);
-            step!(2, g, h, a, b, c, d, e, f);
-            step!(3, f, g, h, a, b, c, d, e);
-            step!(4, e, f, g, h, a, b, c, d);
-            step!(5, d, e, f, g, h, a, b, c);
-            step!(6, c, d, e, f, g, h, a, b);
-            step!(7, b, c, d, e, f, g, h, a);
-            step!(8, a, b, c, d, e, f, g, h);
-            step!(9, h, a, b, c, d, e, f, g);
-            step!(10, g, h, a, b, c, d, e, f);
-            step!(11, f, g, h, a, b, c, d, e);
-            step!(12, e, f, g, h, a, b, c, d);
-            step!(13, d, e, f, g, h, a, b, c);
-            step!(14, c, d, e, f, g, h, a, b);
-            step!(15, b, c, d, e, f, g, h, a);
-        }};
-    }
-
-    sixteen!(0, false);
-    sixteen!(16, true);
-    sixteen!(32, true);
-    sixteen!(48, true);
+    sixteen_rounds!(0, false, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(16, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(32, true, [a, b, c, d, e, f, g, h]);
+    sixteen_rounds!(48, true, [a, b, c, d, e, f, g, h]);
 
     let out = [a, b, c, d, e, f, g, h];
     let mut rows = [_mm512_setzero_si512(); 16];
@@ -232,56 +170,5 @@ unsafe fn compress16_avx512(states: &mut [[u32; 8]; 16], blocks: &[[u8; 64]; 16]
         // SAFETY: writes the 32 bytes of a live, exclusively borrowed
         // `[u32; 8]`; `storeu` has no alignment requirement.
         unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), _mm512_castsi512_si256(row)) };
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::super::reference::{lanes, sha256};
-    use super::*;
-
-    proptest! {
-        /// The dispatcher (AVX-512 on this machine if it has it) and the
-        /// portable path both equal `sha2::compress256` lane by lane.
-        #[test]
-        fn compress16_matches_sha2((states, blocks) in lanes::<16, 64, u32>()) {
-            let want = sha256(&states, &blocks);
-            let mut got = states;
-            compress16(&mut got, &blocks);
-            prop_assert_eq!(got, want);
-            let mut soft = states;
-            compress16_soft(&mut soft, &blocks);
-            prop_assert_eq!(soft, want);
-        }
-
-        /// Chained compressions (multi-block messages) stay equal too.
-        #[test]
-        fn compress16_chains((states, blocks) in lanes::<16, 64, u32>(),
-                             more in prop::collection::vec(lanes::<16, 64, u32>(), 1..3)) {
-            let mut want = sha256(&states, &blocks);
-            let mut got = states;
-            compress16(&mut got, &blocks);
-            for (_, next) in &more {
-                want = sha256(&want, next);
-                compress16(&mut got, next);
-            }
-            prop_assert_eq!(got, want);
-        }
-    }
-
-    /// The padded empty message from the IV gives SHA-256("") in every lane.
-    #[test]
-    fn empty_message_digest() {
-        let mut block = [0u8; 64];
-        block[0] = 0x80;
-        let mut states = [super::super::sha256x2::IV; 16];
-        compress16(&mut states, &[block; 16]);
-        let want: [u8; 32] = super::super::sha256(b"");
-        for s in states {
-            let got: Vec<u8> = s.iter().flat_map(|x| x.to_be_bytes()).collect();
-            assert_eq!(got, want);
-        }
     }
 }
