@@ -34,13 +34,6 @@ pub struct Fleet {
     ttl_ms: i64,
 }
 
-impl Default for Fleet {
-    /// Alone on its database, with the default lease lifetime.
-    fn default() -> Self {
-        Self::alone(DEFAULT_LEASE_TTL_MS)
-    }
-}
-
 impl Fleet {
     /// A process alone on its database (embedded SQLite): the same owner id
     /// at every start, so a restart finds the last run's leases its own and

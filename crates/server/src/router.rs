@@ -43,6 +43,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/chess/seeks"),
     ("get", "/v1/chess/seeks"),
     ("post", "/v1/chess/seeks/{id}/accept"),
+    ("post", "/v1/chess/seeks/{id}/cancel"),
     ("post", "/v1/chess/bot"),
     ("get", "/v1/chess/games/{id}"),
     ("post", "/v1/chess/games/{id}/finish"),
@@ -92,6 +93,7 @@ pub fn router(state: AppState) -> Router {
             post(chess::post_seek).get(chess::get_seeks),
         )
         .route("/v1/chess/seeks/{id}/accept", post(chess::post_accept))
+        .route("/v1/chess/seeks/{id}/cancel", post(chess::post_cancel))
         .route("/v1/chess/bot", post(chess::post_bot))
         .route("/v1/chess/games/{id}", get(chess::get_game))
         .route("/v1/chess/games/{id}/finish", post(chess::post_finish))

@@ -7,7 +7,7 @@ use fairseed_store::Store;
 
 use crate::args::SignupMode;
 use crate::events::Hub;
-use crate::fleet::Fleet;
+use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
@@ -34,8 +34,19 @@ struct Inner {
     fleet: Fleet,
 }
 
+impl Default for ServiceOptions {
+    fn default() -> Self {
+        Self {
+            metrics: Metrics::default(),
+            address_limits: AddressLimits::default(),
+            signup: SignupMode::default(),
+            fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
+        }
+    }
+}
+
 /// Settings `fairseed serve` sets beyond the ones tests need.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ServiceOptions {
     /// What `/metrics` reports.
     pub metrics: Metrics,
@@ -43,7 +54,7 @@ pub struct ServiceOptions {
     pub address_limits: AddressLimits,
     /// Who may create accounts.
     pub signup: SignupMode,
-    /// This process's owner id and lease lifetime for poker tables.
+    /// This process's place in a fleet (its lease owner id).
     pub fleet: Fleet,
 }
 
@@ -102,14 +113,14 @@ impl AppState {
         &self.inner.operator_key_hash
     }
 
-    /// The live-event hub.
-    pub fn events(&self) -> &Hub {
-        &self.inner.events
-    }
-
     /// This process's owner id and lease lifetime.
     pub fn fleet(&self) -> &Fleet {
         &self.inner.fleet
+    }
+
+    /// The live-event hub.
+    pub fn events(&self) -> &Hub {
+        &self.inner.events
     }
 
     /// The counters behind `/metrics`.

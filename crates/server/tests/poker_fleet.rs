@@ -201,7 +201,7 @@ fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
     let db = schema.scoped_url();
     let mut opts = Options::new(dir.path());
     opts.database = Some(&db);
-    opts.extra_args = vec!["--lease-ttl-ms".into(), TTL_MS.to_string()];
+    opts.lease_ttl_ms = Some(TTL_MS);
     opts.log = "info,fairseed_server::fleet=debug";
 
     // A opens the table and deals a hand to the flop.

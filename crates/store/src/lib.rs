@@ -32,10 +32,10 @@ pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
 pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
-    BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition, Idempotent, LeaseGrant,
-    LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player, RecordOut, RecordRow,
-    RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow, RoundUpdate, RoundWrite,
-    RoundsFn, SeedPair, SettleFn, Settled,
+    fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
+    Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
+    RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow,
+    RoundUpdate, RoundWrite, RoundsFn, SeedPair, SettleFn, Settled,
 };
 
 /// Compares two secrets' hex digests in constant time.
@@ -159,6 +159,15 @@ pub trait Store: Send + Sync + 'static {
     /// an idempotency key already stored → `idempotency_key_used`. One update
     /// per create, then one per write, in the order given.
     async fn commit(&self, commit: Commit) -> StoreResult<Vec<RoundUpdate>>;
+
+    /// Stores one record alone (an import), with its readers and an
+    /// optional idempotency entry (record-id slots filled): all or nothing;
+    /// a key already stored → `idempotency_key_used`.
+    async fn import_record(
+        &self,
+        record: RecordOut,
+        idempotent: Option<Idempotent>,
+    ) -> StoreResult<RecordRow>;
 
     /// A stored idempotent response: `(request_hash, response)`.
     async fn idempotent_response(

@@ -7,8 +7,8 @@ use crate::error::{StoreError, StoreResult};
 use crate::seal::{SecretSeed, SeedCipher};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
-    Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow, RoundChange, RoundRow,
-    RoundUpdate, RoundWrite, RoundsFn,
+    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
+    RoundChange, RoundRow, RoundUpdate, RoundWrite, RoundsFn,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -118,8 +118,45 @@ fn new_row(round: &NewRound) -> RoundRow {
     }
 }
 
-/// All of a commit or none of it (the caller rolls back on error): the
-/// idempotency entry, the new rounds, then each write if its version holds.
+/// Stores an idempotency entry, its record-id slots filled with `ids`;
+/// `idempotency_key_used` if the key is taken.
+async fn insert_idempotent<T: Tx>(
+    tx: &mut T,
+    entry: &Idempotent,
+    ids: &[i64],
+    now: i64,
+) -> StoreResult<()> {
+    let entry = Idempotent {
+        response: fill_record_ids(&entry.response, ids),
+        ..entry.clone()
+    };
+    if tx.insert_idempotent(&entry, now).await? {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "idempotency_key_used",
+            format!("Idempotency-Key '{}' was already used", entry.key),
+        ))
+    }
+}
+
+/// Stores one record alone (an import) with an optional idempotency entry.
+pub(crate) async fn import_record<T: Tx>(
+    tx: &mut T,
+    record: &RecordOut,
+    idempotent: Option<&Idempotent>,
+    now: i64,
+) -> StoreResult<RecordRow> {
+    let row = insert_record(tx, record, now).await?;
+    if let Some(entry) = idempotent {
+        insert_idempotent(tx, entry, &[row.id], now).await?;
+    }
+    Ok(row)
+}
+
+/// All of a commit or none of it (the caller rolls back on error): the new
+/// rounds, each write if its version holds, then the idempotency entry
+/// (its response's record-id slots filled with the ids just stored).
 /// One update per create, then one per write, in the order given.
 pub(crate) async fn commit<T: Tx>(
     tx: &mut T,
@@ -127,14 +164,6 @@ pub(crate) async fn commit<T: Tx>(
     commit: SealedCommit,
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
-    if let Some(entry) = &commit.idempotent {
-        if !tx.insert_idempotent(entry, now).await? {
-            return Err(StoreError::conflict(
-                "idempotency_key_used",
-                format!("Idempotency-Key '{}' was already used", entry.key),
-            ));
-        }
-    }
     let mut updates = Vec::with_capacity(commit.creates.len() + commit.writes.len());
     for (round, sealed) in &commit.creates {
         if !tx.insert_round(round, sealed, now).await? {
@@ -168,6 +197,14 @@ pub(crate) async fn commit<T: Tx>(
         written[i] = Some(update);
     }
     updates.extend(written.into_iter().flatten());
+    if let Some(entry) = &commit.idempotent {
+        let ids: Vec<i64> = updates
+            .iter()
+            .flat_map(|u| &u.records)
+            .map(|r| r.id)
+            .collect();
+        insert_idempotent(tx, entry, &ids, now).await?;
+    }
     Ok(updates)
 }
 

@@ -228,6 +228,17 @@ macro_rules! impl_store {
                 .await
             }
 
+            async fn import_record(
+                &self,
+                record: $crate::RecordOut,
+                idempotent: Option<$crate::Idempotent>,
+            ) -> $crate::StoreResult<$crate::RecordRow> {
+                self.write_tx(async move |tx| {
+                    $crate::rounds::import_record(tx, &record, idempotent.as_ref(), now()).await
+                })
+                .await
+            }
+
             async fn idempotent_response(
                 &self,
                 scope: &str,

@@ -311,6 +311,24 @@ pub struct Idempotent {
     pub response: String,
 }
 
+/// A placeholder for the id of the `n`-th record a commit stores (in the
+/// order of its updates), to put in an idempotent response before the id
+/// exists: the store fills it in ([`fill_record_ids`]) when it stores the
+/// response, so a replay answers with the real id.
+pub fn record_id_slot(n: usize) -> String {
+    format!("$record_id:{n}")
+}
+
+/// `response` (JSON text) with each record-id slot, a JSON string, replaced
+/// by the number `ids[n]`.
+pub fn fill_record_ids(response: &str, ids: &[i64]) -> String {
+    ids.iter()
+        .enumerate()
+        .fold(response.to_owned(), |text, (n, id)| {
+            text.replace(&format!("\"{}\"", record_id_slot(n)), &id.to_string())
+        })
+}
+
 /// One atomic commit: new rounds, writes to existing ones, and the
 /// idempotency entry. All of it is stored, or none.
 #[derive(Debug, Clone, Default)]
@@ -380,4 +398,25 @@ pub struct RoundUpdate {
     pub log: Vec<LogRow>,
     /// The records the step stored.
     pub records: Vec<RecordRow>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_id_slots_become_the_ids_in_order() {
+        let body = serde_json::json!({
+            "a": {"id": record_id_slot(0)},
+            "b": [record_id_slot(1), "$record_id:1x", "record_id:0"],
+        })
+        .to_string();
+        let filled: serde_json::Value =
+            serde_json::from_str(&fill_record_ids(&body, &[41, 7])).expect("still JSON");
+        assert_eq!(
+            filled,
+            serde_json::json!({"a": {"id": 41}, "b": [7, "$record_id:1x", "record_id:0"]})
+        );
+        assert_eq!(fill_record_ids(&body, &[]), body, "no ids, nothing filled");
+    }
 }
