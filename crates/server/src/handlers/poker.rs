@@ -15,7 +15,7 @@ use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
 use fairseed_play::poker::{
     self as rules, view, view_hand, Command, Event, PokerError, RotateWhy, TableView,
 };
-use fairseed_play::{Millis, Viewer};
+use fairseed_play::Viewer;
 use fairseed_store::{Commit, Idempotent, RoundUpdate, StoreError};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -27,17 +27,13 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::events::Audience;
 use crate::handlers::keyed::Keyed;
 use crate::handlers::records::RecordView;
+use crate::rounds::now;
 use crate::rounds::poker::{self as rows, Published};
 use crate::secrets;
 use crate::state::AppState;
 use crate::step::{self, OPERATOR_SCOPE};
 
 pub use crate::fleet::rotate_open_sessions;
-
-/// Now, from the clock: the rules take time as an argument.
-pub(crate) fn now() -> Millis {
-    Millis(crate::fleet::now_ms())
-}
 
 fn fresh_seed() -> Result<ServerSeed, ApiError> {
     Ok(ServerSeed::from_bytes(secrets::random_bytes()?))
