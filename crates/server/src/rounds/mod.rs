@@ -18,10 +18,7 @@ pub(crate) fn save<T: Serialize>(value: &T) -> Result<String, StoreError> {
 
 /// The moment a pure step is applied at.
 pub(crate) fn now() -> fairseed_play::Millis {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-    fairseed_play::Millis(ms)
+    fairseed_play::Millis(crate::fleet::now_ms())
 }
 
 /// A round's unsealed secret as the server seed it is.
