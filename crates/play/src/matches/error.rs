@@ -77,8 +77,8 @@ impl RuleViolation for MatchError {
             Self::InvalidBuyer(_) => "invalid_buyer",
             Self::WallEmpty(_) => "wall_empty",
             Self::TooLong { .. } => "match_too_long",
-            Self::SeedMismatch => "seed_mismatch",
-            Self::Replay(_) => "replay_failed",
+            // Not rules: a stored state that contradicts itself.
+            Self::SeedMismatch | Self::Replay(_) => "internal",
         }
     }
 }

@@ -108,8 +108,8 @@ fn start_needs_every_client_seed_and_the_committed_seed() {
     assert_eq!(err, MatchError::ClientSeedsMissing(vec![0, 1, 3]));
     let full = (0..4).fold(opened(Game::Tarneeb, 0), |s, i| give_seed(&s, i));
     assert_eq!(
-        refused(&full, Command::Start { seed: seed(8) }).code(),
-        "seed_mismatch"
+        refused(&full, Command::Start { seed: seed(8) }),
+        MatchError::SeedMismatch
     );
     let (next, events) = ok(&full, Command::Start { seed: seed(7) });
     let Phase::Drawing(played) = &next.phase else {
@@ -340,4 +340,34 @@ fn a_stored_state_with_a_bad_value_does_not_load() {
     let bad = text.replace("\"trix\"", "\"poker\"");
     let err = serde_json::from_str::<Match>(&bad).expect_err("an unknown game");
     assert!(err.to_string().contains("game"), "{err}");
+}
+
+#[test]
+fn every_rule_code_is_documented() {
+    let api = include_str!("../../../../docs/api.md");
+    let errors = [
+        MatchError::CommitmentMismatch(String::new()),
+        MatchError::InvalidIndex {
+            field: "index".into(),
+            index: 9,
+            players: 2,
+        },
+        MatchError::SeedAlreadySet(0),
+        MatchError::ClientSeedsMissing(vec![1]),
+        MatchError::InvalidStep {
+            step: "deal",
+            why: String::new(),
+        },
+        MatchError::InvalidBuyer(4),
+        MatchError::WallEmpty(144),
+        MatchError::TooLong {
+            what: "deals",
+            limit: MAX_STEPS,
+        },
+        refused(&opened(Game::Trix, 0), Command::Start { seed: seed(7) }),
+    ];
+    for err in errors {
+        let code = format!("`{}`", err.code());
+        assert!(api.contains(&code), "{code} is not in docs/api.md");
+    }
 }

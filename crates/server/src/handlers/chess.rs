@@ -25,8 +25,8 @@ use tracing::instrument;
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiPath};
 use crate::handlers::keyed::{record_id_slot, Keyed};
-use crate::rounds::chess::{self as rounds, refusal, round_id};
-use crate::rounds::now;
+use crate::rounds::chess::{self as rounds, round_id};
+use crate::rounds::{now, refusal};
 use crate::state::AppState;
 use crate::{secrets, step};
 

@@ -53,3 +53,20 @@ pub(crate) fn record_out(record: &fairseed_play::Record) -> fairseed_store::Reco
         readers: record.readers.clone(),
     }
 }
+
+/// A flow's refusal as an answer: a broken rule is `409` with its code;
+/// `not_found` (a seed, seek or game that is not the caller's) is `404`;
+/// `internal` (a stored state that contradicts itself) is `500`, the
+/// details logged only.
+pub(crate) fn refusal(err: impl fairseed_play::RuleViolation) -> crate::error::ApiError {
+    use crate::error::ApiError;
+    match err.code() {
+        "not_found" => ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "not_found",
+            err.to_string(),
+        ),
+        "internal" => ApiError::internal(err),
+        code => ApiError::conflict(code, err.to_string()),
+    }
+}
