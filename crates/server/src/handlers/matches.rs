@@ -17,7 +17,7 @@ use fairseed_core::games::Game;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
 use fairseed_play::matches::{self, Command, Event, Match, MatchView, Step};
 use fairseed_play::Viewer;
-use fairseed_store::{Commit, LoadedRound, StoreError};
+use fairseed_store::{Commit, LoadedRound};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -28,7 +28,7 @@ use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::events::Audience;
 use crate::handlers::keyed::{record_id_slot, Keyed, Ran};
 use crate::rounds::matches::{self as rounds, round_id};
-use crate::rounds::{now, refusal};
+use crate::rounds::{now, player_exists, refusal};
 use crate::secrets;
 use crate::state::AppState;
 use crate::step::OPERATOR_SCOPE;
@@ -385,13 +385,7 @@ async fn accounts(
         let i: usize = index
             .parse()
             .map_err(|_| ApiError::invalid(&field, format!("'{index}' is not a player index")))?;
-        let exists = player > 0
-            && match state.store().player(player).await {
-                Ok(_) => true,
-                Err(StoreError::NotFound(_)) => false,
-                Err(other) => return Err(other.into()),
-            };
-        if !exists {
+        if !player_exists(state, player).await? {
             return Err(ApiError::invalid(
                 field,
                 format!("{player} is not a player id"),

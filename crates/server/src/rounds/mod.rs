@@ -70,3 +70,19 @@ pub(crate) fn refusal(err: impl fairseed_play::RuleViolation) -> crate::error::A
         code => ApiError::conflict(code, err.to_string()),
     }
 }
+
+/// Whether `id` is an existing player's account: a fact a pure step is
+/// handed (a challenge's opponent, a match's linked players), looked up here.
+pub(crate) async fn player_exists(
+    state: &crate::state::AppState,
+    id: i64,
+) -> Result<bool, crate::error::ApiError> {
+    if id <= 0 {
+        return Ok(false);
+    }
+    match state.store().player(id).await {
+        Ok(_) => Ok(true),
+        Err(StoreError::NotFound(_)) => Ok(false),
+        Err(other) => Err(other.into()),
+    }
+}
