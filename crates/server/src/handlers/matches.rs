@@ -1,4 +1,4 @@
-//! Table-game matches (`match_seed_v2`), for the operator:
+//! Table-game matches (`match_seed_v2`, legacy `match_seed_v1`), for the operator:
 //! `POST /v1/matches`, `GET /v1/matches/{id}`, `POST …/client-seeds`,
 //! `POST …/start`, `POST …/draws`, `GET …/draws`, `POST …/finish`.
 //!
@@ -15,7 +15,7 @@ use axum::response::Response;
 use axum::Json;
 use fairseed_core::games::Game;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_play::matches::{self, Command, Event, Match, MatchView, Step};
+use fairseed_play::matches::{self, Command, Event, Match, MatchView, Scheme, Step};
 use fairseed_play::Viewer;
 use fairseed_store::{Commit, LoadedRound};
 use serde::de::IgnoredAny;
@@ -37,10 +37,23 @@ use crate::step::OPERATOR_SCOPE;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpenMatch {
+    #[serde(default)]
+    scheme: Option<String>,
     game: String,
     match_id: Option<String>,
     players: Option<Vec<String>>,
     tiles: Option<usize>,
+}
+
+fn scheme(name: Option<&str>) -> Result<Scheme, ApiError> {
+    match name {
+        None | Some("match_seed_v2") => Ok(Scheme::V2),
+        Some("match_seed_v1") => Ok(Scheme::V1),
+        Some(other) => Err(ApiError::invalid(
+            "scheme",
+            format!("'{other}' is not a match scheme; expected match_seed_v2 or match_seed_v1"),
+        )),
+    }
 }
 
 fn game(name: &str) -> Result<Game, ApiError> {
@@ -110,7 +123,15 @@ pub async fn post(
     let labels = labels(game, body.players.clone())?;
     let tiles = tiles(game, body.tiles)?;
     let seed = ServerSeed::from_bytes(secrets::random_bytes()?);
-    let opened = Match::open(game, match_id.clone(), seed.commitment(), labels, tiles);
+    let scheme = scheme(body.scheme.as_deref())?;
+    let opened = Match::open(
+        scheme,
+        game,
+        match_id.clone(),
+        seed.commitment(),
+        labels,
+        tiles,
+    );
     let ran = keyed
         .run(&state, OPERATOR_SCOPE, StatusCode::CREATED, &[], |_| {
             let commit = Commit {
