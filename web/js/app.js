@@ -68,7 +68,7 @@ function setBalance(value) {
 function showError(e) {
   const box = $('#notice');
   box.hidden = false;
-  box.textContent = errorText(e);
+  box.textContent = t('app.offline', { error: errorText(e) });
 }
 
 async function main() {
@@ -97,6 +97,11 @@ async function main() {
   const tabs = setupTabs((name) => loaders[name]?.().catch(showError));
   const shared = sharedCheck();
   if (shared) verify.prefill(shared);
+  // A shared link opened in a tab that already shows the page.
+  window.addEventListener('hashchange', () => {
+    const again = sharedCheck();
+    if (again) verify.prefill(again);
+  });
   // A bet in history or Revealed opens its proof here.
   openProof = (values) => {
     tabs.select('verify', true);

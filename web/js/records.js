@@ -4,7 +4,7 @@
 // taken), a filter for the problems, "go to the first problem", a list that
 // only ever draws the rows on screen, and the selected record in full.
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { hintFor } from './hint.js';
 import { verdictCard, schemeName } from './verdict.js';
 import { sentences } from './words.js';
@@ -128,10 +128,10 @@ export function mountRecords({ wasm, knownValues }) {
     summary.dataset.unreadable = String(unreadable);
     summary.dataset.done = String(!running);
     clear(summary,
-      h('strong', {}, running ? t('verify.summary_running', { total: fmtInt(total) }) : t('verify.summary', { total: fmtInt(total), time: fmtDuration(r.ms) })), ' ',
-      h('span', { class: 'ok-text' }, '✓ ', t('verify.count_valid', { n: fmtInt(valid) })), ' · ',
-      h('span', { class: invalid ? 'error-text' : 'muted' }, '✗ ', t('verify.count_invalid', { n: fmtInt(invalid) })), ' · ',
-      h('span', { class: unreadable ? 'error-text' : 'muted' }, '⚠ ', t('verify.count_unreadable', { n: fmtInt(unreadable) })));
+      h('strong', {}, running ? t('verify.summary_running', { total: fmtInt(total) }) : tn('verify.summary', total, { total: fmtInt(total), time: fmtDuration(r.ms) })), ' ',
+      h('span', { class: 'ok-text' }, '✓ ', tn('verify.count_valid', valid, { n: fmtInt(valid) })), ' · ',
+      h('span', { class: invalid ? 'error-text' : 'muted' }, '✗ ', tn('verify.count_invalid', invalid, { n: fmtInt(invalid) })), ' · ',
+      h('span', { class: unreadable ? 'error-text' : 'muted' }, '⚠ ', tn('verify.count_unreadable', unreadable, { n: fmtInt(unreadable) })));
   }
 
   async function start(blob) {

@@ -4,7 +4,6 @@
 use std::collections::BTreeSet;
 
 use crate::error::{StoreError, StoreResult};
-use crate::plan;
 use crate::seal::{SecretSeed, SeedCipher};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
@@ -180,7 +179,7 @@ pub(crate) async fn commit<T: Tx>(
         });
     }
     let ids: Vec<String> = commit.writes.iter().map(|w| w.id.clone()).collect();
-    plan::distinct(&ids)?;
+    distinct(&ids)?;
     let rows = rows_in_order(tx, &ids, false).await?;
     // Rows are written in id order so two commits over the same rounds
     // cannot deadlock on PostgreSQL's row locks.
@@ -224,7 +223,7 @@ pub(crate) async fn update_rounds<T: Tx>(
     step: RoundsFn,
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
-    plan::distinct(ids)?;
+    distinct(ids)?;
     let rows = rows_in_order(tx, ids, true).await?;
     let loaded = rows
         .iter()
@@ -310,17 +309,26 @@ pub(crate) async fn insert_record<T: Tx>(
     })
 }
 
-/// Readers as the SQL backends aggregate them: ids joined by commas.
-pub(crate) fn parse_readers(joined: Option<&str>) -> StoreResult<Vec<i64>> {
-    let mut readers = joined
-        .unwrap_or_default()
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse()
-                .map_err(|_| StoreError::other(format!("stored reader '{s}' is not an id")))
-        })
-        .collect::<StoreResult<Vec<i64>>>()?;
-    readers.sort_unstable();
-    Ok(readers)
+/// Refuses a step naming a round twice.
+fn distinct(ids: &[String]) -> StoreResult<()> {
+    let set: BTreeSet<&String> = ids.iter().collect();
+    if set.len() == ids.len() {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "duplicate_round",
+            "a step names the same round twice",
+        ))
+    }
+}
+
+/// The records a viewer may read, and the one asked for.
+pub(crate) async fn record<T: Tx>(
+    tx: &mut T,
+    viewer: crate::Viewer,
+    id: i64,
+) -> StoreResult<RecordRow> {
+    tx.record(viewer, id)
+        .await?
+        .ok_or(StoreError::NotFound("record"))
 }

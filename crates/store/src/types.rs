@@ -3,6 +3,8 @@
 //! Everything here is plain data: strings of hex, integers, JSON text. The
 //! fairness computations happen in `fairseed-core`, called by the server.
 
+pub use fairseed_core::dice::Condition;
+
 use crate::seal::SecretSeed;
 
 /// A player account.
@@ -57,8 +59,20 @@ pub struct RevealedPair {
     pub bets: u64,
 }
 
-/// What the roll of one bet came to, computed by the core inside the bet's
-/// transaction.
+/// What a bet's settlement is computed from, inside the bet's transaction.
+pub struct BetDraw<'a> {
+    /// The pair's server seed, unsealed.
+    pub server_seed: &'a SecretSeed,
+    /// The pair's client seed.
+    pub client_seed: &'a str,
+    /// The nonce this bet takes.
+    pub nonce: u64,
+    /// The player's balance before the bet.
+    pub balance: u128,
+}
+
+/// What one bet came to, decided by the caller (the core's dice and the
+/// service's rules) and stored as given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settled {
     /// The dice roll, 0..9999.
@@ -67,14 +81,16 @@ pub struct Settled {
     pub win: bool,
     /// Chips paid back (stake included), 0 on a loss.
     pub payout: u128,
+    /// The player's balance after the bet.
+    pub balance_after: u128,
 }
 
-/// Computes a bet's settlement from `(server seed, client seed, nonce)`.
+/// Settles a bet from its draw, or refuses it.
 ///
 /// The store calls it exactly once, inside the transaction that takes the
-/// nonce, so the roll always matches the nonce stored with it.
-/// An error aborts the bet; nothing is written.
-pub type SettleFn = Box<dyn FnOnce(&SecretSeed, &str, u64) -> crate::StoreResult<Settled> + Send>;
+/// nonce, so the roll always matches the nonce stored with it. An error
+/// (e.g. a balance too small) aborts the bet; nothing is written.
+pub type SettleFn = Box<dyn FnOnce(BetDraw<'_>) -> crate::StoreResult<Settled> + Send>;
 
 /// A dice bet to place.
 pub struct BetRequest {
@@ -84,8 +100,8 @@ pub struct BetRequest {
     pub idempotency_key: String,
     /// Stake, whole chips (already checked by the core: 1..2^53-1).
     pub amount: u64,
-    /// `under` or `over`.
-    pub condition: String,
+    /// Win below or above the target.
+    pub condition: Condition,
     /// 0..9999.
     pub target: u16,
     /// The core's roll and settlement for this bet.
@@ -116,8 +132,8 @@ pub struct BetRow {
     pub nonce: u64,
     /// Stake.
     pub amount: u64,
-    /// `under` or `over`.
-    pub condition: String,
+    /// Win below or above the target.
+    pub condition: Condition,
     /// 0..9999.
     pub target: u16,
     /// The roll.
@@ -132,7 +148,8 @@ pub struct BetRow {
     pub idempotency_key: String,
 }
 
-/// The answer to a bet: the stored row, and whether it was a replay.
+/// The answer to a bet: the stored row, and whether it was a replay (the
+/// key had been used: the row is that first bet, whatever this request asked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BetReceipt {
     /// The bet as stored.
