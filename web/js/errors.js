@@ -43,11 +43,8 @@ export function errorText(e) {
     if (e.code && has(key)) return t(key);
     return t('error.api.other', { status: e.status });
   }
-  if (e && e.network) return t('error.network');
+  // fetch() rejects with a TypeError when the service cannot be reached at all.
+  if (e instanceof TypeError) return t('error.network');
   return coreErrorText(e && e.message ? e.message : String(e));
 }
 
-/** The original text behind a translated error, for a "details" disclosure. */
-export function errorDetail(e) {
-  return e && e.message ? e.message : String(e);
-}
