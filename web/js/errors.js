@@ -44,7 +44,7 @@ export function errorText(e) {
     return t('error.api.other', { status: e.status });
   }
   // fetch() rejects with a TypeError when the service cannot be reached at all.
-  if (e instanceof TypeError) return t('error.network');
+  if (e instanceof TypeError && /fetch|network|load failed/i.test(e.message)) return t('error.network');
   return coreErrorText(e && e.message ? e.message : String(e));
 }
 
