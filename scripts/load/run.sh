@@ -52,7 +52,7 @@ trap cleanup EXIT
 start_server() {
   local label=$1 db=${2:-}
   local log="$WORK/server-$label.log"
-  local args=(--listen 127.0.0.1:0 --data-dir "$WORK/data-$label" --rate-limit 0)
+  local args=(--listen 127.0.0.1:0 --data-dir "$WORK/data-$label" --rate-limit 0 --signups-per-minute 0)
   [[ -n "$db" ]] && args+=(--database "$db")
   RUST_LOG=warn "$BIN" "${args[@]}" >"$log" 2>&1 &
   SERVER_PID=$!

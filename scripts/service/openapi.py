@@ -48,6 +48,7 @@ ANY = {"type": "object"}
 
 paths = {
     "/healthz": {"get": op("Health: the database answers", {"200": ok("healthy", obj(status={"const": "ok"}))}, [])},
+    "/metrics": {"get": op("Counters and gauges in the Prometheus text format", {"200": ok("metrics", STR, "text/plain")}, [])},
     "/v1/openapi.json": {"get": op("This document", {"200": ok("the OpenAPI document", ANY)}, [])},
     "/v1/players": {"post": op("Create an anonymous player account", {"201": ok("created; the token is shown once", "PlayerCreated")}, [])},
     "/v1/me": {"get": op("The caller's account", {"200": ok("account", "Me")}, PLAYER)},

@@ -35,10 +35,45 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 100)]
     pub rate_limit: u32,
 
+    /// Seconds a connection has to send a whole request header, also while
+    /// idle between kept-alive requests.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+
+    /// Most connections open at once (kept below the descriptor limit); when
+    /// full, the oldest connection still silent is closed, else a 503.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+
+    /// Who creates player accounts: anyone (`open`, for the demo page) or
+    /// only the operator through POST /v1/operator/players (`operator`).
+    #[arg(long, value_enum, default_value_t = SignupMode::Open)]
+    pub signup: SignupMode,
+
+    /// Accounts one client address may create per minute (0: no limit).
+    #[arg(long, default_value_t = 20)]
+    pub signups_per_minute: u32,
+
+    /// Unknown or refused tokens one client address may present per minute
+    /// before getting 429 (0: no limit).
+    #[arg(long, default_value_t = 60)]
+    pub auth_failures_per_minute: u32,
+
+    /// Log lines as plain text (colours only on a terminal) or one JSON object each.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
     /// Serve the player page's files from this directory (laid out like
     /// `web/`) instead of the copy built into the binary; for editing the page.
     #[arg(long)]
     pub web_dir: Option<PathBuf>,
+
+    /// How long (ms) a process's lease on a poker table lasts without its
+    /// heartbeat: after that another process of the fleet takes the table
+    /// over and rotates its session. Renewed three times per lifetime.
+    #[arg(long, env = "FAIRSEED_LEASE_TTL_MS", default_value_t = crate::fleet::DEFAULT_LEASE_TTL_MS,
+          value_parser = clap::value_parser!(i64).range(300..=3_600_000))]
+    pub lease_ttl_ms: i64,
 }
 
 impl std::fmt::Debug for ServeArgs {
@@ -51,7 +86,33 @@ impl std::fmt::Debug for ServeArgs {
             .field("operator_key", &self.operator_key.as_ref().map(|_| "<set>"))
             .field("opening_balance", &self.opening_balance)
             .field("rate_limit", &self.rate_limit)
+            .field("header_timeout", &self.header_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("signup", &self.signup)
+            .field("signups_per_minute", &self.signups_per_minute)
+            .field("auth_failures_per_minute", &self.auth_failures_per_minute)
+            .field("log_format", &self.log_format)
             .field("web_dir", &self.web_dir)
+            .field("lease_ttl_ms", &self.lease_ttl_ms)
             .finish()
     }
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// Who may create player accounts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SignupMode {
+    /// Anyone, anonymously (`POST /v1/players`).
+    #[default]
+    Open,
+    /// Only the operator (`POST /v1/operator/players`).
+    Operator,
 }

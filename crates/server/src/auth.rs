@@ -1,9 +1,14 @@
 //! Who is calling: a player (bearer token) or the operator (API key).
 //!
 //! Tokens are looked up by their SHA-256 and compared in constant time; the
-//! rate limit is taken per credential before any database work.
+//! rate limit is taken per credential before any database work. A token not
+//! yet known to this process also costs its client address one unit of the
+//! failed-token limit before the lookup, and one found to belong to nobody
+//! is remembered, so guessing tokens never costs a lookup per guess.
 
-use axum::extract::FromRequestParts;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -53,25 +58,64 @@ fn is_operator(state: &AppState, hash: &str) -> bool {
     ct_eq(hash.as_bytes(), state.operator_key_hash().as_bytes())
 }
 
+/// The client's address, when the request came through the listener.
+pub(crate) fn peer(parts: &Parts) -> Option<SocketAddr> {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0)
+}
+
+/// The client's address, if known (absent when the router is driven in process).
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub Option<SocketAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(peer(parts)))
+    }
+}
+
+/// Takes one unit of the address's failed-token limit, or answers 429.
+fn take_failure(state: &AppState, peer: Option<SocketAddr>) -> Result<(), ApiError> {
+    state.address_limits().failure(peer).map_err(|secs| {
+        ApiError::rate_limited_because(
+            "too many unknown or refused tokens from this address; slow down",
+            secs,
+        )
+    })
+}
+
+fn unknown_token() -> ApiError {
+    ApiError::unauthorized("Authorization: unknown token")
+}
+
 /// The player whose token hashes to `hash`.
-async fn player(state: &AppState, hash: String) -> Result<i64, ApiError> {
+async fn player(state: &AppState, hash: String, peer: Option<SocketAddr>) -> Result<i64, ApiError> {
     if let Some(id) = state.cached_player(&hash) {
         return Ok(id);
+    }
+    if is_operator(state, &hash) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "this endpoint is for players; the operator key cannot use it",
+        ));
+    }
+    take_failure(state, peer)?;
+    if state.address_limits().misses().contains(&hash) {
+        return Err(unknown_token());
     }
     match state.store().player_by_token(&hash).await {
         Ok(player) => {
             state.cache_player(hash, player.id);
             Ok(player.id)
         }
-        Err(fairseed_store::StoreError::NotFound(_)) if is_operator(state, &hash) => {
-            Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                "this endpoint is for players; the operator key cannot use it",
-            ))
-        }
         Err(fairseed_store::StoreError::NotFound(_)) => {
-            Err(ApiError::unauthorized("Authorization: unknown token"))
+            state.address_limits().misses().insert(hash);
+            Err(unknown_token())
         }
         Err(other) => Err(other.into()),
     }
@@ -85,7 +129,7 @@ impl FromRequestParts<AppState> for PlayerAuth {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let hash = limited_hash(parts, state)?;
-        player(state, hash).await.map(|id| Self { id })
+        player(state, hash, peer(parts)).await.map(|id| Self { id })
     }
 }
 
@@ -99,6 +143,7 @@ impl FromRequestParts<AppState> for OperatorAuth {
         if is_operator(state, &limited_hash(parts, state)?) {
             Ok(Self)
         } else {
+            take_failure(state, peer(parts))?;
             Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "forbidden",
@@ -128,6 +173,6 @@ impl FromRequestParts<AppState> for Caller {
         if is_operator(state, &hash) {
             return Ok(Self::Operator);
         }
-        player(state, hash).await.map(Self::Player)
+        player(state, hash, peer(parts)).await.map(Self::Player)
     }
 }

@@ -13,7 +13,10 @@ mod auth;
 mod dice_records;
 mod error;
 pub mod events;
+pub mod fleet;
 pub mod handlers;
+mod listener;
+pub mod metrics;
 mod ratelimit;
 mod rounds;
 mod router;
@@ -27,12 +30,13 @@ use std::sync::Arc;
 
 use fairseed_store::Store;
 
-pub use args::{ServeArgs, DEFAULT_PORT};
-pub use auth::{OperatorAuth, PlayerAuth};
+pub use args::{LogFormat, ServeArgs, SignupMode, DEFAULT_PORT};
+pub use auth::{OperatorAuth, Peer, PlayerAuth};
 pub use error::{ApiError, ApiJson, ApiPath, ApiQuery};
+pub use ratelimit::AddressLimits;
 pub use router::{router, with_page, with_static, BODY_LIMIT, OPENAPI, ROUTES};
 pub use serve::serve;
-pub use state::AppState;
+pub use state::{AppState, ServiceOptions};
 
 /// The whole service over `state` (API plus the embedded player page at `/`), as `serve` runs it.
 pub fn app(state: AppState) -> axum::Router {

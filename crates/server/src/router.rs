@@ -5,12 +5,12 @@ use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::IntoResponse;
 use axum::routing::{get, post, put};
 use axum::Router;
-use tower_http::trace::TraceLayer;
 
 use crate::error::ApiError;
 use crate::handlers::{
     chess, dice, events, health, matches, operator, players, poker, records, seeds, selfpoker,
 };
+use crate::metrics;
 use crate::state::AppState;
 use crate::web::WebRoot;
 
@@ -23,6 +23,7 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 /// `(method, path)` of every API route, for the documentation test.
 pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/healthz"),
+    ("get", "/metrics"),
     ("get", "/v1/openapi.json"),
     ("post", "/v1/players"),
     ("get", "/v1/me"),
@@ -42,6 +43,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/chess/seeks"),
     ("get", "/v1/chess/seeks"),
     ("post", "/v1/chess/seeks/{id}/accept"),
+    ("post", "/v1/chess/seeks/{id}/cancel"),
     ("post", "/v1/chess/bot"),
     ("get", "/v1/chess/games/{id}"),
     ("post", "/v1/chess/games/{id}/finish"),
@@ -70,6 +72,7 @@ pub const ROUTES: &[(&str, &str)] = &[
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(health::get))
+        .route("/metrics", get(metrics::get))
         .route("/v1/openapi.json", get(openapi))
         .route("/v1/players", post(players::post))
         .route("/v1/me", get(players::me))
@@ -90,6 +93,7 @@ pub fn router(state: AppState) -> Router {
             post(chess::post_seek).get(chess::get_seeks),
         )
         .route("/v1/chess/seeks/{id}/accept", post(chess::post_accept))
+        .route("/v1/chess/seeks/{id}/cancel", post(chess::post_cancel))
         .route("/v1/chess/bot", post(chess::post_bot))
         .route("/v1/chess/games/{id}", get(chess::get_game))
         .route("/v1/chess/games/{id}/finish", post(chess::post_finish))
@@ -123,7 +127,10 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(refuse_declared_oversize))
-        .layer(TraceLayer::new_for_http())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::access,
+        ))
         .with_state(state)
 }
 

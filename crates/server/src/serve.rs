@@ -2,13 +2,18 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
-use crate::args::ServeArgs;
+use crate::args::{LogFormat, ServeArgs};
+use crate::fleet::Fleet;
+use crate::listener::{Connections, Limits};
+use crate::metrics::Metrics;
+use crate::ratelimit::AddressLimits;
 use crate::router::{router, with_static};
-use crate::state::AppState;
+use crate::state::{AppState, ServiceOptions};
 
 /// File names inside the data directory.
 const SEED_KEY_FILE: &str = "seed.key";
@@ -21,19 +26,14 @@ const SQLITE_FILE: &str = "fairseed.sqlite";
 /// The data directory, a key file or the database cannot be opened, or the
 /// address cannot be bound.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    // A CLI that installed its own subscriber keeps it.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .try_init();
+    init_logs(args.log_format);
 
     create_private_dir(&args.data_dir)?;
     let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
         .context("opening the seed key")?;
     let operator_key = operator_key(&args)?;
-    let (store, backend): (Arc<dyn Store>, String) = match &args.database {
+    let mut sqlite = None;
+    let (store, backend, fleet): (Arc<dyn Store>, String, Fleet) = match &args.database {
         Some(url) => (
             Arc::new(
                 PgStore::connect(url, None, cipher)
@@ -41,25 +41,53 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     .context("connecting to PostgreSQL")?,
             ),
             "postgresql".to_owned(),
+            // Several processes may share the database: each its own owner.
+            Fleet::member(args.lease_ttl_ms)
+                .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?,
         ),
         None => {
             let path = args.data_dir.join(SQLITE_FILE);
+            let store = SqliteStore::open(&path, cipher).context("opening the SQLite database")?;
+            sqlite = Some(store.clone());
             (
-                Arc::new(SqliteStore::open(&path, cipher).context("opening the SQLite database")?),
+                Arc::new(store),
                 format!("sqlite {}", path.display()),
+                Fleet::alone(args.lease_ttl_ms),
             )
         }
     };
-    let state = AppState::new(store, &operator_key, args.opening_balance, args.rate_limit);
-    let rotated = crate::handlers::poker::rotate_open_sessions(&state)
+    let connections = Arc::new(Connections::default());
+    let options = ServiceOptions {
+        metrics: Metrics::new(sqlite, Some(Arc::clone(&connections))),
+        address_limits: AddressLimits {
+            signups_per_minute: args.signups_per_minute,
+            auth_failures_per_minute: args.auth_failures_per_minute,
+        },
+        signup: args.signup,
+        fleet,
+    };
+    let state = AppState::with_options(
+        Arc::clone(&store),
+        &operator_key,
+        args.opening_balance,
+        args.rate_limit,
+        options,
+    );
+    state
+        .events()
+        .connect(store)
+        .await
+        .context("listening for live events")?;
+    let rotated = crate::fleet::rotate_open_sessions(&state)
         .await
         .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;
     if rotated > 0 {
         tracing::info!(
             sessions = rotated,
-            "rotated poker sessions left open by the last run"
+            "rotated poker sessions whose process is gone"
         );
     }
+    let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let app = with_static(router(state), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -67,12 +95,30 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     println!("fairseed serving on http://{addr}  (database: {backend})");
     tracing::info!(%addr, database = %backend, "listening");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .context("serving HTTP")?;
+    let limits = Limits {
+        header_timeout: Duration::from_secs(args.header_timeout),
+        max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+    };
+    crate::listener::serve(listener, app, limits, connections, shutdown_signal()).await;
+    // Leases are left to expire: another process then rotates the sessions.
+    heartbeat.abort();
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Logs to stdout: plain text (ANSI colours only when stdout is a terminal)
+/// or JSON lines. A CLI that installed its own subscriber keeps it.
+fn init_logs(format: LogFormat) {
+    use std::io::IsTerminal as _;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let _ = match format {
+        LogFormat::Text => builder
+            .with_ansi(std::io::stdout().is_terminal())
+            .try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
 }
 
 fn create_private_dir(dir: &Path) -> anyhow::Result<()> {

@@ -5,8 +5,11 @@ use std::sync::{Arc, RwLock};
 
 use fairseed_store::Store;
 
+use crate::args::SignupMode;
 use crate::events::Hub;
-use crate::ratelimit::RateLimiter;
+use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
+use crate::metrics::Metrics;
+use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
 /// Token hashes → player ids cached so a bet costs no extra read.
 /// Tokens never change owner, so the cache is safe across processes.
@@ -23,8 +26,36 @@ struct Inner {
     opening_balance: u128,
     operator_key_hash: String,
     limiter: RateLimiter,
+    address_limits: AddressLimiter,
+    signup: SignupMode,
     tokens: RwLock<HashMap<String, i64>>,
     events: Hub,
+    metrics: Metrics,
+    fleet: Fleet,
+}
+
+impl Default for ServiceOptions {
+    fn default() -> Self {
+        Self {
+            metrics: Metrics::default(),
+            address_limits: AddressLimits::default(),
+            signup: SignupMode::default(),
+            fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
+        }
+    }
+}
+
+/// Settings `fairseed serve` sets beyond the ones tests need.
+#[derive(Debug)]
+pub struct ServiceOptions {
+    /// What `/metrics` reports.
+    pub metrics: Metrics,
+    /// Per-address limits (off by default).
+    pub address_limits: AddressLimits,
+    /// Who may create accounts.
+    pub signup: SignupMode,
+    /// This process's place in a fleet (its lease owner id).
+    pub fleet: Fleet,
 }
 
 impl AppState {
@@ -35,14 +66,35 @@ impl AppState {
         opening_balance: u64,
         rate_limit: u32,
     ) -> Self {
+        Self::with_options(
+            store,
+            operator_key,
+            opening_balance,
+            rate_limit,
+            ServiceOptions::default(),
+        )
+    }
+
+    /// [`Self::new`] with the service's own options.
+    pub fn with_options(
+        store: Arc<dyn Store>,
+        operator_key: &str,
+        opening_balance: u64,
+        rate_limit: u32,
+        options: ServiceOptions,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 store,
                 opening_balance: u128::from(opening_balance),
                 operator_key_hash: crate::secrets::token_hash(operator_key),
                 limiter: RateLimiter::new(rate_limit),
+                address_limits: AddressLimiter::new(options.address_limits),
+                signup: options.signup,
                 tokens: RwLock::new(HashMap::new()),
                 events: Hub::default(),
+                metrics: options.metrics,
+                fleet: options.fleet,
             }),
         }
     }
@@ -61,13 +113,32 @@ impl AppState {
         &self.inner.operator_key_hash
     }
 
+    /// This process's owner id and lease lifetime.
+    pub fn fleet(&self) -> &Fleet {
+        &self.inner.fleet
+    }
+
     /// The live-event hub.
     pub fn events(&self) -> &Hub {
         &self.inner.events
     }
 
+    /// The counters behind `/metrics`.
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
     pub(crate) fn limiter(&self) -> &RateLimiter {
         &self.inner.limiter
+    }
+
+    /// Who may create accounts.
+    pub fn signup(&self) -> SignupMode {
+        self.inner.signup
+    }
+
+    pub(crate) fn address_limits(&self) -> &AddressLimiter {
+        &self.inner.address_limits
     }
 
     pub(crate) fn cached_player(&self, token_hash: &str) -> Option<i64> {

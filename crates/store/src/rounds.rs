@@ -4,12 +4,11 @@
 use std::collections::BTreeSet;
 
 use crate::error::{StoreError, StoreResult};
-use crate::plan;
 use crate::seal::{SecretSeed, SeedCipher};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
-    Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow, RoundChange, RoundRow,
-    RoundUpdate, RoundWrite, RoundsFn,
+    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
+    RoundChange, RoundRow, RoundUpdate, RoundWrite, RoundsFn,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -119,8 +118,45 @@ fn new_row(round: &NewRound) -> RoundRow {
     }
 }
 
-/// All of a commit or none of it (the caller rolls back on error): the
-/// idempotency entry, the new rounds, then each write if its version holds.
+/// Stores an idempotency entry, its record-id slots filled with `ids`;
+/// `idempotency_key_used` if the key is taken.
+async fn insert_idempotent<T: Tx>(
+    tx: &mut T,
+    entry: &Idempotent,
+    ids: &[i64],
+    now: i64,
+) -> StoreResult<()> {
+    let entry = Idempotent {
+        response: fill_record_ids(&entry.response, ids),
+        ..entry.clone()
+    };
+    if tx.insert_idempotent(&entry, now).await? {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "idempotency_key_used",
+            format!("Idempotency-Key '{}' was already used", entry.key),
+        ))
+    }
+}
+
+/// Stores one record alone (an import) with an optional idempotency entry.
+pub(crate) async fn import_record<T: Tx>(
+    tx: &mut T,
+    record: &RecordOut,
+    idempotent: Option<&Idempotent>,
+    now: i64,
+) -> StoreResult<RecordRow> {
+    let row = insert_record(tx, record, now).await?;
+    if let Some(entry) = idempotent {
+        insert_idempotent(tx, entry, &[row.id], now).await?;
+    }
+    Ok(row)
+}
+
+/// All of a commit or none of it (the caller rolls back on error): the new
+/// rounds, each write if its version holds, then the idempotency entry
+/// (its response's record-id slots filled with the ids just stored).
 /// One update per create, then one per write, in the order given.
 pub(crate) async fn commit<T: Tx>(
     tx: &mut T,
@@ -128,14 +164,6 @@ pub(crate) async fn commit<T: Tx>(
     commit: SealedCommit,
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
-    if let Some(entry) = &commit.idempotent {
-        if !tx.insert_idempotent(entry, now).await? {
-            return Err(StoreError::conflict(
-                "idempotency_key_used",
-                format!("Idempotency-Key '{}' was already used", entry.key),
-            ));
-        }
-    }
     let mut updates = Vec::with_capacity(commit.creates.len() + commit.writes.len());
     for (round, sealed) in &commit.creates {
         if !tx.insert_round(round, sealed, now).await? {
@@ -151,7 +179,7 @@ pub(crate) async fn commit<T: Tx>(
         });
     }
     let ids: Vec<String> = commit.writes.iter().map(|w| w.id.clone()).collect();
-    plan::distinct(&ids)?;
+    distinct(&ids)?;
     let rows = rows_in_order(tx, &ids, false).await?;
     // Rows are written in id order so two commits over the same rounds
     // cannot deadlock on PostgreSQL's row locks.
@@ -169,6 +197,14 @@ pub(crate) async fn commit<T: Tx>(
         written[i] = Some(update);
     }
     updates.extend(written.into_iter().flatten());
+    if let Some(entry) = &commit.idempotent {
+        let ids: Vec<i64> = updates
+            .iter()
+            .flat_map(|u| &u.records)
+            .map(|r| r.id)
+            .collect();
+        insert_idempotent(tx, entry, &ids, now).await?;
+    }
     Ok(updates)
 }
 
@@ -187,7 +223,7 @@ pub(crate) async fn update_rounds<T: Tx>(
     step: RoundsFn,
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
-    plan::distinct(ids)?;
+    distinct(ids)?;
     let rows = rows_in_order(tx, ids, true).await?;
     let loaded = rows
         .iter()
@@ -273,17 +309,26 @@ pub(crate) async fn insert_record<T: Tx>(
     })
 }
 
-/// Readers as the SQL backends aggregate them: ids joined by commas.
-pub(crate) fn parse_readers(joined: Option<&str>) -> StoreResult<Vec<i64>> {
-    let mut readers = joined
-        .unwrap_or_default()
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse()
-                .map_err(|_| StoreError::other(format!("stored reader '{s}' is not an id")))
-        })
-        .collect::<StoreResult<Vec<i64>>>()?;
-    readers.sort_unstable();
-    Ok(readers)
+/// Refuses a step naming a round twice.
+fn distinct(ids: &[String]) -> StoreResult<()> {
+    let set: BTreeSet<&String> = ids.iter().collect();
+    if set.len() == ids.len() {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "duplicate_round",
+            "a step names the same round twice",
+        ))
+    }
+}
+
+/// The records a viewer may read, and the one asked for.
+pub(crate) async fn record<T: Tx>(
+    tx: &mut T,
+    viewer: crate::Viewer,
+    id: i64,
+) -> StoreResult<RecordRow> {
+    tx.record(viewer, id)
+        .await?
+        .ok_or(StoreError::NotFound("record"))
 }

@@ -34,6 +34,28 @@ impl fmt::Debug for DbSettings {
     }
 }
 
+/// How the SQLite backend keeps its files in bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SqliteTuning {
+    /// Log length past which the writer restarts the WAL between two group
+    /// commits. The `-wal` file stays near this size (a batch more at most).
+    pub wal_checkpoint_bytes: u64,
+}
+
+impl SqliteTuning {
+    /// 64 MiB: a few seconds of bets at full speed, so the restart is rare,
+    /// while the file stays far below any disk's size.
+    pub const DEFAULT_WAL_CHECKPOINT_BYTES: u64 = 64 << 20;
+}
+
+impl Default for SqliteTuning {
+    fn default() -> Self {
+        Self {
+            wal_checkpoint_bytes: Self::DEFAULT_WAL_CHECKPOINT_BYTES,
+        }
+    }
+}
+
 /// `scheme://user:secret@host/…` → `scheme://user:***@host/…`; also masks a
 /// `password=` query parameter.
 pub(crate) fn redact_url(url: &str) -> String {

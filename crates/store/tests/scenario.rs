@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use fairseed_store::{
-    BetRequest, Commit, Idempotent, LeaseGrant, NewRecord, NewRound, NewSeedPair, Page, PgStore,
-    RecordOut, RoundChange, RoundWrite, SecretSeed, SeedCipher, Settled, SqliteStore, Store,
-    StoreError, Viewer,
+    BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
+    NewSeedPair, Page, PgStore, RecordOut, RoundChange, RoundWrite, SecretSeed, SeedCipher,
+    Settled, SqliteStore, Store, StoreError, Viewer,
 };
 use sha2::{Digest, Sha256};
 
@@ -31,25 +31,40 @@ fn pair(n: u8, client: &str) -> NewSeedPair {
 }
 
 /// Roll = a hash of all inputs; wins when roll is even; payout 2x.
-fn fake_settle(seed: &SecretSeed, client: &str, nonce: u64, amount: u64) -> Settled {
+fn fake_settle(seed: &SecretSeed, client: &str, nonce: u64, amount: u64, balance: u128) -> Settled {
     let h = Sha256::digest(format!("{}|{client}|{nonce}", seed.expose()));
     let roll = u16::from_be_bytes([h[0], h[1]]) % 10000;
     let win = roll % 2 == 0;
+    let payout = if win { u128::from(amount) * 2 } else { 0 };
     Settled {
         roll,
         win,
-        payout: if win { u128::from(amount) * 2 } else { 0 },
+        payout,
+        balance_after: balance - u128::from(amount) + payout,
     }
 }
 
+/// A bet whose settle function refuses a stake above the balance (the
+/// store only carries the refusal out, writing nothing).
 fn bet(player_id: i64, key: &str, amount: u64) -> BetRequest {
     BetRequest {
         player_id,
         idempotency_key: key.to_owned(),
         amount,
-        condition: "under".into(),
+        condition: Condition::Under,
         target: 5000,
-        settle: Box::new(move |s, c, n| Ok(fake_settle(s, c, n, amount))),
+        settle: Box::new(move |d: BetDraw<'_>| {
+            if u128::from(amount) > d.balance {
+                return Err(StoreError::conflict("insufficient_balance", "broke"));
+            }
+            Ok(fake_settle(
+                d.server_seed,
+                d.client_seed,
+                d.nonce,
+                amount,
+                d.balance,
+            ))
+        }),
     }
 }
 
@@ -87,21 +102,14 @@ async fn scenario(store: Arc<dyn Store>) {
     // Client seed: only with the shown commitment, only before a bet.
     let wrong = store
         .set_client_seed(alice.id, &"0".repeat(64), "mine")
-        .await;
-    assert!(
-        matches!(
-            wrong,
-            Err(StoreError::Conflict {
-                code: "commitment_mismatch",
-                ..
-            })
-        ),
-        "{wrong:?}"
-    );
+        .await
+        .expect("wrong commitment");
+    assert_eq!(wrong, None, "another commitment changes nothing");
     let set = store
         .set_client_seed(alice.id, &a_pair.commitment, "mine")
         .await
-        .expect("set");
+        .expect("set")
+        .expect("the shown pair, unused");
     assert_eq!(set.client_seed, "mine");
 
     // A bet, its replay, a reused key, a refused bet.
@@ -112,7 +120,7 @@ async fn scenario(store: Arc<dyn Store>) {
     assert!(!first.replayed);
     assert_eq!(first.bet.nonce, 0);
     assert_eq!(first.bet.pair_id, a_pair.id);
-    let expected = fake_settle(&seed(1), "mine", 0, 100);
+    let expected = fake_settle(&seed(1), "mine", 0, 100, 1000);
     assert_eq!(
         (first.bet.roll, first.bet.win, first.bet.payout),
         (expected.roll, expected.win, expected.payout)
@@ -124,17 +132,12 @@ async fn scenario(store: Arc<dyn Store>) {
         .expect("replay");
     assert!(again.replayed);
     assert_eq!(again.bet, first.bet);
-    let reused = store.place_bet(bet(alice.id, "k1", 101)).await;
-    assert!(
-        matches!(
-            reused,
-            Err(StoreError::Conflict {
-                code: "idempotency_key_reused",
-                ..
-            })
-        ),
-        "{reused:?}"
-    );
+    let reused = store
+        .place_bet(bet(alice.id, "k1", 101))
+        .await
+        .expect("reused key");
+    assert!(reused.replayed);
+    assert_eq!(reused.bet, first.bet, "the first bet, whatever was asked");
     let broke = store.place_bet(bet(bob.id, "k1", 51)).await;
     assert!(
         matches!(
@@ -162,16 +165,16 @@ async fn scenario(store: Arc<dyn Store>) {
     );
     let locked = store
         .set_client_seed(alice.id, &a_pair.commitment, "late")
-        .await;
-    assert!(
-        matches!(
-            locked,
-            Err(StoreError::Conflict {
-                code: "client_seed_locked",
-                ..
-            })
-        ),
-        "{locked:?}"
+        .await
+        .expect("after a bet");
+    assert_eq!(locked, None, "a pair with a bet keeps its client seed");
+    assert_eq!(
+        store
+            .current_pair(alice.id)
+            .await
+            .expect("pair")
+            .client_seed,
+        "mine"
     );
 
     // Concurrent bets on one pair: distinct, consecutive nonces.
@@ -311,13 +314,10 @@ async fn scenario(store: Arc<dyn Store>) {
 
     // Records: a player sees only theirs; the operator sees all.
     let op = store
-        .insert_records(
-            None,
-            vec![NewRecord {
-                scheme: "selfpoker".into(),
-                body: "{}".into(),
-            }],
-        )
+        .insert_records(vec![RecordOut::operator(NewRecord {
+            scheme: "selfpoker".into(),
+            body: "{}".into(),
+        })])
         .await
         .expect("operator record");
     let first_record = rotation.records[0].clone();
@@ -874,10 +874,60 @@ async fn postgres() {
         .await
         .expect("connect");
     scenario(Arc::new(store.clone())).await;
+    live_events(&store, &url, &schema).await;
     store.close().await;
     let other = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([4; 32])).await;
     assert!(other.is_err(), "a different key must be refused");
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// Live events reach every store on the schema, small ones inline and
+/// large ones (past the 8000-byte notification limit) through a table, in
+/// order; a store on another schema hears none of them.
+async fn live_events(store: &PgStore, url: &str, schema: &str) {
+    let other_schema = format!("{schema}_x");
+    let other = PgStore::connect(url, Some(&other_schema), SeedCipher::from_key([5; 32]))
+        .await
+        .expect("other schema");
+    let mut elsewhere = other
+        .event_feed()
+        .await
+        .expect("feed")
+        .expect("postgres has one");
+    let peer = PgStore::connect(url, Some(schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("second store");
+    let mut feed = peer
+        .event_feed()
+        .await
+        .expect("feed")
+        .expect("postgres has one");
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(20_000));
+    let sent = ["{\"n\":1}".to_owned(), big, "{\"n\":3}".to_owned()];
+    for payload in &sent {
+        store.broadcast_event(payload).await.expect("broadcast");
+    }
+    for expected in &sent {
+        let got = tokio::time::timeout(std::time::Duration::from_secs(10), feed.recv())
+            .await
+            .expect("an event within 10 s")
+            .expect("feed open");
+        assert_eq!(&got, expected);
+    }
+    // Sent to its own schema, the other store's first event is its own.
+    other
+        .broadcast_event("{\"mine\":1}")
+        .await
+        .expect("broadcast");
+    let first = tokio::time::timeout(std::time::Duration::from_secs(10), elsewhere.recv())
+        .await
+        .expect("an event within 10 s");
+    assert_eq!(first.as_deref(), Some("{\"mine\":1}"));
+    peer.close().await;
+    other.close().await;
+    PgStore::drop_schema(url, &other_schema)
+        .await
+        .expect("clean up");
 }
 
 /// The PostgreSQL URL to test against. Without one the test says `SKIPPED`

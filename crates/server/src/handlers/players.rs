@@ -6,7 +6,8 @@ use axum::Json;
 use serde::Serialize;
 use tracing::instrument;
 
-use crate::auth::PlayerAuth;
+use crate::args::SignupMode;
+use crate::auth::{Peer, PlayerAuth};
 use crate::error::ApiError;
 use crate::handlers::seeds::PairView;
 use crate::secrets;
@@ -21,9 +22,23 @@ pub struct Created {
     seed_pair: PairView,
 }
 
-/// Creates an anonymous account with the opening balance and a first pair.
+/// Creates an anonymous account with the opening balance and a first pair,
+/// when signup is open and the client's address is within its limit.
 #[instrument(skip_all)]
-pub async fn post(State(state): State<AppState>) -> Result<(StatusCode, Json<Created>), ApiError> {
+pub async fn post(
+    State(state): State<AppState>,
+    Peer(peer): Peer,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    if state.signup() == SignupMode::Operator {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "signup_closed",
+            "accounts are created by the operator (POST /v1/operator/players)",
+        ));
+    }
+    state.address_limits().signup(peer).map_err(|secs| {
+        ApiError::rate_limited_because("too many new accounts from this address; slow down", secs)
+    })?;
     let token = secrets::new_token()?;
     let hash = secrets::token_hash(&token);
     let (player, pair) = state

@@ -24,13 +24,19 @@ pub struct Options<'a> {
     pub data_dir: &'a Path,
     /// `--database` URL; SQLite in `data_dir` when `None`.
     pub database: Option<&'a str>,
-    /// `--rate-limit` (0 disables).
+    /// `--rate-limit` (0 disables it, and the per-address limits too).
     pub rate_limit: u32,
     pub opening_balance: u64,
     /// `RUST_LOG`.
     pub log: &'a str,
     /// `--operator-key`; `None` lets the server generate one into the data dir.
     pub operator_key: Option<&'a str>,
+    /// More command-line arguments.
+    pub extra_args: Vec<String>,
+    /// Run under `prlimit --nofile=N:N` (the process's descriptor limit).
+    pub nofile: Option<u64>,
+    /// `--lease-ttl-ms`; the server's default when `None`.
+    pub lease_ttl_ms: Option<u64>,
 }
 
 impl<'a> Options<'a> {
@@ -43,6 +49,9 @@ impl<'a> Options<'a> {
             opening_balance: super::OPENING,
             log: "warn",
             operator_key: Some(super::OPERATOR_KEY),
+            extra_args: Vec::new(),
+            nofile: None,
+            lease_ttl_ms: None,
         }
     }
 }
@@ -67,8 +76,17 @@ impl Server {
     /// Starts the binary on a free loopback port and waits (at most 30 s)
     /// for the line with its URL.
     pub fn start(o: &Options<'_>) -> Self {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fairseed-server"));
-        cmd.arg("--listen")
+        let binary = env!("CARGO_BIN_EXE_fairseed-server");
+        let mut cmd = match o.nofile {
+            Some(n) => {
+                let mut c = Command::new("prlimit");
+                c.arg(format!("--nofile={n}:{n}")).arg("--").arg(binary);
+                c
+            }
+            None => Command::new(binary),
+        };
+        cmd.args(&o.extra_args)
+            .arg("--listen")
             .arg("127.0.0.1:0")
             .arg("--rate-limit")
             .arg(o.rate_limit.to_string())
@@ -79,14 +97,26 @@ impl Server {
             .env("RUST_LOG", o.log)
             .env_remove("FAIRSEED_DATABASE_URL")
             .env_remove("FAIRSEED_OPERATOR_KEY")
+            .env_remove("FAIRSEED_LEASE_TTL_MS")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if o.rate_limit == 0 {
+            cmd.args([
+                "--signups-per-minute",
+                "0",
+                "--auth-failures-per-minute",
+                "0",
+            ]);
+        }
         if let Some(db) = o.database {
             cmd.arg("--database").arg(db);
         }
         if let Some(key) = o.operator_key {
             cmd.arg("--operator-key").arg(key);
+        }
+        if let Some(ttl) = o.lease_ttl_ms {
+            cmd.arg("--lease-ttl-ms").arg(ttl.to_string());
         }
         let mut child = cmd.spawn().expect("start fairseed-server");
         let lines = Arc::new(Mutex::new(Vec::new()));

@@ -6,13 +6,16 @@
 //! `synchronous=FULL`) and only then answers every job. A job that fails is
 //! rolled back to its savepoint alone; a failed commit fails every job of the
 //! batch. So each answer is given only after its write is on disk, and the
-//! fsync cost is shared by every bet that arrived meanwhile.
+//! fsync cost is shared by every bet that arrived meanwhile. Between two
+//! batches the writer may restart the WAL ([`WalBound`]), so the log stays
+//! bounded however steady the traffic.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use rusqlite::{Connection, DropBehavior, TransactionBehavior};
 use tokio::sync::{mpsc, oneshot};
 
+use super::checkpoint::WalBound;
 use crate::error::{StoreError, StoreResult};
 
 /// Most jobs committed together.
@@ -28,12 +31,13 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
-    /// Starts the writer thread over `conn`; it stops when every handle is dropped.
-    pub(crate) fn spawn(conn: Connection) -> StoreResult<Self> {
+    /// Starts the writer thread over `conn`; it stops when every handle is
+    /// dropped. `bound` (file databases) keeps the WAL short.
+    pub(crate) fn spawn(conn: Connection, bound: Option<WalBound>) -> StoreResult<Self> {
         let (jobs, rx) = mpsc::unbounded_channel();
         std::thread::Builder::new()
             .name("fairseed-sqlite-writer".into())
-            .spawn(move || run(conn, rx))
+            .spawn(move || run(conn, rx, bound))
             .map_err(StoreError::other)?;
         Ok(Self { jobs })
     }
@@ -87,7 +91,7 @@ where
     }
 }
 
-fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
+fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, bound: Option<WalBound>) {
     while let Some(first) = rx.blocking_recv() {
         let mut jobs = vec![first];
         while jobs.len() < MAX_BATCH {
@@ -115,6 +119,9 @@ fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
         }
         for deliver in delivers {
             deliver(outcome.clone());
+        }
+        if let Some(bound) = &bound {
+            bound.after_batch(&conn);
         }
     }
 }

@@ -1,0 +1,297 @@
+//! The HTTP listener: connections are bounded in number and in how long they
+//! may stay silent, so a flood of half-open connections cannot starve the
+//! service.
+//!
+//! - A connection waiting for a request — its first or, kept alive, its next —
+//!   has [`Limits::header_timeout`] to send the whole header (hyper's header
+//!   timer starts as soon as the connection is ready for a request), so this
+//!   is also the idle keep-alive timeout.
+//! - At most [`Limits::max_connections`] are open, fewer than the process's
+//!   descriptor limit so `accept` never fails for lack of one. When full, the
+//!   oldest connection that has not yet sent a complete request is closed to
+//!   make room (a slow-header flood only ever displaces itself); when every
+//!   connection is busy with requests, the new one gets an immediate `503`.
+//! - Accept errors back off exponentially and are logged once per burst.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::ConnectInfo;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
+use tower::Service;
+
+/// Descriptors kept out of the connection budget: the database files and
+/// connections, the runtime, logs.
+const RESERVED_DESCRIPTORS: u64 = 64;
+
+/// How long in-flight requests get to finish after a shutdown signal.
+const DRAIN: Duration = Duration::from_secs(10);
+
+/// The refusal sent when every connection is busy.
+const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+retry-after: 1\r\nconnection: close\r\ncontent-length: 70\r\n\r\n\
+{\"code\":\"overloaded\",\"message\":\"too many connections; retry shortly\"}";
+
+/// The listener's bounds.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Time to send a whole request header, also while idle between requests.
+    pub header_timeout: Duration,
+    /// Most connections open at once (further clamped to the descriptor limit).
+    pub max_connections: usize,
+}
+
+/// The open connections, oldest first, and whether each has sent a request.
+#[derive(Debug, Default)]
+pub struct Connections {
+    open: Mutex<BTreeMap<u64, Arc<Slot>>>,
+    next_id: AtomicU64,
+    evicted: AtomicU64,
+    refused: AtomicU64,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    spoke: AtomicBool,
+    close: Notify,
+}
+
+/// A place among the open connections, given back when dropped.
+struct Admitted {
+    id: u64,
+    slot: Arc<Slot>,
+    conns: Arc<Connections>,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.conns.open.lock() {
+            open.remove(&self.id);
+        }
+    }
+}
+
+impl Connections {
+    /// Connections open now.
+    pub fn open(&self) -> usize {
+        self.open.lock().map_or(0, |o| o.len())
+    }
+
+    /// Silent connections closed to make room, since start.
+    pub fn evicted(&self) -> u64 {
+        self.evicted.load(Ordering::Relaxed)
+    }
+
+    /// Connections refused with a `503` because all were busy, since start.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    /// A place for a new connection, closing the oldest silent one if full.
+    fn admit(self: &Arc<Self>, max: usize) -> Option<Admitted> {
+        let mut open = self.open.lock().ok()?;
+        if open.len() >= max {
+            let silent = open
+                .iter()
+                .find(|(_, slot)| !slot.spoke.load(Ordering::Relaxed))
+                .map(|(id, _)| *id)?;
+            if let Some(slot) = open.remove(&silent) {
+                slot.close.notify_one();
+                self.evicted.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let slot = Arc::new(Slot::default());
+        open.insert(id, Arc::clone(&slot));
+        Some(Admitted {
+            id,
+            slot,
+            conns: Arc::clone(self),
+        })
+    }
+}
+
+/// The connection budget: `wanted`, but never more than the soft descriptor
+/// limit leaves after [`RESERVED_DESCRIPTORS`].
+pub fn connection_budget(wanted: usize) -> usize {
+    let budget = match rustix::process::getrlimit(rustix::process::Resource::Nofile).current {
+        Some(soft) => usize::try_from(soft.saturating_sub(RESERVED_DESCRIPTORS)).unwrap_or(wanted),
+        None => wanted,
+    };
+    wanted.min(budget).max(1)
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves, then drains.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: Limits,
+    conns: Arc<Connections>,
+    shutdown: impl Future<Output = ()>,
+) {
+    let max = connection_budget(limits.max_connections);
+    tracing::info!(
+        max_connections = max,
+        header_timeout_s = limits.header_timeout.as_secs_f64(),
+        "accepting connections"
+    );
+    let graceful = GracefulShutdown::new();
+    let mut backoff = AcceptBackoff::default();
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(pair) => {
+                backoff.reset();
+                pair
+            }
+            Err(e) => {
+                tokio::time::sleep(backoff.failed(&e)).await;
+                continue;
+            }
+        };
+        let Some(admitted) = conns.admit(max) else {
+            conns.refused.fetch_add(1, Ordering::Relaxed);
+            tokio::spawn(refuse(stream));
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        spawn_connection(stream, peer, app.clone(), limits, admitted, &graceful);
+    }
+    drop(listener);
+    if tokio::time::timeout(DRAIN, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after the drain period; closing them");
+    }
+}
+
+/// Serves one HTTP/1.1 connection to `app` on its own task, marking its
+/// slot once a request arrived; it ends early if evicted.
+fn spawn_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    app: Router,
+    limits: Limits,
+    admitted: Admitted,
+    graceful: &GracefulShutdown,
+) {
+    let slot = Arc::clone(&admitted.slot);
+    let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+        slot.spoke.store(true, Ordering::Relaxed);
+        req.extensions_mut().insert(ConnectInfo(peer));
+        app.clone().call(req)
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .serve_connection(TokioIo::new(stream), service);
+    let conn = graceful.watch(conn);
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = conn => {}
+            () = admitted.slot.close.notified() => {}
+        }
+        drop(admitted);
+    });
+}
+
+/// Answers `503` at once and closes, without reading the request.
+async fn refuse(mut stream: TcpStream) {
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = stream.write_all(BUSY).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
+/// Exponential pause after accept errors (e.g. out of descriptors), and one
+/// log line per burst instead of one per failure.
+#[derive(Debug, Default)]
+struct AcceptBackoff {
+    failures: u32,
+    logged_at: Option<Instant>,
+}
+
+impl AcceptBackoff {
+    const FIRST: Duration = Duration::from_millis(5);
+    const MAX: Duration = Duration::from_secs(1);
+    const LOG_EVERY: Duration = Duration::from_secs(10);
+
+    fn failed(&mut self, error: &std::io::Error) -> Duration {
+        self.failures = self.failures.saturating_add(1);
+        if self
+            .logged_at
+            .is_none_or(|at| at.elapsed() >= Self::LOG_EVERY)
+        {
+            tracing::warn!(%error, failures = self.failures, "accept failed; backing off");
+            self.logged_at = Some(Instant::now());
+        }
+        Self::FIRST
+            .saturating_mul(1 << self.failures.min(10))
+            .min(Self::MAX)
+    }
+
+    fn reset(&mut self) {
+        self.failures = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_evicts_the_oldest_silent_connection_else_refuses() {
+        let conns = Arc::new(Connections::default());
+        let a = conns.admit(2).expect("room");
+        let b = conns.admit(2).expect("room");
+        a.slot.spoke.store(true, Ordering::Relaxed);
+        let c = conns.admit(2).expect("b was silent");
+        assert_eq!(conns.evicted(), 1);
+        assert_eq!(conns.open(), 2);
+        c.slot.spoke.store(true, Ordering::Relaxed);
+        assert!(conns.admit(2).is_none(), "both busy: refuse");
+        drop(b);
+        drop(c);
+        assert_eq!(conns.open(), 1);
+        drop(a);
+        assert_eq!(conns.open(), 0);
+    }
+
+    #[test]
+    fn backoff_grows_to_a_cap_and_resets() {
+        let mut backoff = AcceptBackoff::default();
+        let e = std::io::Error::other("EMFILE");
+        let first = backoff.failed(&e);
+        let later = (0..20).map(|_| backoff.failed(&e)).last();
+        assert!(first < AcceptBackoff::MAX);
+        assert_eq!(later, Some(AcceptBackoff::MAX));
+        backoff.reset();
+        assert!(backoff.failed(&e) < AcceptBackoff::MAX);
+    }
+
+    #[test]
+    fn budget_stays_under_the_descriptor_limit() {
+        let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+        let budget = connection_budget(usize::MAX);
+        if let Some(soft) = soft {
+            assert!((budget as u64) < soft);
+        }
+        assert_eq!(connection_budget(1), 1);
+    }
+}

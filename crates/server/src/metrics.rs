@@ -1,0 +1,328 @@
+//! `GET /metrics`: counters and gauges in the Prometheus text format, and
+//! the access-log middleware that feeds them.
+//!
+//! Hand-written rather than a metrics crate: a dozen series, no labels
+//! beyond the route and the status class, and the exposition format is a
+//! few lines of text.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use fairseed_store::SqliteStore;
+use http_body_util::BodyExt;
+
+use crate::listener::Connections;
+use crate::state::AppState;
+
+/// Upper bounds of the latency buckets, in seconds.
+const BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+];
+
+/// The route whose successful `POST`s are bets.
+const BET_ROUTE: &str = "/v1/dice/bets";
+/// The route of live-event streams.
+const EVENTS_ROUTE: &str = "/v1/events";
+/// The header carrying a request's id, echoed in the response and the log.
+const REQUEST_ID: &str = "x-request-id";
+
+/// What the service counts.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    routes: Mutex<BTreeMap<String, RouteStats>>,
+    bets: AtomicU64,
+    rate_limited: AtomicU64,
+    event_streams: Arc<AtomicU64>,
+    next_request_id: AtomicU64,
+    sqlite: Option<SqliteStore>,
+    connections: Option<Arc<Connections>>,
+}
+
+#[derive(Debug, Default, Clone)]
+struct RouteStats {
+    /// Answers by status class (index 1..=5 for 1xx..5xx).
+    by_class: [u64; 6],
+    /// Cumulative count per bucket, then the count above the last one.
+    buckets: [u64; BUCKETS.len() + 1],
+    seconds: f64,
+}
+
+impl Metrics {
+    /// Metrics that also report the SQLite WAL and the listener's connections.
+    pub fn new(sqlite: Option<SqliteStore>, connections: Option<Arc<Connections>>) -> Self {
+        Self {
+            sqlite,
+            connections,
+            ..Self::default()
+        }
+    }
+
+    fn observe(&self, method: &str, route: &str, status: StatusCode, seconds: f64) {
+        if status.is_success() && method == "POST" && route == BET_ROUTE {
+            self.bets.fetch_add(1, Ordering::Relaxed);
+        }
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            self.rate_limited.fetch_add(1, Ordering::Relaxed);
+        }
+        let Ok(mut routes) = self.routes.lock() else {
+            return;
+        };
+        let stats = routes.entry(format!("{method} {route}")).or_default();
+        stats.by_class[usize::from(status.as_u16() / 100).min(5)] += 1;
+        let bucket = BUCKETS
+            .iter()
+            .position(|&le| seconds <= le)
+            .unwrap_or(BUCKETS.len());
+        stats.buckets[bucket] += 1;
+        stats.seconds += seconds;
+    }
+
+    fn request_id(&self, given: Option<&HeaderValue>) -> String {
+        given
+            .and_then(|v| v.to_str().ok())
+            .filter(|v| {
+                (1..=64).contains(&v.len())
+                    && v.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+            })
+            .map_or_else(
+                || {
+                    format!(
+                        "r{:x}",
+                        self.next_request_id.fetch_add(1, Ordering::Relaxed)
+                    )
+                },
+                str::to_owned,
+            )
+    }
+
+    /// The exposition text.
+    pub fn render(&self) -> String {
+        let load = |n: &AtomicU64| n.load(Ordering::Relaxed).to_string();
+        let mut series = vec![
+            (
+                "fairseed_bets_total",
+                "Dice bets placed (durable).",
+                "counter",
+                load(&self.bets),
+            ),
+            (
+                "fairseed_rate_limited_total",
+                "Requests refused with 429.",
+                "counter",
+                load(&self.rate_limited),
+            ),
+            (
+                "fairseed_event_streams",
+                "Live-event streams open.",
+                "gauge",
+                load(&self.event_streams),
+            ),
+        ];
+        if let Some(conns) = &self.connections {
+            series.extend([
+                (
+                    "fairseed_connections",
+                    "HTTP connections open.",
+                    "gauge",
+                    conns.open().to_string(),
+                ),
+                (
+                    "fairseed_connections_evicted_total",
+                    "Silent connections closed to make room.",
+                    "counter",
+                    conns.evicted().to_string(),
+                ),
+                (
+                    "fairseed_connections_refused_total",
+                    "Connections refused with 503, all busy.",
+                    "counter",
+                    conns.refused().to_string(),
+                ),
+            ]);
+        }
+        if let Some(store) = &self.sqlite {
+            let file = store.wal_file_bytes().unwrap_or(0).to_string();
+            series.push((
+                "fairseed_sqlite_wal_file_bytes",
+                "Size of the -wal file.",
+                "gauge",
+                file,
+            ));
+        }
+        if let Some(wal) = self.sqlite.as_ref().and_then(SqliteStore::wal_stats) {
+            series.extend([
+                (
+                    "fairseed_sqlite_wal_log_bytes",
+                    "Log written since the WAL last restarted.",
+                    "gauge",
+                    wal.wal_bytes().to_string(),
+                ),
+                (
+                    "fairseed_sqlite_checkpoints_total",
+                    "WAL restarts run by the writer.",
+                    "counter",
+                    wal.checkpoints().to_string(),
+                ),
+                (
+                    "fairseed_sqlite_checkpoint_seconds_total",
+                    "Time the writer spent in them.",
+                    "counter",
+                    wal.checkpoint_seconds().to_string(),
+                ),
+                (
+                    "fairseed_sqlite_checkpoints_deferred_total",
+                    "Restarts a reader put off to the next batch.",
+                    "counter",
+                    wal.deferred().to_string(),
+                ),
+            ]);
+        }
+        let mut out = String::new();
+        for (name, help, kind, value) in series {
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            );
+        }
+        self.render_routes(&mut out);
+        out
+    }
+
+    fn render_routes(&self, out: &mut String) {
+        let routes = self.routes.lock().map(|r| r.clone()).unwrap_or_default();
+        out.push_str("# HELP fairseed_http_requests_total Answers by route and status class.\n# TYPE fairseed_http_requests_total counter\n");
+        for (route, stats) in &routes {
+            for (class, n) in stats.by_class.iter().enumerate().filter(|(_, n)| **n > 0) {
+                let _ = writeln!(
+                    out,
+                    "fairseed_http_requests_total{{route=\"{route}\",status=\"{class}xx\"}} {n}"
+                );
+            }
+        }
+        out.push_str("# HELP fairseed_http_request_duration_seconds Time to the response head, by route.\n# TYPE fairseed_http_request_duration_seconds histogram\n");
+        for (route, stats) in &routes {
+            let name = "fairseed_http_request_duration_seconds";
+            let mut cumulative = 0;
+            for (le, n) in BUCKETS.iter().zip(stats.buckets) {
+                cumulative += n;
+                let _ = writeln!(
+                    out,
+                    "{name}_bucket{{route=\"{route}\",le=\"{le}\"}} {cumulative}"
+                );
+            }
+            let count = cumulative + stats.buckets[BUCKETS.len()];
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{route=\"{route}\",le=\"+Inf\"}} {count}\n{name}_sum{{route=\"{route}\"}} {}\n{name}_count{{route=\"{route}\"}} {count}",
+                stats.seconds
+            );
+        }
+    }
+}
+
+/// `GET /metrics`.
+pub async fn get(State(state): State<AppState>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics().render(),
+    )
+        .into_response()
+}
+
+/// One access line per request (method, matched route, status, latency,
+/// request id — never the query, a header value or a body, so no token or
+/// seed), and the counters behind `/metrics`.
+pub async fn access(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let metrics = state.metrics();
+    let id = metrics.request_id(req.headers().get(REQUEST_ID));
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        req.headers_mut().insert(REQUEST_ID, value);
+    }
+    let method = req.method().as_str().to_owned();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str)
+        .to_owned();
+    let mut response = next.run(req).await;
+    let seconds = started.elapsed().as_secs_f64();
+    let status = response.status();
+    metrics.observe(&method, &route, status, seconds);
+    tracing::info!(
+        target: "fairseed::access",
+        method = %method,
+        route = %route,
+        status = status.as_u16(),
+        ms = seconds * 1e3,
+        request_id = %id,
+        "request"
+    );
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert(REQUEST_ID, value);
+    }
+    if route == EVENTS_ROUTE && status.is_success() {
+        response = count_stream(response, &metrics.event_streams);
+    }
+    response
+}
+
+/// Counts an open event stream until its body is dropped.
+fn count_stream(response: Response, open: &Arc<AtomicU64>) -> Response {
+    struct Open(Arc<AtomicU64>);
+    impl Drop for Open {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+    open.fetch_add(1, Ordering::Relaxed);
+    let guard = Open(Arc::clone(open));
+    let (parts, body) = response.into_parts();
+    let body = body.map_frame(move |frame| {
+        let _held = &guard;
+        frame
+    });
+    Response::from_parts(parts, axum::body::Body::new(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_is_cumulative_and_bets_count_only_successes() {
+        let m = Metrics::default();
+        m.observe("POST", BET_ROUTE, StatusCode::OK, 0.002);
+        m.observe("POST", BET_ROUTE, StatusCode::OK, 7.0);
+        m.observe("POST", BET_ROUTE, StatusCode::TOO_MANY_REQUESTS, 0.0001);
+        let text = m.render();
+        assert!(text.contains("fairseed_bets_total 2\n"), "{text}");
+        assert!(text.contains("fairseed_rate_limited_total 1\n"), "{text}");
+        let route = "route=\"POST /v1/dice/bets\"";
+        let bucket = "fairseed_http_request_duration_seconds_bucket";
+        for (le, n) in [("0.001", 1), ("0.0025", 2), ("5", 2), ("+Inf", 3)] {
+            let line = format!("{bucket}{{{route},le=\"{le}\"}} {n}\n");
+            assert!(text.contains(&line), "{line} missing from {text}");
+        }
+        let line = format!("fairseed_http_requests_total{{{route},status=\"4xx\"}} 1\n");
+        assert!(text.contains(&line), "{line} missing from {text}");
+    }
+
+    #[test]
+    fn request_ids_are_taken_only_when_plain() {
+        let m = Metrics::default();
+        let given = HeaderValue::from_static("abc-123");
+        assert_eq!(m.request_id(Some(&given)), "abc-123");
+        let odd = HeaderValue::from_static("a b");
+        assert!(m.request_id(Some(&odd)).starts_with('r'));
+        assert_ne!(m.request_id(None), m.request_id(None));
+    }
+}
