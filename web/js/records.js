@@ -171,17 +171,19 @@ export function mountRecords({ wasm, knownValues }) {
     progress.value = 0;
     const mine = generation;
     let frame = 0;
+    let latest = null;
     try {
       const r = await verifyBlob(wasm, blob, {
         workers: Math.max(1, Math.min(2, navigator.hardwareConcurrency || 2)),
         onProgress: (p) => {
+          latest = p;
           if (mine !== generation || frame) return;
-          // At most one summary update per frame, however fast parts arrive.
+          // At most one summary update per frame, however fast parts arrive: the latest one.
           frame = requestAnimationFrame(() => {
             frame = 0;
             if (mine !== generation) return;
-            progress.value = p.total ? p.done / p.total : 1;
-            showSummary(p, true);
+            progress.value = latest.total ? latest.done / latest.total : 1;
+            showSummary(latest, true);
           });
         },
       });
