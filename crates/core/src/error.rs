@@ -94,7 +94,7 @@ impl Error {
     }
 
     /// The error whose display is `text`: the inverse of `Display` for every
-    /// kind, so a verdict's `error` text (a string in SPEC §8's object) can be
+    /// kind, so a verdict's `error` text (a string, docs/spec.md §11.4) can be
     /// shown from its code and fields. Text of no other form is `Syntax`.
     pub fn from_message(text: &str) -> Self {
         if let Some(name) = text
