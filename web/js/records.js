@@ -118,7 +118,8 @@ export function mountRecords({ wasm, knownValues }) {
       try {
         const item = await run.item(i);
         if (mine !== generation) return;
-        lines.set(i, `${schemeName(item.verdict.scheme)} · ${rowLine(wasm, item)}`);
+        // A problem leads with what is wrong; a valid record says what it is.
+        lines.set(i, item.verdict.valid ? `${schemeName(item.verdict.scheme)} · ${rowLine(wasm, item)}` : rowLine(wasm, item));
       } catch (e) {
         lines.set(i, e.message);
       }
