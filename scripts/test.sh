@@ -30,6 +30,9 @@ echo "== cargo test"
 cargo test --workspace --locked
 scripts/check-docs.sh   # the docs' paths, routes, names, spec references and examples
 
+echo "== the OpenAPI document against the real server (Schemathesis, positive and negative)"
+scripts/service/schemathesis.sh
+
 if [ -x web/test.sh ]; then
   echo "== browser tests (headless Chromium)"
   web/test.sh

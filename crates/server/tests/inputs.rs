@@ -49,3 +49,32 @@ async fn client_seeds_must_be_printable_and_commitments_lowercase() {
     assert_eq!(ok.status, StatusCode::OK, "{}", ok.text);
     assert_eq!(ok.json()["client_seed"], "fine seed ✓");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn integral_numbers_may_carry_a_zero_fraction() {
+    let h = Harness::new(1000, 0).await;
+    let (token, _) = h.player().await;
+    let bet = h
+        .bet(
+            &token,
+            "k1",
+            json!({"amount": 5.0, "condition": "under", "target": 4.95e3}),
+        )
+        .await;
+    assert_eq!(bet.status, StatusCode::OK, "{}", bet.text);
+    assert_eq!(bet.json()["amount"], 5);
+    let half = h
+        .bet(
+            &token,
+            "k2",
+            json!({"amount": 5.5, "condition": "under", "target": 4950}),
+        )
+        .await;
+    assert_eq!(
+        half.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        half.text
+    );
+    assert_eq!(half.json()["field"], "amount");
+}
