@@ -33,7 +33,7 @@ export function takeLoginLink() {
   const token = decodeURIComponent(m[1]).trim();
   history.replaceState(null, '', location.pathname + location.search);
   if (!token) return false;
-  store.setToken(token);
+  store.switchToken(token);
   return true;
 }
 
@@ -79,7 +79,10 @@ export function accountPanel() {
   const downloadStatus = h('p', { id: 'a-download-status', class: 'muted small', 'aria-live': 'polite' });
 
   function showCode() {
-    const token = store.token();
+    showCodeOf(store.token());
+  }
+
+  function showCodeOf(token) {
     if (!token) {
       clear(codeOut, h('p', { class: 'muted' }, t('account.no_account')));
       return;
@@ -104,7 +107,7 @@ export function accountPanel() {
     }
     try {
       await accountOf(token);
-      store.setToken(token);
+      store.switchToken(token);
       message.className = 'ok-text';
       message.textContent = t('account.restored');
       setTimeout(() => location.reload(), 600);
@@ -114,6 +117,13 @@ export function accountPanel() {
     }
   }
 
+  // An account this browser used before a login link or a restore is kept, never dropped silently.
+  const previous = store.previousTokens();
+  const previousOut = previous.length
+    ? h('div', { id: 'a-previous' }, h('p', { class: 'muted small' }, t('account.previous', { n: previous.length })),
+      h('div', { class: 'actions' }, previous.map((token, i) => h('button', { type: 'button', class: 'previous-code',
+        onclick: () => showCodeOf(token) }, t('account.show_previous', { n: i + 1 })))))
+    : null;
   return h('section', { class: 'card-panel', id: 'account' },
     h('h2', {}, t('account.title')),
     h('p', { class: 'muted small' }, t('account.help')),
@@ -121,6 +131,7 @@ export function accountPanel() {
       h('button', { type: 'button', id: 'a-show', onclick: showCode }, t('account.show_code')),
       h('button', { type: 'button', id: 'a-download', onclick: () => downloadRecords(downloadStatus) }, t('account.download'))),
     downloadStatus,
+    previousOut,
     codeOut,
     h('form', { id: 'a-restore-form', novalidate: true, onsubmit: restore },
       h('div', { class: 'field' }, h('label', { for: 'a-restore' }, t('account.restore_label')), restoreInput),

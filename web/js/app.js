@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import { loadWasm } from './wasm.js';
 import { knownValues } from './store.js';
-import { errorText } from './errors.js';
+import { errorText, useCoreCodes } from './errors.js';
 import { fmtInt } from './format.js';
 import { mountDice } from './dice.js';
 import { mountSeeds } from './seeds.js';
@@ -68,7 +68,7 @@ function setBalance(value) {
 function showError(e) {
   const box = $('#notice');
   box.hidden = false;
-  box.textContent = errorText(e);
+  box.textContent = t('app.offline', { error: errorText(e) });
 }
 
 async function main() {
@@ -83,6 +83,7 @@ async function main() {
   let wasm;
   try {
     wasm = await loadWasm();
+    useCoreCodes(wasm);
   } catch (e) {
     $('#notice').hidden = false;
     $('#notice').textContent = t('app.wasm_failed', { error: e.message || String(e) });
@@ -97,6 +98,11 @@ async function main() {
   const tabs = setupTabs((name) => loaders[name]?.().catch(showError));
   const shared = sharedCheck();
   if (shared) verify.prefill(shared);
+  // A shared link opened in a tab that already shows the page.
+  window.addEventListener('hashchange', () => {
+    const again = sharedCheck();
+    if (again) verify.prefill(again);
+  });
   // A bet in history or Revealed opens its proof here.
   openProof = (values) => {
     tabs.select('verify', true);

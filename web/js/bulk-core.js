@@ -25,10 +25,14 @@ export async function verifyLines(wasm, msg, post, pause) {
   const counts = [0, 0, 0];
   let pos = msg.start;
   let carry = null;
+  const read = (at) => (at < msg.end ? msg.file.slice(at, Math.min(msg.end, at + msg.chunk)).arrayBuffer() : null);
+  let reading = read(pos);
   try {
     while (pos < msg.end) {
       const next = Math.min(msg.end, pos + msg.chunk);
-      let bytes = new Uint8Array(await msg.file.slice(pos, next).arrayBuffer());
+      let bytes = new Uint8Array(await reading);
+      // The next chunk is read while this one is verified.
+      reading = read(next);
       const base = pos - (carry ? carry.length : 0);
       if (carry) bytes = concat(carry, bytes);
       pos = next;

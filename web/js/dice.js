@@ -6,7 +6,7 @@ import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { store } from './store.js';
-import { errorText } from './errors.js';
+import { errorText, coreErrorText } from './errors.js';
 import { fmtChance, fmtInt, fmtMultiplier, fmtRoll } from './format.js';
 
 /** The public values of a bet for Verify: the seed only once its pair is revealed. */
@@ -62,11 +62,13 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof }) 
     targetOut.textContent = `${state.condition === 'under' ? '<' : '>'} ${fmtRoll(state.target)}`;
     const value = amountValue();
     let quote = null;
+    let why = t('dice.amount_invalid');
     if (value !== null) {
       try {
         quote = JSON.parse(wasm.dice_settle(value, state.condition, state.target, -1));
-      } catch {
-        quote = null;
+      } catch (e) {
+        // A whole number core still refuses (above the largest bet): core's reason, in words.
+        why = coreErrorText(e.message || String(e));
       }
     }
     if (!quote) {
@@ -74,7 +76,7 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof }) 
       chanceOut.textContent = '—';
       multOut.textContent = '—';
       winOut.textContent = '—';
-      inputError.textContent = t('dice.amount_invalid');
+      inputError.textContent = why;
       amount.setAttribute('aria-invalid', 'true');
       rollButton.disabled = true;
       return;

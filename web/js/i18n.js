@@ -64,6 +64,12 @@ export function t(key, params) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** `key` for a count: `key_one` when `n` is 1 and the language has that form. */
+export function tn(key, n, params) {
+  const one = `${key}_one`;
+  return t(Number(n) === 1 && one in en ? one : key, params);
+}
+
 /** Whether a key exists (English is the reference: every key is there). */
 export function has(key) {
   return key in en;

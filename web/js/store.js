@@ -26,6 +26,14 @@ function write(key, value) {
 export const store = {
   token: () => read('token', null),
   setToken: (token) => write('token', token),
+  /** Accounts this browser used before a login link or a restore replaced them (their tokens). */
+  previousTokens: () => read('previous_tokens', []),
+  /** Makes `token` this browser's account, keeping the one it replaces. */
+  switchToken(token) {
+    const old = read('token', null);
+    if (old && old !== token) write('previous_tokens', [...read('previous_tokens', []).filter((x) => x !== old && x !== token), old]);
+    write('token', token);
+  },
   ownClientSeed: () => read('own_client_seed', null),
   setOwnClientSeed: (seed) => write('own_client_seed', seed),
   /** Commitments seen per dice pair: {pair_id: commitment}. */

@@ -22,7 +22,7 @@ test('every key the page uses exists in en', async () => {
   const dir = new URL('../js/', import.meta.url);
   const used = new Set();
   for (const file of readdirSync(dir)) {
-    for (const m of readFileSync(new URL(file, dir), 'utf8').matchAll(/\bt\('([a-z_]+\.[\w.-]+)'/g)) used.add(m[1]);
+    for (const m of readFileSync(new URL(file, dir), 'utf8').matchAll(/\btn?\('([a-z_]+\.[\w.-]+)'/g)) used.add(m[1]);
   }
   assert.deepEqual([...used].filter((k) => !(k in en)), []);
 });

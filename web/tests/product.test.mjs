@@ -53,8 +53,13 @@ test('errors show where the action was; no quote for an amount that cannot be be
     assert.equal(await page.isDisabled('#d-roll'), true);
     assert.match(await page.textContent('#d-amount-error'), /whole number of chips/);
   }
+  // A whole number above the largest bet: core's refusal, in words, and still no quote.
+  await page.fill('#d-amount', '99999999999999999999');
+  assert.equal(await page.textContent('#d-win'), '—');
+  assert.match(await page.textContent('#d-amount-error'), /^The amount cannot be used/);
   await page.fill('#d-amount', '100');
   assert.match(await page.textContent('#d-win'), /^200 chips$/);
+  assert.equal(await page.textContent('#d-amount-error'), '');
   // A bet above the balance: the service's 409, in words, stays under the button.
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('fairseed.token')));
   const { balance } = await callApi(service.base, 'GET', '/v1/me', token);
@@ -112,6 +117,10 @@ test('recovery code, restore elsewhere, login link, records download', { skip },
   assert.equal(await other.evaluate(() => JSON.parse(localStorage.getItem('fairseed.token'))), token);
   await other.click('#tab-revealed');
   await other.waitForSelector('.revealed-pair');
+  // The account it had before is kept, with its own recovery code.
+  await other.click('#tab-seeds');
+  await other.click('#a-previous .previous-code');
+  assert.equal((await other.textContent('#a-code')).replace(/^FS1|-/g, ''), fresh);
   await other.close();
 
   // A login link: the token is taken and the fragment leaves the address bar.

@@ -54,11 +54,13 @@ impl Backend {
     }
 
     /// Whether this CPU runs the backend (detected once, then cached).
+    #[inline]
     pub fn available(self) -> bool {
         self.unsupported().is_none()
     }
 
     /// Why this CPU cannot run the backend; `None` when it can.
+    #[inline]
     pub fn unsupported(self) -> Option<Unsupported> {
         let reason = match self {
             Backend::Portable => return None,
@@ -80,6 +82,7 @@ impl Backend {
     }
 
     /// The widest backend this CPU runs.
+    #[inline]
     pub fn fastest() -> Backend {
         #[cfg(target_arch = "x86_64")]
         if Avx512::detect().is_some() {
@@ -90,6 +93,7 @@ impl Backend {
 
     /// The backend of a batch of at most [`PAIR`] lanes: the SHA-NI pair if
     /// the CPU has it.
+    #[inline]
     fn pair() -> Backend {
         #[cfg(target_arch = "x86_64")]
         if ShaNi::detect().is_some() {
@@ -117,11 +121,13 @@ impl fmt::Display for Backend {
 /// How many messages a caller should gather per batch: 16 with AVX-512, else
 /// the [`PAIR`] (two lanes cost no more than one on SHA-NI, and lane by lane
 /// they cost what they would anyway).
+#[inline]
 pub fn batch_width() -> usize {
     Backend::fastest().lanes().max(PAIR)
 }
 
 /// One SHA-256 compression of `block` into `state` (RustCrypto's kernel).
+#[inline]
 pub fn compress1(state: &mut [u32; 8], block: &[u8; 64]) {
     sha2::compress256(
         state,
@@ -133,6 +139,7 @@ pub fn compress1(state: &mut [u32; 8], block: &[u8; 64]) {
 /// capped at [`MAX_LANES`]) on the fastest backend for the batch: the pair
 /// for [`PAIR`] lanes or fewer, the widest the CPU has otherwise. Lanes at or
 /// above `n` may be hashed too (padding a pass) and hold garbage afterwards.
+#[inline]
 pub fn compress(states: &mut [[u32; 8]; MAX_LANES], blocks: &[[u8; 64]; MAX_LANES], n: usize) {
     let backend = if n > PAIR {
         Backend::fastest()
@@ -144,6 +151,7 @@ pub fn compress(states: &mut [[u32; 8]; MAX_LANES], blocks: &[[u8; 64]; MAX_LANE
 
 /// [`compress`] on the given backend, whatever the dispatcher would pick:
 /// `Err` (and nothing hashed) when this CPU cannot run it.
+#[inline]
 pub fn compress_with(
     backend: Backend,
     states: &mut [[u32; 8]; MAX_LANES],
@@ -167,12 +175,18 @@ fn run(
     n: usize,
 ) {
     #[cfg(target_arch = "x86_64")]
-    match (backend, Avx512::detect(), ShaNi::detect()) {
-        (Backend::Avx512, Some(avx512), _) => return avx512.compress16(states, blocks),
-        (Backend::ShaNi, _, Some(sha_ni)) => {
-            return in_passes(states, blocks, n, |s, b| sha_ni.compress2(s, b))
+    match backend {
+        Backend::Avx512 => {
+            if let Some(avx512) = Avx512::detect() {
+                return avx512.compress16(states, blocks);
+            }
         }
-        _ => {}
+        Backend::ShaNi => {
+            if let Some(sha_ni) = ShaNi::detect() {
+                return in_passes(states, blocks, n, |s, b| sha_ni.compress2(s, b));
+            }
+        }
+        Backend::Portable => {}
     }
     let _ = backend;
     in_passes(states, blocks, n, |[s], [b]| compress1(s, b));

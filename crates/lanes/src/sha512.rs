@@ -49,11 +49,13 @@ impl Backend {
     }
 
     /// Whether this CPU runs the backend (detected once, then cached).
+    #[inline]
     pub fn available(self) -> bool {
         self.unsupported().is_none()
     }
 
     /// Why this CPU cannot run the backend; `None` when it can.
+    #[inline]
     pub fn unsupported(self) -> Option<Unsupported> {
         let reason = match self {
             Backend::Portable => return None,
@@ -75,6 +77,7 @@ impl Backend {
     }
 
     /// The widest backend this CPU runs.
+    #[inline]
     pub fn fastest() -> Backend {
         #[cfg(target_arch = "x86_64")]
         {
@@ -107,11 +110,13 @@ impl fmt::Display for Backend {
 /// How many lanes one pass of the fastest backend here hashes: 8 (AVX-512),
 /// 4 (AVX2) or 1. A batch of that many, or a partly filled one when it is
 /// above 1, costs one pass.
+#[inline]
 pub fn batch_width() -> usize {
     Backend::fastest().lanes()
 }
 
 /// One SHA-512 compression of `block` into `state` (RustCrypto's kernel).
+#[inline]
 pub fn compress1(state: &mut [u64; 8], block: &[u8; 128]) {
     sha2::compress512(
         state,
@@ -122,12 +127,14 @@ pub fn compress1(state: &mut [u64; 8], block: &[u8; 128]) {
 /// Compresses `blocks[i]` into `states[i]` for the lanes `i < n` (`n` is
 /// capped at [`MAX_LANES`]) on the fastest backend the CPU has. Lanes at or
 /// above `n` may be hashed too (padding a pass) and hold garbage afterwards.
+#[inline]
 pub fn compress(states: &mut [[u64; 8]; MAX_LANES], blocks: &[[u8; 128]; MAX_LANES], n: usize) {
     run(Backend::fastest(), states, blocks, n);
 }
 
 /// [`compress`] on the given backend, whatever the dispatcher would pick:
 /// `Err` (and nothing hashed) when this CPU cannot run it.
+#[inline]
 pub fn compress_with(
     backend: Backend,
     states: &mut [[u64; 8]; MAX_LANES],
@@ -151,12 +158,18 @@ fn run(
     n: usize,
 ) {
     #[cfg(target_arch = "x86_64")]
-    match (backend, Avx512::detect(), Avx2::detect()) {
-        (Backend::Avx512, Some(avx512), _) => return avx512.compress8(states, blocks),
-        (Backend::Avx2, _, Some(avx2)) => {
-            return in_passes(states, blocks, n, |s, b| avx2.compress4(s, b))
+    match backend {
+        Backend::Avx512 => {
+            if let Some(avx512) = Avx512::detect() {
+                return avx512.compress8(states, blocks);
+            }
         }
-        _ => {}
+        Backend::Avx2 => {
+            if let Some(avx2) = Avx2::detect() {
+                return in_passes(states, blocks, n, |s, b| avx2.compress4(s, b));
+            }
+        }
+        Backend::Portable => {}
     }
     let _ = backend;
     in_passes(states, blocks, n, |[s], [b]| compress1(s, b));

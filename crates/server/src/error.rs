@@ -137,6 +137,38 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// A broken game rule from a `fairseed_play` flow: `409` with the rule's
+    /// code. Two codes are not rules and keep their own status: `not_found`
+    /// (a hand or move that does not exist: `404`) and `internal` (a stored
+    /// state that contradicts itself: `500`, details logged only).
+    pub fn rule(err: impl fairseed_play::RuleViolation) -> Self {
+        match err.code() {
+            "not_found" => Self::new(StatusCode::NOT_FOUND, "not_found", err.to_string()),
+            "internal" => Self::internal(err),
+            code => Self::conflict(code, err.to_string()),
+        }
+    }
+}
+
+/// `From` for each flow's rule error, so `?` maps it with [`ApiError::rule`].
+/// (One blanket `impl<E: RuleViolation> From<E>` is refused by coherence:
+/// the store's and the core's error types could implement the trait.)
+macro_rules! rule_violations {
+    ($($flow:ty),* $(,)?) => {$(
+        impl From<$flow> for ApiError {
+            fn from(err: $flow) -> Self {
+                Self::rule(err)
+            }
+        }
+    )*};
+}
+
+rule_violations!(
+    fairseed_play::poker::PokerError,
+    fairseed_play::selfpoker::SelfpokerError,
+);
+
 impl From<fairseed_core::Error> for ApiError {
     fn from(err: fairseed_core::Error) -> Self {
         match err {
@@ -196,7 +228,50 @@ where
 }
 
 /// Parses a body, naming the offending field on error.
+///
+/// JSON does not tell `8` from `8.0` (JSON Schema's `integer` admits both),
+/// so a body refused with a number written with a fraction or an exponent
+/// is read again with every integral number (below 2^53) as an integer.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    match parse_json_exact(bytes) {
+        Err(refused) if refused.status == StatusCode::UNPROCESSABLE_ENTITY => {
+            integral_numbers_as_integers(bytes)
+                .and_then(|normal| parse_json_exact(&normal).ok())
+                .ok_or(refused)
+        }
+        other => other,
+    }
+}
+
+/// The body with integral numbers rewritten as integers, if any was not.
+fn integral_numbers_as_integers(bytes: &[u8]) -> Option<Vec<u8>> {
+    fn walk(value: &mut serde_json::Value, changed: &mut bool) {
+        match value {
+            serde_json::Value::Number(n) => {
+                let text = n.to_string();
+                if text.contains(['.', 'e', 'E']) {
+                    let whole = text
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|f| f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0);
+                    if let Some(whole) = whole {
+                        *value = serde_json::Value::from(whole as i64);
+                        *changed = true;
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|v| walk(v, changed)),
+            serde_json::Value::Object(fields) => fields.values_mut().for_each(|v| walk(v, changed)),
+            _ => {}
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let mut changed = false;
+    walk(&mut value, &mut changed);
+    changed.then(|| serde_json::to_vec(&value).ok()).flatten()
+}
+
+fn parse_json_exact<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
@@ -264,5 +339,30 @@ where
             .await
             .map(|axum::extract::Path(v)| ApiPath(v))
             .map_err(|rejection| ApiError::invalid("path", rejection.body_text()))
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use fairseed_play::poker::PokerError;
+
+    use super::*;
+
+    #[test]
+    fn rules_answer_409_with_their_code_except_not_found_and_internal() {
+        let seat = ApiError::from(PokerError::SeatTaken(3));
+        assert_eq!(
+            (seat.status(), seat.code()),
+            (StatusCode::CONFLICT, "seat_taken")
+        );
+        assert_eq!(seat.message, "seat: 3 is taken");
+        let hand = ApiError::from(PokerError::NoSuchHand(4));
+        assert_eq!(
+            (hand.status(), hand.code()),
+            (StatusCode::NOT_FOUND, "not_found")
+        );
+        let bug = ApiError::from(PokerError::Corrupt("damaged".into()));
+        assert_eq!(bug.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(bug.message, "internal error");
     }
 }

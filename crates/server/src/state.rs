@@ -2,17 +2,22 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use fairseed_store::Store;
 
 use crate::args::SignupMode;
 use crate::events::Hub;
+use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
 /// Token hashes → player ids cached so a bet costs no extra read.
-/// Tokens never change owner, so the cache is safe across processes.
+/// A token never changes owner, but the operator can revoke one: the process
+/// that revokes forgets it at once, and every other process within
+/// [`TOKEN_CACHE_TTL`].
 const TOKEN_CACHE_MAX: usize = 200_000;
+const TOKEN_CACHE_TTL: Duration = Duration::from_secs(30);
 
 /// Shared state: the store and the service's settings. Cheap to clone.
 #[derive(Clone)]
@@ -27,13 +32,25 @@ struct Inner {
     limiter: RateLimiter,
     address_limits: AddressLimiter,
     signup: SignupMode,
-    tokens: RwLock<HashMap<String, i64>>,
+    tokens: RwLock<HashMap<String, (i64, Instant)>>,
     events: Hub,
     metrics: Metrics,
+    fleet: Fleet,
+}
+
+impl Default for ServiceOptions {
+    fn default() -> Self {
+        Self {
+            metrics: Metrics::default(),
+            address_limits: AddressLimits::default(),
+            signup: SignupMode::default(),
+            fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
+        }
+    }
 }
 
 /// Settings `fairseed serve` sets beyond the ones tests need.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ServiceOptions {
     /// What `/metrics` reports.
     pub metrics: Metrics,
@@ -41,6 +58,8 @@ pub struct ServiceOptions {
     pub address_limits: AddressLimits,
     /// Who may create accounts.
     pub signup: SignupMode,
+    /// This process's place in a fleet (its lease owner id).
+    pub fleet: Fleet,
 }
 
 impl AppState {
@@ -79,6 +98,7 @@ impl AppState {
                 tokens: RwLock::new(HashMap::new()),
                 events: Hub::default(),
                 metrics: options.metrics,
+                fleet: options.fleet,
             }),
         }
     }
@@ -95,6 +115,11 @@ impl AppState {
 
     pub(crate) fn operator_key_hash(&self) -> &str {
         &self.inner.operator_key_hash
+    }
+
+    /// This process's owner id and lease lifetime.
+    pub fn fleet(&self) -> &Fleet {
+        &self.inner.fleet
     }
 
     /// The live-event hub.
@@ -121,7 +146,8 @@ impl AppState {
     }
 
     pub(crate) fn cached_player(&self, token_hash: &str) -> Option<i64> {
-        self.inner.tokens.read().ok()?.get(token_hash).copied()
+        let (id, at) = self.inner.tokens.read().ok()?.get(token_hash).copied()?;
+        (at.elapsed() < TOKEN_CACHE_TTL).then_some(id)
     }
 
     pub(crate) fn cache_player(&self, token_hash: String, id: i64) {
@@ -129,7 +155,14 @@ impl AppState {
             if tokens.len() >= TOKEN_CACHE_MAX {
                 tokens.clear();
             }
-            tokens.insert(token_hash, id);
+            tokens.insert(token_hash, (id, Instant::now()));
+        }
+    }
+
+    /// Forgets a token this process cached (rotated or revoked).
+    pub(crate) fn uncache_player(&self, token_hash: &str) {
+        if let Ok(mut tokens) = self.inner.tokens.write() {
+            tokens.remove(token_hash);
         }
     }
 }
