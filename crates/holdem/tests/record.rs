@@ -80,6 +80,21 @@ fn a_changed_amount_card_or_winner_is_named() {
     bad.seed ^= 1;
     bad.commit = fairseed_core::selfpoker::commit(bad.seed);
     assert!(replay(&bad).is_err());
+    // A changed card of the board.
+    let mut bad = records
+        .iter()
+        .find(|r| !r.results.board.is_empty())
+        .unwrap()
+        .clone();
+    let first = bad.results.board[0];
+    bad.results.board[0] = fairseed_holdem::Card::all()
+        .find(|&c| c != first && !bad.results.board.contains(&c))
+        .unwrap();
+    let msg = replay(&bad).unwrap_err().to_string();
+    assert!(
+        msg.starts_with(&format!("hand {}: the board is {first} ", bad.hand)),
+        "{msg}"
+    );
     // A truncated log.
     let mut bad = records[0].clone();
     bad.actions.pop();
