@@ -443,3 +443,16 @@ fn random_play_reaches_side_pots_splits_odd_chips_and_mucks() {
     );
     eprintln!("side pots {side}, split pots {split}, odd chips {odd}, mucks {muck}");
 }
+
+#[test]
+fn debug_output_keeps_the_seed_and_hidden_cards_out() {
+    let t = table(&[1_000, 1_000, 1_000]);
+    let seed = 4_242_424_242_424_242;
+    let (t, _) = apply(&t, Command::StartHand { seed }, Millis(0)).unwrap();
+    let text = format!("{t:?}");
+    assert!(!text.contains(&seed.to_string()), "{text}");
+    let hand = t.hand.as_ref().unwrap();
+    // Before the flop no card is public: none may be printed.
+    assert!(!text.contains("Card("), "{text}");
+    assert!(text.contains(&hand.commit));
+}

@@ -7,8 +7,8 @@ use super::pots;
 use super::{Action, Event, HoldemError, Street};
 use crate::card::Card;
 
-/// A seat dealt into the hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A seat dealt into the hand (its `Debug` leaves the hole cards out).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InHand {
     /// The table seat.
     pub seat: usize,
@@ -26,6 +26,18 @@ pub struct InHand {
     pub acted_at: Option<u64>,
 }
 
+impl core::fmt::Debug for InHand {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("InHand")
+            .field("seat", &self.seat)
+            .field("stack", &self.stack)
+            .field("street_bet", &self.street_bet)
+            .field("total", &self.total)
+            .field("folded", &self.folded)
+            .finish_non_exhaustive()
+    }
+}
+
 impl InHand {
     /// Still contesting the pot with chips behind.
     fn can_bet(&self) -> bool {
@@ -33,8 +45,9 @@ impl InHand {
     }
 }
 
-/// A hand being played: everything, secrets included.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A hand being played: everything, secrets included (its `Debug` leaves
+/// the seed, the hole cards and the board to come out).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandState {
     /// Hands are numbered from 1 per table.
     pub number: u64,
@@ -80,6 +93,26 @@ pub struct Logged {
     /// Whether the clock chose it.
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub timed_out: bool,
+}
+
+impl core::fmt::Debug for HandState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let stacks: Vec<(usize, u64, u64, bool)> = self
+            .players
+            .iter()
+            .map(|p| (p.seat, p.stack, p.total, p.folded))
+            .collect();
+        f.debug_struct("HandState")
+            .field("number", &self.number)
+            .field("commit", &self.commit)
+            .field("button", &self.button)
+            .field("street", &self.street)
+            .field("board", &self.board_dealt())
+            .field("seat_to_act", &self.seat_to_act())
+            .field("current_bet", &self.current_bet)
+            .field("seats_stack_in_folded", &stacks)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What the seat to act may do.
