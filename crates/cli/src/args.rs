@@ -33,6 +33,9 @@ pub enum Command {
 
     /// Print a seed's commitment, or make a new server seed and its commitment.
     Commit(CommitArgs),
+
+    /// Hold'em tables: simulate AI-only hands, export hand records.
+    Table(crate::table::TableArgs),
 }
 
 #[derive(Debug, Args)]

@@ -18,6 +18,7 @@ mod pipeline;
 #[cfg_attr(not(feature = "progress"), path = "no_progress.rs")]
 mod progress;
 mod roll;
+mod table;
 mod tally;
 mod verify;
 
@@ -45,6 +46,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve(args),
         Command::Roll(args) => roll::run(&args),
         Command::Commit(args) => commit::run(&args),
+        Command::Table(args) => table::run(args),
     }
 }
 
