@@ -13,6 +13,7 @@ use clap::Parser;
 
 mod args;
 mod commit;
+mod holdem_verify;
 mod input;
 mod pipeline;
 #[cfg_attr(not(feature = "progress"), path = "no_progress.rs")]

@@ -1,7 +1,8 @@
 //! `fairseed verify`: frame the input, check every record with core on all
 //! cores, print verdicts in input order, and add up the exit status.
 //!
-//! The checking itself is `fairseed_core::verify_str`; this file only moves
+//! The checking itself is core's `Verifier` (hold'em hand records go to
+//! `fairseed_holdem::replay`, see `holdem_verify`); this file only moves
 //! records and verdicts around and counts them.
 
 use std::fmt::Write as _;
@@ -13,6 +14,7 @@ use fairseed_core::{report, Verdict, Verifier};
 use serde_json::value::RawValue;
 
 use crate::args::{Format, VerifyOptions};
+use crate::holdem_verify;
 use crate::input::{self, is_blank, Input, LineChunk};
 use crate::pipeline::ordered_map;
 use crate::progress::Progress;
@@ -130,7 +132,7 @@ fn check_job(job: Job, format: Format) -> Checked {
                 let decoded: Vec<Result<&str, std::str::Utf8Error>> =
                     batch.iter().map(|(_, l)| std::str::from_utf8(l)).collect();
                 let texts: Vec<&str> = decoded.iter().filter_map(|t| t.ok()).collect();
-                let mut verdicts = verifier.verify_batch(&texts).into_iter();
+                let mut verdicts = holdem_verify::verify_batch(&mut verifier, &texts).into_iter();
                 for ((line_no, _), text) in batch.iter().zip(&decoded) {
                     let verdict = match text {
                         Ok(_) => verdicts
@@ -154,7 +156,9 @@ fn check_job(job: Job, format: Format) -> Checked {
             checked.bytes = texts.iter().map(|t| t.len() as u64).sum();
             for (batch_no, batch) in texts.chunks(BATCH).enumerate() {
                 let first = first_index + batch_no * BATCH;
-                for (index, verdict) in (first..).zip(verifier.verify_batch(batch)) {
+                for (index, verdict) in
+                    (first..).zip(holdem_verify::verify_batch(&mut verifier, batch))
+                {
                     record(&mut checked, index, None, &verdict, format);
                 }
             }
