@@ -12,6 +12,7 @@ echo "== prerequisites"
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
 rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+python3 -c 'import pokerkit' 2>/dev/null || pip install -q pokerkit || echo "pokerkit did not install: the PHH replay test will say SKIPPED"
 if ! command -v chromium >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null

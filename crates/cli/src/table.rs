@@ -5,12 +5,13 @@
 //! from `--seed`, so a run repeats exactly. Live tables draw each hand's seed
 //! from the OS CSPRNG instead.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use fairseed_holdem::ai::Level;
+use fairseed_holdem::HandRecord;
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
@@ -23,6 +24,10 @@ pub enum TableCommand {
     /// Play AI-only hands deterministically from a seed and print their
     /// records as JSON Lines (`fairseed verify -` reads them).
     Simulate(SimulateArgs),
+
+    /// Read hand records (JSON Lines) on standard input and write them in
+    /// another format on standard output.
+    Export(ExportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -46,10 +51,24 @@ pub struct SimulateArgs {
     levels: Vec<u8>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The Poker Hand History format (TOML), read by PokerKit.
+    Phh,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The format to write.
+    #[arg(long, value_enum)]
+    format: ExportFormat,
+}
+
 /// Runs `fairseed table …`.
 pub fn run(args: TableArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         TableCommand::Simulate(args) => simulate(&args),
+        TableCommand::Export(args) => export(&args),
     }
 }
 
@@ -82,5 +101,30 @@ fn simulate(args: &SimulateArgs) -> anyhow::Result<ExitCode> {
         out.write_all(b"\n").context("cannot write a hand record")?;
     }
     out.flush().context("cannot write the hand records")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the records on standard input as one PHH file of several hands
+/// (`.phhs`: a `[n]` table per hand, numbered from 1 in input order).
+fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let ExportFormat::Phh = args.format;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut written = 0u64;
+    for (n, line) in io::stdin().lock().lines().enumerate() {
+        let line = line.context("cannot read standard input")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record: HandRecord = serde_json::from_str(&line)
+            .with_context(|| format!("line {}: not a hold'em hand record", n + 1))?;
+        let gap = if written == 0 { "" } else { "\n" };
+        written += 1;
+        let hand = fairseed_holdem::phh::to_phh(&record);
+        write!(out, "{gap}[{written}]\n{hand}").context("cannot write the export")?;
+    }
+    out.flush().context("cannot write the export")?;
+    if written == 0 {
+        bail!("no hand records on standard input");
+    }
     Ok(ExitCode::SUCCESS)
 }

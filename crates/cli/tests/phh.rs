@@ -1,0 +1,138 @@
+//! Exported hands replayed in PokerKit (PyPI `pokerkit`), an independent
+//! implementation of the rules: its final stacks must equal ours.
+//!
+//! Without Python and PokerKit the test prints a `SKIPPED` line and passes,
+//! unless `FAIRSEED_REQUIRE_POKERKIT=1` (then it fails).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fairseed() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fairseed"))
+}
+
+fn checker() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/phh/check_stacks.py")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Whether `python3 -c "import pokerkit"` works; says so visibly when not.
+fn pokerkit_present() -> bool {
+    let found = Command::new("python3")
+        .args(["-c", "import pokerkit"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            std::env::var("FAIRSEED_REQUIRE_POKERKIT").as_deref() != Ok("1"),
+            "FAIRSEED_REQUIRE_POKERKIT=1 but `python3 -c 'import pokerkit'` fails (pip install pokerkit)"
+        );
+        // Straight to stderr: libtest captures `println!`, and a skip must show.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: PokerKit replay of exported hands (python3 with pokerkit not found; pip install pokerkit)"
+        );
+    }
+    found
+}
+
+/// `fairseed table simulate … | fairseed table export --format phh` into `file`.
+fn export(seats: &str, hands: &str, seed: &str, file: &Path) {
+    let simulated = fairseed()
+        .args(["table", "simulate", "--seats", seats, "--hands", hands])
+        .args(["--seed", seed])
+        .output()
+        .expect("the binary runs");
+    assert!(simulated.status.success(), "{}", text(&simulated.stderr));
+    let mut child = fairseed()
+        .args(["table", "export", "--format", "phh"])
+        .stdin(Stdio::piped())
+        .stdout(std::fs::File::create(file).expect("the export file can be created"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let records = simulated.stdout;
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&records);
+    });
+    let out = child.wait_with_output().expect("the binary runs");
+    writer.join().expect("the writer thread ends");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+fn check(file: &Path) -> Output {
+    Command::new("python3")
+        .arg(checker())
+        .arg(file)
+        .output()
+        .expect("python3 runs")
+}
+
+#[test]
+fn pokerkit_ends_every_exported_hand_with_our_stacks() {
+    if !pokerkit_present() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (seats, hands, seed) in [("2", "300", "21"), ("3", "300", "22"), ("6", "300", "23")] {
+        let file = dir.join(format!("pokerkit-{seats}-seats.phhs"));
+        export(seats, hands, seed, &file);
+        let out = check(&file);
+        let report = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{seats} seats:\n{report}{}",
+            text(&out.stderr)
+        );
+        let want = format!("{hands} hands replayed in PokerKit: {hands} agree, 0 disagree");
+        assert!(report.contains(&want), "{seats} seats: {report}");
+    }
+}
+
+#[test]
+fn pokerkit_disagrees_with_a_changed_finishing_stack() {
+    if !pokerkit_present() {
+        return;
+    }
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pokerkit-changed.phhs");
+    export("3", "5", "24", &file);
+    let exported = std::fs::read_to_string(&file).expect("the export is readable");
+    let changed = exported.replacen("finishing_stacks = [", "finishing_stacks = [1", 1);
+    assert_ne!(changed, exported, "the export has finishing stacks");
+    std::fs::write(&file, changed).expect("the changed export is written");
+    let out = check(&file);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(
+        report.contains("5 hands replayed in PokerKit: 4 agree, 1 disagree"),
+        "{report}"
+    );
+}
+
+#[test]
+fn export_names_the_line_that_is_not_a_record() {
+    let out = fairseed()
+        .args(["table", "export", "--format", "phh"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().expect("stdin is piped");
+            stdin.write_all(b"\n{\"scheme\":\"dice_v1\"}\n")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("line 2: not a hold'em hand record"), "{err}");
+}
