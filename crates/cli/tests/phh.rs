@@ -8,16 +8,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn fairseed() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairseed"))
-}
+mod common;
+use common::{code, run, text};
 
 fn checker() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/phh/check_stacks.py")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Whether `python3 -c "import pokerkit"` works; says so visibly when not.
@@ -44,27 +39,14 @@ fn pokerkit_present() -> bool {
 
 /// `fairseed table simulate … | fairseed table export --format phh` into `file`.
 fn export(seats: &str, hands: &str, seed: &str, file: &Path) {
-    let simulated = fairseed()
-        .args(["table", "simulate", "--seats", seats, "--hands", hands])
-        .args(["--seed", seed])
-        .output()
-        .expect("the binary runs");
-    assert!(simulated.status.success(), "{}", text(&simulated.stderr));
-    let mut child = fairseed()
-        .args(["table", "export", "--format", "phh"])
-        .stdin(Stdio::piped())
-        .stdout(std::fs::File::create(file).expect("the export file can be created"))
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let records = simulated.stdout;
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&records);
-    });
-    let out = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer thread ends");
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let simulate = [
+        "table", "simulate", "--seats", seats, "--hands", hands, "--seed", seed,
+    ];
+    let simulated = run(&simulate, b"");
+    assert_eq!(code(&simulated), 0, "{}", text(&simulated.stderr));
+    let exported = run(&["table", "export", "--format", "phh"], &simulated.stdout);
+    assert_eq!(code(&exported), 0, "{}", text(&exported.stderr));
+    std::fs::write(file, exported.stdout).expect("the export file is written");
 }
 
 fn check(file: &Path) -> Output {
@@ -119,19 +101,10 @@ fn pokerkit_disagrees_with_a_changed_finishing_stack() {
 
 #[test]
 fn export_names_the_line_that_is_not_a_record() {
-    let out = fairseed()
-        .args(["table", "export", "--format", "phh"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().expect("stdin is piped");
-            stdin.write_all(b"\n{\"scheme\":\"dice_v1\"}\n")?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .expect("the binary runs");
+    let out = run(
+        &["table", "export", "--format", "phh"],
+        b"\n{\"scheme\":\"dice_v1\"}\n",
+    );
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("line 2: not a hold'em hand record"), "{err}");

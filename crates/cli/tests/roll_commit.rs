@@ -1,27 +1,15 @@
 //! `fairseed roll` and `fairseed commit` through the real binary, against the
 //! vectors the seeds' own reference code produced.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
+mod common;
+
 fn fairseed(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairseed"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin)
-        .expect("stdin takes the input");
-    child.wait_with_output().expect("the binary runs")
+    common::run(args, stdin)
 }
 
 fn vectors(name: &str) -> Vec<Value> {

@@ -6,41 +6,13 @@
 //! the expected words follow docs/spec.md, cards and chips formatted by this
 //! file's own helpers.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn fairseed() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairseed"))
-}
-
-fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = fairseed()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer thread ends");
-    out
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("the binary exits, not killed")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+mod common;
+use common::{code, run, text};
 
 fn simulate(seats: &str, hands: &str, seed: &str) -> Vec<Value> {
     let out = run(

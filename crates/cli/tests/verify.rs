@@ -4,40 +4,22 @@
 //! that runs the seeds' own reference code (not by this crate or by core).
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
+
+mod common;
+use common::{code, fairseed, run, text};
 
 fn records_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors/records")
 }
 
-fn fairseed() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairseed"))
-}
-
 /// Runs `fairseed verify [extra..] -` with `input` on stdin.
 fn verify_stdin(extra: &[&str], input: &[u8]) -> Output {
-    let mut child = fairseed()
-        .arg("verify")
-        .args(extra)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let input = input.to_vec();
-    // Write on another thread so a large input cannot deadlock against stdout.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer thread ends");
-    out
+    run(&[&["verify"][..], extra, &["-"]].concat(), input)
 }
 
 fn verify_file(extra: &[&str], file: &Path) -> Output {
@@ -47,14 +29,6 @@ fn verify_file(extra: &[&str], file: &Path) -> Output {
         .arg(file)
         .output()
         .expect("the binary runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("the binary exits, not killed")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The top-level keys of a JSON object, in the order they are written.
