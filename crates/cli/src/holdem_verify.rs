@@ -62,7 +62,10 @@ fn replayed(record: &HandRecord) -> Verdict {
     let actions = Check::new(
         "actions",
         true,
-        format!("{} actions replay under the rules", record.actions.len()),
+        match record.actions.len() {
+            1 => "1 action replays under the rules".to_owned(),
+            n => format!("{n} actions replay under the rules"),
+        },
     );
     let results = Check::new(
         "results",

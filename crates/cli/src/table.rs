@@ -36,8 +36,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "S", value_parser = clap::value_parser!(u8).range(2..=6))]
     seats: u8,
 
-    /// Hands to play.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    /// Hands to play, at most 100,000 (the records are held until printed).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     hands: u64,
 
     /// The run's seed: every hand's deal and every AI decision derive from it.

@@ -247,6 +247,10 @@ fn bad_simulate_arguments_name_the_flag() {
             "--hands",
         ),
         (
+            &["--seats", "3", "--hands", "100001", "--seed", "1"][..],
+            "--hands",
+        ),
+        (
             &["--seats", "3", "--hands", "1", "--seed", "x"][..],
             "--seed",
         ),
