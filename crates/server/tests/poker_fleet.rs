@@ -14,10 +14,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::http::Client;
-use common::pg::{test_db_uri, Schema};
+use common::pg::{test_db_uri, ServerDatabase};
 use common::server::{Options, Server};
 use common::{new_player, OPERATOR_KEY};
-use fairseed_store::SeedCipher;
 use serde_json::{json, Value};
 
 /// Short leases, so an owner's death shows within seconds.
@@ -186,12 +185,9 @@ fn postgres_url() -> Option<String> {
 #[test]
 fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
     let Some(url) = postgres_url() else { return };
-    let dir = tempfile::tempdir().expect("tempdir");
-    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("seed key");
-    let schema = Schema::create(&url, cipher);
-    let db = schema.scoped_url();
-    let mut opts = Options::new(dir.path());
-    opts.database = Some(&db);
+    let db = ServerDatabase::create(&url);
+    let mut opts = Options::new(db.dir.path());
+    opts.database = Some(&db.url);
     opts.lease_ttl_ms = Some(TTL_MS);
     opts.log = "info,fairseed_server::fleet=debug";
 

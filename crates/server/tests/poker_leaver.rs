@@ -10,10 +10,9 @@
 mod common;
 
 use common::http::Client;
-use common::pg::{test_db_uri, Schema};
+use common::pg::{test_db_uri, ServerDatabase};
 use common::server::{Options, Server};
 use common::{new_player, OPERATOR_KEY};
-use fairseed_store::SeedCipher;
 use serde_json::{json, Value};
 
 /// A table with three players at seats 0, 1 and 2, hand 1 dealt to the
@@ -94,12 +93,9 @@ fn a_leaver_gets_proofs_of_the_board_already_dealt_only() {
         eprintln!("SKIPPED: the leaver scenario on PostgreSQL (FAIRSEED_TEST_DB_URI is not set); it ran on SQLite");
         return;
     };
-    let dir = tempfile::tempdir().expect("tempdir");
-    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("seed key");
-    let schema = Schema::create(&url, cipher);
-    let db = schema.scoped_url();
-    let mut opts = Options::new(dir.path());
-    opts.database = Some(&db);
+    let db = ServerDatabase::create(&url);
+    let mut opts = Options::new(db.dir.path());
+    opts.database = Some(&db.url);
     let server = Server::start(&opts);
     leaver_scenario(&mut Client::new(&server.addr));
 }
