@@ -1,4 +1,4 @@
-//! A `poker_hmac_v1` table (SPEC §4): seats, seed sessions, hands and
+//! A `poker_hmac_v1` table (docs/spec.md §7): seats, seed sessions, hands and
 //! streets, leaving and rotation, as one pure state machine.
 //!
 //! [`State`] is a table with its current seed session, the session's server
