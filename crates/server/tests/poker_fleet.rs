@@ -14,7 +14,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::http::Client;
-use common::pg::{test_db_uri, ServerDatabase};
+use common::pg::{postgres_or_skip, ServerDatabase};
 use common::server::{Options, Server};
 use common::{new_player, OPERATOR_KEY};
 use serde_json::{json, Value};
@@ -169,22 +169,11 @@ fn wait_rotated(addr: &str, table: &str, session: &str) -> Duration {
     start.elapsed()
 }
 
-fn postgres_url() -> Option<String> {
-    if let Some(url) = test_db_uri() {
-        return Some(url);
-    }
-    let why = "FAIRSEED_TEST_DB_URI is not set";
-    assert!(
-        std::env::var("FAIRSEED_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-        "FAIRSEED_REQUIRE_POSTGRES=1 but {why}"
-    );
-    eprintln!("SKIPPED: poker fleet on PostgreSQL ({why})");
-    None
-}
-
 #[test]
 fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
-    let Some(url) = postgres_url() else { return };
+    let Some(url) = postgres_or_skip("poker fleet") else {
+        return;
+    };
     let db = ServerDatabase::create(&url);
     let mut opts = Options::new(db.dir.path());
     opts.database = Some(&db.url);

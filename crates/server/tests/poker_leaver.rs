@@ -10,7 +10,7 @@
 mod common;
 
 use common::http::Client;
-use common::pg::{test_db_uri, ServerDatabase};
+use common::pg::{postgres_or_skip, ServerDatabase};
 use common::server::{Options, Server};
 use common::{new_player, OPERATOR_KEY};
 use serde_json::{json, Value};
@@ -89,8 +89,8 @@ fn a_leaver_gets_proofs_of_the_board_already_dealt_only() {
     let server = Server::start(&Options::new(dir.path()));
     leaver_scenario(&mut Client::new(&server.addr));
     drop(server);
-    let Some(url) = test_db_uri() else {
-        eprintln!("SKIPPED: the leaver scenario on PostgreSQL (FAIRSEED_TEST_DB_URI is not set); it ran on SQLite");
+    // It ran on SQLite; on PostgreSQL too when a test database is configured.
+    let Some(url) = postgres_or_skip("the leaver scenario on PostgreSQL") else {
         return;
     };
     let db = ServerDatabase::create(&url);
