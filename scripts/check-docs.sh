@@ -14,6 +14,7 @@
 #     names or session notes.
 #  8. `fairseed verify` gives each file of examples/ the exit status its README
 #     says, and verifies the records of docs/spec.md §14.
+#  9. docs/service.md's option table lists exactly `fairseed serve`'s options.
 #
 # The Rust examples of docs/core-api.md are compiled and run as doc tests of
 # fairseed-core (`cargo test -p fairseed-core --doc`), not here.
@@ -57,4 +58,13 @@ if ! sed -n '/^## 14\./,/^## Appendix/p' docs/spec.md | grep '^{"scheme"' | "$fa
   status=1
 fi
 echo "$rows example files checked against examples/README.md; the spec's worked examples verified"
+
+echo "== docs: the options of fairseed serve against docs/service.md"
+documented=$(grep -o '^| `--[a-z-]*`' docs/service.md | tr -d '|` ' | sort)
+actual=$("$fairseed" serve --help | grep -oE '^ +--[a-z-]+' | tr -d ' ' | grep -vx -e '--help' -e '--version' | sort)
+if [ "$documented" != "$actual" ]; then
+  echo "check-docs: docs/service.md's options differ from fairseed serve --help:" >&2
+  diff <(echo "$documented") <(echo "$actual") | grep '^[<>]' | sed 's/^</  only in the doc:/; s/^>/  only in the binary:/' >&2
+  status=1
+fi
 exit "$status"

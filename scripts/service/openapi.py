@@ -19,6 +19,10 @@ PAGE = [
     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}},
 ]
 ID = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]
+EXTERNAL_ID = [{"name": "external_id", "in": "path", "required": True,
+                "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:@-]{1,128}$"}}]
+IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": True,
+                   "schema": {"type": "string", "pattern": "^[!-~]{1,128}$"}}
 
 
 def ok(desc, schema=None, ctype="application/json"):
@@ -102,6 +106,15 @@ paths = {
                   params=ID + [{"name": "from", "in": "query", "schema": INT}, {"name": "limit", "in": "query", "schema": INT}]),
     },
     "/v1/matches/{id}/finish": {"post": op("Finish: reveal the seed, store the match_seed_v2 record", {"200": ok("finished", obj(match={"$ref": "#/components/schemas/Match"}, record={"$ref": "#/components/schemas/RecordView"}))}, OPERATOR, params=ID)},
+    "/v1/operator/players": {"post": op("Create the player for one of the operator's users (idempotent by external_id; the token is shown only on creation)",
+                                        {"201": ok("created, with its token and login_url", "OperatorPlayer"), "200": ok("already there; no token", "OperatorPlayer")},
+                                        OPERATOR, body="NewOperatorPlayer")},
+    "/v1/operator/players/{external_id}/token": {
+        "post": op("Issue a new token (the old one stops working)", {"200": ok("the new token and login_url", "OperatorPlayer")}, OPERATOR, params=EXTERNAL_ID),
+        "delete": op("Revoke the token (none works until the next rotation)", {"200": ok("revoked", "OperatorPlayer")}, OPERATOR, params=EXTERNAL_ID),
+    },
+    "/v1/operator/players/{external_id}/grants": {"post": op("Grant free play chips once per Idempotency-Key (a ledger entry)", {"200": ok("the grant", "ChipGrant")}, OPERATOR,
+                                                             body="NewGrant", params=EXTERNAL_ID + [IDEMPOTENCY_KEY])},
     "/v1/operator/records": {"post": op("Import a revealed record that verifies (e.g. match_seed_v1)", {"201": ok("stored", "RecordView")}, OPERATOR, body="AnyRecord")},
     "/v1/operator/records/export": {"get": op("Every record as JSON Lines", {"200": ok("records", STR, "application/x-ndjson")}, OPERATOR)},
     "/v1/operator/records/{id}": {"get": op("Any record", {"200": ok("record", "RecordView")}, OPERATOR, params=ID)},
@@ -155,6 +168,15 @@ schemas = {
     "PokerTable": obj(table_id=STR, session=STR, commitment=STR, seats=ANY, hands=INT),
     "Sit": {"type": "object", "required": ["seat", "client_seed", "commitment"], "additionalProperties": False,
             "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 9}, "client_seed": STR, "commitment": STR}},
+    "NewOperatorPlayer": {"type": "object", "required": ["external_id"], "additionalProperties": False,
+                          "properties": {"external_id": {"type": "string", "pattern": "^[A-Za-z0-9._:@-]{1,128}$",
+                                                         "description": "the operator's own id for this user"}}},
+    "OperatorPlayer": {"type": "object", "required": ["player_id", "external_id"],
+                       "properties": {"player_id": INT, "external_id": STR, "balance": INT, "token": STR,
+                                      "login_url": {"type": "string", "description": "/#login=<token>: the page signs in from the fragment"}}},
+    "NewGrant": {"type": "object", "required": ["amount"], "additionalProperties": False,
+                 "properties": {"amount": {"type": "integer", "minimum": 1, "maximum": 9007199254740991}}},
+    "ChipGrant": obj(grant_id=INT, player_id=INT, amount=INT, balance=INT),
     "AnyRecord": {"type": "object", "description": "one record (docs/spec.md section 10) with its secret revealed"},
 }
 

@@ -8,7 +8,8 @@ use axum::Router;
 
 use crate::error::ApiError;
 use crate::handlers::{
-    chess, dice, events, health, matches, operator, players, poker, records, seeds, selfpoker,
+    chess, dice, events, health, matches, operator, operator_players, players, poker, records,
+    seeds, selfpoker,
 };
 use crate::metrics;
 use crate::state::AppState;
@@ -63,6 +64,10 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/matches/{id}/draws"),
     ("get", "/v1/matches/{id}/draws"),
     ("post", "/v1/matches/{id}/finish"),
+    ("post", "/v1/operator/players"),
+    ("post", "/v1/operator/players/{external_id}/token"),
+    ("delete", "/v1/operator/players/{external_id}/token"),
+    ("post", "/v1/operator/players/{external_id}/grants"),
     ("post", "/v1/operator/records"),
     ("get", "/v1/operator/records/export"),
     ("get", "/v1/operator/records/{id}"),
@@ -121,6 +126,15 @@ pub fn router(state: AppState) -> Router {
             post(matches::post_draw).get(matches::get_draws),
         )
         .route("/v1/matches/{id}/finish", post(matches::finish))
+        .route("/v1/operator/players", post(operator_players::post))
+        .route(
+            "/v1/operator/players/{external_id}/token",
+            post(operator_players::rotate_token).delete(operator_players::revoke_token),
+        )
+        .route(
+            "/v1/operator/players/{external_id}/grants",
+            post(operator_players::grant),
+        )
         .route("/v1/operator/records", post(operator::import))
         .route("/v1/operator/records/export", get(operator::export))
         .route("/v1/operator/records/{id}", get(operator::get_record))

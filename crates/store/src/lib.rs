@@ -14,6 +14,7 @@ mod accounts;
 mod convert;
 mod error;
 mod leases;
+pub mod operator;
 mod postgres;
 mod rounds;
 mod seal;
@@ -27,6 +28,7 @@ mod types;
 use async_trait::async_trait;
 
 pub use error::{StoreError, StoreResult};
+pub use operator::{ChipGrant, OperatorPlayer};
 pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
@@ -34,8 +36,8 @@ pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
     fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
     Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundFn, RoundRow,
-    RoundUpdate, RoundWrite, RoundsFn, SeedPair, SettleFn, Settled,
+    RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow, RoundUpdate,
+    RoundWrite, SeedPair, SettleFn, Settled,
 };
 
 /// Compares two secrets' hex digests in constant time.
@@ -113,9 +115,6 @@ pub trait Store: Send + Sync + 'static {
     /// The player's revealed pairs, newest first.
     async fn revealed_pairs(&self, player_id: i64, page: Page) -> StoreResult<Vec<RevealedPair>>;
 
-    /// Stores revealed records (from any scheme), each once with its readers.
-    async fn insert_records(&self, records: Vec<RecordOut>) -> StoreResult<Vec<RecordRow>>;
-
     /// One record the viewer may see.
     async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow>;
 
@@ -130,24 +129,8 @@ pub trait Store: Send + Sync + 'static {
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>>;
 
-    /// Stores a new round with its sealed secret; `Conflict` if the id exists.
-    async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow>;
-
     /// A round (its secret only if revealed).
     async fn round(&self, id: &str) -> StoreResult<RoundRow>;
-
-    /// Runs one step of a round atomically: the row is locked, `step` sees
-    /// it with the unsealed secret, and its change (state, log, reveal,
-    /// records) commits together.
-    async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate>;
-
-    /// Runs one step over several rounds atomically (rows locked in id
-    /// order); `step` returns one change per id, in the given order.
-    async fn update_rounds(
-        &self,
-        ids: Vec<String>,
-        step: RoundsFn,
-    ) -> StoreResult<Vec<RoundUpdate>>;
 
     /// The rounds in the given order, with their secrets while unrevealed;
     /// `NotFound("round")` if any is missing. A read: no lock is held after.
@@ -212,6 +195,32 @@ pub trait Store: Send + Sync + 'static {
     /// Delivery is best effort: an event sent while the feed reconnects is
     /// lost (live events are a convenience; the logs are the record).
     async fn event_feed(&self) -> StoreResult<Option<EventFeed>>;
+
+    /// The operator's player for its user `external_id`, created with
+    /// `token_hash`, `balance` and `pair` if new (see [`operator`]).
+    async fn operator_player(
+        &self,
+        external_id: &str,
+        token_hash: &str,
+        balance: u128,
+        pair: NewSeedPair,
+    ) -> StoreResult<OperatorPlayer>;
+
+    /// Replaces the token of `external_id`'s player (`None`: revokes it);
+    /// the player id and the hash it replaced.
+    async fn set_operator_player_token(
+        &self,
+        external_id: &str,
+        token_hash: Option<&str>,
+    ) -> StoreResult<(i64, String)>;
+
+    /// Grants free play chips to `external_id`'s player, once per `key`.
+    async fn grant_chips(
+        &self,
+        external_id: &str,
+        key: &str,
+        amount: u128,
+    ) -> StoreResult<ChipGrant>;
 }
 
 /// Live events from every process on the database, as broadcast.

@@ -8,7 +8,7 @@ use crate::seal::{SecretSeed, SeedCipher};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
     fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
-    RoundChange, RoundRow, RoundUpdate, RoundWrite, RoundsFn,
+    RoundChange, RoundRow, RoundUpdate, RoundWrite,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -37,12 +37,8 @@ pub(crate) fn seal_commit(cipher: &SeedCipher, commit: Commit) -> StoreResult<Se
 }
 
 /// The rounds `ids` in that order; `NotFound("round")` if one is missing.
-async fn rows_in_order<T: Tx>(
-    tx: &mut T,
-    ids: &[String],
-    lock: bool,
-) -> StoreResult<Vec<RoundRaw>> {
-    let found = tx.rounds(ids, lock).await?;
+async fn rows_in_order<T: Tx>(tx: &mut T, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
+    let found = tx.rounds(ids).await?;
     ids.iter()
         .map(|id| {
             found
@@ -63,7 +59,7 @@ fn unseal(cipher: &SeedCipher, raw: &RoundRaw) -> StoreResult<Option<SecretSeed>
 
 /// One round, without its secret unless revealed.
 pub(crate) async fn round<T: Tx>(tx: &mut T, id: &str) -> StoreResult<RoundRow> {
-    let mut rows = rows_in_order(tx, &[id.to_owned()], false).await?;
+    let mut rows = rows_in_order(tx, &[id.to_owned()]).await?;
     rows.pop()
         .map(|raw| raw.row)
         .ok_or(StoreError::NotFound("round"))
@@ -75,7 +71,7 @@ pub(crate) async fn load_rounds<T: Tx>(
     cipher: &SeedCipher,
     ids: &[String],
 ) -> StoreResult<Vec<LoadedRound>> {
-    rows_in_order(tx, ids, false)
+    rows_in_order(tx, ids)
         .await?
         .into_iter()
         .map(|raw| {
@@ -86,23 +82,6 @@ pub(crate) async fn load_rounds<T: Tx>(
             })
         })
         .collect()
-}
-
-/// Stores a new round; `already_exists` if its id is taken.
-pub(crate) async fn create_round<T: Tx>(
-    tx: &mut T,
-    round: &NewRound,
-    sealed: &[u8],
-    now: i64,
-) -> StoreResult<RoundRow> {
-    if tx.insert_round(round, sealed, now).await? {
-        Ok(new_row(round))
-    } else {
-        Err(StoreError::conflict(
-            "already_exists",
-            format!("'{}' already exists", round.id),
-        ))
-    }
 }
 
 fn new_row(round: &NewRound) -> RoundRow {
@@ -180,7 +159,7 @@ pub(crate) async fn commit<T: Tx>(
     }
     let ids: Vec<String> = commit.writes.iter().map(|w| w.id.clone()).collect();
     distinct(&ids)?;
-    let rows = rows_in_order(tx, &ids, false).await?;
+    let rows = rows_in_order(tx, &ids).await?;
     // Rows are written in id order so two commits over the same rounds
     // cannot deadlock on PostgreSQL's row locks.
     let mut order: Vec<usize> = (0..ids.len()).collect();
@@ -213,33 +192,6 @@ fn version_conflict(id: &str, expected: u64) -> StoreError {
         "version_conflict",
         format!("round '{id}' changed since version {expected}; load it again"),
     )
-}
-
-/// Runs a closure step over rounds locked for the transaction.
-pub(crate) async fn update_rounds<T: Tx>(
-    tx: &mut T,
-    cipher: &SeedCipher,
-    ids: &[String],
-    step: RoundsFn,
-    now: i64,
-) -> StoreResult<Vec<RoundUpdate>> {
-    distinct(ids)?;
-    let rows = rows_in_order(tx, ids, true).await?;
-    let loaded = rows
-        .iter()
-        .map(|raw| Ok((raw.row.clone(), unseal(cipher, raw)?)))
-        .collect::<StoreResult<Vec<_>>>()?;
-    let changes = step(&loaded)?;
-    if changes.len() != loaded.len() {
-        return Err(StoreError::other(
-            "a multi-round step returned the wrong number of changes",
-        ));
-    }
-    let mut out = Vec::with_capacity(loaded.len());
-    for ((row, secret), change) in loaded.into_iter().zip(changes) {
-        out.push(apply(tx, row, secret.as_ref(), &change, now).await?);
-    }
-    Ok(out)
 }
 
 /// Writes one change to a round whose version is `row.version`.

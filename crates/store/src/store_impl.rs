@@ -117,21 +117,6 @@ macro_rules! impl_store {
                 .await
             }
 
-            async fn insert_records(
-                &self,
-                records: Vec<$crate::RecordOut>,
-            ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
-                self.write_tx(async move |tx| {
-                    let now = now();
-                    let mut rows = Vec::with_capacity(records.len());
-                    for out in &records {
-                        rows.push($crate::rounds::insert_record(tx, out, now).await?);
-                    }
-                    Ok(rows)
-                })
-                .await
-            }
-
             async fn record(
                 &self,
                 viewer: $crate::Viewer,
@@ -162,48 +147,10 @@ macro_rules! impl_store {
                 .await
             }
 
-            async fn create_round(
-                &self,
-                round: $crate::NewRound,
-            ) -> $crate::StoreResult<$crate::RoundRow> {
-                let sealed = self.cipher.seal(&round.secret, &round.commitment)?;
-                self.write_tx(async move |tx| {
-                    $crate::rounds::create_round(tx, &round, &sealed, now()).await
-                })
-                .await
-            }
-
             async fn round(&self, id: &str) -> $crate::StoreResult<$crate::RoundRow> {
                 let id = id.to_owned();
                 self.read_tx(async move |tx| $crate::rounds::round(tx, &id).await)
                     .await
-            }
-
-            async fn update_round(
-                &self,
-                id: &str,
-                step: $crate::RoundFn,
-            ) -> $crate::StoreResult<$crate::RoundUpdate> {
-                let step: $crate::RoundsFn = Box::new(move |rounds| {
-                    let (row, secret) = rounds
-                        .first()
-                        .ok_or($crate::StoreError::NotFound("round"))?;
-                    Ok(vec![step(row, secret.as_ref())?])
-                });
-                let mut updates = self.update_rounds(vec![id.to_owned()], step).await?;
-                updates.pop().ok_or($crate::StoreError::NotFound("round"))
-            }
-
-            async fn update_rounds(
-                &self,
-                ids: Vec<String>,
-                step: $crate::RoundsFn,
-            ) -> $crate::StoreResult<Vec<$crate::RoundUpdate>> {
-                let cipher = std::sync::Arc::clone(&self.cipher);
-                self.write_tx(async move |tx| {
-                    $crate::rounds::update_rounds(tx, &cipher, &ids, step, now()).await
-                })
-                .await
             }
 
             async fn load_rounds(
@@ -247,6 +194,66 @@ macro_rules! impl_store {
                 let (scope, key) = (scope.to_owned(), key.to_owned());
                 self.read_tx(async move |tx| $crate::tx::Tx::idempotent(tx, &scope, &key).await)
                     .await
+            }
+
+            async fn operator_player(
+                &self,
+                external_id: &str,
+                token_hash: &str,
+                balance: u128,
+                pair: $crate::NewSeedPair,
+            ) -> $crate::StoreResult<$crate::OperatorPlayer> {
+                let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
+                let (external, token) = (external_id.to_owned(), token_hash.to_owned());
+                let created = self
+                    .write_tx(async move |tx| {
+                        $crate::operator::find_or_create(
+                            tx,
+                            &external,
+                            &token,
+                            balance,
+                            &sealed,
+                            now(),
+                        )
+                        .await
+                    })
+                    .await;
+                match created {
+                    Err($crate::StoreError::Conflict { code, .. })
+                        if code == $crate::operator::RACE =>
+                    {
+                        let external = external_id.to_owned();
+                        self.read_tx(async move |tx| $crate::operator::find(tx, &external).await)
+                            .await
+                    }
+                    other => other,
+                }
+            }
+
+            async fn set_operator_player_token(
+                &self,
+                external_id: &str,
+                token_hash: Option<&str>,
+            ) -> $crate::StoreResult<(i64, String)> {
+                let external = external_id.to_owned();
+                let token = token_hash.map(str::to_owned);
+                self.write_tx(async move |tx| {
+                    $crate::operator::set_token(tx, &external, token.as_deref()).await
+                })
+                .await
+            }
+
+            async fn grant_chips(
+                &self,
+                external_id: &str,
+                key: &str,
+                amount: u128,
+            ) -> $crate::StoreResult<$crate::ChipGrant> {
+                let (external, key) = (external_id.to_owned(), key.to_owned());
+                self.write_tx(async move |tx| {
+                    $crate::operator::grant(tx, &external, &key, amount, now()).await
+                })
+                .await
             }
 
             async fn acquire_lease(

@@ -378,17 +378,6 @@ pub struct RoundChange {
     pub records: Vec<RecordOut>,
 }
 
-/// Computes a step of a round inside its transaction. The secret is `None`
-/// once the round is revealed.
-pub type RoundFn =
-    Box<dyn FnOnce(&RoundRow, Option<&SecretSeed>) -> crate::StoreResult<RoundChange> + Send>;
-
-/// Computes one step over several rounds at once (e.g. two chess seeds):
-/// one change per round, in the order the ids were given.
-pub type RoundsFn = Box<
-    dyn FnOnce(&[(RoundRow, Option<SecretSeed>)]) -> crate::StoreResult<Vec<RoundChange>> + Send,
->;
-
 /// The result of a step.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoundUpdate {

@@ -314,10 +314,13 @@ async fn scenario(store: Arc<dyn Store>) {
 
     // Records: a player sees only theirs; the operator sees all.
     let op = store
-        .insert_records(vec![RecordOut::operator(NewRecord {
-            scheme: "selfpoker".into(),
-            body: "{}".into(),
-        })])
+        .import_record(
+            RecordOut::operator(NewRecord {
+                scheme: "selfpoker".into(),
+                body: "{}".into(),
+            }),
+            None,
+        )
         .await
         .expect("operator record");
     let first_record = rotation.records[0].clone();
@@ -333,12 +336,12 @@ async fn scenario(store: Arc<dyn Store>) {
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.record(Viewer::Player(alice.id), op[0].id).await,
+        store.record(Viewer::Player(alice.id), op.id).await,
         Err(StoreError::NotFound(_))
     ));
     assert_eq!(
         store
-            .record(Viewer::Operator, op[0].id)
+            .record(Viewer::Operator, op.id)
             .await
             .expect("op")
             .scheme,
@@ -367,7 +370,7 @@ async fn scenario(store: Arc<dyn Store>) {
     leases(store).await;
 }
 
-/// Rounds: sealed secret, atomic steps with a log, reveal with records.
+/// Rounds: sealed secret, versioned steps with a log, reveal with records.
 async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
     let secret = seed(5);
     let new = NewRound {
@@ -378,66 +381,70 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
         state: "0".into(),
         status: "open".into(),
     };
-    let row = store.create_round(new.clone()).await.expect("create round");
-    assert_eq!((row.log_len, row.revealed.clone()), (0, None));
-    assert!(matches!(
-        store.create_round(new).await,
-        Err(StoreError::Conflict {
-            code: "already_exists",
-            ..
+    let created = store
+        .commit(Commit {
+            creates: vec![new.clone()],
+            ..Commit::default()
         })
-    ));
+        .await
+        .expect("create round");
+    assert_eq!(
+        (created[0].row.log_len, created[0].row.revealed.clone()),
+        (0, None)
+    );
 
-    // Concurrent steps serialize: each sees the previous state and secret.
+    // Concurrent steps, each loading and committing until its version
+    // holds: every one lands once, on the state the previous one left.
     let mut tasks = Vec::new();
     for _ in 0..20 {
         let store = Arc::clone(&store);
         let expected = secret.clone();
         tasks.push(tokio::spawn(async move {
-            store
-                .update_round(
-                    "match:m1",
-                    Box::new(move |row, secret| {
-                        assert_eq!(secret, Some(&expected));
-                        let n: u64 = row.state.parse().map_err(StoreError::other)?;
-                        Ok(RoundChange {
-                            state: (n + 1).to_string(),
-                            status: "started".into(),
-                            log: vec![format!("{{\"draw\":{n}}}")],
-                            ..RoundChange::default()
-                        })
-                    }),
-                )
-                .await
+            loop {
+                let loaded = store
+                    .load_rounds(&["match:m1".to_owned()])
+                    .await
+                    .expect("load");
+                assert_eq!(loaded[0].secret.as_ref(), Some(&expected));
+                let row = &loaded[0].row;
+                let n: u64 = row.state.parse().expect("a number");
+                let write = RoundWrite {
+                    id: row.id.clone(),
+                    expected_version: row.version,
+                    change: RoundChange {
+                        state: (n + 1).to_string(),
+                        status: "started".into(),
+                        log: vec![format!("{{\"draw\":{n}}}")],
+                        ..RoundChange::default()
+                    },
+                };
+                let commit = Commit {
+                    writes: vec![write],
+                    ..Commit::default()
+                };
+                match store.commit(commit).await {
+                    Ok(_) => return,
+                    Err(e) => assert_eq!(conflict_code::<()>(Err(e)), "version_conflict"),
+                }
+            }
         }));
     }
     for t in tasks {
-        t.await.expect("join").expect("step");
+        t.await.expect("join");
     }
     let row = store.round("match:m1").await.expect("round");
     assert_eq!(
-        (row.state.as_str(), row.status.as_str(), row.log_len),
-        ("20", "started", 20)
+        (
+            row.state.as_str(),
+            row.status.as_str(),
+            row.log_len,
+            row.version
+        ),
+        ("20", "started", 20, 20)
     );
     let log = store.round_log("match:m1", 5, 3).await.expect("log");
     assert_eq!(log.iter().map(|l| l.seq).collect::<Vec<_>>(), vec![5, 6, 7]);
     assert_eq!(log[0].body, "{\"draw\":5}");
-
-    // A failing step changes nothing.
-    let failed = store
-        .update_round(
-            "match:m1",
-            Box::new(|_, _| Err(StoreError::conflict("bad_step", "no"))),
-        )
-        .await;
-    assert!(matches!(
-        failed,
-        Err(StoreError::Conflict {
-            code: "bad_step",
-            ..
-        })
-    ));
-    assert_eq!(store.round("match:m1").await.expect("round"), row);
     assert_eq!(
         store
             .rounds_with_status("match", "started")
@@ -446,37 +453,38 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
         vec!["match:m1".to_owned()]
     );
 
-    // Reveal with records for a player and for the operator.
+    // Reveal with a record two players read and one only the operator reads.
+    let reveal = RoundWrite {
+        id: "match:m1".into(),
+        expected_version: 20,
+        change: RoundChange {
+            state: row.state.clone(),
+            status: "finished".into(),
+            log: vec!["{}".into()],
+            reveal: true,
+            records: vec![
+                RecordOut {
+                    record: NewRecord {
+                        scheme: "match_seed_v2".into(),
+                        body: format!("{{\"s\":\"{}\"}}", secret.expose()),
+                    },
+                    readers: vec![other, owner, owner],
+                },
+                RecordOut::operator(NewRecord {
+                    scheme: "match_seed_v2".into(),
+                    body: "{}".into(),
+                }),
+            ],
+        },
+    };
     let done = store
-        .update_round(
-            "match:m1",
-            Box::new(move |row, secret| {
-                Ok(RoundChange {
-                    state: row.state.clone(),
-                    status: "finished".into(),
-                    log: vec!["{}".into()],
-                    reveal: true,
-                    records: vec![
-                        RecordOut {
-                            record: NewRecord {
-                                scheme: "match_seed_v2".into(),
-                                body: format!(
-                                    "{{\"s\":\"{}\"}}",
-                                    secret.map(SecretSeed::expose).unwrap_or_default()
-                                ),
-                            },
-                            readers: vec![other, owner, owner],
-                        },
-                        RecordOut::operator(NewRecord {
-                            scheme: "match_seed_v2".into(),
-                            body: "{}".into(),
-                        }),
-                    ],
-                })
-            }),
-        )
+        .commit(Commit {
+            writes: vec![reveal],
+            ..Commit::default()
+        })
         .await
-        .expect("finish");
+        .expect("finish")
+        .remove(0);
     assert_eq!(done.row.revealed.as_deref(), Some(secret.expose()));
     assert_eq!(done.log[0].seq, 20);
     assert_eq!(done.records.len(), 2);
@@ -520,23 +528,14 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
             .as_deref(),
         Some(secret.expose())
     );
-    store
-        .update_round(
-            "match:m1",
-            Box::new(|row, secret| {
-                assert!(
-                    secret.is_none(),
-                    "a revealed round has no sealed secret left"
-                );
-                Ok(RoundChange {
-                    state: row.state.clone(),
-                    status: row.status.clone(),
-                    ..RoundChange::default()
-                })
-            }),
-        )
+    let loaded = store
+        .load_rounds(&["match:m1".to_owned()])
         .await
-        .expect("after reveal");
+        .expect("load revealed");
+    assert!(
+        loaded[0].secret.is_none(),
+        "a revealed round has no sealed secret left"
+    );
     assert!(matches!(
         store.round("nope").await,
         Err(StoreError::NotFound(_))

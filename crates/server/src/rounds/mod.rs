@@ -18,10 +18,7 @@ pub(crate) fn save<T: Serialize>(value: &T) -> Result<String, StoreError> {
 
 /// The moment a pure step is applied at.
 pub(crate) fn now() -> fairseed_play::Millis {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-    fairseed_play::Millis(ms)
+    fairseed_play::Millis(crate::fleet::now_ms())
 }
 
 /// A round's unsealed secret as the server seed it is.
@@ -40,5 +37,38 @@ pub(crate) fn record_out(record: &fairseed_play::Record) -> fairseed_store::Reco
             body: record.body.to_string(),
         },
         readers: record.readers.clone(),
+    }
+}
+
+/// A flow's refusal as an answer: a broken rule is `409` with its code;
+/// `not_found` (a seed, seek or game that is not the caller's) is `404`;
+/// `internal` (a stored state that contradicts itself) is `500`, the
+/// details logged only.
+pub(crate) fn refusal(err: impl fairseed_play::RuleViolation) -> crate::error::ApiError {
+    use crate::error::ApiError;
+    match err.code() {
+        "not_found" => ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "not_found",
+            err.to_string(),
+        ),
+        "internal" => ApiError::internal(err),
+        code => ApiError::conflict(code, err.to_string()),
+    }
+}
+
+/// Whether `id` is an existing player's account: a fact a pure step is
+/// handed (a challenge's opponent, a match's linked players), looked up here.
+pub(crate) async fn player_exists(
+    state: &crate::state::AppState,
+    id: i64,
+) -> Result<bool, crate::error::ApiError> {
+    if id <= 0 {
+        return Ok(false);
+    }
+    match state.store().player(id).await {
+        Ok(_) => Ok(true),
+        Err(StoreError::NotFound(_)) => Ok(false),
+        Err(other) => Err(other.into()),
     }
 }

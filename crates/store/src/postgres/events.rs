@@ -1,6 +1,6 @@
 //! Live events across processes: `NOTIFY` on a channel of this database
-//! (one per schema, so stores in different schemas never hear each other),
-//! `LISTEN` on a connection of its own.
+//! (one per schema, so services in different schemas of one database never
+//! hear each other), `LISTEN` on a connection of its own.
 //!
 //! A notification carries at most 8000 bytes. A small event travels inline
 //! (`i` + text); a larger one is written to `event_bodies` and the
@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use sqlx::postgres::{PgListener, PgPool};
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use tokio::sync::mpsc;
 
 use crate::error::{StoreError, StoreResult};
@@ -26,16 +26,17 @@ const BODY_TTL_MS: i64 = 60_000;
 /// Events held for a slow consumer of the feed before the listener waits.
 const FEED_BUFFER: usize = 4096;
 
-/// The channel of a schema (`None`: the connection's default schema).
-pub(crate) fn channel(schema: Option<&str>) -> String {
-    match schema {
-        None => "fairseed_events".to_owned(),
-        // Channel names are at most 63 bytes; a schema name may be 63 itself.
-        Some(s) => format!(
-            "fairseed_events_{}",
-            &hex::encode(Sha256::digest(s.as_bytes()))[..16]
-        ),
-    }
+/// The channel of the schema the store's tables live in (however it was
+/// chosen: the `schema` argument or the URL's `search_path`). Channel names
+/// are at most 63 bytes and a schema name may be 63 itself, hence a digest.
+pub(crate) async fn channel(pool: &PgPool) -> StoreResult<String> {
+    let schema: String = sqlx::query_scalar("SELECT current_schema()")
+        .fetch_one(pool)
+        .await?;
+    Ok(format!(
+        "fairseed_events_{}",
+        &hex::encode(Sha256::digest(schema.as_bytes()))[..16]
+    ))
 }
 
 /// Sends one event to every listener of `channel`.
@@ -67,15 +68,28 @@ pub(crate) async fn send(pool: &PgPool, channel: &str, payload: &str) -> StoreRe
     Ok(())
 }
 
-/// Starts listening on `channel`; every event from now on arrives on the feed.
+/// Starts listening on `channel`; every event from now on arrives on the
+/// feed, until the feed is dropped.
+///
+/// The listener holds a connection for as long as it listens, so it gets
+/// one of its own, outside the store's pool: closing the store never waits
+/// for it.
 pub(crate) async fn listen(pool: &PgPool, channel: &str) -> StoreResult<EventFeed> {
-    let mut listener = PgListener::connect_with(pool).await?;
+    let own = PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(pool.connect_options().as_ref().clone())
+        .await?;
+    let mut listener = PgListener::connect_with(&own).await?;
     listener.listen(channel).await?;
     let (tx, rx) = mpsc::channel(FEED_BUFFER);
     let pool = pool.clone();
     tokio::spawn(async move {
         loop {
-            let message = match listener.recv().await {
+            let received = tokio::select! {
+                () = tx.closed() => break,
+                received = listener.recv() => received,
+            };
+            let message = match received {
                 Ok(n) => n.payload().to_owned(),
                 Err(e) => {
                     // The listener reconnects on the next call.

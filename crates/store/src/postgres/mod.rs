@@ -27,6 +27,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/postgres/0003_versions.sql"),
     ),
     (4, include_str!("../../migrations/postgres/0004_events.sql")),
+    (
+        5,
+        include_str!("../../migrations/postgres/0005_players.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations
@@ -86,9 +90,9 @@ impl PgStore {
             .await?;
         migrate(&pool, &cipher).await?;
         Ok(Self {
+            events: events::channel(&pool).await?,
             pool,
             cipher: Arc::new(cipher),
-            events: events::channel(schema),
         })
     }
 
