@@ -3,7 +3,8 @@
 # checks 1–7 are scripts/check_docs.py.
 #
 #  1. Every repository path a doc names exists.
-#  2. Every `/v1/…` route a doc names is a route of the server (`ROUTES`).
+#  2. Every `/v1/…` route a doc names is a route of the server (the OpenAPI
+#     document, which a server test holds equal to the router's routes).
 #  3. Every `module::item` / `Type::item` a doc names is defined there,
 #     every `name(args) -> Type` it claims is a fn returning that type, and
 #     every `cargo … -p CRATE --bench/--test/--example/--bin NAME` is a target.

@@ -14,7 +14,7 @@ ERR = {"description": "error", "content": {"application/json": {"schema": {"$ref
 PLAYER = [{"player": []}]
 OPERATOR = [{"operator": []}]
 PAGE = [
-    {"name": "before", "in": "query", "schema": {"type": "integer"},
+    {"name": "before", "in": "query", "schema": {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807},
      "description": "only items with id below this (the previous page's next_before)"},
     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}},
 ]
@@ -47,6 +47,17 @@ def obj(**props):
 
 
 INT = {"type": "integer"}
+AMOUNT = {"type": "integer", "minimum": 1, "maximum": 9007199254740991}
+COMMITMENT = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+# A client seed a player chooses (core's ClientSeed::parse_chosen): printable
+# text, no control, bidirectional or invisible formatting character. The
+# limit is 64 UTF-8 bytes, which JSON Schema cannot say; maxLength counts
+# characters, so it is exact for ASCII seeds only.
+CHOSEN_CLIENT_SEED = {
+    "type": "string", "minLength": 1, "maxLength": 64,
+    "pattern": "^[^\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]+$",
+    "description": "1 to 64 UTF-8 bytes of printable text: no control, bidirectional or invisible formatting character",
+}
 STR = {"type": "string"}
 ANY = {"type": "object"}
 
@@ -62,10 +73,9 @@ paths = {
     "/v1/seeds/revealed": {"get": op("Revealed pairs, newest first", {"200": ok("page", "RevealedPage")}, PLAYER, params=PAGE)},
     "/v1/dice/bets": {
         "post": op("Place a dice_v1 bet", {"200": ok("the settled bet (durable)", "Bet")}, PLAYER, body="NewBet",
-                   params=[{"name": "Idempotency-Key", "in": "header", "required": True,
-                            "schema": {"type": "string", "minLength": 1, "maxLength": 128}}]),
+                   params=[IDEMPOTENCY_KEY]),
         "get": op("Bet history, newest first", {"200": ok("page", "BetPage")}, PLAYER,
-                  params=[{"name": "pair_id", "in": "query", "schema": INT}] + PAGE),
+                  params=[{"name": "pair_id", "in": "query", "schema": {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807}}] + PAGE),
     },
     "/v1/records": {"get": op("Revealed records, newest first", {"200": ok("page", "RecordPage")}, PLAYER, params=PAGE)},
     "/v1/records/export": {"get": op("All the player's records as JSON Lines (fairseed verify reads it unchanged)",
@@ -126,11 +136,15 @@ schemas = {
     "PlayerCreated": obj(player_id=INT, token=STR, balance=INT, seed_pair={"$ref": "#/components/schemas/SeedPair"}),
     "Me": obj(player_id=INT, balance=INT),
     "SetClientSeed": {"type": "object", "required": ["client_seed", "commitment"], "additionalProperties": False,
-                      "properties": {"client_seed": {"type": "string", "minLength": 1, "description": "1..64 UTF-8 bytes"},
-                                     "commitment": {"type": "string", "description": "the commitment the player was shown"}}},
-    "NewBet": {"type": "object", "required": ["amount", "condition", "target"], "additionalProperties": False,
-               "properties": {"amount": {"type": "integer", "minimum": 1, "maximum": 9007199254740991},
-                              "condition": {"enum": ["under", "over"]}, "target": {"type": "integer", "minimum": 0, "maximum": 9999}}},
+                      "properties": {"client_seed": CHOSEN_CLIENT_SEED,
+                                     "commitment": {**COMMITMENT, "description": "the commitment the player was shown"}}},
+    # The target must leave a chance of 1 to 9800 in 10000: under 1..9800, over 199..9998.
+    "NewBet": {"oneOf": [
+        {"type": "object", "required": ["amount", "condition", "target"], "additionalProperties": False,
+         "properties": {"amount": AMOUNT, "condition": {"const": "under"}, "target": {"type": "integer", "minimum": 1, "maximum": 9800}}},
+        {"type": "object", "required": ["amount", "condition", "target"], "additionalProperties": False,
+         "properties": {"amount": AMOUNT, "condition": {"const": "over"}, "target": {"type": "integer", "minimum": 199, "maximum": 9998}}},
+    ]},
     "Bet": obj(bet_id=INT, pair_id=INT, nonce=INT, roll=INT, win={"type": "boolean"}, payout=INT, balance=INT,
                amount=INT, condition={"enum": ["under", "over"]}, target=INT),
     "BetPage": obj(bets={"type": "array", "items": {"$ref": "#/components/schemas/Bet"}}, next_before={"type": ["integer", "null"]}),
