@@ -26,7 +26,7 @@ use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiPath};
 use crate::handlers::keyed::{record_id_slot, Keyed};
 use crate::rounds::chess::{self as rounds, round_id};
-use crate::rounds::{now, player_exists, refusal};
+use crate::rounds::{now, player_exists};
 use crate::state::AppState;
 use crate::{secrets, step};
 
@@ -122,7 +122,7 @@ fn on_one(
 ) -> impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError> {
     move |loaded, current| {
         let command = command(rounds::secret(&loaded[0])?);
-        let (next, events) = chess::apply(&current[0], command, now()).map_err(refusal)?;
+        let (next, events) = chess::apply(&current[0], command, now()).map_err(ApiError::rule)?;
         Ok((vec![next], events))
     }
 }
@@ -135,7 +135,7 @@ fn on_pair(
     move |loaded, current| {
         let command = command([rounds::secret(&loaded[0])?, rounds::secret(&loaded[1])?]);
         let ((a, b), events) =
-            chess::apply_pair(&current[0], &current[1], command, now()).map_err(refusal)?;
+            chess::apply_pair(&current[0], &current[1], command, now()).map_err(ApiError::rule)?;
         Ok((vec![a, b], events))
     }
 }

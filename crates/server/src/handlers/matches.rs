@@ -28,7 +28,7 @@ use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::events::Audience;
 use crate::handlers::keyed::{record_id_slot, Keyed, Ran};
 use crate::rounds::matches::{self as rounds, round_id};
-use crate::rounds::{now, player_exists, refusal};
+use crate::rounds::{now, player_exists};
 use crate::secrets;
 use crate::state::AppState;
 use crate::step::OPERATOR_SCOPE;
@@ -200,7 +200,8 @@ async fn step<B>(
         .run(state, OPERATOR_SCOPE, StatusCode::OK, &ids, |loaded| {
             let round = loaded.first().ok_or_else(|| ApiError::not_found("match"))?;
             let (current, seed) = rounds::load(round)?;
-            let (next, events) = matches::apply(&current, command(seed), now()).map_err(refusal)?;
+            let (next, events) =
+                matches::apply(&current, command(seed), now()).map_err(ApiError::rule)?;
             let body = answer(round, &next, &events)?;
             let commit = Commit {
                 writes: vec![rounds::write(round, &next, &events)?],

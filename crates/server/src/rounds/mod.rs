@@ -16,7 +16,7 @@ pub(crate) fn save<T: Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(StoreError::other)
 }
 
-/// The moment a pure step is applied at.
+/// The moment a pure step is applied at (the rules take time as an argument).
 pub(crate) fn now() -> fairseed_play::Millis {
     fairseed_play::Millis(crate::fleet::now_ms())
 }
@@ -37,23 +37,6 @@ pub(crate) fn record_out(record: &fairseed_play::Record) -> fairseed_store::Reco
             body: record.body.to_string(),
         },
         readers: record.readers.clone(),
-    }
-}
-
-/// A flow's refusal as an answer: a broken rule is `409` with its code;
-/// `not_found` (a seed, seek or game that is not the caller's) is `404`;
-/// `internal` (a stored state that contradicts itself) is `500`, the
-/// details logged only.
-pub(crate) fn refusal(err: impl fairseed_play::RuleViolation) -> crate::error::ApiError {
-    use crate::error::ApiError;
-    match err.code() {
-        "not_found" => ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
-            "not_found",
-            err.to_string(),
-        ),
-        "internal" => ApiError::internal(err),
-        code => ApiError::conflict(code, err.to_string()),
     }
 }
 
