@@ -116,7 +116,7 @@ pub async fn post(
 
 /// Settles `bet` on the pair's next nonce, inside the bet's transaction:
 /// the balance must cover the stake and the pair must have a nonce left
-/// (SPEC §5 stops at 2^53 − 1); then the core rolls and pays.
+/// (docs/spec.md §8.1 stops at 2^53 − 1); then the core rolls and pays.
 fn settle(bet: Bet) -> SettleFn {
     Box::new(move |draw: BetDraw<'_>| {
         let amount = u128::from(bet.amount());
