@@ -3,7 +3,8 @@
 # checks 1–7 are scripts/check_docs.py.
 #
 #  1. Every repository path a doc names exists.
-#  2. Every `/v1/…` route a doc names is a route of the server (`ROUTES`).
+#  2. Every `/v1/…` route a doc names is a route of the server (the OpenAPI
+#     document, which a server test holds equal to the router's routes).
 #  3. Every `module::item` / `Type::item` a doc names is defined there,
 #     every `name(args) -> Type` it claims is a fn returning that type, and
 #     every `cargo … -p CRATE --bench/--test/--example/--bin NAME` is a target.
@@ -14,6 +15,7 @@
 #     names or session notes.
 #  8. `fairseed verify` gives each file of examples/ the exit status its README
 #     says, and verifies the records of docs/spec.md §14.
+#  9. docs/service.md's option table lists exactly `fairseed serve`'s options.
 #
 # The Rust examples of docs/core-api.md are compiled and run as doc tests of
 # fairseed-core (`cargo test -p fairseed-core --doc`), not here.
@@ -57,4 +59,13 @@ if ! sed -n '/^## 14\./,/^## Appendix/p' docs/spec.md | grep '^{"scheme"' | "$fa
   status=1
 fi
 echo "$rows example files checked against examples/README.md; the spec's worked examples verified"
+
+echo "== docs: the options of fairseed serve against docs/service.md"
+documented=$(grep -o '^| `--[a-z-]*`' docs/service.md | tr -d '|` ' | sort)
+actual=$("$fairseed" serve --help | grep -oE '^ +--[a-z-]+' | tr -d ' ' | grep -vx -e '--help' -e '--version' | sort)
+if [ "$documented" != "$actual" ]; then
+  echo "check-docs: docs/service.md's options differ from fairseed serve --help:" >&2
+  diff <(echo "$documented") <(echo "$actual") | grep '^[<>]' | sed 's/^</  only in the doc:/; s/^>/  only in the binary:/' >&2
+  status=1
+fi
 exit "$status"

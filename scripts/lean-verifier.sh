@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The verifier-only build (README, "Install just the verifier"): `fairseed`
 # without its default features builds, verifies every file in examples/ with
-# the exit status examples/README.md gives it, has no `serve`, and depends on
-# at most 40 crates. Its own target directory keeps it from replacing the full
-# binary the other tests run.
+# the exit status examples/README.md gives it, lints clean, has no `serve`,
+# and depends on at most 40 crates. Its own target directory keeps it from
+# replacing the full binary the other tests run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 max_crates=40
 target="${LEAN_TARGET_DIR:-target/lean}"
 cargo build -p fairseed-cli --no-default-features --locked --target-dir "$target"
+# The feature-gated code paths lint clean in this build too.
+cargo clippy -p fairseed-cli --no-default-features --all-targets --locked --target-dir "$target" -- -D warnings
 bin="$target/debug/fairseed"
 
 # Expected exit status per example, from the table in examples/README.md.

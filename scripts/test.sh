@@ -33,6 +33,9 @@ scripts/check-docs.sh   # the docs' paths, routes, names, spec references and ex
 echo "== the verifier alone: fairseed-cli without default features verifies examples/, has no serve, pulls at most 40 crates"
 scripts/lean-verifier.sh
 
+echo "== the OpenAPI document against the real server (Schemathesis, positive and negative)"
+scripts/service/schemathesis.sh
+
 if [ -x web/test.sh ]; then
   echo "== browser tests (headless Chromium)"
   web/test.sh

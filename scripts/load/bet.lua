@@ -51,9 +51,9 @@ function request()
 end
 
 function done(summary, latency, requests)
-  io.write(string.format("p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f requests=%d errors_connect=%d errors_read=%d errors_write=%d errors_status=%d errors_timeout=%d duration_s=%.2f\n",
+  io.write(string.format("p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f p999_ms=%.2f max_ms=%.2f requests=%d errors_connect=%d errors_read=%d errors_write=%d errors_status=%d errors_timeout=%d duration_s=%.2f\n",
     latency:percentile(50) / 1000, latency:percentile(90) / 1000,
-    latency:percentile(99) / 1000, latency.max / 1000,
+    latency:percentile(99) / 1000, latency:percentile(99.9) / 1000, latency.max / 1000,
     summary.requests, summary.errors.connect, summary.errors.read,
     summary.errors.write, summary.errors.status, summary.errors.timeout,
     summary.duration / 1e6))

@@ -1,34 +1,43 @@
 #!/usr/bin/env bash
-# Load benchmark of the dice bet endpoint.
+# Service load benchmark (docs/performance.md, "Service load"): durable dice
+# bets per second and their latency, on SQLite and on PostgreSQL, with
+# PostgreSQL's own pgbench (TPC-B-like) at the same connection counts, side
+# by side in one run.
 #
-# Builds the release server, then for SQLite and for PostgreSQL: starts it
-# on a fresh data dir / database, creates $PLAYERS players, loads
-# POST /v1/dice/bets over loopback with wrk for $DURATION seconds (a fresh
-# Idempotency-Key per request, see bet.lua), and reports durable bets/s —
-# counted from the server's own state afterwards (the sum of every player's
-# next nonce), not from wrk — with wrk's p50/p99 latency. Then pgbench's
-# TPC-B-like run on the same PostgreSQL for comparison. Prints a Markdown
-# table (also left in $OUT).
+# Builds the release server, then:
+#   1. SQLite: a fresh data dir, $PLAYERS players, wrk -c$SQLITE_CONNECTIONS
+#      for $DURATION s on POST /v1/dice/bets (a fresh Idempotency-Key per
+#      request, see bet.lua); the -wal file's size sampled every second.
+#   2. PostgreSQL: for each of $PG_CONNECTIONS, the same load on a fresh
+#      database, then pgbench at that client count on another.
+# Durable bets are counted from the server's own state afterwards (the sum of
+# every player's next nonce), not from wrk. Prints a Markdown table (also
+# left in $OUT). A benchmark, not a test: nothing here asserts a number.
 #
-# Usage: scripts/load/run.sh            (defaults: 20 s runs, 64 connections)
-#   DURATION=30 CONNECTIONS=128 PLAYERS=512 scripts/load/run.sh
-#   SKIP_PG=1 scripts/load/run.sh       (SQLite only)
+# Usage: scripts/load/run.sh                      (60 s runs)
+#   DURATION=20 PG_CONNECTIONS="32" scripts/load/run.sh
+#   SKIP_PG=1 scripts/load/run.sh                 (SQLite only)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/scripts/load"
-DURATION=${DURATION:-20}
-CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-60}
+SQLITE_CONNECTIONS=${SQLITE_CONNECTIONS:-32}
+PG_CONNECTIONS=${PG_CONNECTIONS:-16 32 64}
 WRK_THREADS=${WRK_THREADS:-1}
 PLAYERS=${PLAYERS:-256}
 PG_BASE=${PG_BASE:-postgres://postgres@127.0.0.1:5432}
-PGBENCH_CLIENTS=${PGBENCH_CLIENTS:-16}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target-load}
 OUT=${OUT:-$CARGO_TARGET_DIR/load-results.md}
 
 for tool in wrk curl jq; do
-  command -v "$tool" >/dev/null || { echo "run.sh: $tool is required" >&2; exit 2; }
+  command -v "$tool" >/dev/null || { echo "run.sh: $tool is required (apt-get install -y $tool)" >&2; exit 2; }
 done
+if [[ -z "${SKIP_PG:-}" ]]; then
+  for tool in psql pgbench; do
+    command -v "$tool" >/dev/null || { echo "run.sh: $tool is required (or SKIP_PG=1)" >&2; exit 2; }
+  done
+fi
 
 echo "== building the release server" >&2
 cargo build --release --quiet -p fairseed-server --bin fairseed-server
@@ -38,8 +47,10 @@ BIN="$CARGO_TARGET_DIR/release/fairseed-server"
 # SQLite's fsyncs are real.
 WORK=$(mktemp -d "$CARGO_TARGET_DIR/load-run.XXXXXX")
 SERVER_PID=""
+SAMPLER_PID=""
 PG_DBS=()
 cleanup() {
+  [[ -n "$SAMPLER_PID" ]] && kill "$SAMPLER_PID" 2>/dev/null || true
   if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
   for db in "${PG_DBS[@]}"; do
     psql -q "$PG_BASE/postgres" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
@@ -91,67 +102,90 @@ cpu_seconds() { # user+system CPU of a pid, in seconds
   awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$1/stat"
 }
 
+metric() { # metric NAME: its value in /metrics
+  curl -sf "$URL/metrics" | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+# sample_wal FILE: the largest size FILE reaches, once a second, into $WORK/wal-max.
+sample_wal() {
+  local file=$1 max=0 size
+  while sleep 1; do
+    size=$(stat -c %s "$file" 2>/dev/null || echo 0)
+    (( size > max )) && max=$size && echo "$max" >"$WORK/wal-max"
+  done
+}
+
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+
 ROWS=()
-# bench LABEL: wrk against $URL; appends a table row.
+# bench LABEL CONNECTIONS: wrk against $URL; sets ROW, a table row but its notes.
 bench() {
-  local label=$1 before after cpu0 cpu1 out line
+  local label=$1 conns=$2 before after cpu0 cpu1 out line
   before=$(durable_bets)
   cpu0=$(cpu_seconds "$SERVER_PID")
-  out="$WORK/wrk-$label.txt"
-  RUN_ID="$label-$$" TOKENS_FILE="$WORK/tokens" WRK_THREADS=$WRK_THREADS \
-    wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
+  out="$WORK/wrk-$label-$conns.txt"
+  RUN_ID="$label-$conns-$$" TOKENS_FILE="$WORK/tokens" WRK_THREADS=$WRK_THREADS \
+    wrk -t"$WRK_THREADS" -c"$conns" -d"${DURATION}s" --timeout 10s --latency \
     -s "$HERE/bet.lua" "$URL" >"$out"
   cpu1=$(cpu_seconds "$SERVER_PID")
   after=$(durable_bets)
   cat "$out" >&2
   line=$(grep '^p50_ms=' "$out")
-  local p50 p99 secs errs
-  p50=$(sed -n 's/.*p50_ms=\([0-9.]*\).*/\1/p' <<<"$line")
-  p99=$(sed -n 's/.*p99_ms=\([0-9.]*\).*/\1/p' <<<"$line")
-  secs=$(sed -n 's/.*duration_s=\([0-9.]*\).*/\1/p' <<<"$line")
-  errs=$(sed -n 's/.*errors_status=\([0-9]*\).*/\1/p' <<<"$line")
-  local bets=$((after - before))
-  local rate cpu_per_bet
+  local bets=$((after - before)) secs rate cpu_per_bet
+  secs=$(field duration_s "$line")
   rate=$(awk -v b="$bets" -v s="$secs" 'BEGIN { printf "%.0f", b / s }')
   cpu_per_bet=$(awk -v c0="$cpu0" -v c1="$cpu1" -v b="$bets" 'BEGIN { printf "%.0f", (c1 - c0) * 1e6 / b }')
-  ROWS+=("| fairseed $label, POST /v1/dice/bets (wrk -c$CONNECTIONS) | $bets in ${secs}s | **$rate** | $p50 | $p99 | $errs | $cpu_per_bet |")
+  ROW="| fairseed $label, wrk -c$conns | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field p999_ms "$line") | $(field max_ms "$line") | $(field errors_status "$line") | $cpu_per_bet"
 }
 
 echo "== SQLite" >&2
 start_server sqlite
 make_players
-bench sqlite
+: >"$WORK/wal-max"
+sample_wal "$WORK/data-sqlite/fairseed.sqlite-wal" &
+SAMPLER_PID=$!
+bench sqlite "$SQLITE_CONNECTIONS"
+kill "$SAMPLER_PID" 2>/dev/null || true; SAMPLER_PID=""
+wal_max=$(cat "$WORK/wal-max" 2>/dev/null || true)
+ckpts=$(metric fairseed_sqlite_checkpoints_total)
+ckpt_s=$(metric fairseed_sqlite_checkpoint_seconds_total)
+ckpt_ms=$(awk -v s="$ckpt_s" -v n="$ckpts" 'BEGIN { printf "%.1f", n ? s * 1000 / n : 0 }')
+ROWS+=("$ROW | -wal max $(( ${wal_max:-0} / 1048576 )) MiB; $ckpts WAL restarts, $ckpt_ms ms each |")
 stop_server
 
 if [[ -z "${SKIP_PG:-}" ]]; then
-  echo "== PostgreSQL" >&2
-  DB="fairseed_load_$$"
-  PG_DBS+=("$DB")
-  psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $DB" >/dev/null
-  start_server postgres "$PG_BASE/$DB"
-  make_players
-  bench postgres
-  stop_server
+  for conns in $PG_CONNECTIONS; do
+    echo "== PostgreSQL, $conns connections" >&2
+    DB="fairseed_load_${conns}_$$"
+    PG_DBS+=("$DB")
+    psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $DB" >/dev/null
+    start_server "postgres" "$PG_BASE/$DB"
+    make_players
+    bench postgres "$conns"
+    ROWS+=("$ROW | |")
+    stop_server
 
-  echo "== pgbench (TPC-B-like, same server)" >&2
-  PGB="fairseed_pgbench_$$"
-  PG_DBS+=("$PGB")
-  psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $PGB" >/dev/null
-  pgbench -q -i -s 10 "$PG_BASE/$PGB" >/dev/null 2>&1
-  (cd "$WORK" && pgbench -c "$PGBENCH_CLIENTS" -j 2 -T "$DURATION" -l --log-prefix=pgb "$PG_BASE/$PGB" >"$WORK/pgbench.txt" 2>&1)
-  cat "$WORK/pgbench.txt" >&2
-  tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$WORK/pgbench.txt" | head -1)
-  txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$WORK/pgbench.txt")
-  # Per-transaction log: the third column is the latency in microseconds.
-  read -r p50 p99 < <(cat "$WORK"/pgb.* | awk '{ print $3 }' | sort -n | awk '
-    { v[NR] = $1 } END { printf "%.2f %.2f\n", v[int(NR * 0.5) + 1] / 1000, v[int(NR * 0.99) + 1] / 1000 }')
-  ROWS+=("| pgbench TPC-B-like (-c$PGBENCH_CLIENTS -j2 -s10) | $txns txns in ${DURATION}s | **$(printf '%.0f' "$tps")** tps | $p50 | $p99 | 0 | – |")
+    echo "== pgbench TPC-B-like, $conns clients" >&2
+    PGB="fairseed_pgbench_${conns}_$$"
+    PG_DBS+=("$PGB")
+    psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $PGB" >/dev/null
+    pgbench -q -i -s 10 "$PG_BASE/$PGB" >/dev/null 2>&1
+    rm -f "$WORK"/pgb.*
+    (cd "$WORK" && pgbench -c "$conns" -j 2 -T "$DURATION" -l --log-prefix=pgb "$PG_BASE/$PGB" >"$WORK/pgbench.txt" 2>&1)
+    cat "$WORK/pgbench.txt" >&2
+    tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$WORK/pgbench.txt" | head -1)
+    txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$WORK/pgbench.txt")
+    # Per-transaction log: the third column is the latency in microseconds.
+    read -r p50 p99 p999 max < <(cat "$WORK"/pgb.* | awk '{ print $3 }' | sort -n | awk '
+      { v[NR] = $1 } END { printf "%.2f %.2f %.2f %.2f\n", v[int(NR * 0.5) + 1] / 1000, v[int(NR * 0.99) + 1] / 1000, v[int(NR * 0.999) + 1] / 1000, v[NR] / 1000 }')
+    ROWS+=("| pgbench TPC-B-like, -c$conns -j2 -s10 | $txns txns in ${DURATION}s | **$(printf '%.0f' "$tps")** tps | $p50 | $p99 | $p999 | $max | 0 | – | |")
+  done
 fi
 
 {
-  echo "| run | durable work | per second | p50 ms | p99 ms | non-2xx | server CPU µs/bet |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| run | durable work | per second | p50 ms | p99 ms | p99.9 ms | max ms | non-2xx | server CPU µs/bet | notes |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo
-  echo "$(nproc) cores, $(uname -r); DURATION=$DURATION CONNECTIONS=$CONNECTIONS WRK_THREADS=$WRK_THREADS PLAYERS=$PLAYERS"
+  echo "$(nproc) cores, $(uname -r); DURATION=$DURATION SQLITE_CONNECTIONS=$SQLITE_CONNECTIONS PG_CONNECTIONS=\"$PG_CONNECTIONS\" WRK_THREADS=$WRK_THREADS PLAYERS=$PLAYERS"
 } | tee "$OUT"

@@ -14,11 +14,15 @@ ERR = {"description": "error", "content": {"application/json": {"schema": {"$ref
 PLAYER = [{"player": []}]
 OPERATOR = [{"operator": []}]
 PAGE = [
-    {"name": "before", "in": "query", "schema": {"type": "integer"},
+    {"name": "before", "in": "query", "schema": {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807},
      "description": "only items with id below this (the previous page's next_before)"},
     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}},
 ]
 ID = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]
+EXTERNAL_ID = [{"name": "external_id", "in": "path", "required": True,
+                "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:@-]{1,128}$"}}]
+IDEMPOTENCY_KEY = {"name": "Idempotency-Key", "in": "header", "required": True,
+                   "schema": {"type": "string", "pattern": "^[!-~]{1,128}$"}}
 
 
 def ok(desc, schema=None, ctype="application/json"):
@@ -43,6 +47,17 @@ def obj(**props):
 
 
 INT = {"type": "integer"}
+AMOUNT = {"type": "integer", "minimum": 1, "maximum": 9007199254740991}
+COMMITMENT = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+# A client seed a player chooses (core's ClientSeed::parse_chosen): printable
+# text, no control, bidirectional or invisible formatting character. The
+# limit is 64 UTF-8 bytes, which JSON Schema cannot say; maxLength counts
+# characters, so it is exact for ASCII seeds only.
+CHOSEN_CLIENT_SEED = {
+    "type": "string", "minLength": 1, "maxLength": 64,
+    "pattern": "^[^\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]+$",
+    "description": "1 to 64 UTF-8 bytes of printable text: no control, bidirectional or invisible formatting character",
+}
 STR = {"type": "string"}
 ANY = {"type": "object"}
 
@@ -58,10 +73,9 @@ paths = {
     "/v1/seeds/revealed": {"get": op("Revealed pairs, newest first", {"200": ok("page", "RevealedPage")}, PLAYER, params=PAGE)},
     "/v1/dice/bets": {
         "post": op("Place a dice_v1 bet", {"200": ok("the settled bet (durable)", "Bet")}, PLAYER, body="NewBet",
-                   params=[{"name": "Idempotency-Key", "in": "header", "required": True,
-                            "schema": {"type": "string", "minLength": 1, "maxLength": 128}}]),
+                   params=[IDEMPOTENCY_KEY]),
         "get": op("Bet history, newest first", {"200": ok("page", "BetPage")}, PLAYER,
-                  params=[{"name": "pair_id", "in": "query", "schema": INT}] + PAGE),
+                  params=[{"name": "pair_id", "in": "query", "schema": {"type": "integer", "minimum": -9223372036854775808, "maximum": 9223372036854775807}}] + PAGE),
     },
     "/v1/records": {"get": op("Revealed records, newest first", {"200": ok("page", "RecordPage")}, PLAYER, params=PAGE)},
     "/v1/records/export": {"get": op("All the player's records as JSON Lines (fairseed verify reads it unchanged)",
@@ -102,6 +116,15 @@ paths = {
                   params=ID + [{"name": "from", "in": "query", "schema": INT}, {"name": "limit", "in": "query", "schema": INT}]),
     },
     "/v1/matches/{id}/finish": {"post": op("Finish: reveal the seed, store the match_seed_v2 record", {"200": ok("finished", obj(match={"$ref": "#/components/schemas/Match"}, record={"$ref": "#/components/schemas/RecordView"}))}, OPERATOR, params=ID)},
+    "/v1/operator/players": {"post": op("Create the player for one of the operator's users (idempotent by external_id; the token is shown only on creation)",
+                                        {"201": ok("created, with its token and login_url", "OperatorPlayer"), "200": ok("already there; no token", "OperatorPlayer")},
+                                        OPERATOR, body="NewOperatorPlayer")},
+    "/v1/operator/players/{external_id}/token": {
+        "post": op("Issue a new token (the old one stops working)", {"200": ok("the new token and login_url", "OperatorPlayer")}, OPERATOR, params=EXTERNAL_ID),
+        "delete": op("Revoke the token (none works until the next rotation)", {"200": ok("revoked", "OperatorPlayer")}, OPERATOR, params=EXTERNAL_ID),
+    },
+    "/v1/operator/players/{external_id}/grants": {"post": op("Grant free play chips once per Idempotency-Key (a ledger entry)", {"200": ok("the grant", "ChipGrant")}, OPERATOR,
+                                                             body="NewGrant", params=EXTERNAL_ID + [IDEMPOTENCY_KEY])},
     "/v1/operator/records": {"post": op("Import a revealed record that verifies (e.g. match_seed_v1)", {"201": ok("stored", "RecordView")}, OPERATOR, body="AnyRecord")},
     "/v1/operator/records/export": {"get": op("Every record as JSON Lines", {"200": ok("records", STR, "application/x-ndjson")}, OPERATOR)},
     "/v1/operator/records/{id}": {"get": op("Any record", {"200": ok("record", "RecordView")}, OPERATOR, params=ID)},
@@ -113,11 +136,15 @@ schemas = {
     "PlayerCreated": obj(player_id=INT, token=STR, balance=INT, seed_pair={"$ref": "#/components/schemas/SeedPair"}),
     "Me": obj(player_id=INT, balance=INT),
     "SetClientSeed": {"type": "object", "required": ["client_seed", "commitment"], "additionalProperties": False,
-                      "properties": {"client_seed": {"type": "string", "minLength": 1, "description": "1..64 UTF-8 bytes"},
-                                     "commitment": {"type": "string", "description": "the commitment the player was shown"}}},
-    "NewBet": {"type": "object", "required": ["amount", "condition", "target"], "additionalProperties": False,
-               "properties": {"amount": {"type": "integer", "minimum": 1, "maximum": 9007199254740991},
-                              "condition": {"enum": ["under", "over"]}, "target": {"type": "integer", "minimum": 0, "maximum": 9999}}},
+                      "properties": {"client_seed": CHOSEN_CLIENT_SEED,
+                                     "commitment": {**COMMITMENT, "description": "the commitment the player was shown"}}},
+    # The target must leave a chance of 1 to 9800 in 10000: under 1..9800, over 199..9998.
+    "NewBet": {"oneOf": [
+        {"type": "object", "required": ["amount", "condition", "target"], "additionalProperties": False,
+         "properties": {"amount": AMOUNT, "condition": {"const": "under"}, "target": {"type": "integer", "minimum": 1, "maximum": 9800}}},
+        {"type": "object", "required": ["amount", "condition", "target"], "additionalProperties": False,
+         "properties": {"amount": AMOUNT, "condition": {"const": "over"}, "target": {"type": "integer", "minimum": 199, "maximum": 9998}}},
+    ]},
     "Bet": obj(bet_id=INT, pair_id=INT, nonce=INT, roll=INT, win={"type": "boolean"}, payout=INT, balance=INT,
                amount=INT, condition={"enum": ["under", "over"]}, target=INT),
     "BetPage": obj(bets={"type": "array", "items": {"$ref": "#/components/schemas/Bet"}}, next_before={"type": ["integer", "null"]}),
@@ -155,6 +182,15 @@ schemas = {
     "PokerTable": obj(table_id=STR, session=STR, commitment=STR, seats=ANY, hands=INT),
     "Sit": {"type": "object", "required": ["seat", "client_seed", "commitment"], "additionalProperties": False,
             "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 9}, "client_seed": STR, "commitment": STR}},
+    "NewOperatorPlayer": {"type": "object", "required": ["external_id"], "additionalProperties": False,
+                          "properties": {"external_id": {"type": "string", "pattern": "^[A-Za-z0-9._:@-]{1,128}$",
+                                                         "description": "the operator's own id for this user"}}},
+    "OperatorPlayer": {"type": "object", "required": ["player_id", "external_id"],
+                       "properties": {"player_id": INT, "external_id": STR, "balance": INT, "token": STR,
+                                      "login_url": {"type": "string", "description": "/#login=<token>: the page signs in from the fragment"}}},
+    "NewGrant": {"type": "object", "required": ["amount"], "additionalProperties": False,
+                 "properties": {"amount": {"type": "integer", "minimum": 1, "maximum": 9007199254740991}}},
+    "ChipGrant": obj(grant_id=INT, player_id=INT, amount=INT, balance=INT),
     "AnyRecord": {"type": "object", "description": "one record (docs/spec.md section 10) with its secret revealed"},
 }
 

@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import { loadWasm } from './wasm.js';
 import { knownValues } from './store.js';
-import { errorText } from './errors.js';
+import { errorText, useCoreCodes } from './errors.js';
 import { fmtInt } from './format.js';
 import { mountDice } from './dice.js';
 import { mountSeeds } from './seeds.js';
@@ -83,6 +83,7 @@ async function main() {
   let wasm;
   try {
     wasm = await loadWasm();
+    useCoreCodes(wasm);
   } catch (e) {
     $('#notice').hidden = false;
     $('#notice').textContent = t('app.wasm_failed', { error: e.message || String(e) });

@@ -1,8 +1,7 @@
 // Errors in the player's language, from a code and parameters. The server
-// answers {code, message, field}; core's errors have one of a few stable
-// forms (`field: missing`, `field: reason`, `scheme: unknown scheme '…'`,
-// `line N: invalid JSON: …`), which are read back into a code and its field
-// here. The original English text stays available under "details".
+// answers {code, message, field}; core's messages are read back into their
+// kind and fields by core itself (wasm `error_code`). The original English
+// text of a verdict's error stays available under "details".
 import { t, has } from './i18n.js';
 
 /** A record field or request field in the player's words, when we have them. */
@@ -12,21 +11,36 @@ export function fieldName(field) {
   return has(`field.${base}`) ? t(`field.${base}`) : has(`field.${base.split('.').pop()}`) ? t(`field.${base.split('.').pop()}`) : field;
 }
 
-/** {code, field, params} of one of core's error messages. */
+let readCode = null;
+
+/** Lets core (wasm `error_code`) read its messages back into a code and fields. */
+export function useCoreCodes(wasm) {
+  readCode = (message) => JSON.parse(wasm.error_code(message));
+}
+
+/**
+ * {code, params} of one of core's error messages: core's own inverse of its
+ * messages (`Error::from_message`) gives the kind and its fields; the
+ * template key and the field in the player's words are chosen here.
+ */
 export function coreErrorCode(message) {
   const text = String(message || '');
-  let m = /^line (\d+): invalid JSON/.exec(text);
-  if (m) return { code: 'syntax_line', params: { line: m[1] } };
-  if (/^invalid JSON|^expected a JSON array|EOF while parsing|expected value at/.test(text)) return { code: 'syntax', params: {} };
-  m = /^scheme: unknown scheme '(.*)', expected/.exec(text);
-  if (m) return { code: 'unknown_scheme', params: { scheme: m[1] } };
-  m = /^mahjong wall is empty/.exec(text);
-  if (m) return { code: 'wall_empty', params: {} };
-  m = /^([\w.[\]]+): missing$/.exec(text);
-  if (m) return { code: 'missing', params: { field: fieldName(m[1]) } };
-  m = /^([\w.[\]]+): (.*)$/s.exec(text);
-  if (m) return { code: 'invalid', params: { field: fieldName(m[1]) } };
-  return { code: 'other', params: {} };
+  const c = readCode ? readCode(text) : { code: 'other' };
+  switch (c.code) {
+    case 'missing':
+    case 'invalid':
+      return { code: c.code, params: { field: fieldName(c.field) } };
+    case 'unknown_scheme':
+      return { code: c.code, params: { scheme: c.scheme } };
+    case 'wall_exhausted':
+      return { code: 'wall_empty', params: {} };
+    case 'syntax':
+      // Core's syntax errors all speak of JSON; any other text is no core message.
+      if (c.line) return { code: 'syntax_line', params: { line: c.line } };
+      return { code: /JSON/.test(text) ? 'syntax' : 'other', params: {} };
+    default:
+      return { code: 'other', params: {} };
+  }
 }
 
 /** One of core's error messages in the player's language. */
@@ -43,11 +57,8 @@ export function errorText(e) {
     if (e.code && has(key)) return t(key);
     return t('error.api.other', { status: e.status });
   }
-  if (e && e.network) return t('error.network');
+  // fetch() rejects with a TypeError when the service cannot be reached at all.
+  if (e instanceof TypeError && /fetch|network|load failed/i.test(e.message)) return t('error.network');
   return coreErrorText(e && e.message ? e.message : String(e));
 }
 
-/** The original text behind a translated error, for a "details" disclosure. */
-export function errorDetail(e) {
-  return e && e.message ? e.message : String(e);
-}

@@ -5,6 +5,7 @@ import { t } from './i18n.js';
 import { loadWasm } from './wasm.js';
 import { mountVerify } from './verify.js';
 import { mountLanguageSwitch } from './lang.js';
+import { useCoreCodes } from './errors.js';
 
 async function start() {
   document.title = `${t('tab.verify')} — ${t('app.title')}`;
@@ -13,6 +14,7 @@ async function start() {
   mountLanguageSwitch($('#lang-switch'));
   try {
     const wasm = await loadWasm();
+    useCoreCodes(wasm);
     mountVerify($('#panel-verify'), { wasm });
     document.body.dataset.ready = 'true';
   } catch (e) {

@@ -17,6 +17,12 @@ const SEED_FIELDS = new Set(['server_seed', 'seed_a', 'seed_b', 'seed']);
 const ROW = 48;
 /** Rows drawn above and below the visible ones. */
 const OVERSCAN = 8;
+/**
+ * The tallest the scrolling box's content is made: browsers cap an element's
+ * height (Chromium near 33 million pixels), and a million 48 px rows are 48
+ * million; past this height, scrolling maps to rows proportionally.
+ */
+const MAX_PX = 4_000_000;
 const STATUS = ['valid', 'invalid', 'error'];
 
 /** Hints for a record that did not verify: a seed field holding a hash, and the like. */
@@ -67,12 +73,23 @@ export function mountRecords({ wasm, knownValues }) {
   const shown = () => (view ? view.length : run ? run.count : 0);
   const indexAt = (pos) => (view ? view[pos] : pos);
 
+  /** The box's content height and how many row pixels one scrolled pixel stands for. */
+  function geometry(n) {
+    const total = n * ROW;
+    const height = Math.min(total, MAX_PX);
+    const view = list.clientHeight;
+    return { height, scale: total > height && height > view ? (total - view) / (height - view) : 1 };
+  }
+
   function draw() {
     if (!run) return;
     const n = shown();
-    spacer.style.height = `${n * ROW}px`;
-    const first = Math.max(0, Math.floor(list.scrollTop / ROW) - OVERSCAN);
-    const last = Math.min(n, Math.ceil((list.scrollTop + list.clientHeight) / ROW) + OVERSCAN);
+    const { height, scale } = geometry(n);
+    spacer.style.height = `${height}px`;
+    // Where the rows would start if every row took its 48 px.
+    const top = list.scrollTop * scale;
+    const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
+    const last = Math.min(n, Math.ceil((top + list.clientHeight) / ROW) + OVERSCAN);
     const rows = [];
     const missing = [];
     for (let pos = first; pos < last; pos++) {
@@ -80,7 +97,7 @@ export function mountRecords({ wasm, knownValues }) {
       const status = STATUS[run.statuses[i]];
       if (!lines.has(i)) missing.push(i);
       rows.push(h('button', {
-        type: 'button', class: `row ${status}${i === selected ? ' selected' : ''}`, style: `top:${pos * ROW}px`,
+        type: 'button', class: `row ${status}${i === selected ? ' selected' : ''}`, style: `top:${list.scrollTop + pos * ROW - top}px`,
         'data-index': i, 'data-status': status, 'aria-pressed': String(i === selected), onclick: () => select(i),
       }, h('span', { class: `badge ${status}` }, t(`verify.${status}`)), ' ',
       h('span', { class: 'row-title' }, t('verify.record_n', { n: fmtInt(i + 1) })), ' ',
@@ -90,13 +107,19 @@ export function mountRecords({ wasm, knownValues }) {
     if (missing.length) fill(missing);
   }
 
+  /** Scrolls the list so the row at position `pos` is near the top. */
+  function scrollToRow(pos) {
+    list.scrollTop = Math.max(0, pos * ROW - ROW) / geometry(shown()).scale;
+  }
+
   async function fill(indices) {
     const mine = generation;
     for (const i of indices) {
       try {
         const item = await run.item(i);
         if (mine !== generation) return;
-        lines.set(i, `${schemeName(item.verdict.scheme)} · ${rowLine(wasm, item)}`);
+        // A problem leads with what is wrong; a valid record says what it is.
+        lines.set(i, item.verdict.valid ? `${schemeName(item.verdict.scheme)} · ${rowLine(wasm, item)}` : rowLine(wasm, item));
       } catch (e) {
         lines.set(i, e.message);
       }
@@ -114,7 +137,7 @@ export function mountRecords({ wasm, knownValues }) {
     clear(detail, verdictCard(wasm, item.verdict, item.report, item.record, hints));
     if (scroll) {
       const pos = view ? view.indexOf(i) : i;
-      if (pos >= 0) list.scrollTop = Math.max(0, pos * ROW - ROW);
+      if (pos >= 0) scrollToRow(pos);
     }
     draw();
   }
@@ -149,17 +172,19 @@ export function mountRecords({ wasm, knownValues }) {
     progress.value = 0;
     const mine = generation;
     let frame = 0;
+    let latest = null;
     try {
       const r = await verifyBlob(wasm, blob, {
         workers: Math.max(1, Math.min(2, navigator.hardwareConcurrency || 2)),
         onProgress: (p) => {
+          latest = p;
           if (mine !== generation || frame) return;
-          // At most one summary update per frame, however fast parts arrive.
+          // At most one summary update per frame, however fast parts arrive: the latest one.
           frame = requestAnimationFrame(() => {
             frame = 0;
             if (mine !== generation) return;
-            progress.value = p.total ? p.done / p.total : 1;
-            showSummary(p, true);
+            progress.value = latest.total ? latest.done / latest.total : 1;
+            showSummary(latest, true);
           });
         },
       });

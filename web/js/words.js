@@ -173,8 +173,9 @@ export function checkSentence(wasm, verdict, record, check) {
   return { ok: check.ok, text: t(check.ok ? 'check.other_ok' : 'check.other_bad', { name }) };
 }
 
-/** Every check of a verdict as sentences, failures first. */
+/** Every check of a verdict as sentences: failures first, then what the player was shown (the outcome), then the rest. */
 export function sentences(wasm, verdict, record) {
-  const all = (verdict.checks || []).map((c) => checkSentence(wasm, verdict, record, c));
-  return [...all.filter((s) => !s.ok), ...all.filter((s) => s.ok)];
+  const all = (verdict.checks || []).map((c) => ({ ...checkSentence(wasm, verdict, record, c), outcome: c.name.startsWith('outcome.') }));
+  const rank = (s) => (s.ok ? 2 : 0) + (s.outcome ? 0 : 1);
+  return all.map((s, i) => [s, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([s]) => s);
 }

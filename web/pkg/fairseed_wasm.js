@@ -305,6 +305,26 @@ export function dice_settle(amount, condition, target, roll) {
 }
 
 /**
+ * [`code_of`] as JSON text.
+ * @param {string} message
+ * @returns {string}
+ */
+export function error_code(message) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ptr0 = passStringToWasm0(message, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.error_code(ptr0, len0);
+        deferred2_0 = ret[0];
+        deferred2_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * Lowercase hex SHA-256 of `text`'s UTF-8 bytes: the check the Revealed tab
  * shows beside each revealed seed.
  * @param {string} text

@@ -93,6 +93,14 @@ test(`a file of ${RECORDS} records: counts, first problem, a short list, no long
   // The list draws the rows on screen, not the file.
   const rows = await page.$$eval('#records-list .row', (r) => r.length);
   assert.ok(rows > 0 && rows < 60, `${rows} rows drawn`);
+  // The last record can be scrolled to (the list is taller than a browser lets a box be).
+  await page.$eval('#records-list', (list) => { list.scrollTop = list.scrollHeight; });
+  await page.waitForSelector(`#records-list .row[data-index="${RECORDS - 1}"]`);
+  assert.ok(await page.$eval(`#records-list .row[data-index="${RECORDS - 1}"]`, (row) => {
+    const box = row.getBoundingClientRect();
+    const list = row.closest('#records-list').getBoundingClientRect();
+    return box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+  }), 'the last row is inside the visible box');
   const longTasks = await page.evaluate(() => globalThis.longTasks);
   const longest = Math.max(0, ...longTasks);
   console.log(`# ${RECORDS} records (${Math.round(summary.total)}): counts after ${seconds.toFixed(2)} s; ${longTasks.length} long tasks, longest ${Math.round(longest)} ms`);

@@ -69,6 +69,11 @@ test('offline file verifies a poker proof and a selfpoker deck with no request',
   assert.equal(await page.textContent('#v-records-go'), 'Verificar');
   const again = await verify(page, vectorLines('dice_v1.jsonl')[0]);
   assert.match(again.first.text, /Resultado \d{1,2},\d\d — confere|Válido/);
+  // Core's errors in Portuguese, from their code and field.
+  const bad = await verify(page, '{"scheme":"dice_v1","commitment":"00","server_seed":"zz"}');
+  assert.match(bad.first.text, /Não dá para usar: (semente do servidor|hash da semente do servidor)|Falta: /);
+  const notJson = await verify(page, '{"scheme": "dice_v1",');
+  assert.match(notJson.first.text, /não é JSON/);
   assert.deepEqual(requests, [FILE, FILE], 'the reload asks for the file again, and nothing else');
   await shot(page, 'offline-pt-phone');
   assert.deepEqual(page.errors, []);

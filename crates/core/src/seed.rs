@@ -72,13 +72,14 @@ impl fmt::Debug for ServerSeed {
 pub struct Commitment(pub(crate) [u8; 32]);
 
 impl Commitment {
-    /// Parses 64 hex characters (either case; written back in lowercase).
+    /// Parses 64 lowercase hex characters, the only way a commitment is
+    /// ever written (so one commitment has one spelling).
     ///
     /// # Errors
-    /// The text is not 64 hex characters; `field` names it.
+    /// The text is not 64 lowercase hex characters; `field` names it.
     pub fn parse_field(text: &str, field: &str) -> Result<Self, Error> {
         let mut out = [0u8; 32];
-        if text.len() != 64 || hex::decode_to_slice(text, &mut out).is_err() {
+        if !is_lower_hex(text, 64) || hex::decode_to_slice(text, &mut out).is_err() {
             return Err(Error::invalid(field, describe_not_hex64(text)));
         }
         Ok(Self(out))
@@ -148,6 +149,31 @@ impl ClientSeed {
                 format!("client seed is {n} bytes, expected 1 to 64"),
             )),
             _ => Ok(Self(text.to_owned())),
+        }
+    }
+
+    /// Checks a client seed a player chooses now (the service, the CLI and
+    /// the page): besides [`ClientSeed::parse_field`]'s length, printable
+    /// text only — no control character, no bidirectional override, isolate
+    /// or mark, no invisible formatting character — so a seed reads the same
+    /// wherever it is shown. Records made elsewhere are still verified under
+    /// the wider rule of [`ClientSeed::parse_field`].
+    ///
+    /// # Errors
+    /// Empty, longer than 64 bytes, or a refused character (named by code
+    /// point and offset).
+    pub fn parse_chosen(text: &str, field: &str) -> Result<Self, Error> {
+        let seed = Self::parse_field(text, field)?;
+        match text.char_indices().find(|(_, c)| !is_printable(*c)) {
+            None => Ok(seed),
+            Some((at, c)) => Err(Error::invalid(
+                field,
+                format!(
+                    "client seed has U+{:04X} ({}) at byte {at}; expected printable text",
+                    u32::from(c),
+                    refused_kind(c)
+                ),
+            )),
         }
     }
 
@@ -235,6 +261,35 @@ pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && bool::from(a.ct_eq(b))
 }
 
+/// Bidirectional embeddings, overrides, isolates and marks: they reorder
+/// how the text around them is displayed.
+const BIDI: &[char] = &[
+    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+];
+
+/// Invisible formatting and separators: zero-width characters, line and
+/// paragraph separators, the byte-order mark, soft hyphen, interlinear
+/// annotation marks.
+const INVISIBLE: &[char] = &[
+    '\u{00AD}', '\u{180E}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{2028}', '\u{2029}', '\u{2060}',
+    '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}', '\u{FEFF}', '\u{FFF9}', '\u{FFFA}', '\u{FFFB}',
+];
+
+fn is_printable(c: char) -> bool {
+    !c.is_control() && !BIDI.contains(&c) && !INVISIBLE.contains(&c)
+}
+
+fn refused_kind(c: char) -> &'static str {
+    if c.is_control() {
+        "a control character"
+    } else if BIDI.contains(&c) {
+        "a bidirectional control"
+    } else {
+        "an invisible formatting character"
+    }
+}
+
 /// Whether `text` is exactly `len` lowercase hex characters.
 pub(crate) fn is_lower_hex(text: &str, len: usize) -> bool {
     text.len() == len && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
@@ -291,6 +346,54 @@ mod tests {
         assert!(ClientSeed::parse("").is_err());
         assert!(ClientSeed::parse(&"é".repeat(32)).is_ok());
         assert!(ClientSeed::parse(&"é".repeat(33)).is_err());
+    }
+
+    #[test]
+    fn chosen_client_seeds_are_printable() {
+        for ok in [
+            "player",
+            "a b",
+            "é".repeat(32).as_str(),
+            "日本語",
+            "emoji 🎲",
+            "~!@#$%^&*()",
+        ] {
+            assert!(
+                ClientSeed::parse_chosen(ok, "client_seed").is_ok(),
+                "{ok:?}"
+            );
+        }
+        for (bad, code) in [
+            ("nul\0", "U+0000"),
+            ("new\nline", "U+000A"),
+            ("tab\t", "U+0009"),
+            ("del\u{7f}", "U+007F"),
+            ("c1\u{85}", "U+0085"),
+            ("rtl\u{202E}override", "U+202E"),
+            ("isolate\u{2066}", "U+2066"),
+            ("zero\u{200B}width", "U+200B"),
+            ("\u{FEFF}bom", "U+FEFF"),
+            ("line\u{2028}sep", "U+2028"),
+        ] {
+            let err = ClientSeed::parse_chosen(bad, "client_seed")
+                .expect_err(bad)
+                .to_string();
+            assert!(err.starts_with("client_seed: "), "{err}");
+            assert!(err.contains(code), "{bad:?}: {err}");
+        }
+        assert!(ClientSeed::parse_chosen("", "client_seed").is_err());
+        assert!(ClientSeed::parse_chosen(&"x".repeat(65), "client_seed").is_err());
+        // Verification keeps the wider rule: any UTF-8 of 1 to 64 bytes.
+        assert!(ClientSeed::parse("rtl\u{202E}").is_ok());
+    }
+
+    #[test]
+    fn commitments_are_lowercase_hex_only() {
+        let lower = "ab".repeat(32);
+        assert!(Commitment::parse(&lower).is_ok());
+        let err = Commitment::parse(&"AB".repeat(32)).expect_err("uppercase");
+        assert!(err.to_string().contains("uppercase"), "{err}");
+        assert!(Commitment::parse(&"ab".repeat(31)).is_err());
     }
 
     #[test]

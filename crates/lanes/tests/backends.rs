@@ -14,8 +14,14 @@ use fairseed_lanes::{sha256, sha512, Unsupported};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-/// Random batches per backend (each checked at every lane count).
-const CASES: u32 = 256;
+/// Random batches per backend (each checked at every lane count), unless
+/// `PROPTEST_CASES` says otherwise (fewer under an emulator such as valgrind).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(256)
+}
 
 /// SHA-256("") and SHA-256("abc") (FIPS 180-2, appendix B.1).
 const SHA256_EMPTY: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
@@ -165,7 +171,8 @@ fn refused(got: Result<(), Unsupported>, untouched: bool, why: Unsupported) -> O
 fn passed(result: Result<(), String>) -> Outcome {
     match result {
         Ok(()) => Outcome::Passed(format!(
-            "{CASES} random chained batches at every lane count, FIPS 180 digests"
+            "{} random chained batches at every lane count, FIPS 180 digests",
+            cases()
         )),
         Err(e) => Outcome::Failed(e),
     }
@@ -184,7 +191,7 @@ where
     let block = prop::array::uniform::<_, B>(any::<u8>());
     let chain = prop::collection::vec(prop::array::uniform::<_, L>(block), 1..4);
     let mut runner = TestRunner::new(Config {
-        cases: CASES,
+        cases: cases(),
         failure_persistence: None,
         ..Config::default()
     });

@@ -110,3 +110,48 @@ pub(crate) mod optional_client_seeds {
             .collect()
     }
 }
+
+/// The same for a client seed that may not be given yet.
+pub(crate) mod optional_client_seed {
+    use super::*;
+    use fairseed_core::ClientSeed;
+
+    pub(crate) fn serialize<S: Serializer>(
+        seed: &Option<ClientSeed>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_some(&seed.as_ref().map(ClientSeed::as_str))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<ClientSeed>, D::Error> {
+        Option::<String>::deserialize(deserializer)?
+            .map(|s| ClientSeed::parse(&s).map_err(D::Error::custom))
+            .transpose()
+    }
+}
+
+/// The same for client seeds by seat (an object with decimal seat keys).
+pub(crate) mod client_seeds_by_seat {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use fairseed_core::ClientSeed;
+
+    pub(crate) fn serialize<S: Serializer>(
+        seeds: &BTreeMap<u8, ClientSeed>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(seeds.iter().map(|(seat, s)| (seat, s.as_str())))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<BTreeMap<u8, ClientSeed>, D::Error> {
+        BTreeMap::<u8, String>::deserialize(deserializer)?
+            .into_iter()
+            .map(|(seat, s)| Ok((seat, ClientSeed::parse(&s).map_err(D::Error::custom)?)))
+            .collect()
+    }
+}

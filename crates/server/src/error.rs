@@ -228,7 +228,50 @@ where
 }
 
 /// Parses a body, naming the offending field on error.
+///
+/// JSON does not tell `8` from `8.0` (JSON Schema's `integer` admits both),
+/// so a body refused with a number written with a fraction or an exponent
+/// is read again with every integral number (below 2^53) as an integer.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    match parse_json_exact(bytes) {
+        Err(refused) if refused.status == StatusCode::UNPROCESSABLE_ENTITY => {
+            integral_numbers_as_integers(bytes)
+                .and_then(|normal| parse_json_exact(&normal).ok())
+                .ok_or(refused)
+        }
+        other => other,
+    }
+}
+
+/// The body with integral numbers rewritten as integers, if any was not.
+fn integral_numbers_as_integers(bytes: &[u8]) -> Option<Vec<u8>> {
+    fn walk(value: &mut serde_json::Value, changed: &mut bool) {
+        match value {
+            serde_json::Value::Number(n) => {
+                let text = n.to_string();
+                if text.contains(['.', 'e', 'E']) {
+                    let whole = text
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|f| f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0);
+                    if let Some(whole) = whole {
+                        *value = serde_json::Value::from(whole as i64);
+                        *changed = true;
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|v| walk(v, changed)),
+            serde_json::Value::Object(fields) => fields.values_mut().for_each(|v| walk(v, changed)),
+            _ => {}
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let mut changed = false;
+    walk(&mut value, &mut changed);
+    changed.then(|| serde_json::to_vec(&value).ok()).flatten()
+}
+
+fn parse_json_exact<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();

@@ -1,6 +1,6 @@
 //! Which process serves each poker table: a lease in the database.
 //!
-//! A table's seed sessions rotate "when the server restarts" (SPEC §4); in a
+//! A table's seed sessions rotate "when the server restarts" (docs/spec.md §7.8); in a
 //! fleet that means when the process serving the table is gone. Each
 //! process has an owner id and holds a lease on every table it opened or
 //! took over (`poker_table:<T>`), renewed on a heartbeat. A process never

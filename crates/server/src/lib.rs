@@ -34,7 +34,7 @@ pub use args::{LogFormat, ServeArgs, SignupMode, DEFAULT_PORT};
 pub use auth::{OperatorAuth, Peer, PlayerAuth};
 pub use error::{ApiError, ApiJson, ApiPath, ApiQuery};
 pub use ratelimit::AddressLimits;
-pub use router::{router, with_page, with_static, BODY_LIMIT, OPENAPI, ROUTES};
+pub use router::{router, with_page, with_static, BODY_LIMIT, OPENAPI};
 pub use serve::serve;
 pub use state::{AppState, ServiceOptions};
 

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use fairseed_store::Store;
 
@@ -12,8 +13,11 @@ use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
 /// Token hashes → player ids cached so a bet costs no extra read.
-/// Tokens never change owner, so the cache is safe across processes.
+/// A token never changes owner, but the operator can revoke one: the process
+/// that revokes forgets it at once, and every other process within
+/// [`TOKEN_CACHE_TTL`].
 const TOKEN_CACHE_MAX: usize = 200_000;
+const TOKEN_CACHE_TTL: Duration = Duration::from_secs(30);
 
 /// Shared state: the store and the service's settings. Cheap to clone.
 #[derive(Clone)]
@@ -28,7 +32,7 @@ struct Inner {
     limiter: RateLimiter,
     address_limits: AddressLimiter,
     signup: SignupMode,
-    tokens: RwLock<HashMap<String, i64>>,
+    tokens: RwLock<HashMap<String, (i64, Instant)>>,
     events: Hub,
     metrics: Metrics,
     fleet: Fleet,
@@ -142,7 +146,8 @@ impl AppState {
     }
 
     pub(crate) fn cached_player(&self, token_hash: &str) -> Option<i64> {
-        self.inner.tokens.read().ok()?.get(token_hash).copied()
+        let (id, at) = self.inner.tokens.read().ok()?.get(token_hash).copied()?;
+        (at.elapsed() < TOKEN_CACHE_TTL).then_some(id)
     }
 
     pub(crate) fn cache_player(&self, token_hash: String, id: i64) {
@@ -150,7 +155,14 @@ impl AppState {
             if tokens.len() >= TOKEN_CACHE_MAX {
                 tokens.clear();
             }
-            tokens.insert(token_hash, id);
+            tokens.insert(token_hash, (id, Instant::now()));
+        }
+    }
+
+    /// Forgets a token this process cached (rotated or revoked).
+    pub(crate) fn uncache_player(&self, token_hash: &str) {
+        if let Ok(mut tokens) = self.inner.tokens.write() {
+            tokens.remove(token_hash);
         }
     }
 }

@@ -23,10 +23,10 @@ use serde_json::{json, Value};
 
 /// Runs `scenario` against a fresh server on SQLite, then on PostgreSQL
 /// when a test database is configured (saying so when it is not).
-fn on_every_backend(scenario: fn(&mut Client)) {
+fn on_every_backend(scenario: fn(&str)) {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&Options::new(dir.path()));
-    scenario(&mut Client::new(&server.addr));
+    scenario(&server.addr);
     drop(server);
     let Some(url) = test_db_uri() else {
         eprintln!("FAIRSEED_TEST_DB_URI is not set: this scenario ran on SQLite only");
@@ -39,7 +39,7 @@ fn on_every_backend(scenario: fn(&mut Client)) {
     let mut opts = Options::new(dir.path());
     opts.database = Some(&db);
     let server = Server::start(&opts);
-    scenario(&mut Client::new(&server.addr));
+    scenario(&server.addr);
 }
 
 /// An operator request with optional extra headers and body.
@@ -60,7 +60,8 @@ fn player_id(c: &mut Client, token: &str) -> i64 {
     me.json()["player_id"].as_i64().expect("player_id")
 }
 
-fn retried_draws_deal_once(c: &mut Client) {
+fn retried_draws_deal_once(addr: &str) {
+    let c = &mut Client::new(addr);
     let started = open_started(c, "tarneeb", &mut |_, _| {});
     let id = started["match_id"].as_str().expect("match_id").to_owned();
     let path = format!("/v1/matches/{id}/draws");
@@ -86,13 +87,43 @@ fn retried_draws_deal_once(c: &mut Client) {
         .collect();
     assert_eq!(deals.len(), 2, "two keys, two deals: {deals:?}");
 
+    // The same keyed draw sent at once on eight connections: one deal, one answer.
+    let answers: Vec<Value> = std::thread::scope(|scope| {
+        let racers: Vec<_> = (0..8)
+            .map(|_| {
+                let (addr, path, deal) = (addr, &path, &deal);
+                scope.spawn(move || {
+                    let a = op(
+                        &mut Client::new(addr),
+                        "POST",
+                        path,
+                        Some("race"),
+                        Some(deal),
+                    );
+                    assert_eq!(a.status, 200, "{}", a.body);
+                    a.json()
+                })
+            })
+            .collect();
+        racers
+            .into_iter()
+            .map(|r| r.join().expect("racer"))
+            .collect()
+    });
+    assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+    let deals = log(c, &id, &mut |_, _| {})
+        .into_iter()
+        .filter(|e| e["draw"]["step"] == "deal")
+        .count();
+    assert_eq!(deals, 3, "the raced key dealt once");
+
     // Finishing twice with one key stores one record and answers it twice.
     let finish = format!("/v1/matches/{id}/finish");
     let done = op(c, "POST", &finish, Some("fin"), None);
     assert_eq!(done.status, 200, "{}", done.body);
     let replay = op(c, "POST", &finish, Some("fin"), None);
     assert_eq!(replay.json(), done.json());
-    assert_eq!(done.json()["record"]["record"]["play"]["deals"], 2);
+    assert_eq!(done.json()["record"]["record"]["play"]["deals"], 3);
     let record_id = done.json()["record"]["id"].clone();
     let lines = export(c);
     assert_eq!(lines.iter().filter(|l| l["id"] == record_id).count(), 1);
@@ -139,7 +170,8 @@ fn seek(c: &mut Client, token: &str, seed: &(String, String), opponent: Value) -
     player(c, "POST", "/v1/chess/seeks", token, Some(body))
 }
 
-fn challenges_need_a_real_opponent_and_seeks_can_be_withdrawn(c: &mut Client) {
+fn challenges_need_a_real_opponent_and_seeks_can_be_withdrawn(addr: &str) {
+    let c = &mut Client::new(addr);
     let (alice, bob) = (new_player(c), new_player(c));
     let alice_id = player_id(c, &alice);
     let seed = new_seed(c, &alice);
@@ -230,7 +262,8 @@ fn record_ids(c: &mut Client, token: &str) -> HashSet<i64> {
         .collect()
 }
 
-fn one_line_per_record_and_players_read_their_matches(c: &mut Client) {
+fn one_line_per_record_and_players_read_their_matches(addr: &str) {
+    let c = &mut Client::new(addr);
     let (alice, bob, carol) = (new_player(c), new_player(c), new_player(c));
     let (alice_id, bob_id) = (player_id(c, &alice), player_id(c, &bob));
 

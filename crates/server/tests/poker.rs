@@ -260,6 +260,13 @@ async fn a_retried_hand_or_street_with_its_key_acts_once() {
     assert_eq!(first.status, StatusCode::OK, "{}", first.text);
     let again = op_keyed(&h, "/v1/poker/tables/t5/hands", "h-1", "{}").await;
     assert_eq!((again.status, again.json()), (StatusCode::OK, first.json()));
+    assert_eq!(
+        again
+            .headers
+            .get("idempotency-replayed")
+            .and_then(|v| v.to_str().ok()),
+        Some("true")
+    );
     let other = op_keyed(&h, "/v1/poker/tables/t5/hands", "h-1", "{\"x\":1}").await;
     assert_eq!(other.json()["code"], "idempotency_mismatch");
     let t = h.get("/v1/poker/tables/t5", OPERATOR_KEY).await.json();

@@ -1,4 +1,4 @@
-//! Regression (issue 9, second finding) through the real binary: two
+//! Regression, through the real binary: two
 //! `fairseed serve` processes on one PostgreSQL. A poker table's session is
 //! served by the process holding its lease; starting or restarting another
 //! process never rotates it — a hand in play is never revealed while its

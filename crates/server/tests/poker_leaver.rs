@@ -1,7 +1,7 @@
-//! Regression (issue 9, first finding) through the real binary: a player
+//! Regression, through the real binary: a player
 //! who leaves a `poker_hmac_v1` table mid-hand gets proofs of their own
 //! hole cards and of the board already dealt — never of a flop, turn or
-//! river card the operator has not dealt yet (SPEC §4).
+//! river card the operator has not dealt yet (docs/spec.md §7.7).
 //!
 //! Positions come from the spec, not from the server: with `p` players in
 //! the hand, the `j`-th seat ascending holds `2j` and `2j+1`, the board is

@@ -14,6 +14,7 @@ mod accounts;
 mod convert;
 mod error;
 mod leases;
+pub mod operator;
 mod postgres;
 mod rounds;
 mod seal;
@@ -27,6 +28,7 @@ mod types;
 use async_trait::async_trait;
 
 pub use error::{StoreError, StoreResult};
+pub use operator::{ChipGrant, OperatorPlayer};
 pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
@@ -193,6 +195,32 @@ pub trait Store: Send + Sync + 'static {
     /// Delivery is best effort: an event sent while the feed reconnects is
     /// lost (live events are a convenience; the logs are the record).
     async fn event_feed(&self) -> StoreResult<Option<EventFeed>>;
+
+    /// The operator's player for its user `external_id`, created with
+    /// `token_hash`, `balance` and `pair` if new (see [`operator`]).
+    async fn operator_player(
+        &self,
+        external_id: &str,
+        token_hash: &str,
+        balance: u128,
+        pair: NewSeedPair,
+    ) -> StoreResult<OperatorPlayer>;
+
+    /// Replaces the token of `external_id`'s player (`None`: revokes it);
+    /// the player id and the hash it replaced.
+    async fn set_operator_player_token(
+        &self,
+        external_id: &str,
+        token_hash: Option<&str>,
+    ) -> StoreResult<(i64, String)>;
+
+    /// Grants free play chips to `external_id`'s player, once per `key`.
+    async fn grant_chips(
+        &self,
+        external_id: &str,
+        key: &str,
+        amount: u128,
+    ) -> StoreResult<ChipGrant>;
 }
 
 /// Live events from every process on the database, as broadcast.

@@ -196,6 +196,66 @@ macro_rules! impl_store {
                     .await
             }
 
+            async fn operator_player(
+                &self,
+                external_id: &str,
+                token_hash: &str,
+                balance: u128,
+                pair: $crate::NewSeedPair,
+            ) -> $crate::StoreResult<$crate::OperatorPlayer> {
+                let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
+                let (external, token) = (external_id.to_owned(), token_hash.to_owned());
+                let created = self
+                    .write_tx(async move |tx| {
+                        $crate::operator::find_or_create(
+                            tx,
+                            &external,
+                            &token,
+                            balance,
+                            &sealed,
+                            now(),
+                        )
+                        .await
+                    })
+                    .await;
+                match created {
+                    Err($crate::StoreError::Conflict { code, .. })
+                        if code == $crate::operator::RACE =>
+                    {
+                        let external = external_id.to_owned();
+                        self.read_tx(async move |tx| $crate::operator::find(tx, &external).await)
+                            .await
+                    }
+                    other => other,
+                }
+            }
+
+            async fn set_operator_player_token(
+                &self,
+                external_id: &str,
+                token_hash: Option<&str>,
+            ) -> $crate::StoreResult<(i64, String)> {
+                let external = external_id.to_owned();
+                let token = token_hash.map(str::to_owned);
+                self.write_tx(async move |tx| {
+                    $crate::operator::set_token(tx, &external, token.as_deref()).await
+                })
+                .await
+            }
+
+            async fn grant_chips(
+                &self,
+                external_id: &str,
+                key: &str,
+                amount: u128,
+            ) -> $crate::StoreResult<$crate::ChipGrant> {
+                let (external, key) = (external_id.to_owned(), key.to_owned());
+                self.write_tx(async move |tx| {
+                    $crate::operator::grant(tx, &external, &key, amount, now()).await
+                })
+                .await
+            }
+
             async fn acquire_lease(
                 &self,
                 resource: &str,

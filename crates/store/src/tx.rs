@@ -125,6 +125,43 @@ pub(crate) trait Tx {
     /// Sets a player's balance.
     async fn set_balance(&mut self, player_id: i64, balance: u128) -> StoreResult<()>;
 
+    /// The player the operator created for its user `external_id`;
+    /// `lock`: serialize writes to that player (PostgreSQL).
+    async fn operator_player_id(
+        &mut self,
+        external_id: &str,
+        lock: bool,
+    ) -> StoreResult<Option<i64>>;
+
+    /// Links `external_id` to `player_id`; `false` if it is linked already.
+    async fn insert_operator_player(
+        &mut self,
+        external_id: &str,
+        player_id: i64,
+        now: i64,
+    ) -> StoreResult<bool>;
+
+    /// Replaces a player's token hash; the hash it replaced.
+    async fn replace_token_hash(&mut self, player_id: i64, token_hash: &str)
+        -> StoreResult<String>;
+
+    /// The player's chip grant under `key`: `(id, amount, balance after)`.
+    async fn chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<(i64, u128, u128)>>;
+
+    /// Inserts a chip grant; its id.
+    async fn insert_chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+        amount: u128,
+        balance_after: u128,
+        now: i64,
+    ) -> StoreResult<i64>;
+
     /// Inserts a seed pair; its id.
     async fn insert_pair(
         &mut self,

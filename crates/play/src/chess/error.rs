@@ -48,7 +48,8 @@ impl RuleViolation for ChessError {
             Self::OwnChallenge(_) => "own_challenge",
             Self::UnknownOpponent(_) => "unknown_opponent",
             Self::SeekExpired => "seek_expired",
-            Self::SeedMismatch => "seed_mismatch",
+            // Not a rule: a stored state that contradicts itself.
+            Self::SeedMismatch => "internal",
         }
     }
 }

@@ -419,7 +419,7 @@ fn bot(
 /// seed, the client seed.
 type DrawSide<'a> = (&'a Seed, &'a ServerSeed, &'a ClientSeed);
 
-/// Who plays White (SPEC §3), `b` `None` against a bot.
+/// Who plays White (docs/spec.md §6), `b` `None` against a bot.
 fn draw_white<'a>(a: DrawSide<'a>, b: Option<DrawSide<'a>>) -> Side {
     fn side<'a>((seed, secret, client): DrawSide<'a>) -> ChessSide<'a> {
         ChessSide {

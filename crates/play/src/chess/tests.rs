@@ -160,7 +160,12 @@ fn accepting_pairs_both_sides_with_opposite_colours() {
 fn accepting_checks_every_seed_against_its_commitment() {
     let (a, b) = (seeking(1, 10), committed(2, 20));
     let err = apply_pair(&a, &b, accept_cmd(&b, [1, 9]), T0).expect_err("b's seed");
-    assert_eq!(err.code(), "seed_mismatch");
+    assert_eq!(err, ChessError::SeedMismatch);
+    assert_eq!(
+        err.code(),
+        "internal",
+        "not a rule: the stored state is wrong"
+    );
 }
 
 #[test]
@@ -302,4 +307,25 @@ fn a_seed_round_trips_through_json_without_its_secret() {
     let text = serde_json::to_string(&a).expect("serializes");
     assert!(!text.contains(secret(1).reveal()));
     assert_eq!(serde_json::from_str::<Seed>(&text).expect("parses"), a);
+}
+
+#[test]
+fn every_rule_code_is_documented() {
+    let api = include_str!("../../../../docs/api.md");
+    let errors = [
+        ChessError::NotFound("seek"),
+        ChessError::CommitmentMismatch,
+        ChessError::WrongStatus {
+            status: "playing",
+            expected: "committed",
+        },
+        ChessError::OwnSeek,
+        ChessError::OwnChallenge(1),
+        ChessError::UnknownOpponent(2),
+        ChessError::SeekExpired,
+    ];
+    for err in errors {
+        let code = format!("`{}`", err.code());
+        assert!(api.contains(&code), "{code} is not in docs/api.md");
+    }
 }

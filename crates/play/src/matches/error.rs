@@ -18,6 +18,9 @@ pub enum MatchError {
         /// The match's number of players.
         players: usize,
     },
+    /// A client seed for a `match_seed_v1` match, which mixes in none.
+    #[error("client_seed: a match_seed_v1 match takes no client seeds")]
+    NoClientSeeds,
     /// A second client seed for the same player.
     #[error("index: player {0} already gave a client seed")]
     SeedAlreadySet(usize),
@@ -71,14 +74,15 @@ impl RuleViolation for MatchError {
             Self::CommitmentMismatch(_) => "commitment_mismatch",
             Self::InvalidIndex { .. } => "invalid_index",
             Self::SeedAlreadySet(_) => "seed_already_set",
+            Self::NoClientSeeds => "no_client_seeds",
             Self::WrongStatus { .. } => "wrong_status",
             Self::ClientSeedsMissing(_) => "client_seeds_missing",
             Self::InvalidStep { .. } => "invalid_step",
             Self::InvalidBuyer(_) => "invalid_buyer",
             Self::WallEmpty(_) => "wall_empty",
             Self::TooLong { .. } => "match_too_long",
-            Self::SeedMismatch => "seed_mismatch",
-            Self::Replay(_) => "replay_failed",
+            // Not rules: a stored state that contradicts itself.
+            Self::SeedMismatch | Self::Replay(_) => "internal",
         }
     }
 }

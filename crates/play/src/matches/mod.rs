@@ -1,7 +1,7 @@
-//! A table-game match (`match_seed_v2`): committed (client seeds come in,
-//! each only with the commitment its player was shown) → drawing (the seat
-//! order, then the game's draws step by step) → revealed (the seed and the
-//! record).
+//! A table-game match (`match_seed_v2`, or the legacy `match_seed_v1`):
+//! committed (client seeds come in, each only with the commitment its
+//! player was shown; v1 takes none) → drawing (the seat order, then the
+//! game's draws step by step) → revealed (the seed and the record).
 //!
 //! The state never holds an unrevealed server seed: the caller unseals it
 //! and passes it with each command that draws ([`Command::Start`],
@@ -20,6 +20,7 @@ mod props;
 mod tests;
 
 use fairseed_core::games::{self, Game, MatchOutcome, MatchStream};
+use fairseed_core::record::MatchScheme;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
 use serde::{Deserialize, Serialize};
 
@@ -29,9 +30,34 @@ pub use error::MatchError;
 pub use step::{Drawn, Progress, Step, MAX_STEPS};
 pub use view::{view, MatchView};
 
+/// Which of the two match schemes a match draws with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Scheme {
+    /// `match_seed_v2`: every player's client seed mixed in.
+    #[default]
+    #[serde(rename = "match_seed_v2")]
+    V2,
+    /// `match_seed_v1` (legacy): the server seed alone, no client seeds.
+    #[serde(rename = "match_seed_v1")]
+    V1,
+}
+
+impl Scheme {
+    /// The core's name for it.
+    pub fn core(self) -> MatchScheme {
+        match self {
+            Self::V2 => MatchScheme::V2,
+            Self::V1 => MatchScheme::V1,
+        }
+    }
+}
+
 /// A match between requests. Holds no secret until [`Phase::Revealed`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Match {
+    /// v2, or the legacy v1.
+    #[serde(default)]
+    pub scheme: Scheme,
     /// The game.
     #[serde(with = "codec::game")]
     pub game: Game,
@@ -159,20 +185,27 @@ impl Match {
     }
 
     /// A new match, committed to `commitment`. `tiles` is mahjong's wall
-    /// size (0 for other games); `labels` has one entry per player.
+    /// size (0 for other games); `labels` has one entry per player. A v2
+    /// match waits for a client seed per player; a v1 match takes none.
     pub fn open(
+        scheme: Scheme,
         game: Game,
         match_id: Ident,
         commitment: Commitment,
         labels: Vec<String>,
         tiles: usize,
     ) -> Self {
+        let seeds = match scheme {
+            Scheme::V2 => labels.len(),
+            Scheme::V1 => 0,
+        };
         Self {
+            scheme,
             game,
             match_id,
             commitment,
             phase: Phase::Committed {
-                client_seeds: vec![None; labels.len()],
+                client_seeds: vec![None; seeds],
             },
             labels,
             tiles,
@@ -200,7 +233,10 @@ impl Match {
     /// and the wall (checked by [`Progress::advance`]), so a refusal here
     /// is a bug; it is reported, never drawn around.
     fn replay(&self, seed: &ServerSeed, played: &Played) -> Result<MatchOutcome, MatchError> {
-        let stream = MatchStream::v2(seed, self.game, &self.match_id, &played.client_seeds);
+        let stream = match self.scheme {
+            Scheme::V2 => MatchStream::v2(seed, self.game, &self.match_id, &played.client_seeds),
+            Scheme::V1 => Ok(MatchStream::v1(seed, self.game, &self.match_id)),
+        };
         stream
             .and_then(|s| games::play(s, self.game, &played.progress.play(self.tiles)))
             .map_err(|e| MatchError::Replay(e.to_string()))
@@ -235,6 +271,9 @@ fn take_client_seed(
     let Phase::Committed { client_seeds } = &state.phase else {
         return Err(state.wrong_status("submit a client seed", "open"));
     };
+    if state.scheme == Scheme::V1 {
+        return Err(MatchError::NoClientSeeds);
+    }
     if !state.commitment.ct_eq_commitment(shown) {
         return Err(MatchError::CommitmentMismatch(shown.to_hex()));
     }

@@ -86,11 +86,11 @@ fn command(state: &Match, plan: &Plan) -> Command {
     }
 }
 
-fn opened(game: Game) -> Match {
+fn opened(scheme: Scheme, game: Game) -> Match {
     let labels = (0..game.players()).map(|i| format!("label {i}")).collect();
     let tiles = if game == Game::Mahjong { 144 } else { 0 };
     let id = Ident::parse("prop").expect("valid");
-    Match::open(game, id, seed(7).commitment(), labels, tiles)
+    Match::open(scheme, game, id, seed(7).commitment(), labels, tiles)
 }
 
 fn text(value: &impl serde::Serialize) -> String {
@@ -213,10 +213,11 @@ proptest! {
     #[test]
     fn views_never_show_what_their_viewer_may_not_see(
         game in any_game(),
+        scheme in prop_oneof![Just(Scheme::V2), Just(Scheme::V1)],
         seated in proptest::bool::weighted(0.7),
         plans in proptest::collection::vec(any_plan(), 0..40),
     ) {
-        let mut state = opened(game);
+        let mut state = opened(scheme, game);
         // Most runs give every client seed and start first, so draws and
         // the finish are reached often; the rest try any order.
         let opening = (0..game.players())

@@ -17,7 +17,7 @@ pub(super) fn seed(byte: u8) -> ServerSeed {
 pub(super) fn opened(game: Game, tiles: usize) -> Match {
     let labels = (0..game.players()).map(|i| format!("p{i}")).collect();
     let id = Ident::parse("m-test.1").expect("a valid id");
-    Match::open(game, id, seed(7).commitment(), labels, tiles)
+    Match::open(Scheme::V2, game, id, seed(7).commitment(), labels, tiles)
 }
 
 fn client(i: usize) -> ClientSeed {
@@ -108,8 +108,8 @@ fn start_needs_every_client_seed_and_the_committed_seed() {
     assert_eq!(err, MatchError::ClientSeedsMissing(vec![0, 1, 3]));
     let full = (0..4).fold(opened(Game::Tarneeb, 0), |s, i| give_seed(&s, i));
     assert_eq!(
-        refused(&full, Command::Start { seed: seed(8) }).code(),
-        "seed_mismatch"
+        refused(&full, Command::Start { seed: seed(8) }),
+        MatchError::SeedMismatch
     );
     let (next, events) = ok(&full, Command::Start { seed: seed(7) });
     let Phase::Drawing(played) = &next.phase else {
@@ -340,4 +340,82 @@ fn a_stored_state_with_a_bad_value_does_not_load() {
     let bad = text.replace("\"trix\"", "\"poker\"");
     let err = serde_json::from_str::<Match>(&bad).expect_err("an unknown game");
     assert!(err.to_string().contains("game"), "{err}");
+}
+
+#[test]
+fn every_rule_code_is_documented() {
+    let api = include_str!("../../../../docs/api.md");
+    let errors = [
+        MatchError::CommitmentMismatch(String::new()),
+        MatchError::InvalidIndex {
+            field: "index".into(),
+            index: 9,
+            players: 2,
+        },
+        MatchError::SeedAlreadySet(0),
+        MatchError::NoClientSeeds,
+        MatchError::ClientSeedsMissing(vec![1]),
+        MatchError::InvalidStep {
+            step: "deal",
+            why: String::new(),
+        },
+        MatchError::InvalidBuyer(4),
+        MatchError::WallEmpty(144),
+        MatchError::TooLong {
+            what: "deals",
+            limit: MAX_STEPS,
+        },
+        refused(&opened(Game::Trix, 0), Command::Start { seed: seed(7) }),
+    ];
+    for err in errors {
+        let code = format!("`{}`", err.code());
+        assert!(api.contains(&code), "{code} is not in docs/api.md");
+    }
+}
+
+#[test]
+fn a_v1_match_takes_no_client_seeds_and_records_as_v1() {
+    let labels = vec![
+        "a".to_owned(),
+        "b".to_owned(),
+        "c".to_owned(),
+        "d".to_owned(),
+    ];
+    let id = Ident::parse("legacy").expect("a valid id");
+    let open = Match::open(
+        Scheme::V1,
+        Game::Bridge,
+        id,
+        seed(7).commitment(),
+        labels,
+        0,
+    );
+    let given = Command::ClientSeed {
+        index: 0,
+        client_seed: client(0),
+        shown: open.commitment,
+    };
+    assert_eq!(refused(&open, given), MatchError::NoClientSeeds);
+    let started = ok(&open, Command::Start { seed: seed(7) }).0;
+    let (drawing, drawn) = draw(&started, Step::Deal);
+    let finish = Command::Finish {
+        seed: seed(7),
+        accounts: vec![],
+    };
+    let events = ok(&drawing, finish).1;
+    let [Event::Finished { record }] = events.as_slice() else {
+        panic!("no record");
+    };
+    assert_eq!(record.scheme, "match_seed_v1");
+    assert!(record.body.get("client_seeds").is_none(), "{}", record.body);
+    assert!(
+        fairseed_core::verify_value(&record.body).valid,
+        "{}",
+        record.body
+    );
+    let Drawn::Deal { hands } = drawn else {
+        panic!("{drawn:?}");
+    };
+    assert_eq!(record.body["outcome"]["deals"][0], serde_json::json!(hands));
+    assert_eq!(view(&drawing, Viewer::Public).scheme, "match_seed_v1");
 }

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use fairseed_core::games::Game;
-use fairseed_core::record::{MatchRecord, MatchScheme};
+use fairseed_core::record::MatchRecord;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -20,6 +20,8 @@ use crate::{Record, Viewer};
 /// A match as one viewer sees it (the API's match object).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MatchView {
+    /// `match_seed_v2` or `match_seed_v1`.
+    pub scheme: &'static str,
     /// The match id.
     pub match_id: String,
     /// The game.
@@ -75,6 +77,7 @@ pub fn view(state: &Match, viewer: Viewer) -> MatchView {
     };
     let played = played(&state.phase);
     let mut out = MatchView {
+        scheme: state.scheme.core().as_str(),
         match_id: state.match_id.as_str().to_owned(),
         game: state.game.as_str(),
         commitment: state.commitment.to_hex(),
@@ -148,7 +151,7 @@ pub(super) fn record(state: &Match) -> Result<Record, MatchError> {
         }
     };
     let body = MatchRecord {
-        scheme: MatchScheme::V2,
+        scheme: state.scheme.core(),
         game: state.game,
         match_id: state.match_id.clone(),
         commitment: state.commitment,
@@ -162,7 +165,7 @@ pub(super) fn record(state: &Match) -> Result<Record, MatchError> {
     readers.sort_unstable();
     readers.dedup();
     Ok(Record {
-        scheme: MatchScheme::V2.as_str(),
+        scheme: state.scheme.core().as_str(),
         body,
         readers,
     })

@@ -1,4 +1,4 @@
-//! A `poker_hmac_v1` table (SPEC §4): seats, seed sessions, hands and
+//! A `poker_hmac_v1` table (docs/spec.md §7): seats, seed sessions, hands and
 //! streets, leaving and rotation, as one pure state machine.
 //!
 //! [`State`] is a table with its current seed session, the session's server
@@ -13,7 +13,6 @@
 
 mod error;
 mod rules;
-mod text;
 mod view;
 
 #[cfg(test)]
@@ -26,7 +25,7 @@ use std::collections::BTreeMap;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
 use serde::{Deserialize, Serialize};
 
-use crate::{Millis, PlayerId};
+use crate::{codec, Millis, PlayerId};
 
 pub use error::PokerError;
 pub use rules::{apply, due, Command, Event};
@@ -137,7 +136,7 @@ pub struct Seat {
     pub player: PlayerId,
     /// Their client seed for the current session; `None` after a rotation
     /// until they give a new one (the seat sits out meanwhile).
-    #[serde(with = "text::opt", default)]
+    #[serde(with = "codec::optional_client_seed", default)]
     pub client_seed: Option<ClientSeed>,
 }
 
@@ -152,7 +151,7 @@ impl Seat {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     /// The table id (`T`).
-    #[serde(with = "text")]
+    #[serde(with = "codec::ident")]
     pub table: Ident,
     /// The current session's number (`s<k>`).
     pub session_no: u64,
@@ -166,15 +165,15 @@ pub struct Hand {
     /// The hand's number in the session, from 1.
     pub n: u64,
     /// Seat → client seed, as dealt.
-    #[serde(with = "text::seats")]
+    #[serde(with = "codec::client_seeds_by_seat")]
     pub seats: BTreeMap<u8, ClientSeed>,
     /// Seat → player.
     pub players: BTreeMap<u8, PlayerId>,
     /// `sha256(hand_value)`.
-    #[serde(with = "text")]
+    #[serde(with = "codec::commitment")]
     pub hand_commitment: Commitment,
     /// The deck's Merkle root.
-    #[serde(with = "text")]
+    #[serde(with = "codec::commitment")]
     pub deck_root: Commitment,
     /// How far it is dealt.
     pub street: Street,
@@ -198,10 +197,10 @@ impl Hand {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Session {
     /// The table id (`T`).
-    #[serde(with = "text")]
+    #[serde(with = "codec::ident")]
     pub table: Ident,
     /// The session id (`S`, `s<k>`).
-    #[serde(with = "text")]
+    #[serde(with = "codec::ident")]
     pub session: Ident,
     /// When it opened.
     #[serde(rename = "opened_ms")]

@@ -16,8 +16,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::rules::{deal, Event};
-use super::{text, Hand, PokerError, RotatedSession, Session, State, Street};
-use crate::{PlayerId, Viewer};
+use super::{Hand, PokerError, RotatedSession, Session, State, Street};
+use crate::{codec, PlayerId, Viewer};
 
 /// A seat as anyone sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -36,10 +36,10 @@ pub struct HandSummary {
     /// The viewer's seat in it, if they were dealt in.
     pub seat: Option<u8>,
     /// `sha256(hand_value)`.
-    #[serde(with = "text")]
+    #[serde(with = "codec::commitment")]
     pub hand_commitment: Commitment,
     /// The deck's Merkle root.
-    #[serde(with = "text")]
+    #[serde(with = "codec::commitment")]
     pub deck_root: Commitment,
     /// How far it is dealt.
     pub street: Street,
@@ -49,13 +49,13 @@ pub struct HandSummary {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TableView {
     /// The table id.
-    #[serde(with = "text")]
+    #[serde(with = "codec::ident")]
     pub table_id: Ident,
     /// The current session.
-    #[serde(with = "text")]
+    #[serde(with = "codec::ident")]
     pub session: Ident,
     /// Its seed's commitment.
-    #[serde(with = "text")]
+    #[serde(with = "codec::commitment")]
     pub commitment: Commitment,
     /// Who sits where.
     pub seats: BTreeMap<u8, SeatView>,
@@ -67,21 +67,21 @@ pub struct TableView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HandView {
     /// The table.
-    #[serde(with = "text")]
+    #[serde(with = "codec::ident")]
     pub table: Ident,
     /// The session.
-    #[serde(with = "text")]
+    #[serde(with = "codec::ident")]
     pub session: Ident,
     /// The hand's number.
     pub n: u64,
     /// Client seeds by seat, as dealt.
-    #[serde(with = "text::seats")]
+    #[serde(with = "codec::client_seeds_by_seat")]
     pub seats: BTreeMap<u8, ClientSeed>,
     /// `sha256(hand_value)`.
-    #[serde(with = "text")]
+    #[serde(with = "codec::commitment")]
     pub hand_commitment: Commitment,
     /// The deck's Merkle root.
-    #[serde(with = "text")]
+    #[serde(with = "codec::commitment")]
     pub deck_root: Commitment,
     /// How far it is dealt.
     pub street: Street,

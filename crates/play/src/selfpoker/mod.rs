@@ -1,4 +1,4 @@
-//! A `selfpoker` hand (SPEC §6): the player at seat 0 against bots. The
+//! A `selfpoker` hand (docs/spec.md §9): the player at seat 0 against bots. The
 //! hand's 63-bit seed is drawn by the caller and committed before any card;
 //! each `next` deals one stage; `hand_end` reveals the seed and every card.
 //!

@@ -16,7 +16,7 @@ use fairseed_play::chess::{
     self, Command, Event, GameView, Opponent, PairCommand, Seed, SeedPhase, Side,
 };
 use fairseed_play::Viewer;
-use fairseed_store::{Commit, LoadedRound, StoreError};
+use fairseed_store::{Commit, LoadedRound};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -25,8 +25,8 @@ use tracing::instrument;
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiPath};
 use crate::handlers::keyed::{record_id_slot, Keyed};
-use crate::rounds::chess::{self as rounds, refusal, round_id};
-use crate::rounds::now;
+use crate::rounds::chess::{self as rounds, round_id};
+use crate::rounds::{now, player_exists};
 use crate::state::AppState;
 use crate::{secrets, step};
 
@@ -122,7 +122,7 @@ fn on_one(
 ) -> impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError> {
     move |loaded, current| {
         let command = command(rounds::secret(&loaded[0])?);
-        let (next, events) = chess::apply(&current[0], command, now()).map_err(refusal)?;
+        let (next, events) = chess::apply(&current[0], command, now()).map_err(ApiError::rule)?;
         Ok((vec![next], events))
     }
 }
@@ -135,7 +135,7 @@ fn on_pair(
     move |loaded, current| {
         let command = command([rounds::secret(&loaded[0])?, rounds::secret(&loaded[1])?]);
         let ((a, b), events) =
-            chess::apply_pair(&current[0], &current[1], command, now()).map_err(refusal)?;
+            chess::apply_pair(&current[0], &current[1], command, now()).map_err(ApiError::rule)?;
         Ok((vec![a, b], events))
     }
 }
@@ -157,11 +157,7 @@ async fn opponent(state: &AppState, id: Option<i64>) -> Result<Option<Opponent>,
             format!("{id} is not a player id (ids are positive)"),
         ));
     }
-    let exists = match state.store().player(id).await {
-        Ok(_) => true,
-        Err(StoreError::NotFound(_)) => false,
-        Err(other) => return Err(other.into()),
-    };
+    let exists = player_exists(state, id).await?;
     Ok(Some(Opponent { id, exists }))
 }
 

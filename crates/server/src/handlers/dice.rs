@@ -58,10 +58,10 @@ impl From<BetRow> for BetView {
 }
 
 /// The `Idempotency-Key` header: 1..128 visible ASCII characters.
-fn idempotency_key(headers: &HeaderMap) -> Result<String, ApiError> {
+pub(crate) fn idempotency_key(headers: &HeaderMap) -> Result<String, ApiError> {
     let value = headers
         .get("idempotency-key")
-        .ok_or_else(|| ApiError::bad_request("Idempotency-Key: header is required for a bet"))?;
+        .ok_or_else(|| ApiError::bad_request("Idempotency-Key: header is required"))?;
     let key = value
         .to_str()
         .ok()

@@ -1,4 +1,4 @@
-//! Table-game matches (`match_seed_v2`), for the operator:
+//! Table-game matches (`match_seed_v2`, legacy `match_seed_v1`), for the operator:
 //! `POST /v1/matches`, `GET /v1/matches/{id}`, `POST …/client-seeds`,
 //! `POST …/start`, `POST …/draws`, `GET …/draws`, `POST …/finish`.
 //!
@@ -15,9 +15,9 @@ use axum::response::Response;
 use axum::Json;
 use fairseed_core::games::Game;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_play::matches::{self, Command, Event, Match, MatchView, Step};
+use fairseed_play::matches::{self, Command, Event, Match, MatchView, Scheme, Step};
 use fairseed_play::Viewer;
-use fairseed_store::{Commit, LoadedRound, StoreError};
+use fairseed_store::{Commit, LoadedRound};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -27,8 +27,8 @@ use crate::auth::OperatorAuth;
 use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::events::Audience;
 use crate::handlers::keyed::{record_id_slot, Keyed, Ran};
-use crate::rounds::matches::{self as rounds, refusal, round_id};
-use crate::rounds::now;
+use crate::rounds::matches::{self as rounds, round_id};
+use crate::rounds::{now, player_exists};
 use crate::secrets;
 use crate::state::AppState;
 use crate::step::OPERATOR_SCOPE;
@@ -37,10 +37,23 @@ use crate::step::OPERATOR_SCOPE;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpenMatch {
+    #[serde(default)]
+    scheme: Option<String>,
     game: String,
     match_id: Option<String>,
     players: Option<Vec<String>>,
     tiles: Option<usize>,
+}
+
+fn scheme(name: Option<&str>) -> Result<Scheme, ApiError> {
+    match name {
+        None | Some("match_seed_v2") => Ok(Scheme::V2),
+        Some("match_seed_v1") => Ok(Scheme::V1),
+        Some(other) => Err(ApiError::invalid(
+            "scheme",
+            format!("'{other}' is not a match scheme; expected match_seed_v2 or match_seed_v1"),
+        )),
+    }
 }
 
 fn game(name: &str) -> Result<Game, ApiError> {
@@ -110,7 +123,15 @@ pub async fn post(
     let labels = labels(game, body.players.clone())?;
     let tiles = tiles(game, body.tiles)?;
     let seed = ServerSeed::from_bytes(secrets::random_bytes()?);
-    let opened = Match::open(game, match_id.clone(), seed.commitment(), labels, tiles);
+    let scheme = scheme(body.scheme.as_deref())?;
+    let opened = Match::open(
+        scheme,
+        game,
+        match_id.clone(),
+        seed.commitment(),
+        labels,
+        tiles,
+    );
     let ran = keyed
         .run(&state, OPERATOR_SCOPE, StatusCode::CREATED, &[], |_| {
             let commit = Commit {
@@ -179,7 +200,8 @@ async fn step<B>(
         .run(state, OPERATOR_SCOPE, StatusCode::OK, &ids, |loaded| {
             let round = loaded.first().ok_or_else(|| ApiError::not_found("match"))?;
             let (current, seed) = rounds::load(round)?;
-            let (next, events) = matches::apply(&current, command(seed), now()).map_err(refusal)?;
+            let (next, events) =
+                matches::apply(&current, command(seed), now()).map_err(ApiError::rule)?;
             let body = answer(round, &next, &events)?;
             let commit = Commit {
                 writes: vec![rounds::write(round, &next, &events)?],
@@ -385,13 +407,7 @@ async fn accounts(
         let i: usize = index
             .parse()
             .map_err(|_| ApiError::invalid(&field, format!("'{index}' is not a player index")))?;
-        let exists = player > 0
-            && match state.store().player(player).await {
-                Ok(_) => true,
-                Err(StoreError::NotFound(_)) => false,
-                Err(other) => return Err(other.into()),
-            };
-        if !exists {
+        if !player_exists(state, player).await? {
             return Err(ApiError::invalid(
                 field,
                 format!("{player} is not a player id"),

@@ -7,6 +7,7 @@ pub mod health;
 pub mod keyed;
 pub mod matches;
 pub mod operator;
+pub mod operator_players;
 pub mod players;
 pub mod poker;
 pub mod records;

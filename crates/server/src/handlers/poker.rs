@@ -7,16 +7,17 @@
 //! versions compared (a lost race loads and applies again). Every answer
 //! and event is a view from `fairseed_play::poker`. Reads are reads.
 
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
 use fairseed_play::poker::{
     self as rules, view, view_hand, Command, Event, PokerError, RotateWhy, TableView,
 };
-use fairseed_play::{Millis, Viewer};
+use fairseed_play::Viewer;
 use fairseed_store::{Commit, Idempotent, RoundUpdate, StoreError};
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tracing::instrument;
@@ -24,18 +25,15 @@ use tracing::instrument;
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::events::Audience;
+use crate::handlers::keyed::Keyed;
 use crate::handlers::records::RecordView;
+use crate::rounds::now;
 use crate::rounds::poker::{self as rows, Published};
 use crate::secrets;
 use crate::state::AppState;
 use crate::step::{self, OPERATOR_SCOPE};
 
 pub use crate::fleet::rotate_open_sessions;
-
-/// Now, from the clock: the rules take time as an argument.
-pub(crate) fn now() -> Millis {
-    Millis(crate::fleet::now_ms())
-}
 
 fn fresh_seed() -> Result<ServerSeed, ApiError> {
     Ok(ServerSeed::from_bytes(secrets::random_bytes()?))
@@ -347,94 +345,23 @@ pub async fn post_leave(
     ))
 }
 
-/// The optional `Idempotency-Key` of an operator call: 1..128 visible ASCII characters.
-fn optional_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
-    let Some(value) = headers.get("idempotency-key") else {
-        return Ok(None);
-    };
-    value
-        .to_str()
-        .ok()
-        .filter(|k| (1..=128).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()))
-        .map(|k| Some(k.to_owned()))
-        .ok_or_else(|| {
-            ApiError::bad_request("Idempotency-Key: expected 1 to 128 visible ASCII characters")
-        })
-}
-
-/// An operator call that may carry an `Idempotency-Key`: a retry with the
-/// same key and body gets the first answer again, nothing applied twice.
-struct Retry {
-    key: Option<(String, String)>,
-}
-
-impl Retry {
-    async fn check(
-        state: &AppState,
-        headers: &HeaderMap,
-        path: &str,
-        body: &[u8],
-    ) -> Result<(Self, Option<Value>), ApiError> {
-        let Some(key) = optional_key(headers)? else {
-            return Ok((Self { key: None }, None));
-        };
-        let hash = step::request_hash("POST", path, body);
-        let replayed = step::replay(state, OPERATOR_SCOPE, &key, &hash).await?;
-        Ok((
-            Self {
-                key: Some((key, hash)),
-            },
-            replayed,
-        ))
-    }
-
-    /// The idempotency entry storing `response` with the change.
-    fn entry(&self, response: &Value) -> Option<Idempotent> {
-        self.key.as_ref().map(|(key, hash)| Idempotent {
-            scope: OPERATOR_SCOPE.into(),
-            key: key.clone(),
-            request_hash: hash.clone(),
-            response: response.to_string(),
-        })
-    }
-
-    /// A lost race with the same key: the winner's answer.
-    async fn after(
-        &self,
-        state: &AppState,
-        result: Result<Value, ApiError>,
-    ) -> Result<Value, ApiError> {
-        match (result, &self.key) {
-            (Err(e), Some((key, hash))) if e.code() == "idempotency_key_used" => {
-                step::replay(state, OPERATOR_SCOPE, key, hash)
-                    .await?
-                    .ok_or(e)
-            }
-            (result, _) => result,
-        }
-    }
-}
-
 /// Starts the next hand (rotating first after 500 hands or 24 hours).
 /// Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_hand(
     State(state): State<AppState>,
     _op: OperatorAuth,
-    headers: HeaderMap,
     ApiPath(table): ApiPath<String>,
-    body: Bytes,
-) -> Result<Json<Value>, ApiError> {
-    let path = format!("/v1/poker/tables/{table}/hands");
-    let (retry, replayed) = Retry::check(&state, &headers, &path, &body).await?;
-    if let Some(answer) = replayed {
-        return Ok(Json(answer));
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    if let Some(replayed) = keyed.replay(&state, OPERATOR_SCOPE, StatusCode::OK).await? {
+        return Ok(replayed);
     }
     let result = run(&state, &table, |loaded, seed| {
         match apply(loaded, Command::StartHand) {
             Ok((next, events)) => {
                 let answer = rules::public_event(&next, &events[0])?;
-                let entry = retry.entry(&answer);
+                let entry = keyed.entry(OPERATOR_SCOPE, &answer);
                 Ok((next, events, Some(answer), entry))
             }
             // The limit was reached: rotate now, answer 409 below.
@@ -450,17 +377,18 @@ pub async fn post_hand(
         }
     })
     .await;
-    let answer = match result {
+    let done = match result {
         Ok(Stepped { out: None, .. }) => {
             return Err(ApiError::conflict(
                 "session_rotated",
                 "the session reached 500 hands or 24 hours and was rotated; players must give client seeds for the new commitment",
             ))
         }
-        Ok(Stepped { out: Some(a), .. }) => Ok(a),
+        Ok(Stepped { out: Some(answer), .. }) => Ok((answer, Vec::new(), ())),
         Err(e) => Err(e),
     };
-    Ok(Json(retry.after(&state, answer).await?))
+    let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
+    Ok(ran.await?.response())
 }
 
 /// Deals the next street of hand `n`. Idempotent with an `Idempotency-Key`.
@@ -468,24 +396,22 @@ pub async fn post_hand(
 pub async fn post_street(
     State(state): State<AppState>,
     _op: OperatorAuth,
-    headers: HeaderMap,
     ApiPath((table, n)): ApiPath<(String, u64)>,
-    body: Bytes,
-) -> Result<Json<Value>, ApiError> {
-    let path = format!("/v1/poker/tables/{table}/hands/{n}/street");
-    let (retry, replayed) = Retry::check(&state, &headers, &path, &body).await?;
-    if let Some(answer) = replayed {
-        return Ok(Json(answer));
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    if let Some(replayed) = keyed.replay(&state, OPERATOR_SCOPE, StatusCode::OK).await? {
+        return Ok(replayed);
     }
     let result = run(&state, &table, |loaded, _| {
         let (next, events) = apply(loaded, Command::DealStreet { n })?;
         let answer = rules::public_event(&next, &events[0])?;
-        let entry = retry.entry(&answer);
+        let entry = keyed.entry(OPERATOR_SCOPE, &answer);
         Ok((next, events, answer, entry))
     })
     .await;
-    let answer = result.map(|s| s.out);
-    Ok(Json(retry.after(&state, answer).await?))
+    let done = result.map(|s| (s.out, Vec::new(), ()));
+    let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
+    Ok(ran.await?.response())
 }
 
 /// The caller's view of hand `n`: own hole cards, the board so far. A read.

@@ -82,7 +82,7 @@ pub async fn put_client(
     auth: PlayerAuth,
     ApiJson(body): ApiJson<SetClient>,
 ) -> Result<Json<PairView>, ApiError> {
-    let client = ClientSeed::parse_field(&body.client_seed, "client_seed")?;
+    let client = ClientSeed::parse_chosen(&body.client_seed, "client_seed")?;
     let commitment = Commitment::parse_field(&body.commitment, "commitment")?;
     let commitment = commitment.to_hex();
     let current = state.store().current_pair(auth.id).await?;

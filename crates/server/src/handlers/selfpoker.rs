@@ -15,7 +15,7 @@ use tracing::instrument;
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiJson, ApiPath};
 use crate::events::Audience;
-use crate::handlers::poker::now;
+use crate::rounds::now;
 use crate::rounds::selfpoker::{commit, load, new_round, round_id};
 use crate::secrets;
 use crate::state::AppState;

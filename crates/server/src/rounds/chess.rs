@@ -4,8 +4,7 @@
 //! each changed seed back at the version it was read.
 
 use fairseed_core::ServerSeed;
-use fairseed_play::chess::{ChessError, Event, Seed, SeedPhase};
-use fairseed_play::RuleViolation;
+use fairseed_play::chess::{Event, Seed, SeedPhase};
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use serde_json::json;
 
@@ -115,14 +114,4 @@ pub fn write(
             records,
         },
     })
-}
-
-/// A refusal as an answer: "not found" as a 404, a seed that does not
-/// match its commitment as the bug it is, the rules' 409s.
-pub fn refusal(err: ChessError) -> ApiError {
-    match err {
-        ChessError::NotFound(what) => ApiError::not_found(what),
-        ChessError::SeedMismatch => ApiError::internal(err),
-        rule => ApiError::conflict(rule.code(), rule.to_string()),
-    }
 }

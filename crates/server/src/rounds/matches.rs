@@ -5,8 +5,7 @@
 //! each event, the reveal, the record with its readers).
 
 use fairseed_core::ServerSeed;
-use fairseed_play::matches::{Event, Match, MatchError, Phase};
-use fairseed_play::RuleViolation;
+use fairseed_play::matches::{Event, Match, Phase};
 use fairseed_play::Viewer;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 
@@ -71,13 +70,4 @@ pub fn write(round: &LoadedRound, next: &Match, events: &[Event]) -> Result<Roun
             records,
         },
     })
-}
-
-/// A refusal as an answer: the rules' 409s, and a seed that does not match
-/// its commitment or a match that does not replay as the bugs they are.
-pub fn refusal(err: MatchError) -> ApiError {
-    match err {
-        MatchError::SeedMismatch | MatchError::Replay(_) => ApiError::internal(err),
-        rule => ApiError::conflict(rule.code(), rule.to_string()),
-    }
 }

@@ -16,12 +16,9 @@ pub(crate) fn save<T: Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(StoreError::other)
 }
 
-/// The moment a pure step is applied at.
+/// The moment a pure step is applied at (the rules take time as an argument).
 pub(crate) fn now() -> fairseed_play::Millis {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-    fairseed_play::Millis(ms)
+    fairseed_play::Millis(crate::fleet::now_ms())
 }
 
 /// A round's unsealed secret as the server seed it is.
@@ -40,5 +37,21 @@ pub(crate) fn record_out(record: &fairseed_play::Record) -> fairseed_store::Reco
             body: record.body.to_string(),
         },
         readers: record.readers.clone(),
+    }
+}
+
+/// Whether `id` is an existing player's account: a fact a pure step is
+/// handed (a challenge's opponent, a match's linked players), looked up here.
+pub(crate) async fn player_exists(
+    state: &crate::state::AppState,
+    id: i64,
+) -> Result<bool, crate::error::ApiError> {
+    if id <= 0 {
+        return Ok(false);
+    }
+    match state.store().player(id).await {
+        Ok(_) => Ok(true),
+        Err(StoreError::NotFound(_)) => Ok(false),
+        Err(other) => Err(other.into()),
     }
 }

@@ -79,8 +79,7 @@ pub fn load(rounds: &[LoadedRound]) -> Result<Loaded, ApiError> {
         return Err(rotated());
     }
     let secret = session.secret.as_ref().ok_or_else(rotated)?;
-    let seed = ServerSeed::parse(secret.expose())
-        .map_err(|_| ApiError::internal("a stored server seed does not parse"))?;
+    let seed = super::unseal(secret)?;
     let commitment = Commitment::parse(&session.row.commitment)
         .map_err(|_| ApiError::internal("a stored commitment does not parse"))?;
     let state = State::load(

@@ -27,6 +27,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/postgres/0003_versions.sql"),
     ),
     (4, include_str!("../../migrations/postgres/0004_events.sql")),
+    (
+        5,
+        include_str!("../../migrations/postgres/0005_players.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

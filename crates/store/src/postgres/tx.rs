@@ -139,6 +139,101 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
+    async fn operator_player_id(
+        &mut self,
+        external_id: &str,
+        lock: bool,
+    ) -> StoreResult<Option<i64>> {
+        Ok(sqlx::query_scalar(&format!(
+            "SELECT player_id FROM operator_players WHERE external_id = $1{}",
+            lock_clause(lock)
+        ))
+        .bind(external_id)
+        .fetch_optional(&mut *self.0)
+        .await?)
+    }
+
+    async fn insert_operator_player(
+        &mut self,
+        external_id: &str,
+        player_id: i64,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let inserted: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO operator_players (external_id, player_id, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (external_id) DO NOTHING RETURNING player_id",
+        )
+        .bind(external_id)
+        .bind(player_id)
+        .bind(now)
+        .fetch_optional(&mut *self.0)
+        .await?;
+        Ok(inserted.is_some())
+    }
+
+    async fn replace_token_hash(
+        &mut self,
+        player_id: i64,
+        token_hash: &str,
+    ) -> StoreResult<String> {
+        let old: String =
+            sqlx::query_scalar("SELECT token_hash FROM players WHERE id = $1 FOR UPDATE")
+                .bind(player_id)
+                .fetch_one(&mut *self.0)
+                .await?;
+        sqlx::query("UPDATE players SET token_hash = $1 WHERE id = $2")
+            .bind(token_hash)
+            .bind(player_id)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(old)
+    }
+
+    async fn chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<(i64, u128, u128)>> {
+        let found: Option<(i64, String, String)> = sqlx::query_as(
+            "SELECT id, amount::text, balance_after::text FROM chip_grants
+             WHERE player_id = $1 AND grant_key = $2",
+        )
+        .bind(player_id)
+        .bind(key)
+        .fetch_optional(&mut *self.0)
+        .await?;
+        found
+            .map(|(id, amount, after)| {
+                Ok((
+                    id,
+                    convert::parse_u128(&amount, "amount")?,
+                    convert::parse_u128(&after, "balance_after")?,
+                ))
+            })
+            .transpose()
+    }
+
+    async fn insert_chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+        amount: u128,
+        balance_after: u128,
+        now: i64,
+    ) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO chip_grants (player_id, grant_key, amount, balance_after, created_at)
+             VALUES ($1, $2, $3::numeric, $4::numeric, $5) RETURNING id",
+        )
+        .bind(player_id)
+        .bind(key)
+        .bind(amount.to_string())
+        .bind(balance_after.to_string())
+        .bind(now)
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
     async fn insert_pair(
         &mut self,
         player_id: i64,

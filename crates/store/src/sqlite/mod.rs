@@ -36,6 +36,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/sqlite/0001_dice.sql")),
     (2, include_str!("../../migrations/sqlite/0002_rounds.sql")),
     (3, include_str!("../../migrations/sqlite/0003_versions.sql")),
+    (4, include_str!("../../migrations/sqlite/0004_players.sql")),
 ];
 
 /// Read connections kept open.

@@ -159,6 +159,97 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    async fn operator_player_id(
+        &mut self,
+        external_id: &str,
+        _lock: bool,
+    ) -> StoreResult<Option<i64>> {
+        Ok(self
+            .0
+            .prepare_cached("SELECT player_id FROM operator_players WHERE external_id = ?1")?
+            .query_row(params![external_id], |r| r.get(0))
+            .optional()?)
+    }
+
+    async fn insert_operator_player(
+        &mut self,
+        external_id: &str,
+        player_id: i64,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let inserted = self
+            .0
+            .prepare_cached(
+                "INSERT INTO operator_players (external_id, player_id, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (external_id) DO NOTHING",
+            )?
+            .execute(params![external_id, player_id, now])?;
+        Ok(inserted == 1)
+    }
+
+    async fn replace_token_hash(
+        &mut self,
+        player_id: i64,
+        token_hash: &str,
+    ) -> StoreResult<String> {
+        let old: String = self
+            .0
+            .prepare_cached("SELECT token_hash FROM players WHERE id = ?1")?
+            .query_row(params![player_id], |r| r.get(0))?;
+        self.0
+            .prepare_cached("UPDATE players SET token_hash = ?1 WHERE id = ?2")?
+            .execute(params![token_hash, player_id])?;
+        Ok(old)
+    }
+
+    async fn chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<(i64, u128, u128)>> {
+        let found = self
+            .0
+            .prepare_cached(
+                "SELECT id, amount, balance_after FROM chip_grants WHERE player_id = ?1 AND grant_key = ?2",
+            )?
+            .query_row(params![player_id, key], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+            })
+            .optional()?;
+        found
+            .map(|(id, amount, after)| {
+                Ok((
+                    id,
+                    convert::parse_u128(&amount, "amount")?,
+                    convert::parse_u128(&after, "balance_after")?,
+                ))
+            })
+            .transpose()
+    }
+
+    async fn insert_chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+        amount: u128,
+        balance_after: u128,
+        now: i64,
+    ) -> StoreResult<i64> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO chip_grants (player_id, grant_key, amount, balance_after, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                player_id,
+                key,
+                amount.to_string(),
+                balance_after.to_string(),
+                now
+            ])?;
+        Ok(self.0.last_insert_rowid())
+    }
+
     async fn insert_pair(
         &mut self,
         player_id: i64,
