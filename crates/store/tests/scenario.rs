@@ -13,8 +13,8 @@ mod common;
 
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
-    NewSeedPair, Page, PgStore, RecordOut, RoundChange, RoundWrite, SecretSeed, SeedCipher,
-    Settled, SqliteStore, Store, StoreError, Viewer,
+    NewSeedPair, Page, PgStore, RecordOut, Refusal, RoundChange, RoundWrite, SecretSeed,
+    SeedCipher, Settled, SqliteStore, Store, StoreError, Viewer,
 };
 use sha2::{Digest, Sha256};
 
@@ -57,7 +57,7 @@ fn bet(player_id: i64, key: &str, amount: u64) -> BetRequest {
         target: 5000,
         settle: Box::new(move |d: BetDraw<'_>| {
             if u128::from(amount) > d.balance {
-                return Err(StoreError::conflict("insufficient_balance", "broke"));
+                return Err(StoreError::conflict(Refusal::InsufficientBalance, "broke"));
             }
             Ok(fake_settle(
                 d.server_seed,
@@ -145,7 +145,7 @@ async fn scenario(store: Arc<dyn Store>) {
         matches!(
             broke,
             Err(StoreError::Conflict {
-                code: "insufficient_balance",
+                code: Refusal::InsufficientBalance,
                 ..
             })
         ),
@@ -570,7 +570,7 @@ fn write(id: &str, expected_version: u64, state: &str) -> RoundWrite {
 
 fn conflict_code<T: std::fmt::Debug>(result: Result<T, StoreError>) -> &'static str {
     match result {
-        Err(StoreError::Conflict { code, .. }) => code,
+        Err(StoreError::Conflict { code, .. }) => code.code(),
         other => panic!("expected a conflict, got {other:?}"),
     }
 }

@@ -122,13 +122,13 @@ fn settle(bet: Bet) -> SettleFn {
         let amount = u128::from(bet.amount());
         if amount > draw.balance {
             return Err(StoreError::conflict(
-                "insufficient_balance",
+                fairseed_store::Refusal::InsufficientBalance,
                 format!("amount: {amount} is more than the balance {}", draw.balance),
             ));
         }
         if draw.nonce > MAX_NONCE {
             return Err(StoreError::conflict(
-                "nonce_exhausted",
+                fairseed_store::Refusal::NonceExhausted,
                 "the seed pair has used every nonce; rotate it",
             ));
         }
@@ -157,7 +157,7 @@ fn same_bet(first: &BetRow, bet: &Bet, key: &str) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::conflict(
-            "idempotency_key_reused",
+            crate::error::ErrorCode::IdempotencyKeyReused,
             format!(
                 "Idempotency-Key '{key}' was already used for a different bet (bet {})",
                 first.id
@@ -220,7 +220,7 @@ mod tests {
 
     fn refusal(result: Result<Settled, StoreError>) -> &'static str {
         match result {
-            Err(StoreError::Conflict { code, .. }) => code,
+            Err(StoreError::Conflict { code, .. }) => code.code(),
             other => panic!("expected a refusal, got {other:?}"),
         }
     }
