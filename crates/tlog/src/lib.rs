@@ -46,4 +46,7 @@ pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, MemoryLog, EMPTY_ROOT,
 };
 pub use note::{key_hash, open_note, NoteKey};
-pub use tiles::{decode_bundle, encode_bundle, root_from_tiles, TileKind, TilePath};
+pub use tiles::{
+    check_bundle, decode_bundle, encode_bundle, hash_tile_data, new_entry_bundles, new_hash_tiles,
+    root_from_tiles, tiles_for_root, TileKind, TilePath,
+};

@@ -365,3 +365,34 @@ pub fn decode_bundle(bundle: &[u8]) -> Result<Vec<&[u8]>, TlogError> {
     }
     Ok(entries)
 }
+
+/// Decodes an entry bundle and checks it against the level-0 hash tile of the
+/// same index: entry `i` must hash (RFC 6962 leaf hash) to hash `i` of the tile.
+/// A monitor that has authenticated the tile thereby authenticates the entries.
+///
+/// # Errors
+/// [`TlogError::BadBundle`] if the bundle does not decode, has another number
+/// of entries than the tile has hashes, or an entry does not match its hash.
+pub fn check_bundle<'a>(bundle: &'a [u8], leaf_tile: &[u8]) -> Result<Vec<&'a [u8]>, TlogError> {
+    let entries = decode_bundle(bundle)?;
+    if leaf_tile.len() != entries.len() * HASH_BYTES {
+        return Err(TlogError::BadBundle(format!(
+            "{} entries for a tile of {} bytes ({} hashes)",
+            entries.len(),
+            leaf_tile.len(),
+            leaf_tile.len() / HASH_BYTES
+        )));
+    }
+    for (i, (entry, want)) in entries
+        .iter()
+        .zip(leaf_tile.chunks_exact(HASH_BYTES))
+        .enumerate()
+    {
+        if crate::leaf_hash(entry).0 != want {
+            return Err(TlogError::BadBundle(format!(
+                "entry {i} does not hash to the tile's hash {i}"
+            )));
+        }
+    }
+    Ok(entries)
+}
