@@ -48,5 +48,5 @@ pub use merkle::{
 pub use note::{key_hash, open_note, NoteKey};
 pub use tiles::{
     check_bundle, decode_bundle, encode_bundle, hash_tile_data, new_entry_bundles, new_hash_tiles,
-    root_from_tiles, tiles_for_root, TileKind, TilePath,
+    root_from_tiles, tiles_for_root, verify_tiles, TileKind, TilePath,
 };

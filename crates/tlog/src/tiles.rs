@@ -241,6 +241,48 @@ pub fn root_from_tiles(
     }
 }
 
+/// Authenticates every hash tile of the tree of `size` leaves against its signed
+/// `root`, as a monitor does before trusting any entry: the tiles at the right
+/// edge (all partial ones) must hash up to `root`, and every full tile must hash
+/// to its hash in its parent tile. Returns the number of tiles checked.
+///
+/// Unlike `TileHashReader` in `tlog_tiles` 0.2 (and Go's `sumdb/tlog` it ports),
+/// which in some tree shapes returns hashes from tiles below the root's without
+/// comparing them with their parents, this checks every tile.
+///
+/// # Errors
+/// [`TlogError::BadTile`] naming the first tile that is missing, has the wrong
+/// length, or does not match.
+pub fn verify_tiles(
+    size: u64,
+    root: Hash,
+    fetch: impl Fn(&TilePath) -> Option<Vec<u8>>,
+) -> Result<u64, TlogError> {
+    if root_from_tiles(size, &fetch)? != root {
+        return Err(TlogError::BadTile {
+            path: tiles_for_root(size)
+                .iter()
+                .map(TilePath::path)
+                .collect::<Vec<_>>()
+                .join(", "),
+            reason: format!("do not hash to the root of tree size {size}"),
+        });
+    }
+    let reader = FetchedTiles {
+        size,
+        fetch,
+        failure: RefCell::new(None),
+    };
+    let tiles = new_hash_tiles(0, size);
+    let mut full: Vec<&TilePath> = tiles.iter().filter(|t| t.width == TILE_WIDTH).collect();
+    // Parents before children, so a bad tile is blamed, not the good child below it.
+    full.sort_by_key(|t| std::cmp::Reverse(t.kind));
+    for tile in full {
+        reader.check_against_parent(tile)?;
+    }
+    Ok(tiles.len() as u64)
+}
+
 /// Stored-hash indexes of the complete subtrees whose hashes make the root of `size` leaves.
 fn subtree_indexes(size: u64) -> Vec<u64> {
     if size == 0 {
@@ -288,6 +330,28 @@ impl<F: Fn(&TilePath) -> Option<Vec<u8>>> FetchedTiles<F> {
         inner
             .hash_at_index(&data, index)
             .map_err(|e| bad(e.to_string()))
+    }
+}
+
+impl<F: Fn(&TilePath) -> Option<Vec<u8>>> FetchedTiles<F> {
+    /// A full tile must hash to the hash its parent tile holds for it.
+    fn check_against_parent(&self, tile: &TilePath) -> Result<(), TlogError> {
+        let bad = |reason: String| TlogError::BadTile {
+            path: tile.path(),
+            reason,
+        };
+        let data = (self.fetch)(tile).ok_or_else(|| bad("missing".into()))?;
+        if data.len() != TILE_WIDTH as usize * HASH_BYTES {
+            return Err(bad(format!("{} bytes, expected 8192", data.len())));
+        }
+        let TileKind::Hashes { level } = tile.kind else {
+            return Err(bad("not a hash tile".into()));
+        };
+        let index = tlog_tiles::stored_hash_index((level + 1) * TILE_HEIGHT, tile.index);
+        if self.hash(index)? != Tile::subtree_hash(&data) {
+            return Err(bad("does not hash to its hash in the parent tile".into()));
+        }
+        Ok(())
     }
 }
 

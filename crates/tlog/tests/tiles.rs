@@ -210,3 +210,37 @@ fn an_edited_or_missing_tile_is_caught() {
         Err(TlogError::BadTile { .. })
     ));
 }
+
+#[test]
+fn every_tile_is_authenticated_against_the_root() {
+    let size = 66_000;
+    let (log, files) = publish(&[300, size]);
+    let root = log.root(size).expect("in range");
+    let published = new_hash_tiles(0, size);
+    assert_eq!(
+        fairseed_tlog::verify_tiles(size, root, |t| files.get(t).cloned()),
+        Ok(published.len() as u64)
+    );
+    // A flipped bit in a tile, full or partial, at any level, is found and named.
+    let edits = [
+        hashes(0, 0, 256),
+        hashes(0, 3, 256),
+        hashes(0, 256, 256),
+        hashes(0, 257, 208),
+        hashes(1, 0, 256),
+        hashes(1, 1, 1),
+        hashes(2, 0, 1),
+    ];
+    for tile in &edits {
+        let mut edited = files.clone();
+        edited.get_mut(tile).expect("published")[20] ^= 4;
+        match fairseed_tlog::verify_tiles(size, root, |t| edited.get(t).cloned()) {
+            Err(TlogError::BadTile { path, .. }) => {
+                assert!(path.contains(&tile.path()), "{tile} edited, {path} blamed")
+            }
+            other => panic!("edit of {tile} gave {other:?}"),
+        }
+    }
+    let other_root = log.root(size - 1).expect("in range");
+    assert!(fairseed_tlog::verify_tiles(size, other_root, |t| files.get(t).cloned()).is_err());
+}
