@@ -103,13 +103,14 @@ impl TilePath {
         Ok(tile)
     }
 
-    /// The hash tile as `tlog_tiles` sees it, or `None` for an entry bundle.
+    /// The hash tile as `tlog_tiles` sees it, or `None` for an entry bundle or
+    /// coordinates out of range (`Tile::new` would panic on them).
     fn hash_tile(&self) -> Option<Tile> {
         match self.kind {
-            TileKind::Hashes { level } => {
+            TileKind::Hashes { level } if level < 64 && (1..=TILE_WIDTH).contains(&self.width) => {
                 Some(Tile::new(TILE_HEIGHT, level, self.index, self.width, false))
             }
-            TileKind::Entries => None,
+            _ => None,
         }
     }
 
@@ -195,7 +196,7 @@ pub fn hash_tile_data(hashes: &impl HashReader, tile: &TilePath) -> Result<Vec<u
     };
     let inner = tile
         .hash_tile()
-        .ok_or_else(|| bad("an entry bundle holds entries, not hashes".into()))?;
+        .ok_or_else(|| bad("not a hash tile of level 0..=63 and width 1..=256".into()))?;
     inner.read_data(hashes).map_err(|e| bad(e.to_string()))
 }
 

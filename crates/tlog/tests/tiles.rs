@@ -244,3 +244,29 @@ fn every_tile_is_authenticated_against_the_root() {
     let other_root = log.root(size - 1).expect("in range");
     assert!(fairseed_tlog::verify_tiles(size, other_root, |t| files.get(t).cloned()).is_err());
 }
+
+#[test]
+fn tiles_out_of_range_are_errors_not_panics() {
+    let (log, _) = publish(&[10]);
+    for tile in [
+        hashes(64, 0, 256),
+        hashes(0, 0, 0),
+        hashes(0, 0, 257),
+        entries(0, 10),
+    ] {
+        assert!(
+            matches!(hash_tile_data(&log, &tile), Err(TlogError::BadTile { .. })),
+            "{tile:?}"
+        );
+    }
+    // Hashes the log does not have yet.
+    assert!(hash_tile_data(&log, &hashes(0, 0, 11)).is_err());
+    // Proof checks on absurd sizes just fail.
+    let leaf = fairseed_tlog::leaf_hash(b"x");
+    assert!(
+        fairseed_tlog::verify_inclusion(&[leaf; 3], u64::MAX, leaf, u64::MAX - 1, leaf).is_err()
+    );
+    assert!(
+        fairseed_tlog::verify_consistency(&[leaf; 3], u64::MAX - 1, leaf, u64::MAX, leaf).is_err()
+    );
+}
