@@ -43,6 +43,9 @@ pub enum TlogError {
     /// A signed note that is malformed or not signed by the expected key.
     #[error("note: {0}")]
     BadNote(String),
+    /// A log entry that cannot be encoded or decoded.
+    #[error("log entry: {0}")]
+    BadEntry(String),
     /// A checkpoint body that is not in the C2SP tlog-checkpoint format.
     #[error("checkpoint: {0}")]
     BadCheckpoint(String),

@@ -14,6 +14,7 @@
 //!   a tree head from tiles.
 //! - [`note`]: C2SP `signed-note` with Ed25519 keys and the `vkey` format.
 //! - [`checkpoint`]: the C2SP `tlog-checkpoint` body, signed as a note.
+//! - [`LogEntry`]: the versioned binary entry the log holds (fairseed's own format).
 //!
 //! Pure: no I/O, clock, randomness or global state; the caller passes the
 //! private key bytes. Builds for `wasm32-unknown-unknown`.
@@ -35,12 +36,14 @@
 #![warn(missing_docs)]
 
 pub mod checkpoint;
+mod entry;
 mod error;
 pub mod merkle;
 pub mod note;
 pub mod tiles;
 
 pub use checkpoint::{checkpoint, open_checkpoint, parse_checkpoint, sign_checkpoint, Checkpoint};
+pub use entry::{EntryKind, LogEntry, ENTRY_VERSION, MAX_ENTRY_BYTES};
 pub use error::TlogError;
 pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, MemoryLog, EMPTY_ROOT,

@@ -13,7 +13,7 @@ use std::process::Command;
 use base64::prelude::*;
 use fairseed_tlog::{
     checkpoint, encode_bundle, hash_tile_data, new_entry_bundles, new_hash_tiles, sign_checkpoint,
-    Hash, MemoryLog, NoteKey,
+    EntryKind, Hash, LogEntry, MemoryLog, NoteKey,
 };
 
 const ORIGIN: &str = "fairseed.example/log";
@@ -54,7 +54,15 @@ fn write_log(dir: &Path, size: u64) {
     for step in [size / 3, size / 2 + 7, size] {
         while log.size() < step {
             let i = log.size();
-            let entry: Vec<u8> = (0..(i % 300)).map(|b| (b ^ i) as u8).collect();
+            let entry = LogEntry {
+                kind: [EntryKind::Commitment, EntryKind::Reveal][(i % 2) as usize],
+                time_ms: 1_700_000_000_000 + i,
+                scheme: "dice_v1".into(),
+                ids: vec![format!("pair-{}", i / 2)],
+                values: vec!["0f".repeat((i % 97) as usize)],
+            }
+            .encode()
+            .expect("small");
             log.append(&entry);
             entries.push(entry);
         }
