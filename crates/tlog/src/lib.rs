@@ -19,6 +19,25 @@
 //! Pure: no I/O, clock, randomness or global state; the caller passes the
 //! private key bytes. Builds for `wasm32-unknown-unknown`.
 //!
+//! ```
+//! use fairseed_tlog::{checkpoint, leaf_hash, open_checkpoint, sign_checkpoint, verify_inclusion};
+//! use fairseed_tlog::{MemoryLog, NoteKey};
+//!
+//! let mut log = MemoryLog::new();
+//! for entry in [&b"first"[..], b"second", b"third"] {
+//!     log.append(entry);
+//! }
+//! let key = NoteKey::from_private_bytes("fairseed.example/log", &[9; 32])?;
+//! let body = checkpoint("fairseed.example/log", 3, log.root(3)?, &[])?;
+//! let note = sign_checkpoint(&key, &body)?;
+//!
+//! // A player holding the verifier key and a receipt for "second":
+//! let head = open_checkpoint(note.as_bytes(), &key.vkey())?;
+//! let proof = log.inclusion_proof(1, head.size())?;
+//! verify_inclusion(&proof, head.size(), *head.hash(), 1, leaf_hash(b"second"))?;
+//! # Ok::<(), fairseed_tlog::TlogError>(())
+//! ```
+//!
 //! # Why these crates
 //!
 //! The Merkle arithmetic, the tile geometry and the checkpoint body come from
