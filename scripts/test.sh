@@ -23,8 +23,8 @@ cargo fmt --all -- --check
 echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== the core builds for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
-cargo build -p fairseed-core --target wasm32-unknown-unknown --locked
+echo "== the pure crates build for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
+cargo build -p fairseed-core -p fairseed-play -p fairseed-holdem --target wasm32-unknown-unknown --locked
 
 echo "== cargo test"
 cargo test --workspace --locked

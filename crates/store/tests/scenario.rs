@@ -9,6 +9,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+mod common;
+
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
     NewSeedPair, Page, PgStore, RecordOut, RoundChange, RoundWrite, SecretSeed, SeedCipher,
@@ -866,8 +868,10 @@ async fn sqlite_memory() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres() {
-    let Some(url) = postgres_url() else { return };
-    let schema = format!("fairseed_store_test_{}", hex::encode(rand_bytes()));
+    let Some(url) = common::postgres_url("store scenario on PostgreSQL") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
     let key = [3u8; 32];
     let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key(key))
         .await
@@ -927,30 +931,4 @@ async fn live_events(store: &PgStore, url: &str, schema: &str) {
     PgStore::drop_schema(url, &other_schema)
         .await
         .expect("clean up");
-}
-
-/// The PostgreSQL URL to test against. Without one the test says `SKIPPED`
-/// on stderr, and fails if `FAIRSEED_REQUIRE_POSTGRES=1` (CI sets it).
-fn postgres_url() -> Option<String> {
-    if let Ok(url) = std::env::var("FAIRSEED_TEST_DB_URI") {
-        return Some(url);
-    }
-    let why = "FAIRSEED_TEST_DB_URI is not set";
-    assert!(
-        std::env::var("FAIRSEED_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-        "FAIRSEED_REQUIRE_POSTGRES=1 but {why}"
-    );
-    eprintln!("SKIPPED: store scenario on PostgreSQL ({why})");
-    None
-}
-
-fn rand_bytes() -> [u8; 6] {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let h = Sha256::digest(format!("{nanos}-{}", std::process::id()));
-    let mut out = [0u8; 6];
-    out.copy_from_slice(&h[..6]);
-    out
 }

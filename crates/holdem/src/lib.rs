@@ -1,0 +1,23 @@
+//! No-limit Texas hold'em for fairseed, pure: no I/O, no clock, no randomness
+//! of its own. Time and seeds are arguments, so every hand replays exactly.
+//!
+//! - [`eval`]: seven-card hand strength by table lookup;
+//! - [`card`]: the selfpoker card layout (`rank × 4 + suit`);
+//! - [`rules`]: no-limit hold'em for 2 to 6 seats, `apply(table, command, now)`;
+//! - [`ai`]: three AI levels deciding from a seat's view only;
+//! - [`record`]: hand records that replay and check every chip; [`mod@simulate`]: AI-only tables.
+
+#![forbid(unsafe_code)]
+
+pub mod ai;
+pub mod card;
+pub mod eval;
+pub mod record;
+pub mod rules;
+pub mod simulate;
+
+pub use card::{Card, CardSet};
+pub use eval::{evaluator, Category, EvalError, Evaluator, Hand, HandRank};
+pub use record::{replay, HandRecord, Outcome, ReplayError};
+pub use rules::{apply, Action, Command, Event, HoldemError, Player, Street, Table, TableConfig};
+pub use simulate::simulate;

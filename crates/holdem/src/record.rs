@@ -1,0 +1,390 @@
+//! A hand record: everything needed to replay a hand and check every chip.
+//!
+//! The record holds the seed and its commitment, the seats (a person, or an
+//! AI and its level) with their chips, the public action log and the
+//! results. [`replay`] recomputes the deck from the seed, plays every action
+//! under [`crate::rules`] and compares the pots, the winners and the final
+//! stacks with the record, naming the first difference in words.
+//!
+//! As JSON (cards are selfpoker ids, `rank × 4 + suit`; seats 0 to 5; an
+//! action's `to` is the total the seat has in front of it on that street):
+//!
+//! ```text
+//! {"scheme":"holdem_hand_v1","hand":1,"seed":7424841456459477716,
+//!  "commit":"c2012fae…","config":{"seats":3,"small_blind":50,"big_blind":100,
+//!  "starting_stack":10000,"action_ms":30000},"button":0,
+//!  "seats":[{"seat":0,"player":{"kind":"ai","level":1},"stack":10000},…],
+//!  "actions":[{"seat":0,"street":"preflop","action":{"kind":"fold"}},
+//!             {"seat":1,"street":"preflop","action":{"kind":"raise_to","to":300}},…],
+//!  "results":{"board":[4,27,3,33,45],"returned":[],"shown":[[1,[39,19]],[2,[50,20]]],
+//!             "pots":[{"amount":200,"winners":[[2,200]]}],
+//!             "stacks":[[0,10000],[1,9900],[2,10100]]}}
+//! ```
+
+use core::fmt::Write as _;
+
+use fairseed_play::Millis;
+use serde::{Deserialize, Serialize};
+
+use crate::card::Card;
+use crate::rules::{
+    apply, chips, Command, Event, HoldemError, Logged, Player, Seat, Street, Table, TableConfig,
+};
+
+/// The scheme name a hand record carries.
+pub const SCHEME: &str = "holdem_hand_v1";
+
+/// A seat dealt into the hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordSeat {
+    /// The seat, 0 to 5.
+    pub seat: usize,
+    /// A person or an AI (with its level).
+    pub player: Player,
+    /// Chips at the start of the hand.
+    pub stack: u64,
+}
+
+/// One pot's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PotResult {
+    /// The pot's size.
+    pub amount: u64,
+    /// Who got what, seat order.
+    pub winners: Vec<(usize, u64)>,
+}
+
+/// How a hand ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The board cards dealt.
+    pub board: Vec<Card>,
+    /// Uncalled chips returned: (seat, chips).
+    pub returned: Vec<(usize, u64)>,
+    /// Hands shown at showdown, in showing order.
+    pub shown: Vec<(usize, [Card; 2])>,
+    /// The main pot, then side pots.
+    pub pots: Vec<PotResult>,
+    /// Each seat's chips after the hand.
+    pub stacks: Vec<(usize, u64)>,
+}
+
+impl Outcome {
+    /// The outcome the events of one hand describe.
+    pub fn from_events(events: &[Event]) -> Outcome {
+        let mut out = Outcome::default();
+        for e in events {
+            match e {
+                Event::Dealt { cards, .. } => out.board.extend(cards),
+                Event::Returned { seat, amount } => out.returned.push((*seat, *amount)),
+                Event::Showed { seat, cards, .. } => out.shown.push((*seat, *cards)),
+                Event::Awarded {
+                    amount, winners, ..
+                } => out.pots.push(PotResult {
+                    amount: *amount,
+                    winners: winners.clone(),
+                }),
+                Event::HandEnded { stacks, .. } => out.stacks.clone_from(stacks),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// One hand, replayable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandRecord {
+    /// Always [`SCHEME`].
+    pub scheme: String,
+    /// The hand's number at its table, from 1.
+    pub hand: u64,
+    /// The selfpoker seed: the deck is `default_rng(seed).permutation(52)`.
+    pub seed: u64,
+    /// `sha256("selfpoker:" + seed)`, published before the first card.
+    pub commit: String,
+    /// The table's blinds and settings.
+    pub config: TableConfig,
+    /// The button's seat.
+    pub button: usize,
+    /// The seats dealt in, seat order.
+    pub seats: Vec<RecordSeat>,
+    /// Every action, in order.
+    pub actions: Vec<Logged>,
+    /// How the hand ended.
+    pub results: Outcome,
+}
+
+/// Why a record does not replay to its own results.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// Not a hold'em hand record.
+    #[error("hand {hand}: scheme '{scheme}', expected {SCHEME}")]
+    Scheme {
+        /// The hand.
+        hand: u64,
+        /// The scheme found.
+        scheme: String,
+    },
+    /// The commitment is not the seed's.
+    #[error("hand {0}: commit does not match sha256(\"selfpoker:\" + seed)")]
+    Commit(u64),
+    /// The table or seats cannot be set up as recorded.
+    #[error("hand {hand}: {error}")]
+    Setup {
+        /// The hand.
+        hand: u64,
+        /// The rule that refused the set-up.
+        error: HoldemError,
+    },
+    /// An action breaks the rules.
+    #[error("hand {hand}, {error}")]
+    Rule {
+        /// The hand.
+        hand: u64,
+        /// Which rule (the message names street, seat and amounts).
+        error: HoldemError,
+    },
+    /// The actions stop before the hand ends.
+    #[error("hand {hand}: the actions stop on the {street} with seat {seat} to act")]
+    Unfinished {
+        /// The hand.
+        hand: u64,
+        /// The street.
+        street: Street,
+        /// Who was to act.
+        seat: usize,
+    },
+    /// An action after the hand ended.
+    #[error("hand {hand}: action {index} (seat {seat}) comes after the hand ended")]
+    AfterEnd {
+        /// The hand.
+        hand: u64,
+        /// Its 1-based position in the log.
+        index: usize,
+        /// Its seat.
+        seat: usize,
+    },
+    /// The replayed results differ from the recorded ones.
+    #[error("hand {hand}: {difference}")]
+    Mismatch {
+        /// The hand.
+        hand: u64,
+        /// The first difference, in words.
+        difference: String,
+    },
+}
+
+/// The table just before the hand of `record`.
+fn table_before(record: &HandRecord) -> Result<Table, ReplayError> {
+    let hand = record.hand;
+    let setup = |error| ReplayError::Setup { hand, error };
+    let mut table = Table::new(record.config).map_err(setup)?;
+    for s in &record.seats {
+        let slot = table
+            .seats
+            .get_mut(s.seat)
+            .ok_or(HoldemError::NoSuchSeat {
+                seat: s.seat,
+                last: record.config.seats - 1,
+            })
+            .map_err(setup)?;
+        if slot.is_some() {
+            return Err(setup(HoldemError::SeatTaken(s.seat)));
+        }
+        *slot = Some(Seat {
+            player: s.player,
+            stack: s.stack,
+            sitting_out: false,
+        });
+    }
+    // The button moves to the first seat dealt in at or after the recorded one.
+    table.button = record.button.checked_sub(1);
+    table.hands_played = hand.saturating_sub(1);
+    Ok(table)
+}
+
+/// Replays `record` under the rules and checks its results.
+///
+/// # Errors
+/// [`ReplayError`] naming the first thing that differs.
+pub fn replay(record: &HandRecord) -> Result<Outcome, ReplayError> {
+    let hand = record.hand;
+    if record.scheme != SCHEME {
+        return Err(ReplayError::Scheme {
+            hand,
+            scheme: record.scheme.clone(),
+        });
+    }
+    if !fairseed_core::ct_eq(
+        fairseed_core::selfpoker::commit(record.seed).as_bytes(),
+        record.commit.to_ascii_lowercase().as_bytes(),
+    ) {
+        return Err(ReplayError::Commit(hand));
+    }
+    let mut table = table_before(record)?;
+    let mut now = Millis(0);
+    let (next, mut events) = apply(&table, Command::StartHand { seed: record.seed }, now)
+        .map_err(|error| ReplayError::Setup { hand, error })?;
+    table = next;
+    if table.button != Some(record.button) {
+        let difference = format!(
+            "the button is seat {}, the record says seat {}",
+            table.button.unwrap_or(0),
+            record.button
+        );
+        return Err(ReplayError::Mismatch { hand, difference });
+    }
+    for (index, logged) in record.actions.iter().enumerate() {
+        if table.hand.is_none() {
+            return Err(ReplayError::AfterEnd {
+                hand,
+                index: index + 1,
+                seat: logged.seat,
+            });
+        }
+        now = Millis(now.0 + 1);
+        let command = Command::Act {
+            seat: logged.seat,
+            action: logged.action,
+        };
+        let (next, more) =
+            apply(&table, command, now).map_err(|error| ReplayError::Rule { hand, error })?;
+        table = next;
+        events.extend(more);
+    }
+    if let Some(h) = &table.hand {
+        return Err(ReplayError::Unfinished {
+            hand,
+            street: h.street,
+            seat: h.seat_to_act(),
+        });
+    }
+    let outcome = Outcome::from_events(&events);
+    match first_difference(&outcome, &record.results) {
+        Some(difference) => Err(ReplayError::Mismatch { hand, difference }),
+        None => Ok(outcome),
+    }
+}
+
+fn cards(list: &[Card]) -> String {
+    list.iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn payments(list: &[(usize, u64)]) -> String {
+    let mut out = String::new();
+    for (i, (seat, amount)) in list.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        let _ = write!(out, "{sep}seat {seat} {}", chips(*amount));
+    }
+    if out.is_empty() {
+        out.push_str("nobody");
+    }
+    out
+}
+
+/// The first way `got` (replayed) differs from `want` (recorded), in words.
+fn first_difference(got: &Outcome, want: &Outcome) -> Option<String> {
+    if got.board != want.board {
+        return Some(format!(
+            "the board is {}, the record says {}",
+            cards(&got.board),
+            cards(&want.board)
+        ));
+    }
+    if got.returned != want.returned {
+        return Some(format!(
+            "uncalled chips returned: {}, the record says {}",
+            payments(&got.returned),
+            payments(&want.returned)
+        ));
+    }
+    if got.shown != want.shown {
+        let show = |s: &[(usize, [Card; 2])]| {
+            s.iter()
+                .map(|(seat, c)| format!("seat {seat} {}", cards(c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Some(format!(
+            "showdown: {}, the record says {}",
+            show(&got.shown),
+            show(&want.shown)
+        ));
+    }
+    if got.pots.len() != want.pots.len() {
+        return Some(format!(
+            "{} pots, the record says {}",
+            got.pots.len(),
+            want.pots.len()
+        ));
+    }
+    for (i, (g, w)) in got.pots.iter().zip(&want.pots).enumerate() {
+        if g.amount != w.amount {
+            return Some(format!(
+                "pot {i} holds {}, the record says {}",
+                chips(g.amount),
+                chips(w.amount)
+            ));
+        }
+        if g.winners != w.winners {
+            return Some(format!(
+                "pot {i} pays {}, the record says {}",
+                payments(&g.winners),
+                payments(&w.winners)
+            ));
+        }
+    }
+    if got.stacks != want.stacks {
+        return Some(format!(
+            "final stacks {}, the record says {}",
+            payments(&got.stacks),
+            payments(&want.stacks)
+        ));
+    }
+    None
+}
+
+/// The record of a hand played from `before` with `seed`, its `events` and action `log`.
+pub fn record_of(
+    before: &Table,
+    seed: u64,
+    events: &[Event],
+    log: Vec<Logged>,
+) -> Option<HandRecord> {
+    let (hand, commit, button, stacks) = events.iter().find_map(|e| match e {
+        Event::HandStarted {
+            number,
+            commit,
+            button,
+            stacks,
+        } => Some((*number, commit.clone(), *button, stacks.clone())),
+        _ => None,
+    })?;
+    let seats = stacks
+        .iter()
+        .filter_map(|&(seat, stack)| {
+            let player = before.seats.get(seat)?.as_ref()?.player;
+            Some(RecordSeat {
+                seat,
+                player,
+                stack,
+            })
+        })
+        .collect();
+    Some(HandRecord {
+        scheme: SCHEME.to_owned(),
+        hand,
+        seed,
+        commit,
+        config: before.config,
+        button,
+        seats,
+        actions: log,
+        results: Outcome::from_events(events),
+    })
+}

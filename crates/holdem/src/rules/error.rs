@@ -1,0 +1,152 @@
+//! The rules of the table, as errors a player or caller can act on.
+
+use fairseed_play::RuleViolation;
+
+use super::{chips, Street};
+
+/// A command the table refuses. Seats are numbered 0 to 5.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HoldemError {
+    /// The table's settings are unusable.
+    #[error("{field}: {reason}")]
+    Config {
+        /// The setting's name.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A seat number outside the table.
+    #[error("seat {seat} does not exist, expected 0 to {last}")]
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: usize,
+        /// The last seat of the table.
+        last: usize,
+    },
+    /// Someone already sits there.
+    #[error("seat {0} is taken")]
+    SeatTaken(usize),
+    /// Nobody sits there.
+    #[error("seat {0} is empty")]
+    SeatEmpty(usize),
+    /// The command needs the hand to be over.
+    #[error("hand {0} is still being played")]
+    HandRunning(u64),
+    /// The seat is in the hand being played and cannot leave or top up now.
+    #[error("seat {0} is in the hand being played")]
+    InHand(usize),
+    /// There is no hand being played.
+    #[error("no hand is being played")]
+    NoHand,
+    /// Fewer than two seats can be dealt in.
+    #[error("{0} seats can be dealt in, expected at least 2 (sitting in, with chips)")]
+    NotEnoughPlayers(usize),
+    /// The seed is not a selfpoker seed.
+    #[error("seed {0} is out of range, expected 0 to 2^63-1")]
+    Seed(u64),
+    /// Another seat is to act.
+    #[error("{street}: seat {seat} acted, but seat {to_act} is to act")]
+    NotYourTurn {
+        /// The street.
+        street: Street,
+        /// Who tried.
+        seat: usize,
+        /// Who is to act.
+        to_act: usize,
+    },
+    /// A check facing a bet.
+    #[error("{street}: seat {seat} cannot check, {to_call} to call", to_call = chips(*to_call))]
+    CannotCheck {
+        /// The street.
+        street: Street,
+        /// Who tried.
+        seat: usize,
+        /// What a call would cost.
+        to_call: u64,
+    },
+    /// A call with nothing to call.
+    #[error("{street}: seat {seat} has nothing to call, check instead")]
+    NothingToCall {
+        /// The street.
+        street: Street,
+        /// Who tried.
+        seat: usize,
+    },
+    /// A bet or raise smaller than the minimum, and not all-in.
+    #[error("{street}: seat {seat}'s {word} to {to} is below the minimum {word} {min}", word = if *is_bet { "bet" } else { "raise" }, to = chips(*to), min = chips(*min))]
+    RaiseTooSmall {
+        /// The street.
+        street: Street,
+        /// Who tried.
+        seat: usize,
+        /// Whether it was the street's first bet.
+        is_bet: bool,
+        /// The total the seat tried to have in front of it.
+        to: u64,
+        /// The smallest legal total.
+        min: u64,
+    },
+    /// A bet or raise beyond the seat's chips.
+    #[error("{street}: seat {seat}'s raise to {to} is more than its {max} in chips", to = chips(*to), max = chips(*max))]
+    RaiseTooLarge {
+        /// The street.
+        street: Street,
+        /// Who tried.
+        seat: usize,
+        /// The total tried.
+        to: u64,
+        /// The seat's chips, including what it has in front of it.
+        max: u64,
+    },
+    /// Raising is closed: a short all-in did not reopen it, or nobody is left to call.
+    #[error("{street}: seat {seat} may only call or fold, the betting is not open to it")]
+    RaiseClosed {
+        /// The street.
+        street: Street,
+        /// Who tried.
+        seat: usize,
+    },
+    /// A timeout claimed before the seat's clock ran out.
+    #[error("seat {seat}'s clock runs {left_ms} ms more")]
+    ClockRunning {
+        /// The seat whose clock it is.
+        seat: usize,
+        /// Time left.
+        left_ms: i64,
+    },
+    /// A top-up with chips already at the starting stack.
+    #[error("seat {seat} has {stack}, a top-up only fills up to {cap}", stack = chips(*stack), cap = chips(*cap))]
+    TopUpNotNeeded {
+        /// The seat.
+        seat: usize,
+        /// Its chips.
+        stack: u64,
+        /// The starting stack.
+        cap: u64,
+    },
+}
+
+impl RuleViolation for HoldemError {
+    fn code(&self) -> &'static str {
+        match self {
+            HoldemError::Config { .. } => "config_invalid",
+            HoldemError::NoSuchSeat { .. } => "seat_invalid",
+            HoldemError::SeatTaken(_) => "seat_taken",
+            HoldemError::SeatEmpty(_) => "seat_empty",
+            HoldemError::HandRunning(_) => "hand_running",
+            HoldemError::InHand(_) => "in_hand",
+            HoldemError::NoHand => "no_hand",
+            HoldemError::NotEnoughPlayers(_) => "not_enough_players",
+            HoldemError::Seed(_) => "seed_invalid",
+            HoldemError::NotYourTurn { .. } => "not_your_turn",
+            HoldemError::CannotCheck { .. } => "cannot_check",
+            HoldemError::NothingToCall { .. } => "nothing_to_call",
+            HoldemError::RaiseTooSmall { .. } => "raise_too_small",
+            HoldemError::RaiseTooLarge { .. } => "raise_too_large",
+            HoldemError::RaiseClosed { .. } => "raise_closed",
+            HoldemError::ClockRunning { .. } => "clock_running",
+            HoldemError::TopUpNotNeeded { .. } => "top_up_not_needed",
+        }
+    }
+}
