@@ -49,7 +49,7 @@
 //! `tlog_tiles` 0.2 writes Go's `tile/<H>/<L>/<N>` paths, which include the
 //! tile height that C2SP drops, and has no entry bundles; [`tiles`] writes the
 //! C2SP paths and bundles itself. `ct-merkle` (in-memory trees only, no tiles)
-//! and `sigsum` (Sigsum's own formats) were not a fit.
+//! and `sigsum` (a client for Sigsum logs and their protocol) were not a fit.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
