@@ -12,9 +12,15 @@ echo "== prerequisites"
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
 rustup component list --installed | grep -q '^clippy' || rustup component add clippy
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian packages: Chromium for the page's tests; Go and its x/mod sources so
+# the transparency log is read by Go's own sumdb/note and sumdb/tlog.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v go >/dev/null 2>&1 || missing+=(golang-go)
+[ -d /usr/share/gocode/src/golang.org/x/mod ] || missing+=(golang-golang-x-mod-dev)
+if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 echo "== cargo fmt --check"
