@@ -24,6 +24,7 @@ def read(path):
 
 DOCS = [p for p in tracked("*.md") if not p.startswith(("web/node_modules/", "fuzz/"))]
 RUST = {p: read(p) for p in tracked("crates/*.rs") if "/src/" in p}
+RUST_TEXT = "\n".join(RUST.values())
 # Declares an item `{}` (a fn, type, const, module…).
 ITEM = r"(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?(?:fn|struct|enum|trait|type|const|static|mod)\s+{}\b"
 # Roots of paths that are not ours: `serde_json::Value` is not checked.
@@ -101,7 +102,8 @@ def files_of(owner):
 
 def defines(files, item):
     e = re.escape(item)
-    pattern = re.compile(ITEM.format(e) + r"|\b" + e + r"\s*[({,]|pub use [^;]*\b" + e + r"\b")
+    # An item, a variant or call, a struct field, or a re-export.
+    pattern = re.compile(ITEM.format(e) + r"|\b" + e + r"\s*[({,]|\bpub " + e + r"\s*:|pub use [^;]*\b" + e + r"\b")
     return any(pattern.search(RUST[p]) for p in files)
 
 
@@ -111,6 +113,8 @@ def check_names():
     problems = []
     for where, _, span in doc_spans(skip={"docs/core-api.md"}):
         for chain in re.findall(r"\b(?:[A-Za-z_]\w*::)+(?:\{[^}]*\}|[A-Za-z_]\w*)", span):
+            if f'"{chain}"' in RUST_TEXT:
+                continue  # a string such as a log target, not a path
             parts = [p for p in chain.split("::") if not p.startswith("fairseed_")]
             if len(parts) < 2 or parts[0] in EXTERNAL:
                 continue
@@ -128,7 +132,7 @@ def check_names():
 def return_types(name):
     """The return types of every `fn name`, without spaces or lifetimes."""
     sigs = re.findall(r"\bfn\s+" + re.escape(name) + r"\b[^{;]*?->\s*([^{;]+?)\s*(?:where\b[^{;]*)?[{;]",
-                      "\n".join(RUST.values()), re.S)
+                      RUST_TEXT, re.S)
     return {re.sub(r"\s+|'\w+\s*", "", t) for t in sigs}
 
 

@@ -13,9 +13,15 @@ rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup targe
 rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
 rustup component list --installed | grep -q '^clippy' || rustup component add clippy
 python3 -c 'import pokerkit' 2>/dev/null || pip install -q pokerkit || echo "pokerkit did not install: the PHH replay test will say SKIPPED"
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian packages: Chromium for the page's tests; Go and its x/mod sources so
+# the transparency log is read by Go's own sumdb/note and sumdb/tlog.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v go >/dev/null 2>&1 || missing+=(golang-go)
+[ -d /usr/share/gocode/src/golang.org/x/mod ] || missing+=(golang-golang-x-mod-dev)
+if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 echo "== cargo fmt --check"
@@ -24,8 +30,8 @@ cargo fmt --all -- --check
 echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== the core builds for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
-cargo build -p fairseed-core --target wasm32-unknown-unknown --locked
+echo "== the pure crates build for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
+cargo build -p fairseed-core -p fairseed-play -p fairseed-holdem -p fairseed-tlog --target wasm32-unknown-unknown --locked
 
 echo "== cargo test"
 cargo test --workspace --locked

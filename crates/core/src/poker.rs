@@ -176,15 +176,6 @@ impl PokerDeck {
             path: self.tree.path(i).map(hex::encode),
         }
     }
-
-    /// The proofs a player who leaves receives for this hand: their holes and the board.
-    pub fn proofs_for(&self, seat: u8) -> Vec<LeafProof> {
-        let holes = self.hole_positions(seat).into_iter().flatten();
-        holes
-            .chain(self.board_positions())
-            .map(|i| self.proof(i))
-            .collect()
-    }
 }
 
 /// One proven card: position, card, salt and the 6 siblings, leaf level first.

@@ -100,7 +100,7 @@ async fn player(state: &AppState, hash: String, peer: Option<SocketAddr>) -> Res
     if is_operator(state, &hash) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "forbidden",
+            crate::error::ErrorCode::Forbidden,
             "this endpoint is for players; the operator key cannot use it",
         ));
     }
@@ -146,7 +146,7 @@ impl FromRequestParts<AppState> for OperatorAuth {
             take_failure(state, peer(parts))?;
             Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "forbidden",
+                crate::error::ErrorCode::Forbidden,
                 "this endpoint needs the operator key",
             ))
         }

@@ -8,15 +8,105 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use fairseed_store::StoreError;
+use fairseed_store::{Refusal, StoreError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+/// The stable code of an error answer (`docs/api.md` lists every one).
+///
+/// The HTTP edge's own refusals are variants here; a storage refusal carries
+/// the store's [`Refusal`], and a broken game rule the code of its flow's
+/// rule enum ([`fairseed_play::RuleViolation::code`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The request cannot be read at all.
+    BadRequest,
+    /// A field is missing, ill-typed or out of range.
+    InvalidField,
+    /// No or unknown credentials.
+    Unauthorized,
+    /// A player token on an operator endpoint.
+    Forbidden,
+    /// No such resource (or not the caller's).
+    NotFound,
+    /// The path exists, not with that method.
+    MethodNotAllowed,
+    /// A body over the size limit.
+    PayloadTooLarge,
+    /// A body that is not JSON.
+    UnsupportedMediaType,
+    /// An imported record does not verify.
+    RecordInvalid,
+    /// Over a rate limit.
+    RateLimited,
+    /// The caller holds the most event streams it may.
+    TooManyStreams,
+    /// Account creation is the operator's only.
+    SignupClosed,
+    /// A retry under an idempotency key asked for something else.
+    IdempotencyMismatch,
+    /// A dice bet's idempotency key came with a different bet.
+    IdempotencyKeyReused,
+    /// A resource with the chosen id exists already.
+    AlreadyExists,
+    /// The commitment the caller saw is not the current one.
+    CommitmentMismatch,
+    /// The client seed cannot change once the pair carried a bet.
+    ClientSeedLocked,
+    /// The table's seed session changed meanwhile.
+    SessionRotated,
+    /// A player tried to accept their own chess seek.
+    OwnSeek,
+    /// A bug or a database failure; details in the log only.
+    Internal,
+    /// The rows a call changes kept changing under concurrent calls.
+    Busy,
+    /// Every connection slot is taken.
+    Overloaded,
+    /// Refused by the store.
+    Store(Refusal),
+    /// Refused by a game flow's rules.
+    Rule(&'static str),
+}
+
+impl ErrorCode {
+    /// The code as the API answers it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::BadRequest => "bad_request",
+            Self::InvalidField => "invalid_field",
+            Self::Unauthorized => "unauthorized",
+            Self::Forbidden => "forbidden",
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::RecordInvalid => "record_invalid",
+            Self::RateLimited => "rate_limited",
+            Self::TooManyStreams => "too_many_streams",
+            Self::SignupClosed => "signup_closed",
+            Self::IdempotencyMismatch => "idempotency_mismatch",
+            Self::IdempotencyKeyReused => "idempotency_key_reused",
+            Self::AlreadyExists => "already_exists",
+            Self::CommitmentMismatch => "commitment_mismatch",
+            Self::ClientSeedLocked => "client_seed_locked",
+            Self::SessionRotated => "session_rotated",
+            Self::OwnSeek => "own_seek",
+            Self::Internal => "internal",
+            Self::Busy => "busy",
+            Self::Overloaded => "overloaded",
+            Self::Store(refusal) => refusal.code(),
+            Self::Rule(code) => code,
+        }
+    }
+}
 
 /// An error answer: `{code, message, field?}` with a status.
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    code: &'static str,
+    code: ErrorCode,
     message: String,
     field: Option<String>,
     retry_after: Option<u64>,
@@ -32,7 +122,7 @@ struct Body<'a> {
 
 impl ApiError {
     /// Any status with a code and a message.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             status,
             code,
@@ -48,31 +138,35 @@ impl ApiError {
         Self {
             message: format!("{field}: {reason}"),
             field: Some(field),
-            ..Self::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_field", "")
+            ..Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorCode::InvalidField,
+                "",
+            )
         }
     }
 
     /// 400: the request cannot be read at all.
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        Self::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, message)
     }
 
     /// 401: no or unknown credentials.
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, message)
     }
 
     /// 404.
     pub fn not_found(what: &str) -> Self {
         Self::new(
             StatusCode::NOT_FOUND,
-            "not_found",
+            ErrorCode::NotFound,
             format!("{what} not found"),
         )
     }
 
     /// 409: the state refused the change.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn conflict(code: ErrorCode, message: impl Into<String>) -> Self {
         Self::new(StatusCode::CONFLICT, code, message)
     }
 
@@ -85,7 +179,11 @@ impl ApiError {
     pub fn rate_limited_because(message: &str, retry_after: u64) -> Self {
         Self {
             retry_after: Some(retry_after),
-            ..Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message)
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::RateLimited,
+                message,
+            )
         }
     }
 
@@ -94,7 +192,7 @@ impl ApiError {
         tracing::error!(error = %detail, "internal error");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            ErrorCode::Internal,
             "internal error",
         )
     }
@@ -104,8 +202,13 @@ impl ApiError {
         self.status
     }
 
-    /// The stable code.
+    /// The stable code, as answered.
     pub fn code(&self) -> &'static str {
+        self.code.as_str()
+    }
+
+    /// The code, typed.
+    pub fn kind(&self) -> ErrorCode {
         self.code
     }
 }
@@ -113,7 +216,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Body {
-            code: self.code,
+            code: self.code.as_str(),
             message: &self.message,
             field: self.field.as_deref(),
         };
@@ -131,7 +234,9 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::NotFound(what) => Self::not_found(what),
-            StoreError::Conflict { code, message } => Self::conflict(code, message),
+            StoreError::Conflict { code, message } => {
+                Self::conflict(ErrorCode::Store(code), message)
+            }
             other => Self::internal(other),
         }
     }
@@ -144,9 +249,9 @@ impl ApiError {
     /// state that contradicts itself: `500`, details logged only).
     pub fn rule(err: impl fairseed_play::RuleViolation) -> Self {
         match err.code() {
-            "not_found" => Self::new(StatusCode::NOT_FOUND, "not_found", err.to_string()),
+            "not_found" => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, err.to_string()),
             "internal" => Self::internal(err),
-            code => Self::conflict(code, err.to_string()),
+            code => Self::conflict(ErrorCode::Rule(code), err.to_string()),
         }
     }
 }
@@ -176,7 +281,7 @@ impl From<fairseed_core::Error> for ApiError {
             fairseed_core::Error::Missing { field } => Self::invalid(field, "missing"),
             other => Self::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid_field",
+                ErrorCode::InvalidField,
                 other.to_string(),
             ),
         }
@@ -206,7 +311,7 @@ where
         if !json {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "Content-Type: expected application/json",
             ));
         }
@@ -216,7 +321,7 @@ where
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::new(
                         StatusCode::PAYLOAD_TOO_LARGE,
-                        "payload_too_large",
+                        ErrorCode::PayloadTooLarge,
                         "body: larger than the 64 KiB limit",
                     )
                 } else {

@@ -111,7 +111,7 @@ async fn refuse_declared_oversize(
     if declared.is_some_and(|n| n > BODY_LIMIT as u128) {
         return ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
+            crate::error::ErrorCode::PayloadTooLarge,
             "body: larger than the 64 KiB limit",
         )
         .into_response();
@@ -126,7 +126,7 @@ async fn openapi() -> impl IntoResponse {
 async fn method_not_allowed() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        crate::error::ErrorCode::MethodNotAllowed,
         "this path does not take that method",
     )
 }

@@ -52,7 +52,7 @@ pub async fn step<R>(
         match state.store().commit(commit).await {
             Ok(updates) => return Ok((updates, out)),
             Err(StoreError::Conflict {
-                code: "version_conflict",
+                code: fairseed_store::Refusal::VersionConflict,
                 ..
             }) => backoff(attempt).await,
             Err(other) => return Err(other.into()),
@@ -60,7 +60,7 @@ pub async fn step<R>(
     }
     Err(ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
-        "busy",
+        crate::error::ErrorCode::Busy,
         "the round kept changing while this request was applied; retry",
     ))
 }
@@ -88,7 +88,7 @@ pub async fn replay(
     };
     if stored_hash != request_hash {
         return Err(ApiError::conflict(
-            "idempotency_mismatch",
+            crate::error::ErrorCode::IdempotencyMismatch,
             format!("Idempotency-Key '{key}' was already used for a different request"),
         ));
     }
@@ -189,7 +189,12 @@ mod tests {
         let refused = step(
             &state,
             &["t:2".to_owned()],
-            |_| -> Result<(Commit, ()), _> { Err(ApiError::conflict("not_your_turn", "no")) },
+            |_| -> Result<(Commit, ()), _> {
+                Err(ApiError::conflict(
+                    crate::error::ErrorCode::Rule("not_your_turn"),
+                    "no",
+                ))
+            },
         )
         .await;
         assert_eq!(refused.err().map(|e| e.code()), Some("not_your_turn"));

@@ -144,7 +144,7 @@ pub async fn serve_file(root: &WebRoot, method: &Method, uri: &Uri) -> Response 
     if method != Method::GET && method != Method::HEAD {
         return ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
+            crate::error::ErrorCode::MethodNotAllowed,
             "the page's files take GET only",
         )
         .into_response();

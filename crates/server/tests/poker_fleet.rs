@@ -14,27 +14,17 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::http::Client;
-use common::pg::{test_db_uri, Schema};
+use common::pg::{postgres_or_skip, ServerDatabase};
 use common::server::{Options, Server};
 use common::{new_player, OPERATOR_KEY};
-use fairseed_store::SeedCipher;
 use serde_json::{json, Value};
 
 /// Short leases, so an owner's death shows within seconds.
 const TTL_MS: u64 = 2500;
 
+/// A JSON call through a fresh connection to `addr`, expecting a 2xx.
 fn call(addr: &str, method: &str, path: &str, token: &str, body: Option<Value>) -> Value {
-    let body = body.map(|b| b.to_string());
-    let a = Client::new(addr)
-        .send(method, path, Some(token), &[], body.as_deref())
-        .unwrap_or_else(|e| panic!("{method} {path}: no answer: {e}"));
-    assert!(
-        (200..300).contains(&a.status),
-        "{method} {path}: {} {}",
-        a.status,
-        a.body
-    );
-    a.json()
+    Client::new(addr).ok(method, path, token, body.as_ref())
 }
 
 /// The `poker_hmac_v1` records of `table` in the operator's export, through `addr`.
@@ -179,28 +169,14 @@ fn wait_rotated(addr: &str, table: &str, session: &str) -> Duration {
     start.elapsed()
 }
 
-fn postgres_url() -> Option<String> {
-    if let Some(url) = test_db_uri() {
-        return Some(url);
-    }
-    let why = "FAIRSEED_TEST_DB_URI is not set";
-    assert!(
-        std::env::var("FAIRSEED_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-        "FAIRSEED_REQUIRE_POSTGRES=1 but {why}"
-    );
-    eprintln!("SKIPPED: poker fleet on PostgreSQL ({why})");
-    None
-}
-
 #[test]
 fn a_live_processs_session_is_never_rotated_a_dead_ones_is() {
-    let Some(url) = postgres_url() else { return };
-    let dir = tempfile::tempdir().expect("tempdir");
-    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("seed key");
-    let schema = Schema::create(&url, cipher);
-    let db = schema.scoped_url();
-    let mut opts = Options::new(dir.path());
-    opts.database = Some(&db);
+    let Some(url) = postgres_or_skip("poker fleet") else {
+        return;
+    };
+    let db = ServerDatabase::create(&url);
+    let mut opts = Options::new(db.dir.path());
+    opts.database = Some(&db.url);
     opts.lease_ttl_ms = Some(TTL_MS);
     opts.log = "info,fairseed_server::fleet=debug";
 

@@ -10,59 +10,43 @@
 mod common;
 
 use common::http::Client;
+use common::pg::{postgres_or_skip, ServerDatabase};
 use common::server::{Options, Server};
 use common::{new_player, OPERATOR_KEY};
 use serde_json::{json, Value};
 
-fn call(c: &mut Client, method: &str, path: &str, token: &str, body: Option<Value>) -> Value {
-    let body = body.map(|b| b.to_string());
-    let a = c
-        .send(method, path, Some(token), &[], body.as_deref())
-        .unwrap_or_else(|e| panic!("{method} {path}: no answer: {e}"));
-    assert!(
-        (200..300).contains(&a.status),
-        "{method} {path}: {} {}",
-        a.status,
-        a.body
-    );
-    a.json()
-}
-
 /// A table with three players at seats 0, 1 and 2, hand 1 dealt to the
 /// river and hand 2 started; returns the tokens.
 fn three_players_at_hand_two(c: &mut Client, table: &str) -> Vec<String> {
-    let t = call(
-        c,
+    let t = c.ok(
         "POST",
         "/v1/poker/tables",
         OPERATOR_KEY,
-        Some(json!({"table_id": table})),
+        Some(&json!({"table_id": table})),
     );
     let tokens: Vec<String> = (0..3).map(|_| new_player(c)).collect();
     for (seat, token) in tokens.iter().enumerate() {
         let sit = json!({"seat": seat, "client_seed": format!("player {seat}"), "commitment": t["commitment"]});
-        call(
-            c,
+        c.ok(
             "POST",
             &format!("/v1/poker/tables/{table}/seats"),
             token,
-            Some(sit),
+            Some(&sit),
         );
     }
     let hands = format!("/v1/poker/tables/{table}/hands");
-    call(c, "POST", &hands, OPERATOR_KEY, None);
+    c.ok("POST", &hands, OPERATOR_KEY, None);
     for _ in 0..3 {
-        call(c, "POST", &format!("{hands}/1/street"), OPERATOR_KEY, None);
+        c.ok("POST", &format!("{hands}/1/street"), OPERATOR_KEY, None);
     }
-    let hand = call(c, "POST", &hands, OPERATOR_KEY, None);
+    let hand = c.ok("POST", &hands, OPERATOR_KEY, None);
     assert_eq!(hand["n"], 2);
     tokens
 }
 
 /// Leaves and returns the proof record of hand `n` (matched by its deck root).
 fn leave_and_proof(c: &mut Client, table: &str, token: &str, deck_root: &Value) -> Value {
-    let left = call(
-        c,
+    let left = c.ok(
         "POST",
         &format!("/v1/poker/tables/{table}/leave"),
         token,
@@ -103,25 +87,30 @@ fn cards(proof: &Value) -> Vec<Value> {
 fn a_leaver_gets_proofs_of_the_board_already_dealt_only() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&Options::new(dir.path()));
-    let mut c = Client::new(&server.addr);
+    leaver_scenario(&mut Client::new(&server.addr));
+    drop(server);
+    // It ran on SQLite; on PostgreSQL too when a test database is configured.
+    let Some(url) = postgres_or_skip("the leaver scenario on PostgreSQL") else {
+        return;
+    };
+    let db = ServerDatabase::create(&url);
+    let mut opts = Options::new(db.dir.path());
+    opts.database = Some(&db.url);
+    let server = Server::start(&opts);
+    leaver_scenario(&mut Client::new(&server.addr));
+}
 
+fn leaver_scenario(c: &mut Client) {
     // Preflop: player 3 (seat 2, the third of three seats) proves positions 4 and 5, no board.
-    let tokens = three_players_at_hand_two(&mut c, "pre");
-    let own = call(
-        &mut c,
-        "GET",
-        "/v1/poker/tables/pre/hands/2",
-        &tokens[2],
-        None,
-    );
-    let proof = leave_and_proof(&mut c, "pre", &tokens[2], &own["deck_root"]);
+    let tokens = three_players_at_hand_two(c, "pre");
+    let own = c.ok("GET", "/v1/poker/tables/pre/hands/2", &tokens[2], None);
+    let proof = leave_and_proof(c, "pre", &tokens[2], &own["deck_root"]);
     assert_eq!(positions(&proof), vec![4, 5], "holes only");
     assert_eq!(json!(cards(&proof)), own["hole"]);
     // The operator then deals the whole board: none of it was in the proof.
     let mut board = Vec::new();
     for _ in 0..3 {
-        let street = call(
-            &mut c,
+        let street = c.ok(
             "POST",
             "/v1/poker/tables/pre/hands/2/street",
             OPERATOR_KEY,
@@ -133,35 +122,26 @@ fn a_leaver_gets_proofs_of_the_board_already_dealt_only() {
     assert!(board.iter().all(|card| !cards(&proof).contains(card)));
 
     // At the flop: holes and the three flop cards, not the turn or river.
-    let tokens = three_players_at_hand_two(&mut c, "flop");
-    let flop = call(
-        &mut c,
+    let tokens = three_players_at_hand_two(c, "flop");
+    let flop = c.ok(
         "POST",
         "/v1/poker/tables/flop/hands/2/street",
         OPERATOR_KEY,
         None,
     );
-    let own = call(
-        &mut c,
-        "GET",
-        "/v1/poker/tables/flop/hands/2",
-        &tokens[2],
-        None,
-    );
-    let proof = leave_and_proof(&mut c, "flop", &tokens[2], &own["deck_root"]);
+    let own = c.ok("GET", "/v1/poker/tables/flop/hands/2", &tokens[2], None);
+    let proof = leave_and_proof(c, "flop", &tokens[2], &own["deck_root"]);
     assert_eq!(positions(&proof), vec![4, 5, 6, 7, 8], "holes and flop");
     let proven = cards(&proof);
     assert_eq!(json!(proven[..2]), own["hole"]);
     assert_eq!(json!(proven[2..]), flop["board"]);
-    let turn = call(
-        &mut c,
+    let turn = c.ok(
         "POST",
         "/v1/poker/tables/flop/hands/2/street",
         OPERATOR_KEY,
         None,
     );
-    let river = call(
-        &mut c,
+    let river = c.ok(
         "POST",
         "/v1/poker/tables/flop/hands/2/street",
         OPERATOR_KEY,

@@ -191,7 +191,25 @@ fn no_secret_before_its_reveal_anywhere() {
     }
     assert_eq!(listed, dice_seeds.len());
     assert!(listed >= 9, "the session used {listed} pairs");
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    // A last request marks the end of the log: once its line is read, so
+    // is every line before it.
+    let marks = || {
+        server
+            .lines()
+            .iter()
+            .filter(|(_, l)| l.contains("/healthz"))
+            .count()
+    };
+    let before = marks();
+    let health =
+        s.c.send("GET", "/healthz", None, &[], None)
+            .expect("healthz");
+    assert_eq!(health.status, 200, "{}", health.body);
+    common::wait_for(
+        "the log line of the last request",
+        std::time::Duration::from_secs(10),
+        || marks() > before,
+    );
     logs.extend(server.lines());
     assert!(
         logs.len() > 50 && logs.iter().any(|(_, l)| l.contains("/v1/dice/bets")),

@@ -13,8 +13,8 @@ pub enum StoreError {
     /// The state refused the change; nothing was written.
     #[error("{message}")]
     Conflict {
-        /// A stable machine word, e.g. `insufficient_balance`.
-        code: &'static str,
+        /// Why, as a stable code.
+        code: Refusal,
         /// What happened, for people.
         message: String,
     },
@@ -25,7 +25,7 @@ pub enum StoreError {
 
 impl StoreError {
     /// A refusal with a stable code and a readable message.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn conflict(code: Refusal, message: impl Into<String>) -> Self {
         Self::Conflict {
             code,
             message: message.into(),
@@ -45,7 +45,7 @@ impl From<rusqlite::Error> for StoreError {
             rusqlite::Error::SqliteFailure(code, _)
                 if code.code == rusqlite::ErrorCode::ConstraintViolation =>
             {
-                Self::conflict("constraint", "the change conflicts with stored data")
+                Self::conflict(Refusal::Constraint, "the change conflicts with stored data")
             }
             other => Self::other(other),
         }
@@ -57,10 +57,61 @@ impl From<sqlx::Error> for StoreError {
         match err {
             sqlx::Error::RowNotFound => Self::NotFound("row"),
             sqlx::Error::Database(db) if db.is_unique_violation() => {
-                Self::conflict("constraint", "the change conflicts with stored data")
+                Self::conflict(Refusal::Constraint, "the change conflicts with stored data")
             }
             other => Self::other(other),
         }
+    }
+}
+
+/// Why a change was refused. Each has a stable snake_case [`Refusal::code`]
+/// that the service answers with (`docs/api.md` lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// A round changed since it was loaded: load it again and decide again.
+    VersionConflict,
+    /// A round with this id exists already.
+    RoundExists,
+    /// One commit names the same round twice (a caller bug).
+    DuplicateRound,
+    /// A concurrent call stored the same idempotency key first.
+    IdempotencyKeyUsed,
+    /// A retry under an idempotency key asked for something else.
+    IdempotencyMismatch,
+    /// A uniqueness rule of the database refused the row.
+    Constraint,
+    /// A balance would pass 2^128 − 1.
+    BalanceOverflow,
+    /// Another process created the same operator player first.
+    OperatorPlayerRace,
+    /// A bet's stake is more than the balance (the caller's settlement says so).
+    InsufficientBalance,
+    /// The seed pair has used every nonce.
+    NonceExhausted,
+}
+
+impl Refusal {
+    /// The stable code, as the API answers it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::VersionConflict => "version_conflict",
+            Self::RoundExists => "round_exists",
+            Self::DuplicateRound => "duplicate_round",
+            Self::IdempotencyKeyUsed => "idempotency_key_used",
+            Self::IdempotencyMismatch => "idempotency_mismatch",
+            Self::Constraint => "constraint",
+            Self::BalanceOverflow => "balance_overflow",
+            Self::OperatorPlayerRace => "operator_player_race",
+            Self::InsufficientBalance => "insufficient_balance",
+            Self::NonceExhausted => "nonce_exhausted",
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
     }
 }
 

@@ -27,7 +27,7 @@ mod types;
 
 use async_trait::async_trait;
 
-pub use error::{StoreError, StoreResult};
+pub use error::{Refusal, StoreError, StoreResult};
 pub use operator::{ChipGrant, OperatorPlayer};
 pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};

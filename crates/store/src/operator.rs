@@ -3,7 +3,7 @@
 //! can replace or revoke, and receives free play chips only as grants, one
 //! ledger row each. Nothing buys, converts or transfers chips.
 
-use crate::error::{StoreError, StoreResult};
+use crate::error::{Refusal, StoreError, StoreResult};
 use crate::tx::{SealedPair, Tx};
 
 /// A revoked token's stored hash: never the SHA-256 hex of any token, and
@@ -42,7 +42,7 @@ pub(crate) fn same_grant(earlier: u128, asked: u128) -> StoreResult<()> {
         Ok(())
     } else {
         Err(StoreError::conflict(
-            "idempotency_mismatch",
+            Refusal::IdempotencyMismatch,
             format!("this grant key already granted {earlier} chips, not {asked}"),
         ))
     }
@@ -50,9 +50,9 @@ pub(crate) fn same_grant(earlier: u128, asked: u128) -> StoreResult<()> {
 
 /// The balance after crediting `amount`.
 pub(crate) fn credited(balance: u128, amount: u128) -> StoreResult<u128> {
-    balance
-        .checked_add(amount)
-        .ok_or_else(|| StoreError::conflict("balance_overflow", "the balance would pass 2^128 - 1"))
+    balance.checked_add(amount).ok_or_else(|| {
+        StoreError::conflict(Refusal::BalanceOverflow, "the balance would pass 2^128 - 1")
+    })
 }
 
 /// What an operator player is now, found by its id.
@@ -97,8 +97,8 @@ pub(crate) async fn find_or_create<T: Tx>(
     })
 }
 
-/// The code [`find_or_create`] answers when it lost a creation race.
-pub(crate) const RACE: &str = "operator_player_race";
+/// The refusal [`find_or_create`] answers when it lost a creation race.
+pub(crate) const RACE: Refusal = Refusal::OperatorPlayerRace;
 
 /// `external_id`'s player, which must exist.
 pub(crate) async fn find<T: Tx>(tx: &mut T, external_id: &str) -> StoreResult<OperatorPlayer> {

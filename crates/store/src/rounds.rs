@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::error::{StoreError, StoreResult};
+use crate::error::{Refusal, StoreError, StoreResult};
 use crate::seal::{SecretSeed, SeedCipher};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
@@ -113,7 +113,7 @@ async fn insert_idempotent<T: Tx>(
         Ok(())
     } else {
         Err(StoreError::conflict(
-            "idempotency_key_used",
+            Refusal::IdempotencyKeyUsed,
             format!("Idempotency-Key '{}' was already used", entry.key),
         ))
     }
@@ -147,7 +147,7 @@ pub(crate) async fn commit<T: Tx>(
     for (round, sealed) in &commit.creates {
         if !tx.insert_round(round, sealed, now).await? {
             return Err(StoreError::conflict(
-                "round_exists",
+                Refusal::RoundExists,
                 format!("round '{}' already exists", round.id),
             ));
         }
@@ -189,7 +189,7 @@ pub(crate) async fn commit<T: Tx>(
 
 fn version_conflict(id: &str, expected: u64) -> StoreError {
     StoreError::conflict(
-        "version_conflict",
+        Refusal::VersionConflict,
         format!("round '{id}' changed since version {expected}; load it again"),
     )
 }
@@ -268,7 +268,7 @@ fn distinct(ids: &[String]) -> StoreResult<()> {
         Ok(())
     } else {
         Err(StoreError::conflict(
-            "duplicate_round",
+            Refusal::DuplicateRound,
             "a step names the same round twice",
         ))
     }

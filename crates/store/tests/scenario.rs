@@ -9,10 +9,12 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+mod common;
+
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
-    NewSeedPair, Page, PgStore, RecordOut, RoundChange, RoundWrite, SecretSeed, SeedCipher,
-    Settled, SqliteStore, Store, StoreError, Viewer,
+    NewSeedPair, Page, PgStore, RecordOut, Refusal, RoundChange, RoundWrite, SecretSeed,
+    SeedCipher, Settled, SqliteStore, Store, StoreError, Viewer,
 };
 use sha2::{Digest, Sha256};
 
@@ -55,7 +57,7 @@ fn bet(player_id: i64, key: &str, amount: u64) -> BetRequest {
         target: 5000,
         settle: Box::new(move |d: BetDraw<'_>| {
             if u128::from(amount) > d.balance {
-                return Err(StoreError::conflict("insufficient_balance", "broke"));
+                return Err(StoreError::conflict(Refusal::InsufficientBalance, "broke"));
             }
             Ok(fake_settle(
                 d.server_seed,
@@ -143,7 +145,7 @@ async fn scenario(store: Arc<dyn Store>) {
         matches!(
             broke,
             Err(StoreError::Conflict {
-                code: "insufficient_balance",
+                code: Refusal::InsufficientBalance,
                 ..
             })
         ),
@@ -568,7 +570,7 @@ fn write(id: &str, expected_version: u64, state: &str) -> RoundWrite {
 
 fn conflict_code<T: std::fmt::Debug>(result: Result<T, StoreError>) -> &'static str {
     match result {
-        Err(StoreError::Conflict { code, .. }) => code,
+        Err(StoreError::Conflict { code, .. }) => code.code(),
         other => panic!("expected a conflict, got {other:?}"),
     }
 }
@@ -866,8 +868,10 @@ async fn sqlite_memory() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres() {
-    let Some(url) = postgres_url() else { return };
-    let schema = format!("fairseed_store_test_{}", hex::encode(rand_bytes()));
+    let Some(url) = common::postgres_url("store scenario on PostgreSQL") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
     let key = [3u8; 32];
     let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key(key))
         .await
@@ -927,30 +931,4 @@ async fn live_events(store: &PgStore, url: &str, schema: &str) {
     PgStore::drop_schema(url, &other_schema)
         .await
         .expect("clean up");
-}
-
-/// The PostgreSQL URL to test against. Without one the test says `SKIPPED`
-/// on stderr, and fails if `FAIRSEED_REQUIRE_POSTGRES=1` (CI sets it).
-fn postgres_url() -> Option<String> {
-    if let Ok(url) = std::env::var("FAIRSEED_TEST_DB_URI") {
-        return Some(url);
-    }
-    let why = "FAIRSEED_TEST_DB_URI is not set";
-    assert!(
-        std::env::var("FAIRSEED_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-        "FAIRSEED_REQUIRE_POSTGRES=1 but {why}"
-    );
-    eprintln!("SKIPPED: store scenario on PostgreSQL ({why})");
-    None
-}
-
-fn rand_bytes() -> [u8; 6] {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let h = Sha256::digest(format!("{nanos}-{}", std::process::id()));
-    let mut out = [0u8; 6];
-    out.copy_from_slice(&h[..6]);
-    out
 }

@@ -277,7 +277,7 @@ pub async fn post_accept(
     let a = round_id(&seek)?;
     if a == id {
         return Err(ApiError::conflict(
-            "own_seek",
+            crate::error::ErrorCode::OwnSeek,
             "a player cannot accept their own seek",
         ));
     }

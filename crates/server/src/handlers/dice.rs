@@ -122,13 +122,13 @@ fn settle(bet: Bet) -> SettleFn {
         let amount = u128::from(bet.amount());
         if amount > draw.balance {
             return Err(StoreError::conflict(
-                "insufficient_balance",
+                fairseed_store::Refusal::InsufficientBalance,
                 format!("amount: {amount} is more than the balance {}", draw.balance),
             ));
         }
         if draw.nonce > MAX_NONCE {
             return Err(StoreError::conflict(
-                "nonce_exhausted",
+                fairseed_store::Refusal::NonceExhausted,
                 "the seed pair has used every nonce; rotate it",
             ));
         }
@@ -157,7 +157,7 @@ fn same_bet(first: &BetRow, bet: &Bet, key: &str) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::conflict(
-            "idempotency_key_reused",
+            crate::error::ErrorCode::IdempotencyKeyReused,
             format!(
                 "Idempotency-Key '{key}' was already used for a different bet (bet {})",
                 first.id
@@ -200,4 +200,85 @@ pub async fn index(
         bets: bets.into_iter().map(Into::into).collect(),
         next_before,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use fairseed_store::SecretSeed;
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn draw(seed: &SecretSeed, nonce: u64, balance: u128) -> BetDraw<'_> {
+        BetDraw {
+            server_seed: seed,
+            client_seed: "client",
+            nonce,
+            balance,
+        }
+    }
+
+    fn refusal(result: Result<Settled, StoreError>) -> &'static str {
+        match result {
+            Err(StoreError::Conflict { code, .. }) => code.code(),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_stake_above_the_balance_is_refused() {
+        let seed = SecretSeed::new("ab".repeat(32));
+        let bet = Bet::new(101, Condition::Under, 5000).expect("bet");
+        assert_eq!(
+            refusal(settle(bet)(draw(&seed, 0, 100))),
+            "insufficient_balance"
+        );
+        assert!(
+            settle(bet)(draw(&seed, 0, 101)).is_ok(),
+            "the whole balance"
+        );
+    }
+
+    #[test]
+    fn the_last_nonce_settles_and_the_next_is_refused() {
+        let seed = SecretSeed::new("ab".repeat(32));
+        let bet = Bet::new(1, Condition::Over, 5000).expect("bet");
+        assert!(settle(bet)(draw(&seed, (1 << 53) - 1, 10)).is_ok());
+        assert_eq!(
+            refusal(settle(bet)(draw(&seed, 1 << 53, 10))),
+            "nonce_exhausted"
+        );
+    }
+
+    proptest! {
+        /// Whatever the roll: the win follows the condition, a loss pays
+        /// nothing, a win pays at most 9900/chance times the stake, and the
+        /// balance moves by exactly payout − stake.
+        #[test]
+        fn settlement_keeps_the_books(
+            seed in "[0-9a-f]{64}",
+            nonce in 0u64..1_000_000,
+            amount in 1u64..1_000_000,
+            extra in 0u128..1_000_000,
+            under in any::<bool>(),
+            target in 200u16..9800,
+        ) {
+            let condition = if under { Condition::Under } else { Condition::Over };
+            let bet = Bet::new(amount, condition, target).expect("bet");
+            let seed = SecretSeed::new(seed);
+            let balance = u128::from(amount) + extra;
+            let s = settle(bet)(draw(&seed, nonce, balance)).expect("settles");
+            let wins = if under { s.roll < target } else { s.roll > target };
+            prop_assert_eq!(s.win, wins);
+            prop_assert!(s.roll <= 9999);
+            let chance = if under { u128::from(target) } else { 9999 - u128::from(target) };
+            if s.win {
+                prop_assert!(s.payout * chance <= u128::from(amount) * 9900);
+                prop_assert!((s.payout + 1) * chance > u128::from(amount) * 9900);
+            } else {
+                prop_assert_eq!(s.payout, 0);
+            }
+            prop_assert_eq!(s.balance_after + u128::from(amount), balance + s.payout);
+        }
+    }
 }

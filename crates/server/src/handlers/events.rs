@@ -50,7 +50,7 @@ pub async fn get(
     let slot = state.events().open_stream(caller_key).ok_or_else(|| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "too_many_streams",
+            crate::error::ErrorCode::TooManyStreams,
             format!(
                 "at most {MAX_STREAMS_PER_CALLER} event streams may be open at once; close one first"
             ),

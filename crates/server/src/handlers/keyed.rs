@@ -61,7 +61,7 @@ where
         let bytes = axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {
             ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
+                crate::error::ErrorCode::PayloadTooLarge,
                 "body: larger than the 64 KiB limit",
             )
         })?;
@@ -159,7 +159,12 @@ impl<T> Keyed<T> {
                     response: answer(status, body, false),
                 })
             }
-            Err(e) if e.code() == "idempotency_key_used" => {
+            Err(e)
+                if e.kind()
+                    == crate::error::ErrorCode::Store(
+                        fairseed_store::Refusal::IdempotencyKeyUsed,
+                    ) =>
+            {
                 match self.replay(state, scope, status).await? {
                     Some(replayed) => Ok(Ran::Replayed(replayed)),
                     None => Err(ApiError::internal("an idempotency key used but not stored")),

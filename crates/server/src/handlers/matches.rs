@@ -141,11 +141,13 @@ pub async fn post(
             Ok((commit, view_of(&opened)?, ()))
         })
         .await
-        .map_err(|e| match e.code() {
-            "round_exists" => ApiError::conflict(
-                "already_exists",
-                format!("match_id: '{match_id}' is already used"),
-            ),
+        .map_err(|e| match e.kind() {
+            crate::error::ErrorCode::Store(fairseed_store::Refusal::RoundExists) => {
+                ApiError::conflict(
+                    crate::error::ErrorCode::AlreadyExists,
+                    format!("match_id: '{match_id}' is already used"),
+                )
+            }
             _ => e,
         })?;
     tracing::info!(match_id = %match_id, game = %game, "match opened");

@@ -69,7 +69,7 @@ pub async fn import(
             .unwrap_or_else(|| "the record does not verify".to_owned());
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "record_invalid",
+            crate::error::ErrorCode::RecordInvalid,
             why,
         ));
     }
@@ -79,7 +79,7 @@ pub async fn import(
     if !revealed {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "record_invalid",
+            crate::error::ErrorCode::RecordInvalid,
             "only revealed records are imported (no server seed in it)",
         ));
     }

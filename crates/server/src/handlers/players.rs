@@ -32,7 +32,7 @@ pub async fn post(
     if state.signup() == SignupMode::Operator {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "signup_closed",
+            crate::error::ErrorCode::SignupClosed,
             "accounts are created by the operator (POST /v1/operator/players)",
         ));
     }

@@ -163,7 +163,7 @@ pub async fn rotate(state: &AppState, table: &str, why: RotateWhy) -> Result<(),
     run(state, table, |loaded, seed| {
         if rows::session_id(table, loaded.table.session_no) != expected {
             return Err(ApiError::conflict(
-                "session_rotated",
+                crate::error::ErrorCode::SessionRotated,
                 "the session was rotated meanwhile",
             ));
         }
@@ -227,11 +227,11 @@ pub async fn post_table(
     match state.store().commit(commit).await {
         Ok(_) => {}
         Err(StoreError::Conflict {
-            code: "round_exists",
+            code: fairseed_store::Refusal::RoundExists,
             ..
         }) => {
             return Err(ApiError::conflict(
-                "already_exists",
+                crate::error::ErrorCode::AlreadyExists,
                 format!("table_id: table {table} already exists"),
             ))
         }
@@ -380,7 +380,7 @@ pub async fn post_hand(
     let done = match result {
         Ok(Stepped { out: None, .. }) => {
             return Err(ApiError::conflict(
-                "session_rotated",
+                crate::error::ErrorCode::SessionRotated,
                 "the session reached 500 hands or 24 hours and was rotated; players must give client seeds for the new commitment",
             ))
         }
@@ -477,7 +477,7 @@ async fn remember_table(state: &AppState, player: i64, table: &str) -> Result<()
             Ok(_) => return Ok(()),
             // Created meanwhile by another request: update it instead.
             Err(StoreError::Conflict {
-                code: "round_exists",
+                code: fairseed_store::Refusal::RoundExists,
                 ..
             }) => {}
             Err(e) => return Err(e.into()),

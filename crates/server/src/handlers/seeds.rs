@@ -107,7 +107,7 @@ pub async fn put_client(
 fn client_seed_changeable(pair: &SeedPair, commitment: &str) -> Result<(), ApiError> {
     if pair.commitment != commitment {
         return Err(ApiError::conflict(
-            "commitment_mismatch",
+            crate::error::ErrorCode::CommitmentMismatch,
             format!(
                 "commitment: '{commitment}' is not the current pair's commitment '{}'; fetch the pair again",
                 pair.commitment
@@ -116,7 +116,7 @@ fn client_seed_changeable(pair: &SeedPair, commitment: &str) -> Result<(), ApiEr
     }
     if pair.next_nonce > 0 {
         return Err(ApiError::conflict(
-            "client_seed_locked",
+            crate::error::ErrorCode::ClientSeedLocked,
             format!(
                 "client_seed: the pair already carries {} bet(s); rotate the pair to choose a new client seed",
                 pair.next_nonce

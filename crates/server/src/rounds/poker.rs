@@ -71,7 +71,7 @@ pub fn load(rounds: &[LoadedRound]) -> Result<Loaded, ApiError> {
     };
     let rotated = || {
         ApiError::conflict(
-            "session_rotated",
+            crate::error::ErrorCode::SessionRotated,
             "the table's session changed; fetch the table again",
         )
     };

@@ -85,6 +85,22 @@ impl Client {
         result
     }
 
+    /// Sends a request with a JSON body (if any) and returns the answer's
+    /// JSON; panics on no answer or a status other than 2xx.
+    pub fn ok(&mut self, method: &str, path: &str, token: &str, body: Option<&Value>) -> Value {
+        let body = body.map(Value::to_string);
+        let a = self
+            .send(method, path, Some(token), &[], body.as_deref())
+            .unwrap_or_else(|e| panic!("{method} {path}: no answer: {e}"));
+        assert!(
+            (200..300).contains(&a.status),
+            "{method} {path}: {} {}",
+            a.status,
+            a.body
+        );
+        a.json()
+    }
+
     fn exchange(&mut self, request: &[u8]) -> std::io::Result<Answer> {
         if self.conn.is_none() {
             let stream = TcpStream::connect(&self.addr)?;

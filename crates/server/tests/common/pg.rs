@@ -127,3 +127,24 @@ impl Drop for Schema {
         }
     }
 }
+
+/// For server processes on PostgreSQL: a data directory holding the seed
+/// key, a fresh schema migrated with that key (dropped with its guard), and
+/// the URL that points the processes at it.
+pub struct ServerDatabase {
+    pub dir: tempfile::TempDir,
+    pub schema: Schema,
+    pub url: String,
+}
+
+impl ServerDatabase {
+    /// A fresh one in the test database at `url`.
+    pub fn create(url: &str) -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cipher = fairseed_store::SeedCipher::load_or_create(&dir.path().join("seed.key"))
+            .expect("seed key");
+        let schema = Schema::create(url, cipher);
+        let url = schema.scoped_url();
+        Self { dir, schema, url }
+    }
+}

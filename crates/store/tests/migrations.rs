@@ -1,0 +1,97 @@
+//! A database from before records had readers opens and migrates: each
+//! record owned by a player becomes a record that player reads, operator
+//! records stay operator-only, ids are kept.
+
+mod common;
+
+use fairseed_store::{Page, PgStore, RecordRow, SeedCipher, SqliteStore, Store, Viewer};
+
+/// The schema of migrations 1 and 2, with players and owned records.
+fn old_database(path: &std::path::Path) {
+    let conn = rusqlite::Connection::open(path).expect("open");
+    conn.execute_batch(include_str!("../migrations/sqlite/0001_dice.sql"))
+        .expect("0001");
+    conn.execute_batch(include_str!("../migrations/sqlite/0002_rounds.sql"))
+        .expect("0002");
+    conn.execute_batch(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
+         INSERT INTO schema_migrations (version) VALUES (1), (2);",
+    )
+    .expect("old schema");
+    conn.execute_batch(OLD_ROWS).expect("old rows");
+}
+
+/// The old rows, for either backend.
+const OLD_ROWS: &str = "INSERT INTO players (token_hash, balance, created_at) VALUES
+        ('h1', 10, 0), ('h2', 10, 0);
+    INSERT INTO records (owner_id, scheme, body, created_at) VALUES
+        (1, 'dice_v1', '{\"n\":1}', 0),
+        (NULL, 'selfpoker', '{\"n\":2}', 0),
+        (2, 'dice_v1', '{\"n\":3}', 0);";
+
+#[tokio::test]
+async fn sqlite_owned_records_become_readable_records() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("old.sqlite");
+    old_database(&path);
+    let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("migrate");
+    readers_kept(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_owned_records_become_readable_records() {
+    let Some(url) = common::postgres_url("PostgreSQL migration of records") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("connect");
+    let old = format!(
+        "CREATE SCHEMA \"{schema}\"; SET search_path TO \"{schema}\";
+         {}; {};
+         CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY);
+         INSERT INTO schema_migrations (version) VALUES (1), (2);
+         {OLD_ROWS}",
+        include_str!("../migrations/postgres/0001_dice.sql"),
+        include_str!("../migrations/postgres/0002_rounds.sql"),
+    );
+    sqlx::raw_sql(&old)
+        .execute(&mut conn)
+        .await
+        .expect("old schema");
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::random().expect("key"))
+        .await
+        .expect("migrate");
+    readers_kept(&store).await;
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// Player 1 reads record 1, player 2 record 3, the operator all three.
+async fn readers_kept(store: &dyn Store) {
+    let page = Page {
+        before: None,
+        limit: 10,
+    };
+    let ids = |rows: Vec<RecordRow>| -> Vec<(i64, Vec<i64>)> {
+        rows.into_iter().map(|r| (r.id, r.readers)).collect()
+    };
+    assert_eq!(
+        ids(store.records(Viewer::Player(1), page).await.expect("1")),
+        vec![(1, vec![1])]
+    );
+    assert_eq!(
+        ids(store.records(Viewer::Player(2), page).await.expect("2")),
+        vec![(3, vec![2])]
+    );
+    assert_eq!(
+        ids(store
+            .records(Viewer::Operator, page)
+            .await
+            .expect("operator")),
+        vec![(3, vec![2]), (2, vec![]), (1, vec![1])]
+    );
+    let body = store.record(Viewer::Operator, 2).await.expect("kept").body;
+    assert_eq!(body, "{\"n\":2}");
+}
