@@ -101,6 +101,19 @@ fn hold_em_and_other_schemes_verify_side_by_side() {
 }
 
 #[test]
+fn hold_em_records_verify_in_a_json_array_too() {
+    let hands = simulate("3", "5", "12");
+    let array = serde_json::to_string_pretty(&hands).expect("records serialize");
+    let out = run(&["verify", "-"], array.as_bytes());
+    let report = text(&out.stdout);
+    assert_eq!(code(&out), 0, "{report}");
+    assert!(
+        report.contains("5 records: 5 valid, 0 invalid, 0 unreadable"),
+        "{report}"
+    );
+}
+
+#[test]
 fn a_raise_below_the_minimum_is_named() {
     let mut records = simulate("3", "40", "7");
     // A hand whose first preflop raise faces only the big blind: the minimum
