@@ -89,7 +89,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/operator/records/{id}", get(operator::get_record))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(axum::middleware::from_fn(refuse_declared_oversize))
+        .layer(axum::middleware::from_fn(whole_body))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             metrics::access,
@@ -99,7 +99,11 @@ pub fn router(state: AppState) -> Router {
 
 /// A body declared larger than the limit is refused from its headers at
 /// once, instead of holding the connection open for bytes that may never come.
-async fn refuse_declared_oversize(
+/// Any other body is read whole before the handler runs, even where the
+/// handler ignores it (a `GET` with a body): an answer sent over unread bytes
+/// and then `Connection: close` makes the kernel reset the connection, and
+/// the client may lose the answer.
+async fn whole_body(
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
@@ -116,7 +120,19 @@ async fn refuse_declared_oversize(
         )
         .into_response();
     }
-    next.run(req).await
+    let (parts, body) = req.into_parts();
+    match axum::body::to_bytes(body, BODY_LIMIT).await {
+        Ok(bytes) => {
+            next.run(axum::extract::Request::from_parts(parts, bytes.into()))
+                .await
+        }
+        Err(_) => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            crate::error::ErrorCode::PayloadTooLarge,
+            "body: larger than the 64 KiB limit",
+        )
+        .into_response(),
+    }
 }
 
 async fn openapi() -> impl IntoResponse {
