@@ -30,6 +30,9 @@ echo "== cargo test"
 cargo test --workspace --locked
 scripts/check-docs.sh   # the docs' paths, routes, names, spec references and examples
 
+echo "== the verifier alone: fairseed-cli without default features verifies examples/, has no serve, pulls at most 40 crates"
+scripts/lean-verifier.sh
+
 echo "== the OpenAPI document against the real server (Schemathesis, positive and negative)"
 scripts/service/schemathesis.sh
 

@@ -2,15 +2,7 @@
 // that JavaScript cannot hold exactly (payouts, balances) are kept as BigInt:
 // the JSON reviver reads them from their source text.
 import { store } from './store.js';
-
-export function parseExact(text) {
-  return JSON.parse(text, (key, value, context) => {
-    if (typeof value === 'number' && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)) {
-      return BigInt(context.source);
-    }
-    return value;
-  });
-}
+import { parseExact } from './json.js';
 
 export class ApiError extends Error {
   constructor(status, body) {

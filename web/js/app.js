@@ -5,13 +5,19 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import { loadWasm } from './wasm.js';
 import { knownValues } from './store.js';
+import { errorText, useCoreCodes } from './errors.js';
+import { fmtInt } from './format.js';
 import { mountDice } from './dice.js';
 import { mountSeeds } from './seeds.js';
 import { mountRevealed } from './revealed.js';
-import { mountVerify } from './verify.js';
+import { mountVerify, DICE_FIELDS } from './verify.js';
 import { mountTables } from './tables.js';
+import { mountLanguageSwitch } from './lang.js';
+import { takeLoginLink } from './account.js';
 
 const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables'];
+/** Opens Verify with a bet's values; set once the tabs exist. */
+let openProof = () => {};
 
 function setupTabs(onShow) {
   const nav = $('#tabs');
@@ -23,10 +29,10 @@ function setupTabs(onShow) {
   nav.addEventListener('keydown', (ev) => {
     const i = buttons.indexOf(document.activeElement);
     if (i < 0) return;
-    const step = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
-    if (step) {
+    const target = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: TABS.length - 1 }[ev.key];
+    if (target !== undefined) {
       ev.preventDefault();
-      const name = TABS[(i + step + TABS.length) % TABS.length];
+      const name = TABS[(target + TABS.length) % TABS.length];
       select(name, true);
       $(`#tab-${name}`).focus();
     }
@@ -41,21 +47,35 @@ function setupTabs(onShow) {
     if (push) history.replaceState(null, '', `#${name}`);
     onShow(name);
   }
-  window.addEventListener('hashchange', () => TABS.includes(location.hash.slice(1)) && select(location.hash.slice(1), false));
-  select(TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'dice', false);
+  const fromHash = () => location.hash.slice(1).split('?')[0];
+  window.addEventListener('hashchange', () => TABS.includes(fromHash()) && select(fromHash(), false));
+  select(TABS.includes(fromHash()) ? fromHash() : 'dice', false);
+  return { select };
+}
+
+/** The public values of a shared link (`#verify?server_seed=…&nonce=…`), or null. */
+function sharedCheck() {
+  const [tab, query] = location.hash.slice(1).split('?');
+  if (tab !== 'verify' || !query) return null;
+  const params = new URLSearchParams(query);
+  return Object.fromEntries(DICE_FIELDS.filter((k) => params.has(k)).map((k) => [k, params.get(k)]));
 }
 
 function setBalance(value) {
-  $('#balance').textContent = `${value} ${t('app.chips')}`;
+  $('#balance').textContent = `${fmtInt(value)} ${t('app.chips')}`;
 }
 
 function showError(e) {
   const box = $('#notice');
   box.hidden = false;
-  box.textContent = t('app.offline', { error: e.message || String(e) });
+  box.textContent = t('app.offline', { error: errorText(e) });
 }
 
 async function main() {
+  // An operator's login link: take the token, clear it from the address bar, first of all.
+  const loggedIn = takeLoginLink();
+  mountLanguageSwitch($('#lang-switch'));
+  $('#tabs-nav').setAttribute('aria-label', t('app.tabs'));
   document.title = t('app.title');
   $('#tagline').textContent = t('app.tagline');
   $('#balance-label').textContent = t('app.balance');
@@ -63,18 +83,37 @@ async function main() {
   let wasm;
   try {
     wasm = await loadWasm();
+    useCoreCodes(wasm);
   } catch (e) {
     $('#notice').hidden = false;
     $('#notice').textContent = t('app.wasm_failed', { error: e.message || String(e) });
     return;
   }
-  const dice = mountDice($('#panel-dice'), { wasm, onBalance: setBalance, beforeBet: () => seeds.ensureBrowserSeed() });
+  const dice = mountDice($('#panel-dice'), { wasm, onBalance: setBalance, beforeBet: () => seeds.ensureBrowserSeed(), onProof: (v) => openProof(v) });
   const seeds = mountSeeds($('#panel-seeds'), { wasm, onRotate: () => { revealed.refresh().catch(showError); dice.refresh().catch(showError); } });
-  const revealed = mountRevealed($('#panel-revealed'), { wasm });
-  mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
+  const revealed = mountRevealed($('#panel-revealed'), { wasm, onProof: (v) => openProof(v) });
+  const verify = mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
   const tables = mountTables($('#panel-tables'), { wasm });
   const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll() };
-  setupTabs((name) => loaders[name]?.().catch(showError));
+  const tabs = setupTabs((name) => loaders[name]?.().catch(showError));
+  const shared = sharedCheck();
+  if (shared) verify.prefill(shared);
+  // A shared link opened in a tab that already shows the page.
+  window.addEventListener('hashchange', () => {
+    const again = sharedCheck();
+    if (again) verify.prefill(again);
+  });
+  // A bet in history or Revealed opens its proof here.
+  openProof = (values) => {
+    tabs.select('verify', true);
+    verify.prefill(values);
+  };
+  if (loggedIn) {
+    $('#notice').hidden = false;
+    $('#notice').className = 'notice ok';
+    $('#notice').setAttribute('role', 'status');
+    $('#notice').textContent = t('account.login_taken');
+  }
   try {
     setBalance((await api.me()).balance);
     await seeds.refresh();

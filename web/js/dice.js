@@ -1,23 +1,37 @@
 // The Dice tab: amount, under/over, a target slider with chance and payout,
 // the roll, and the history. The quote shown before a roll comes from core
-// (wasm `dice_settle`), so it is exactly what the server will pay.
+// (wasm `dice_settle`), so it is exactly what the server will pay; while the
+// amount is not a whole number of chips there is no quote, only what to fix.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { store } from './store.js';
+import { errorText, coreErrorText } from './errors.js';
+import { fmtChance, fmtInt, fmtMultiplier, fmtRoll } from './format.js';
 
-function pct(hundredths) {
-  return `${(hundredths / 100).toFixed(2)} %`;
+/** The public values of a bet for Verify: the seed only once its pair is revealed. */
+export function proofOf(bet) {
+  const revealed = store.revealedPairs()[bet.pair_id];
+  return {
+    server_seed: revealed ? revealed.server_seed : '',
+    commitment: revealed ? revealed.commitment : store.seenCommitments()[bet.pair_id] || '',
+    client_seed: revealed ? revealed.client_seed : store.chosenSeeds()[bet.pair_id] || '',
+    nonce: bet.nonce,
+    roll: bet.roll,
+  };
 }
 
-export function mountDice(root, { wasm, onBalance, onBet, beforeBet }) {
+export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof }) {
   const state = { condition: 'under', target: 4950, busy: false };
-  const amount = h('input', { id: 'd-amount', type: 'number', min: 1, step: 1, value: 100, inputmode: 'numeric' });
+  const amount = h('input', { id: 'd-amount', type: 'number', min: 1, step: 1, value: 100, inputmode: 'numeric', 'aria-describedby': 'd-amount-error' });
   const slider = h('input', { id: 'd-target', type: 'range', min: 1, max: 9800, step: 1, value: state.target, 'aria-describedby': 'd-stats' });
   const targetOut = h('output', { id: 'd-target-out', for: 'd-target' });
   const chanceOut = h('output', { id: 'd-chance' });
   const multOut = h('output', { id: 'd-mult' });
   const winOut = h('output', { id: 'd-win' });
-  const error = h('p', { class: 'error-text', id: 'd-error', 'aria-live': 'polite' });
+  // What is wrong with the inputs (under the amount), and what went wrong with the last roll (under the button).
+  const inputError = h('p', { class: 'error-text', id: 'd-amount-error', 'aria-live': 'polite' });
+  const error = h('p', { class: 'error-text', id: 'd-error', role: 'alert' });
   const result = h('p', { class: 'result', id: 'd-result', 'aria-live': 'polite' }, '\u00a0');
   const historyBody = h('tbody', { id: 'd-history' });
   const rollButton = h('button', { type: 'submit', class: 'primary big', id: 'd-roll' }, t('dice.roll'));
@@ -37,40 +51,64 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet }) {
     update();
   }
 
+  /** The amount typed, when it is a whole number of chips (1.5, 0, −5 and "" are not). */
+  function amountValue() {
+    const text = amount.value.trim();
+    return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : null;
+  }
+
   function update() {
     state.target = Number(slider.value);
-    targetOut.textContent = `${state.condition === 'under' ? '<' : '>'} ${(state.target / 100).toFixed(2)}`;
-    try {
-      const q = JSON.parse(wasm.dice_settle(Number(amount.value), state.condition, state.target, -1));
-      chanceOut.textContent = pct(q.chance);
-      multOut.textContent = `×${(9900 / q.chance).toFixed(4)}`;
-      winOut.textContent = `${q.payout} ${t('app.chips')}`;
-      error.textContent = '';
-      rollButton.disabled = state.busy;
-    } catch (e) {
-      error.textContent = e.message || String(e);
-      rollButton.disabled = true;
+    targetOut.textContent = `${state.condition === 'under' ? '<' : '>'} ${fmtRoll(state.target)}`;
+    const value = amountValue();
+    let quote = null;
+    let why = t('dice.amount_invalid');
+    if (value !== null) {
+      try {
+        quote = JSON.parse(wasm.dice_settle(value, state.condition, state.target, -1));
+      } catch (e) {
+        // A whole number core still refuses (above the largest bet): core's reason, in words.
+        why = coreErrorText(e.message || String(e));
+      }
     }
+    if (!quote) {
+      // No quote for an amount that cannot be bet: nothing stale stays on screen.
+      chanceOut.textContent = '—';
+      multOut.textContent = '—';
+      winOut.textContent = '—';
+      inputError.textContent = why;
+      amount.setAttribute('aria-invalid', 'true');
+      rollButton.disabled = true;
+      return;
+    }
+    chanceOut.textContent = fmtChance(quote.chance);
+    multOut.textContent = fmtMultiplier(9900 / quote.chance);
+    winOut.textContent = `${fmtInt(quote.payout)} ${t('app.chips')}`;
+    inputError.textContent = '';
+    amount.removeAttribute('aria-invalid');
+    rollButton.disabled = state.busy;
   }
 
   function historyRow(b) {
-    return h('tr', { class: b.win ? 'win' : 'loss' },
-      h('td', {}, String(b.nonce)),
-      h('td', {}, `${b.amount} ${b.condition === 'under' ? '<' : '>'} ${(b.target / 100).toFixed(2)}`),
-      h('td', {}, (b.roll / 100).toFixed(2)),
-      h('td', {}, String(b.payout)));
+    return h('tr', { class: b.win ? 'win' : 'loss', 'data-nonce': b.nonce },
+      h('td', {}, fmtInt(b.nonce)),
+      h('td', { class: 'nowrap' }, `${fmtInt(b.amount)} ${b.condition === 'under' ? '<' : '>'} ${fmtRoll(b.target)}`),
+      h('td', {}, fmtRoll(b.roll)),
+      h('td', {}, fmtInt(b.payout)),
+      h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: b.nonce }), onclick: () => onProof?.(proofOf(b)) }, t('dice.proof'))));
   }
 
   async function loadHistory() {
     const page = await api.bets({ limit: 20 });
-    clear(historyBody, page.bets.length ? page.bets.map(historyRow) : h('tr', {}, h('td', { colspan: 4, class: 'muted' }, t('dice.no_history'))));
+    clear(historyBody, page.bets.length ? page.bets.map(historyRow) : h('tr', {}, h('td', { colspan: 5, class: 'muted' }, t('dice.no_history'))));
   }
 
   const form = h('form', { class: 'card-panel dice', id: 'dice-form', novalidate: true },
     h('div', { class: 'field' }, h('label', { for: 'd-amount' }, t('dice.amount')),
       h('div', { class: 'amount-row' }, amount,
-        h('button', { type: 'button', onclick: () => { amount.value = Math.max(1, Math.floor(Number(amount.value) / 2)); update(); } }, t('dice.half')),
-        h('button', { type: 'button', onclick: () => { amount.value = Math.max(1, Math.floor(Number(amount.value) * 2)); update(); } }, t('dice.double')))),
+        h('button', { type: 'button', 'aria-label': `${t('dice.half')} (${t('dice.half_label')})`, onclick: () => { amount.value = Math.max(1, Math.floor((amountValue() || 2) / 2)); update(); } }, t('dice.half')),
+        h('button', { type: 'button', 'aria-label': `${t('dice.double')} (${t('dice.double_label')})`, onclick: () => { amount.value = Math.max(1, Math.floor((amountValue() || 1) * 2)); update(); } }, t('dice.double'))),
+      inputError),
     h('fieldset', { class: 'segmented' }, h('legend', {}, t('dice.condition')), condition('under'), condition('over')),
     h('div', { class: 'field' }, h('label', { for: 'd-target' }, t('dice.target'), ' ', targetOut), slider),
     h('dl', { class: 'stats', id: 'd-stats' },
@@ -81,26 +119,29 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet }) {
     h('p', { class: 'muted small' }, t('dice.edge')));
 
   slider.addEventListener('input', update);
-  amount.addEventListener('input', update);
+  amount.addEventListener('input', () => { error.textContent = ''; update(); });
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    if (state.busy) return;
+    const value = amountValue();
+    if (state.busy || value === null) return;
     state.busy = true;
     rollButton.disabled = true;
     rollButton.textContent = t('dice.rolling');
+    error.textContent = '';
     try {
       await beforeBet?.();
-      const bet = await api.bet({ amount: Number(amount.value), condition: state.condition, target: state.target }, crypto.randomUUID());
+      const bet = await api.bet({ amount: value, condition: state.condition, target: state.target }, crypto.randomUUID());
       result.className = `result ${bet.win ? 'win' : 'loss'}`;
-      clear(result, bet.win ? t('dice.result_win', { roll: (bet.roll / 100).toFixed(2), payout: String(bet.payout) }) : t('dice.result_loss', { roll: (bet.roll / 100).toFixed(2) }),
-        ' · ', h('span', { class: 'muted', 'data-nonce': bet.nonce }, t('dice.nonce', { nonce: bet.nonce })));
+      clear(result, bet.win ? t('dice.result_win', { roll: fmtRoll(bet.roll), payout: fmtInt(bet.payout) }) : t('dice.result_loss', { roll: fmtRoll(bet.roll) }),
+        ' · ', h('span', { class: 'muted', 'data-nonce': bet.nonce }, t('dice.nonce', { nonce: fmtInt(bet.nonce) })));
       onBalance(bet.balance);
       historyBody.prepend(historyRow(bet));
       while (historyBody.children.length > 20) historyBody.lastChild.remove();
       historyBody.querySelector('td[colspan]')?.parentElement.remove();
       onBet?.(bet);
     } catch (e) {
-      error.textContent = e.message || String(e);
+      // Stays until the player changes something or rolls again.
+      error.textContent = errorText(e);
     } finally {
       state.busy = false;
       rollButton.textContent = t('dice.roll');
@@ -108,9 +149,9 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet }) {
     }
   });
 
-  clear(root, form, h('section', { class: 'card-panel' }, h('h3', {}, t('dice.history')),
+  clear(root, form, h('section', { class: 'card-panel' }, h('h2', {}, t('dice.history')),
     h('div', { class: 'table-wrap' }, h('table', { class: 'history' },
-      h('thead', {}, h('tr', {}, ['col_nonce', 'col_bet', 'col_roll', 'col_payout'].map((k) => h('th', { scope: 'col' }, t(`dice.${k}`))))),
+      h('thead', {}, h('tr', {}, ['col_nonce', 'col_bet', 'col_roll', 'col_payout', 'col_proof'].map((k) => h('th', { scope: 'col' }, t(`dice.${k}`))))),
       historyBody))));
   update();
   return { refresh: loadHistory };

@@ -12,6 +12,21 @@ import { t } from './i18n.js';
  * @param expects 'seed' or 'commitment': what the field should hold
  * @returns an element, or null when there is nothing to say
  */
+/**
+ * Whether a value's relation to a known one means it is in the wrong field.
+ * A seed field holding the seed behind a known hash, or a hash field holding
+ * the hash of a known seed, is exactly right and says nothing.
+ */
+function isWrong(relation, kind, expects) {
+  if (kind === 'field_self') return false;
+  if (expects === 'seed') {
+    if (relation === 'equals') return kind !== 'seed';
+    return relation === 'commitment_of' || relation === 'selfpoker_commit_of';
+  }
+  if (relation === 'equals') return kind === 'seed';
+  return relation === 'seed_of' || relation === 'selfpoker_seed_of';
+}
+
 export function hintFor(wasm, field, value, known, expects) {
   if (!value || !value.trim()) return null;
   const result = JSON.parse(wasm.classify(value, JSON.stringify(known.map(({ label, value: v }) => ({ label, value: v })))));
@@ -19,14 +34,11 @@ export function hintFor(wasm, field, value, known, expects) {
   const lines = [];
   for (const rel of result.relations) {
     const k = byLabel.get(rel.label) || {};
-    if (rel.relation === 'equals' && k.kind === 'seed' && expects === 'seed') continue;
-    if (rel.relation.includes('seed_of') && expects === 'seed' && k.kind === 'field') continue;
-    if (rel.relation === 'commitment_of' && expects === 'commitment') continue;
-    if (rel.relation === 'equals' && k.kind === 'field_self') continue;
+    if (!isWrong(rel.relation, k.kind, expects)) continue;
     lines.push(t(`hint.${rel.relation}`, { field, label: k.display || rel.label }));
-    if (expects === 'seed' && (rel.relation === 'equals' || rel.relation.endsWith('commit_of') || rel.relation === 'commitment_of')) {
+    if (expects === 'seed') {
       lines.push(t(k.kind === 'current' ? 'hint.goes_current' : 'hint.goes_commitment'));
-    } else if (expects === 'commitment' && rel.relation.includes('seed_of')) {
+    } else if (rel.relation.includes('seed_of') || k.kind === 'seed') {
       lines.push(t('hint.goes_seed'));
     }
   }

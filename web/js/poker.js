@@ -11,6 +11,8 @@
 import { api } from './api.js';
 import { store } from './store.js';
 import { t } from './i18n.js';
+import { sentences } from './words.js';
+import { coreErrorText } from './errors.js';
 
 export const POKER = 'poker_hmac_v1';
 const PROOF = 'poker_hmac_v1_proof';
@@ -42,9 +44,10 @@ function verdictOf(wasm, record) {
   return JSON.parse(wasm.verify(JSON.stringify(record))).verdicts[0];
 }
 
-function failures(verdict) {
-  const failed = (verdict.checks || []).filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
-  return verdict.error ? [...failed, verdict.error] : failed;
+/** What failed, in the player's words. */
+function failures(wasm, verdict, record) {
+  if (verdict.error) return [coreErrorText(verdict.error)];
+  return sentences(wasm, verdict, record).filter((s) => !s.ok).map((s) => s.text);
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -67,7 +70,7 @@ function checkProof(wasm, hands, proof) {
   for (const hand of mine) {
     hand.proof_checked = true;
     if (!verdict.valid) {
-      hand.problems.push(...failures(verdict).map((detail) => t('poker.proof_failed', { detail })));
+      hand.problems.push(...failures(wasm, verdict, proof).map((detail) => t('poker.proof_failed', { detail })));
       continue;
     }
     const missing = (hand.hole || []).filter((c) => !proven.has(c));
@@ -85,7 +88,7 @@ function checkSession(wasm, hands, record) {
   for (const [rh, k, hand] of mine) {
     hand.session_checked = true;
     if (!verdict.valid) {
-      hand.problems.push(...failures(verdict).map((detail) => t('poker.session_failed', { detail })));
+      hand.problems.push(...failures(wasm, verdict, record).map((detail) => t('poker.session_failed', { detail })));
       continue;
     }
     const differs = (what, seen, found) => hand.problems.push(t('poker.differs', { what, seen, found }));

@@ -3,6 +3,7 @@
 // Names come from the core (wasm `card_name`); this file only lays them out.
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { fmtInt, fmtRoll } from './format.js';
 
 const SUITS = { c: '♣', d: '♦', h: '♥', s: '♠' };
 const DIE_FACES = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
@@ -39,16 +40,16 @@ function matchOutcome(wasm, o) {
   const parts = [];
   if (Array.isArray(o.seat_order)) parts.push(seatOrder(o.seat_order));
   (o.games || []).forEach((g, i) => {
-    parts.push(h('h4', {}, t('out.game', { n: i + 1 })));
+    parts.push(h('h3', {}, t('out.game', { n: i + 1 })));
     parts.push(row(t('out.opening'), (g.opening || []).map((p) => h('span', { class: 'pair' }, die(p[0]), die(p[1])))));
     parts.push(row(t('out.rolls'), h('span', { class: 'rolls' }, (g.rolls || []).map((p) => h('span', { class: 'pair' }, die(p[0]), die(p[1]))))));
   });
   (o.deals || []).forEach((deal, i) => {
-    parts.push(h('h4', {}, t('out.deal', { n: i + 1 })));
+    parts.push(h('h3', {}, t('out.deal', { n: i + 1 })));
     deal.forEach((hand, seat) => parts.push(row(t('out.seat', { seat }), cards(wasm, '52', hand))));
   });
   (o.hands || []).forEach((hand, i) => {
-    parts.push(h('h4', {}, t('out.hand', { n: i + 1 })));
+    parts.push(h('h3', {}, t('out.hand', { n: i + 1 })));
     if (Array.isArray(hand)) {
       parts.push(row(t('out.draws'), h('span', { class: 'tiles' }, hand.map((id) => card(wasm, 'mahjong', id)))));
       return;
@@ -56,7 +57,7 @@ function matchOutcome(wasm, o) {
     (hand.first || []).forEach((ids, seat) => parts.push(row(t('out.seat', { seat }), cards(wasm, 'baloot', ids))));
     parts.push(row(t('out.face_up'), card(wasm, 'baloot', hand.face_up)));
     if (hand.second) {
-      parts.push(h('h5', {}, t('out.second')));
+      parts.push(h('h4', {}, t('out.second')));
       hand.second.forEach((ids, seat) => parts.push(row(t('out.seat', { seat }), cards(wasm, 'baloot', ids))));
     } else {
       parts.push(row(t('out.second'), t('out.no_buyer')));
@@ -67,7 +68,7 @@ function matchOutcome(wasm, o) {
 
 function pokerOutcome(wasm, o) {
   return (o.hands || []).flatMap((hand) => [
-    h('h4', {}, t('out.hand', { n: hand.n })),
+    h('h3', {}, t('out.hand', { n: hand.n })),
     row(t('out.hand_value'), h('code', { class: 'hex' }, hand.hand_value)),
     row(t('out.deck_root'), h('code', { class: 'hex' }, hand.deck_root)),
     ...Object.entries(hand.holes || {}).map(([seat, ids]) => row(t('out.seat', { seat }), cards(wasm, '52', ids))),
@@ -100,9 +101,9 @@ export function renderOutcome(wasm, scheme, outcome, record) {
       return proofOutcome(wasm, outcome, record);
     case 'dice_v1':
       return [
-        row(t('out.roll'), h('strong', { class: 'roll' }, String(outcome.roll))),
+        row(t('out.roll'), h('strong', { class: 'roll' }, fmtRoll(outcome.roll))),
         'win' in outcome ? row(t('out.win'), outcome.win ? t('out.yes') : t('out.no')) : null,
-        'payout' in outcome ? row(t('out.payout'), String(outcome.payout)) : null,
+        'payout' in outcome ? row(t('out.payout_chips'), `${fmtInt(outcome.payout)} ${t('app.chips')}`) : null,
       ];
     case 'selfpoker':
       return [

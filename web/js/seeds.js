@@ -6,6 +6,9 @@ import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { store } from './store.js';
+import { errorText } from './errors.js';
+import { fmtInt } from './format.js';
+import { accountPanel } from './account.js';
 
 /** 16 random bytes from the browser's CSPRNG, as 32 hex characters. */
 export function randomClientSeed() {
@@ -21,13 +24,14 @@ export function mountSeeds(root, { wasm, onRotate }) {
   const remember = h('input', { type: 'checkbox', id: 's-remember', checked: Boolean(store.ownClientSeed()) });
   const message = h('p', { id: 's-message', 'aria-live': 'polite', class: 'muted' }, '\u00a0');
   const revealOut = h('div', { id: 's-reveal', 'aria-live': 'polite' });
+  const rotateError = h('p', { class: 'error-text', id: 's-rotate-error', role: 'alert' });
 
   function show(p) {
     pair = p;
     store.rememberCommitment(p.pair_id, p.commitment);
     store.setCurrentCommitment(p.commitment);
     commitment.textContent = p.commitment;
-    nonce.textContent = String(p.next_nonce);
+    nonce.textContent = fmtInt(p.next_nonce);
     clientInput.value = p.client_seed;
   }
 
@@ -40,7 +44,7 @@ export function mountSeeds(root, { wasm, onRotate }) {
       message.textContent = t('seeds.saved');
       message.className = 'ok-text';
     } catch (e) {
-      message.textContent = e.message || String(e);
+      message.textContent = errorText(e);
       message.className = 'error-text';
     }
   }
@@ -69,7 +73,7 @@ export function mountSeeds(root, { wasm, onRotate }) {
     store.rememberReveal(revealed);
     const ok = wasm.sha256_hex(revealed.server_seed) === seen;
     clear(revealOut, h('div', { class: `reveal ${ok ? 'ok' : 'bad'}` },
-      h('p', {}, t('seeds.rotated', { pair: revealed.pair_id, check: ok ? t('seeds.matches') : t('seeds.does_not_match') })),
+      h('p', {}, t('seeds.rotated', { check: ok ? t('seeds.matches') : t('seeds.does_not_match') })),
       h('p', {}, h('span', { class: 'muted' }, t('revealed.seed'), ': '), h('code', { class: 'hex', id: 's-revealed-seed' }, revealed.server_seed)),
       h('p', {}, h('span', { class: 'muted' }, t('revealed.hash_seen'), ': '), h('code', { class: 'hex' }, seen))));
     show(answer.seed_pair);
@@ -79,7 +83,7 @@ export function mountSeeds(root, { wasm, onRotate }) {
 
   clear(root,
     h('section', { class: 'card-panel' },
-      h('h3', {}, t('seeds.current')), h('p', {}, commitment),
+      h('h2', {}, t('seeds.current')), h('p', {}, commitment),
       h('p', {}, h('span', { class: 'muted' }, t('seeds.next_nonce'), ': '), nonce)),
     h('form', { class: 'card-panel', id: 's-client-form', novalidate: true, onsubmit: (ev) => {
       ev.preventDefault();
@@ -87,7 +91,7 @@ export function mountSeeds(root, { wasm, onRotate }) {
       store.setOwnClientSeed(remember.checked ? seed : null);
       setClientSeed(seed);
     } },
-      h('label', { for: 's-client' }, h('h3', {}, t('seeds.client'))),
+      h('h2', {}, h('label', { for: 's-client' }, t('seeds.client'))),
       h('p', { class: 'muted small' }, t('seeds.client_help')),
       clientInput,
       h('label', { class: 'check' }, remember, ' ', t('seeds.remember')),
@@ -96,8 +100,10 @@ export function mountSeeds(root, { wasm, onRotate }) {
         h('button', { type: 'submit', class: 'primary', id: 's-save' }, t('seeds.save'))),
       message),
     h('section', { class: 'card-panel' },
-      h('button', { type: 'button', class: 'primary', id: 's-rotate', onclick: () => rotate().catch((e) => { message.textContent = e.message; message.className = 'error-text'; }) }, t('seeds.rotate')),
+      h('button', { type: 'button', class: 'primary', id: 's-rotate', onclick: () => rotate().catch((e) => { rotateError.textContent = errorText(e); }) }, t('seeds.rotate')),
       h('p', { class: 'muted small' }, t('seeds.rotate_help')),
-      revealOut));
+      rotateError,
+      revealOut),
+    accountPanel());
   return { refresh, ensureBrowserSeed, current: () => pair };
 }

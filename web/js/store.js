@@ -26,6 +26,14 @@ function write(key, value) {
 export const store = {
   token: () => read('token', null),
   setToken: (token) => write('token', token),
+  /** Accounts this browser used before a login link or a restore replaced them (their tokens). */
+  previousTokens: () => read('previous_tokens', []),
+  /** Makes `token` this browser's account, keeping the one it replaces. */
+  switchToken(token) {
+    const old = read('token', null);
+    if (old && old !== token) write('previous_tokens', [...read('previous_tokens', []).filter((x) => x !== old && x !== token), old]);
+    write('token', token);
+  },
   ownClientSeed: () => read('own_client_seed', null),
   setOwnClientSeed: (seed) => write('own_client_seed', seed),
   /** Commitments seen per dice pair: {pair_id: commitment}. */
@@ -65,12 +73,15 @@ export const store = {
 export function knownValues() {
   const known = [];
   const current = store.currentCommitment();
+  // Pairs named by the player's own numbering (oldest first), not the service's ids.
+  const ids = [...new Set([...Object.keys(store.seenCommitments()), ...Object.keys(store.revealedPairs())].map(Number))].sort((a, b) => a - b);
+  const number = (id) => ids.indexOf(Number(id)) + 1;
   if (current) known.push({ label: 'current', display: t('known.current'), value: current, kind: 'current' });
   for (const [pair, c] of Object.entries(store.seenCommitments())) {
-    if (c !== current) known.push({ label: `pair ${pair} hash`, display: t('known.pair_hash', { pair }), value: c, kind: 'commitment' });
+    if (c !== current) known.push({ label: `pair ${pair} hash`, display: t('known.pair_hash', { pair: number(pair) }), value: c, kind: 'commitment' });
   }
   for (const [pair, p] of Object.entries(store.revealedPairs())) {
-    known.push({ label: `pair ${pair} seed`, display: t('known.pair_seed', { pair }), value: p.server_seed, kind: 'seed' });
+    known.push({ label: `pair ${pair} seed`, display: t('known.pair_seed', { pair: number(pair) }), value: p.server_seed, kind: 'seed' });
   }
   return known;
 }

@@ -12,6 +12,9 @@ import { api } from './api.js';
 import { card } from './render.js';
 import { showVerdicts } from './verify.js';
 import { POKER, pollPoker } from './poker.js';
+import { schemeName } from './verdict.js';
+import { errorText } from './errors.js';
+import { fmtDate } from './format.js';
 
 /** How often the poker watch asks for new hands and records. */
 const POLL_MS = 4000;
@@ -57,7 +60,8 @@ export function mountTables(root, { wasm }) {
   function render() {
     const hands = store.hands();
     clear(list, hands.length ? h('ul', { class: 'hands' }, hands.map((hand) => h('li', { 'data-hand': hand.id },
-      h('span', { class: 'hand-label' }, `${hand.scheme} · ${hand.label}`), ' ', badge(wasm, hand),
+      h('span', { class: 'hand-label' }, `${schemeName(hand.scheme)} · ${hand.label}`), ' ', badge(wasm, hand),
+      hand.seen_at ? h('div', { class: 'muted small' }, t('tables.seen_at', { date: fmtDate(hand.seen_at) })) : null,
       pokerDetails(wasm, hand),
       hand.seed ? h('div', { class: 'muted small' }, hand.scheme === POKER ? t('poker.hand_value') : t('tables.seed'), ': ', h('code', {}, String(hand.seed))) : null,
       h('button', { type: 'button', class: 'link', onclick: () => { store.saveHands(store.hands().filter((x) => x.id !== hand.id)); render(); } }, t('tables.forget')))))
@@ -102,7 +106,7 @@ export function mountTables(root, { wasm }) {
       msg.hole ? h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('tables.your_cards')), cards(msg.hole)) : null,
       h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('tables.board')), cards(msg.board)),
       next ? h('button', { type: 'button', class: 'primary', id: 't-next', onclick: () => step(msg.hand_id) }, t('tables.next', { stage: t(`stage.${next}`) })) : null,
-      msg.type === 'hand_end' ? [h('h4', {}, t('tables.deal_check')), verdicts] : null);
+      msg.type === 'hand_end' ? [h('h3', {}, t('tables.deal_check')), verdicts] : null);
     if (msg.type === 'hand_end') {
       const record = { scheme: 'selfpoker', commit: hand ? hand.commitment : msg.commit, seed: String(msg.seed), players: msg.players,
         outcome: { holes: msg.holes, board: msg.board } };
@@ -110,18 +114,18 @@ export function mountTables(root, { wasm }) {
     }
   }
   async function step(id) {
-    try { showHand(await api.selfpokerNext(id)); } catch (e) { clear(playOut, h('p', { class: 'error-text' }, e.message)); }
+    try { showHand(await api.selfpokerNext(id)); } catch (e) { clear(playOut, h('p', { class: 'error-text' }, errorText(e))); }
   }
   const play = h('section', { class: 'card-panel', id: 't-table' },
-    h('h3', {}, t('tables.play_title')), h('p', { class: 'muted small' }, t('tables.play_help')),
+    h('h2', {}, t('tables.play_title')), h('p', { class: 'muted small' }, t('tables.play_help')),
     h('div', { class: 'actions' },
       h('label', { class: 'inline' }, t('tables.players'), ' ', players),
       h('button', { type: 'button', class: 'primary', id: 't-deal', onclick: async () => {
-        try { showHand(await api.selfpokerNew(Number(players.value))); } catch (e) { clear(playOut, h('p', { class: 'error-text' }, e.message)); }
+        try { showHand(await api.selfpokerNew(Number(players.value))); } catch (e) { clear(playOut, h('p', { class: 'error-text' }, errorText(e))); }
       } }, t('tables.deal'))),
     playOut);
 
-  const scheme = h('select', { id: 't-scheme' }, h('option', { value: 'selfpoker' }, 'selfpoker'), h('option', { value: 'poker_hmac_v1' }, 'poker_hmac_v1'));
+  const scheme = h('select', { id: 't-scheme' }, h('option', { value: 'selfpoker' }, schemeName('selfpoker')), h('option', { value: 'poker_hmac_v1' }, schemeName('poker_hmac_v1')));
   const label = h('input', { id: 't-label', autocomplete: 'off' });
   const commitment = h('input', { id: 't-commitment', autocomplete: 'off', spellcheck: 'false' });
   const seed = h('input', { id: 't-seed', autocomplete: 'off', spellcheck: 'false' });
@@ -131,14 +135,14 @@ export function mountTables(root, { wasm }) {
     seen({ scheme: scheme.value, label: name, commitment: commitment.value.trim() });
     if (seed.value.trim()) revealed({ scheme: scheme.value, label: name, seed: seed.value.trim() });
   } },
-    h('h3', {}, t('tables.add')),
-    h('label', { class: 'field' }, h('span', {}, t('tables.kind')), scheme),
-    h('label', { class: 'field' }, h('span', {}, t('tables.hand')), label),
-    h('label', { class: 'field' }, h('span', {}, t('tables.commitment')), commitment),
-    h('label', { class: 'field' }, h('span', {}, t('tables.seed')), seed),
+    h('h2', {}, t('tables.add')),
+    h('div', { class: 'field' }, h('label', { for: 't-scheme' }, t('tables.kind')), scheme),
+    h('div', { class: 'field' }, h('label', { for: 't-label' }, t('tables.hand')), label),
+    h('div', { class: 'field' }, h('label', { for: 't-commitment' }, t('tables.commitment')), commitment),
+    h('div', { class: 'field' }, h('label', { for: 't-seed' }, t('tables.seed')), seed),
     h('button', { type: 'submit', class: 'primary' }, t('tables.save')));
 
-  clear(root, play, h('section', { class: 'card-panel' }, h('h3', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
+  clear(root, play, h('section', { class: 'card-panel' }, h('h2', {}, t('tables.title')), h('p', { class: 'muted small' }, t('tables.help')), list), form);
   render();
   // Poker tables the player sits at are watched while the page is open: each
   // new hand's commitments are stored before its cards, and the proofs and

@@ -1,4 +1,55 @@
 /**
+ * A verifier that keeps its key state across the chunks of one file.
+ */
+export class BulkVerifier {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        BulkVerifierFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_bulkverifier_free(ptr, 0);
+    }
+    /**
+     * One status per record of `bytes` (whole lines of JSON Lines): 0 valid,
+     * 1 does not verify, 2 cannot be read. [`BulkVerifier::starts`] then
+     * gives each record's offset in `bytes`.
+     * @param {Uint8Array | number[]} bytes
+     * @returns {Uint8Array}
+     */
+    lines(bytes) {
+        const ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_malloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.bulkverifier_lines(this.__wbg_ptr, ptr0, len0);
+        var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v2;
+    }
+    /**
+     * A fresh verifier.
+     */
+    constructor() {
+        const ret = wasm.bulkverifier_new();
+        this.__wbg_ptr = ret;
+        BulkVerifierFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The byte offset of each record of the last [`BulkVerifier::lines`] call.
+     * @returns {Uint32Array}
+     */
+    starts() {
+        const ret = wasm.bulkverifier_starts(this.__wbg_ptr);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+}
+if (Symbol.dispose) BulkVerifier.prototype[Symbol.dispose] = BulkVerifier.prototype.free;
+
+/**
  * Re-rolls the bets of one revealed seed pair.
  */
 export class DiceBatch {
@@ -254,6 +305,26 @@ export function dice_settle(amount, condition, target, roll) {
 }
 
 /**
+ * [`code_of`] as JSON text.
+ * @param {string} message
+ * @returns {string}
+ */
+export function error_code(message) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ptr0 = passStringToWasm0(message, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.error_code(ptr0, len0);
+        deferred2_0 = ret[0];
+        deferred2_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * Lowercase hex SHA-256 of `text`'s UTF-8 bytes: the check the Revealed tab
  * shows beside each revealed seed.
  * @param {string} text
@@ -340,13 +411,34 @@ function __wbg_get_imports() {
     };
 }
 
+const BulkVerifierFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_bulkverifier_free(ptr, 1));
 const DiceBatchFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_dicebatch_free(ptr, 1));
 
+function getArrayU32FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint32ArrayMemory0().subarray(ptr / 4, ptr / 4 + len);
+}
+
+function getArrayU8FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+
 function getStringFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
+}
+
+let cachedUint32ArrayMemory0 = null;
+function getUint32ArrayMemory0() {
+    if (cachedUint32ArrayMemory0 === null || cachedUint32ArrayMemory0.byteLength === 0) {
+        cachedUint32ArrayMemory0 = new Uint32Array(wasm.memory.buffer);
+    }
+    return cachedUint32ArrayMemory0;
 }
 
 let cachedUint8ArrayMemory0 = null;
@@ -441,6 +533,7 @@ function __wbg_finalize_init(instance, module) {
     wasmInstance = instance;
     wasm = instance.exports;
     wasmModule = module;
+    cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();
     return wasm;

@@ -62,11 +62,14 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
 
   // Five bets: under 50.00 then over 20.00.
   const nonces = [];
+  const shownRolls = [];
   for (let i = 0; i < 5; i++) {
     if (i === 3) await page.check('input[name=d-cond][value=over]', { force: true });
     await page.click('#d-roll');
     await page.waitForFunction((n) => document.querySelectorAll('#d-history tr').length === n, i + 1);
     nonces.push(Number(await page.getAttribute('#d-result [data-nonce]', 'data-nonce')));
+    // The roll exactly as the page shows it to the player.
+    shownRolls.push(/Rolled (\d{1,2}\.\d\d)/.exec(await page.textContent('#d-result'))[1]);
   }
   assert.deepEqual(nonces, [0, 1, 2, 3, 4]);
   await shot(page, 'dice-after-bets-desktop');
@@ -75,7 +78,7 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.click('#tab-seeds');
   await page.waitForFunction(() => /^[0-9a-f]{64}$/.test(document.querySelector('#s-commitment').textContent));
   const commitment = await page.textContent('#s-commitment');
-  assert.equal(await page.textContent('#s-nonce'), '5');
+  await page.waitForFunction(() => document.querySelector('#s-nonce').textContent === '5');
   await shot(page, 'seeds-desktop');
   await page.click('#s-rotate');
   await page.waitForSelector('#s-reveal .reveal.ok');
@@ -108,12 +111,10 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   assert.equal(viaExport.checked, 5);
   assert.equal(viaExport.mismatched, 0);
 
-  // Verify: one revealed bet by hand, with the roll the player was shown.
-  const firstRoll = await page.evaluate(async () => {
-    const token = JSON.parse(localStorage.getItem('fairseed.token'));
-    const page = await (await fetch('/v1/dice/bets?limit=50', { headers: { Authorization: `Bearer ${token}` } })).json();
-    return page.bets.find((b) => b.nonce === 0 && b.pair_id === Math.min(...page.bets.map((x) => x.pair_id))).roll;
-  });
+  // Pairs are numbered per player: this player's first pair is "Pair 1".
+  assert.match(await page.textContent('.revealed-pair h2'), /^Pair 1$/);
+  // Verify: one revealed bet by hand, typing the roll exactly as Dice showed it.
+  const firstRoll = shownRolls[0];
   const client = await page.textContent('.revealed-pair code:not(.hex)');
   // The pair's client seed is the one this browser chose before the first bet,
   // not a default the server picked.
@@ -126,9 +127,36 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.fill('#v-commitment', commitment);
   await page.fill('#v-client-seed', client);
   await page.fill('#v-nonce', '0');
-  await page.fill('#v-roll', String(firstRoll));
+  await page.fill('#v-roll', firstRoll);
   await page.click('#verify-dice button[type=submit]');
   await page.waitForSelector('#dice-verify-out .verdict.valid');
+  assert.match(await page.textContent('#dice-verify-out .sentences'), new RegExp(`Roll ${firstRoll.replace('.', '\\.')} — matches`));
+  // The correct revealed seed brings no warning.
+  assert.equal(await page.locator('#dice-verify-out .hint').count(), 0);
+  await shot(page, 'verify-typed-roll-desktop');
+
+  // One click from a bet to its proof: from Dice's history, and from Revealed's bets.
+  await page.click('#tab-dice');
+  await page.click('#d-history tr[data-nonce="2"] button.proof');
+  await page.waitForFunction(() => !document.querySelector('#panel-verify').hidden);
+  await page.waitForSelector('#dice-verify-out .verdict.valid');
+  assert.equal(await page.inputValue('#v-server-seed'), seed);
+  assert.equal(await page.inputValue('#v-roll'), shownRolls[2]);
+  // A shareable link with only public values, which opens the same check.
+  await page.click('#v-share');
+  const link = await page.textContent('#v-share-link');
+  assert.deepEqual([...new URL(link.replace('#verify?', '?')).searchParams.keys()].sort(), ['client_seed', 'commitment', 'nonce', 'roll', 'server_seed']);
+  const shared = await newPage(browser, { width: 1280, height: 900 });
+  await shared.goto(link);
+  await shared.waitForSelector('#dice-verify-out .verdict.valid');
+  assert.equal(await shared.inputValue('#v-nonce'), '2');
+  await shared.close();
+  await page.click('#tab-revealed');
+  await page.click('.revealed-pair .show-bets');
+  await page.click('.revealed-pair tr[data-nonce="4"] button.proof');
+  await page.waitForSelector('#dice-verify-out .verdict.valid');
+  assert.equal(await page.inputValue('#v-roll'), shownRolls[4]);
+  await page.click('#tab-verify');
   // The new pair's hash pasted as the seed: the hint says it is the current pair's.
   const current = await page.evaluate(() => JSON.parse(localStorage.getItem('fairseed.current_commitment')));
   await page.fill('#v-server-seed', current);
@@ -136,8 +164,14 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.waitForFunction(() => /current seed pair/.test(document.querySelector('#dice-verify-out').textContent));
   await shot(page, 'verify-current-hash-hint-desktop');
 
-  // Keyboard: arrows move between tabs, focus follows.
+  // Keyboard: arrows, Home and End move between tabs, focus follows.
   await page.focus('#tab-verify');
+  await page.keyboard.press('Home');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-dice');
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-tables');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-verify');
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-tables');
   assert.equal(await page.isVisible('#panel-tables'), true);

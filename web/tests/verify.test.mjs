@@ -27,18 +27,34 @@ async function openVerify(opts) {
   return page;
 }
 
+/** Verifies `text` in the records box; resolves with the summary's counts once done. */
 async function verifyText(page, text) {
   await page.fill('#v-records', text);
   await page.click('#v-records-go');
-  return page.$$eval('#records-verify-out .verdict', (els) => els.map((e) => ({
+  await page.waitForFunction(() => document.querySelector('#records-summary').dataset.done === 'true'
+    && document.querySelector('#records-detail .verdict'));
+  return page.$eval('#records-summary', (e) => ({
+    total: Number(e.dataset.total), valid: Number(e.dataset.valid), invalid: Number(e.dataset.invalid), unreadable: Number(e.dataset.unreadable),
+  }));
+}
+
+/** Opens record `i` from the list (scrolled into view first) and reads its card. */
+async function recordDetail(page, i) {
+  if (await page.$('#records-list:not([hidden])')) {
+    await page.$eval('#records-list', (list, at) => { list.scrollTop = at * 48; list.dispatchEvent(new Event('scroll')); }, i);
+    await page.click(`#records-list .row[data-index="${i}"]`);
+  }
+  await page.waitForSelector(`#records-detail .verdict[data-index="${i}"]`);
+  return page.$eval('#records-detail .verdict', (e) => ({
     valid: e.dataset.valid === 'true',
     status: e.className,
     bad: [...e.querySelectorAll('.checks li.bad strong')].map((s) => s.textContent),
+    sentences: [...e.querySelectorAll('.sentences li span:not(.mark)')].map((s) => s.textContent),
     cards: e.querySelectorAll('.card').length,
     tiles: e.querySelectorAll('.tile').length,
     dice: e.querySelectorAll('.die').length,
     text: e.textContent,
-  })));
+  }));
 }
 
 const SCHEMES = ['match_seed_v2', 'match_seed_v1', 'chess_colour_v1', 'poker_hmac_v1', 'poker_hmac_v1_proof', 'dice_v1', 'selfpoker'];
@@ -47,56 +63,68 @@ test('every scheme\'s reference vectors verify in the browser and render', async
   const page = await openVerify();
   for (const scheme of SCHEMES) {
     const lines = vectorLines(`${scheme}.jsonl`).slice(0, 40);
-    const verdicts = await verifyText(page, lines.join('\n'));
-    assert.equal(verdicts.length, lines.length, `${scheme}: one verdict per record`);
-    const bad = verdicts.filter((v) => !v.valid);
-    assert.deepEqual(bad.map((v) => v.text.slice(0, 300)), [], `${scheme}: all valid`);
-    if (scheme.startsWith('poker') || scheme === 'selfpoker') assert.ok(verdicts[0].cards >= 2, `${scheme}: cards shown`);
-    await page.locator('#records-verify-out .verdict').first().scrollIntoViewIfNeeded();
+    const counts = await verifyText(page, lines.join('\n'));
+    assert.deepEqual(counts, { total: lines.length, valid: lines.length, invalid: 0, unreadable: 0 }, `${scheme}: all valid`);
+    const first = await recordDetail(page, 0);
+    assert.ok(first.valid);
+    if (scheme.startsWith('poker') || scheme === 'selfpoker') assert.ok(first.cards >= 2, `${scheme}: cards shown`);
+    await page.locator('#records-summary').scrollIntoViewIfNeeded();
     await shot(page, `verify-${scheme}`, { fullPage: false });
   }
   // Scheme-specific renderings: mahjong tiles by name, backgammon dice faces, suit symbols.
-  const text = vectorLines('match_seed_v2.jsonl').join('\n');
-  const all = await verifyText(page, text);
+  const lines = vectorLines('match_seed_v2.jsonl');
+  await verifyText(page, lines.join('\n'));
+  const all = [];
+  for (let i = 0; i < lines.length; i++) all.push(await recordDetail(page, i));
+  assert.ok(all.every((v) => v.valid));
   assert.ok(all.some((v) => v.tiles > 0 && /Dots|Bamboo|Characters|wind|dragon/.test(v.text)), 'mahjong tiles by name');
   assert.ok(all.some((v) => v.dice > 0), 'backgammon dice faces');
   assert.ok(all.some((v) => /[♣♦♥♠]/.test(v.text)), 'suit symbols');
   assert.ok(all.some((v) => /Seat 0: player/.test(v.text)), 'seat order');
+  assert.ok(all.every((v) => v.sentences.some((x) => /matches/.test(x))), 'checks said in words');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
-test('tampered records show the exact mismatch', async () => {
+test('tampered records show the exact mismatch, in words', async () => {
   const page = await openVerify();
   const lines = vectorLines('invalid.jsonl');
   const expect = JSON.parse(readFileSync(join(VECTORS, 'invalid.expect.json'), 'utf8'));
-  const verdicts = await verifyText(page, lines.join('\n'));
-  assert.equal(verdicts.length, lines.length);
-  verdicts.forEach((v, i) => {
+  const counts = await verifyText(page, lines.join('\n'));
+  assert.equal(counts.total, lines.length);
+  assert.equal(counts.valid, 0);
+  for (let i = 0; i < lines.length; i++) {
+    const v = await recordDetail(page, i);
     assert.equal(v.valid, false, `record ${i} (${expect[i].expect}) must not verify`);
     const field = expect[i].field;
     // A changed proof root fails every leaf's path check against it.
     const names = field === 'deck_root' ? ['leaves'] : [field, field.split('.')[0]];
     assert.ok(v.bad.some((name) => names.some((f) => name === f || field.startsWith(name) || name.startsWith(f))),
       `record ${i}: expected a failed check on ${field}, got ${v.bad.join(', ')}`);
-  });
-  // One tampered selfpoker card, made here: the report names the position.
+    // The first sentence is the problem, in words: no check names or JSON paths.
+    assert.doesNotMatch(v.sentences[0], /outcome\.|leaves\[|\[\d+\]|_v\d/, `record ${i}: ${v.sentences[0]}`);
+  }
+  // One tampered selfpoker card, made here: the sentence names the board card and both cards.
   const rec = JSON.parse(vectorLines('selfpoker.jsonl')[0]);
   [rec.outcome.board[0], rec.outcome.board[1]] = [rec.outcome.board[1], rec.outcome.board[0]];
-  const [one] = await verifyText(page, JSON.stringify(rec));
+  await verifyText(page, JSON.stringify(rec));
+  const one = await recordDetail(page, 0);
   assert.equal(one.valid, false);
-  assert.match(one.text, /board/);
-  await page.locator('#records-verify-out .verdict').first().scrollIntoViewIfNeeded();
+  const [, should, says] = /^Board card 1 should be (\S+[♣♦♥♠]), the record says (\S+[♣♦♥♠])$/.exec(one.sentences[0]) || [];
+  assert.ok(should && says && should !== says, one.sentences[0]);
+  await page.locator('#records-detail').scrollIntoViewIfNeeded();
   await shot(page, 'verify-tampered', { fullPage: false });
   await page.close();
 });
 
-test('unreadable input names the field', async () => {
+test('unreadable input names the field in words', async () => {
   const page = await openVerify();
-  const [v] = await verifyText(page, '{"scheme":"dice_v1","commitment":"00","server_seed":"zz"}');
+  const counts = await verifyText(page, '{"scheme":"dice_v1","commitment":"00","server_seed":"zz"}');
+  assert.equal(counts.unreadable, 1);
+  const v = await recordDetail(page, 0);
   assert.equal(v.valid, false);
   assert.match(v.status, /error/);
-  assert.match(v.text, /server_seed|commitment|client_seed/);
+  assert.match(v.text, /The (server seed|server seed hash|client seed) (is missing|cannot be used)/);
   await page.close();
 });
 
@@ -123,25 +151,33 @@ test('a hash pasted where the seed belongs gets the hint', async () => {
   await page.click('#verify-dice button[type=submit]');
   await page.waitForFunction(() => /current seed pair/.test(document.querySelector('#dice-verify-out').textContent));
 
-  // 3. The right seed, with the roll shown to the player: verifies.
+  // 3. The right seed, with the roll as the game shows it (0.00–99.99): verifies, no hint.
+  const shown = (rec.outcome.roll / 100).toFixed(2);
   await page.fill('#v-server-seed', rec.server_seed);
-  await page.fill('#v-roll', String(rec.outcome.roll));
+  await page.fill('#v-roll', shown);
   await page.click('#verify-dice button[type=submit]');
   await page.waitForSelector('#dice-verify-out .verdict.valid');
   assert.equal(await page.locator('#dice-verify-out .hint').count(), 0);
-  // 4. A wrong claimed roll: core names the mismatch.
-  await page.fill('#v-roll', String((rec.outcome.roll + 1) % 10000));
+  assert.match(await page.textContent('#dice-verify-out .sentences'), new RegExp(`Roll ${shown.replace('.', '\\.')} — matches`));
+  // 4. A wrong claimed roll: said in the game's unit, with both values.
+  const wrong = (((rec.outcome.roll + 1) % 10000) / 100).toFixed(2);
+  await page.fill('#v-roll', wrong);
   await page.click('#verify-dice button[type=submit]');
   await page.waitForSelector('#dice-verify-out .verdict.invalid');
-  assert.match(await page.locator('#dice-verify-out').textContent(), /outcome\.roll/);
+  assert.equal(await page.textContent('#dice-verify-out .sentences li.bad'), `✗Roll should be ${shown}, the record says ${wrong}`);
   await shot(page, 'verify-dice-wrong-roll-phone');
+  // 5. The raw hundredths typed (6762 for 67.62): the roll it stands for is suggested.
+  await page.fill('#v-roll', String(rec.outcome.roll));
+  await page.click('#verify-dice button[type=submit]');
+  await page.waitForSelector('#v-roll-error');
+  assert.match(await page.textContent('#v-roll-error'), new RegExp(`Did you mean ${shown.replace('.', '\\.')}`));
 
-  // 5. A record whose seed field holds its own commitment: the hint comes with the verdict.
+  // 6. A record whose seed field holds its own commitment: the hint comes with the verdict.
   const swapped = { ...rec, server_seed: rec.commitment };
   await page.fill('#v-records', JSON.stringify(swapped));
   await page.click('#v-records-go');
-  await page.waitForSelector('#records-verify-out .hint');
-  assert.match(await page.locator('#records-verify-out .hint').textContent(), /server_seed.*commitment/s);
+  await page.waitForSelector('#records-detail .hint');
+  assert.match(await page.locator('#records-detail .hint').textContent(), /server_seed.*commitment/s);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -171,11 +207,13 @@ test('a record file can be dropped or opened', async () => {
     zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, text);
-  await page.waitForFunction(() => document.querySelectorAll('#records-verify-out .verdict.valid').length === 3);
-  assert.match(await page.textContent('#records-verify-out'), /plays White/);
+  await page.waitForFunction(() => document.querySelector('#records-summary').dataset.valid === '3' && document.querySelector('#records-summary').dataset.done === 'true');
+  await page.waitForSelector('#records-detail .verdict');
+  assert.match(await page.textContent('#records-detail'), /plays White/);
   // Open a file: the file input.
   await page.setInputFiles('#v-file', { name: 'one.json', mimeType: 'application/json', buffer: Buffer.from(vectorLines('dice_v1.jsonl')[0]) });
-  await page.waitForFunction(() => document.querySelectorAll('#records-verify-out .verdict').length === 1);
-  assert.equal(await page.getAttribute('#records-verify-out .verdict', 'data-valid'), 'true');
+  await page.waitForFunction(() => document.querySelector('#records-summary').dataset.total === '1' && document.querySelector('#records-summary').dataset.done === 'true');
+  await page.waitForSelector('#records-detail .verdict');
+  assert.equal(await page.getAttribute('#records-detail .verdict', 'data-valid'), 'true');
   await page.close();
 });

@@ -86,9 +86,10 @@ ${safe(css)}</style>
 <body>
 <header class="top">
   <div class="brand"><h1>fairseed verifier</h1><p id="tagline" class="muted small"></p></div>
+  <div class="top-right"><div id="lang-switch"></div></div>
 </header>
-<p id="notice" class="notice" role="alert" hidden></p>
 <main>
+  <p id="notice" class="notice" role="alert" hidden></p>
   <section id="panel-verify" role="region" aria-label="verify"></section>
 </main>
 <script>globalThis.FAIRSEED_WASM_BASE64 = "${wasmBytes.toString('base64')}";</script>

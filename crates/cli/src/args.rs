@@ -25,6 +25,7 @@ pub enum Command {
     Verify(VerifyArgs),
 
     /// Run the fairseed HTTP service (commitments, rolls, deals, reveals).
+    #[cfg(feature = "serve")]
     Serve(fairseed_server::ServeArgs),
 
     /// Recompute one dice_v1 roll (and settle a bet) from its seeds and nonce.

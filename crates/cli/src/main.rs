@@ -7,6 +7,7 @@
 use std::io;
 use std::process::ExitCode;
 
+#[cfg(feature = "serve")]
 use anyhow::Context;
 use clap::Parser;
 
@@ -14,6 +15,7 @@ mod args;
 mod commit;
 mod input;
 mod pipeline;
+#[cfg_attr(not(feature = "progress"), path = "no_progress.rs")]
 mod progress;
 mod roll;
 mod tally;
@@ -39,6 +41,7 @@ fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Verify(args) => verify::run(&args.into_options()?),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve(args),
         Command::Roll(args) => roll::run(&args),
         Command::Commit(args) => commit::run(&args),
@@ -46,6 +49,7 @@ fn run() -> anyhow::Result<ExitCode> {
 }
 
 /// `fairseed serve`: the server crate's own entry point on a multi-threaded runtime.
+#[cfg(feature = "serve")]
 fn serve(args: fairseed_server::ServeArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -12,8 +12,8 @@
 //! dice ([`dice`]), and the NumPy selfpoker deal ([`selfpoker`], [`numpy`]).
 //! Records and verdicts ([`record`], [`verify_value`], [`report`]) tie them together.
 
-// `unsafe` is denied; only the SIMD hash kernels in `hash/` allow it.
-#![deny(unsafe_code)]
+// The SIMD hash kernels, the only `unsafe` code, live in `fairseed-lanes`.
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod cards;
@@ -50,9 +50,3 @@ mod verify;
 
 pub use verdict::{Check, Verdict};
 pub use verify::{verify_str, verify_value, Verifier};
-
-/// Entry points for the `kernels` bench only: not part of the API.
-#[doc(hidden)]
-pub mod bench {
-    pub use crate::hash::{bench_sha256_lanes, bench_sha512_lanes};
-}

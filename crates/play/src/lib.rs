@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 pub mod chess;
+mod codec;
 pub mod matches;
 pub mod poker;
 pub mod selfpoker;
@@ -60,4 +61,16 @@ pub trait RuleViolation: std::error::Error {
     /// A stable snake_case code (`seat_taken`, `hand_over`, …), documented
     /// in `docs/api.md` and returned with HTTP status 409.
     fn code(&self) -> &'static str;
+}
+
+/// A record a flow made, to be stored once with the players allowed to
+/// read it (the operator reads every record).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// The record's scheme (`match_seed_v2`, `chess_colour_v1`, …).
+    pub scheme: &'static str,
+    /// The record object, as `fairseed verify` reads it.
+    pub body: serde_json::Value,
+    /// The accounts that may read it, ascending, without repeats.
+    pub readers: Vec<PlayerId>,
 }

@@ -67,6 +67,13 @@ pub struct ServeArgs {
     /// `web/`) instead of the copy built into the binary; for editing the page.
     #[arg(long)]
     pub web_dir: Option<PathBuf>,
+
+    /// How long (ms) a process's lease on a poker table lasts without its
+    /// heartbeat: after that another process of the fleet takes the table
+    /// over and rotates its session. Renewed three times per lifetime.
+    #[arg(long, env = "FAIRSEED_LEASE_TTL_MS", default_value_t = crate::fleet::DEFAULT_LEASE_TTL_MS,
+          value_parser = clap::value_parser!(i64).range(300..=3_600_000))]
+    pub lease_ttl_ms: i64,
 }
 
 impl std::fmt::Debug for ServeArgs {
@@ -86,6 +93,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("auth_failures_per_minute", &self.auth_failures_per_minute)
             .field("log_format", &self.log_format)
             .field("web_dir", &self.web_dir)
+            .field("lease_ttl_ms", &self.lease_ttl_ms)
             .finish()
     }
 }

@@ -1,7 +1,7 @@
 //! The `dice_v1` records of a revealed pair, built with the core's record
 //! type so they are exactly what `fairseed verify` reads.
 
-use fairseed_core::dice::{self, Bet, Condition};
+use fairseed_core::dice::{self, Bet};
 use fairseed_core::record::DiceRecord;
 use fairseed_core::{ClientSeed, Commitment, ServerSeed};
 use fairseed_store::{BetRow, NewRecord, RevealedPair, StoreError, StoreResult};
@@ -39,8 +39,7 @@ pub fn build(pair: &RevealedPair, bets: &[BetRow]) -> StoreResult<Vec<NewRecord>
     }
     bets.iter()
         .map(|b| {
-            let condition = Condition::parse_field(&b.condition, "condition").map_err(core)?;
-            let bet = Bet::new(b.amount, condition, b.target).map_err(core)?;
+            let bet = Bet::new(b.amount, b.condition, b.target).map_err(core)?;
             let mut outcome = Map::new();
             outcome.insert("roll".into(), b.roll.into());
             outcome.insert("win".into(), b.win.into());

@@ -137,6 +137,38 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// A broken game rule from a `fairseed_play` flow: `409` with the rule's
+    /// code. Two codes are not rules and keep their own status: `not_found`
+    /// (a hand or move that does not exist: `404`) and `internal` (a stored
+    /// state that contradicts itself: `500`, details logged only).
+    pub fn rule(err: impl fairseed_play::RuleViolation) -> Self {
+        match err.code() {
+            "not_found" => Self::new(StatusCode::NOT_FOUND, "not_found", err.to_string()),
+            "internal" => Self::internal(err),
+            code => Self::conflict(code, err.to_string()),
+        }
+    }
+}
+
+/// `From` for each flow's rule error, so `?` maps it with [`ApiError::rule`].
+/// (One blanket `impl<E: RuleViolation> From<E>` is refused by coherence:
+/// the store's and the core's error types could implement the trait.)
+macro_rules! rule_violations {
+    ($($flow:ty),* $(,)?) => {$(
+        impl From<$flow> for ApiError {
+            fn from(err: $flow) -> Self {
+                Self::rule(err)
+            }
+        }
+    )*};
+}
+
+rule_violations!(
+    fairseed_play::poker::PokerError,
+    fairseed_play::selfpoker::SelfpokerError,
+);
+
 impl From<fairseed_core::Error> for ApiError {
     fn from(err: fairseed_core::Error) -> Self {
         match err {
@@ -307,5 +339,30 @@ where
             .await
             .map(|axum::extract::Path(v)| ApiPath(v))
             .map_err(|rejection| ApiError::invalid("path", rejection.body_text()))
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use fairseed_play::poker::PokerError;
+
+    use super::*;
+
+    #[test]
+    fn rules_answer_409_with_their_code_except_not_found_and_internal() {
+        let seat = ApiError::from(PokerError::SeatTaken(3));
+        assert_eq!(
+            (seat.status(), seat.code()),
+            (StatusCode::CONFLICT, "seat_taken")
+        );
+        assert_eq!(seat.message, "seat: 3 is taken");
+        let hand = ApiError::from(PokerError::NoSuchHand(4));
+        assert_eq!(
+            (hand.status(), hand.code()),
+            (StatusCode::NOT_FOUND, "not_found")
+        );
+        let bug = ApiError::from(PokerError::Corrupt("damaged".into()));
+        assert_eq!(bug.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(bug.message, "internal error");
     }
 }

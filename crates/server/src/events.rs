@@ -1,17 +1,32 @@
-//! Live events: one in-process broadcast of state messages, filtered per
-//! subscriber so nobody receives another player's cards.
+//! Live events: one broadcast channel per topic, each subscriber filtering
+//! only its topic's events by audience, so nobody receives another player's
+//! cards and no subscriber wakes for another topic.
 //!
-//! Events are per process: with several processes on one database, a
-//! client subscribes to the process it plays through (or polls the logs).
+//! On PostgreSQL every event also crosses processes: [`Hub::connect`] relays
+//! what this process publishes to the database's event feed and delivers
+//! what the others publish, so a player subscribed through one server sees
+//! what happened through another. Each process tags its events with a
+//! random origin and skips its own when they come back.
+//!
+//! Each caller may hold [`MAX_STREAMS_PER_CALLER`] streams at once.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use fairseed_store::{Store, StoreResult};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
-/// Events kept for slow subscribers before they miss some.
-const BUFFER: usize = 1024;
+/// Events kept per topic for a slow subscriber before it misses some.
+const BUFFER: usize = 512;
+
+/// Open event streams one caller (a player's token, or the operator) may hold.
+pub const MAX_STREAMS_PER_CALLER: usize = 8;
 
 /// Who may receive an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Audience {
     /// Everyone subscribed to the topic.
     All,
@@ -22,7 +37,7 @@ pub enum Audience {
 }
 
 /// One event on a topic (`poker:<table>`, `match:<id>`, `selfpoker:<id>`, `dice`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {
     /// The topic.
     pub topic: String,
@@ -32,67 +47,255 @@ pub struct Event {
     pub body: Value,
 }
 
-/// The broadcast hub.
-#[derive(Debug, Clone)]
-pub struct Hub {
-    tx: broadcast::Sender<Event>,
+/// An event as it travels between processes.
+#[derive(Serialize, Deserialize)]
+struct Envelope {
+    origin: String,
+    #[serde(flatten)]
+    event: Event,
 }
 
-impl Default for Hub {
-    fn default() -> Self {
-        Self {
-            tx: broadcast::channel(BUFFER).0,
+/// The hub: per-topic channels, stream counts, and the relay to other
+/// processes once connected. Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct Hub {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    topics: Mutex<Topics>,
+    streams: Mutex<HashMap<String, usize>>,
+    /// Events for other processes, sent in publish order (PostgreSQL only).
+    outbox: OnceLock<mpsc::UnboundedSender<String>>,
+    /// This process's tag on the events it relays.
+    origin: OnceLock<String>,
+}
+
+#[derive(Debug, Default)]
+struct Topics {
+    senders: HashMap<String, broadcast::Sender<Event>>,
+    /// Topics without subscribers are swept when the map reaches this size.
+    sweep_at: usize,
+}
+
+/// The open-stream slot of one caller; given back when dropped.
+#[derive(Debug)]
+pub struct StreamSlot {
+    hub: Hub,
+    caller: String,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut streams = lock(&self.hub.inner.streams);
+        if let Some(n) = streams.get_mut(&self.caller) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                streams.remove(&self.caller);
+            }
         }
     }
+}
+
+/// A poisoned lock still holds consistent maps (no code panics while
+/// holding one), so it is used as is.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Hub {
-    /// Publishes an event (no subscriber is fine).
+    /// Publishes an event to this process's subscribers of `topic` and,
+    /// when connected, to every other process (no subscriber is fine).
     pub fn publish(&self, topic: impl Into<String>, audience: Audience, body: Value) {
-        let _ = self.tx.send(Event {
+        let event = Event {
             topic: topic.into(),
             audience,
             body,
-        });
+        };
+        if let (Some(outbox), Some(origin)) = (self.inner.outbox.get(), self.inner.origin.get()) {
+            let envelope = Envelope {
+                origin: origin.clone(),
+                event: event.clone(),
+            };
+            if let Ok(text) = serde_json::to_string(&envelope) {
+                let _ = outbox.send(text);
+            }
+        }
+        self.deliver(event);
     }
 
-    /// A new subscription.
-    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
-        self.tx.subscribe()
+    /// Hands an event to this process's subscribers of its topic.
+    fn deliver(&self, event: Event) {
+        let mut topics = lock(&self.inner.topics);
+        if let Some(tx) = topics.senders.get(&event.topic) {
+            let topic = event.topic.clone();
+            if tx.send(event).is_err() {
+                topics.senders.remove(&topic);
+            }
+        }
+    }
+
+    /// Takes one of `caller`'s stream slots; `None` when all are in use.
+    pub fn open_stream(&self, caller: String) -> Option<StreamSlot> {
+        let mut streams = lock(&self.inner.streams);
+        let n = streams.entry(caller.clone()).or_insert(0);
+        if *n >= MAX_STREAMS_PER_CALLER {
+            return None;
+        }
+        *n += 1;
+        Some(StreamSlot {
+            hub: self.clone(),
+            caller,
+        })
+    }
+
+    /// A new subscription to one topic.
+    pub fn subscribe(&self, topic: &str) -> broadcast::Receiver<Event> {
+        let mut topics = lock(&self.inner.topics);
+        if topics.senders.len() >= topics.sweep_at {
+            topics.senders.retain(|_, tx| tx.receiver_count() > 0);
+            topics.sweep_at = (topics.senders.len() * 2).max(64);
+        }
+        topics
+            .senders
+            .entry(topic.to_owned())
+            .or_insert_with(|| broadcast::channel(BUFFER).0)
+            .subscribe()
+    }
+
+    /// Relays events through `store` when other processes can share its
+    /// database (PostgreSQL); nothing on SQLite. Returns once listening, so
+    /// every event another process publishes afterwards arrives here.
+    ///
+    /// # Errors
+    /// The database refused to listen.
+    pub async fn connect(&self, store: Arc<dyn Store>) -> StoreResult<()> {
+        let Some(mut feed) = store.event_feed().await? else {
+            return Ok(());
+        };
+        let origin = self.inner.origin.get_or_init(new_origin).clone();
+        let (outbox, mut outgoing) = mpsc::unbounded_channel::<String>();
+        if self.inner.outbox.set(outbox).is_err() {
+            return Ok(());
+        }
+        let sender = Arc::clone(&store);
+        tokio::spawn(async move {
+            while let Some(text) = outgoing.recv().await {
+                if let Err(e) = sender.broadcast_event(&text).await {
+                    tracing::warn!(error = %e, "a live event did not reach the other processes");
+                }
+            }
+        });
+        let hub = self.clone();
+        tokio::spawn(async move {
+            while let Some(text) = feed.recv().await {
+                match serde_json::from_str::<Envelope>(&text) {
+                    Ok(envelope) if envelope.origin != origin => hub.deliver(envelope.event),
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "an unreadable live event was skipped"),
+                }
+            }
+        });
+        Ok(())
     }
 }
 
+/// A random tag for this process's events.
+fn new_origin() -> String {
+    let mut bytes = [0u8; 8];
+    // Without the OS generator the tag falls back to the process id, still
+    // distinct between processes on one machine.
+    if getrandom::getrandom(&mut bytes).is_err() {
+        return format!("pid-{}", std::process::id());
+    }
+    hex::encode(bytes)
+}
+
 /// Whether `viewer` (a player id, or `None` for the operator) may see `event`.
-pub fn visible(event: &Event, topic: &str, viewer: Option<i64>) -> bool {
-    event.topic == topic
-        && match (event.audience, viewer) {
-            (Audience::All, _) => true,
-            (Audience::Player(p), Some(v)) => p == v,
-            (Audience::Operator, None) => true,
-            _ => false,
-        }
+pub fn visible(event: &Event, viewer: Option<i64>) -> bool {
+    match (event.audience, viewer) {
+        (Audience::All, _) => true,
+        (Audience::Player(p), Some(v)) => p == v,
+        (Audience::Operator, None) => true,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn filtering() {
-        let e = |audience| Event {
-            topic: "poker:t1".into(),
+    fn event(topic: &str, audience: Audience) -> Event {
+        Event {
+            topic: topic.into(),
             audience,
             body: Value::Null,
-        };
-        assert!(visible(&e(Audience::All), "poker:t1", Some(1)));
-        assert!(!visible(&e(Audience::All), "poker:t2", Some(1)));
-        assert!(visible(&e(Audience::Player(1)), "poker:t1", Some(1)));
-        assert!(!visible(&e(Audience::Player(1)), "poker:t1", Some(2)));
+        }
+    }
+
+    #[test]
+    fn filtering() {
+        let e = |audience| event("poker:t1", audience);
+        assert!(visible(&e(Audience::All), Some(1)));
+        assert!(visible(&e(Audience::Player(1)), Some(1)));
+        assert!(!visible(&e(Audience::Player(1)), Some(2)));
         assert!(
-            !visible(&e(Audience::Player(1)), "poker:t1", None),
+            !visible(&e(Audience::Player(1)), None),
             "not even the operator"
         );
-        assert!(visible(&e(Audience::Operator), "poker:t1", None));
-        assert!(!visible(&e(Audience::Operator), "poker:t1", Some(1)));
+        assert!(visible(&e(Audience::Operator), None));
+        assert!(!visible(&e(Audience::Operator), Some(1)));
+    }
+
+    #[test]
+    fn a_subscriber_receives_only_its_topic() {
+        let hub = Hub::default();
+        let mut t1 = hub.subscribe("poker:t1");
+        let mut t2 = hub.subscribe("poker:t2");
+        hub.publish("poker:t1", Audience::All, Value::from(1));
+        hub.publish("poker:t3", Audience::All, Value::from(3));
+        assert_eq!(t1.try_recv().expect("t1 event").body, Value::from(1));
+        assert!(t1.try_recv().is_err(), "nothing else on t1");
+        assert!(t2.try_recv().is_err(), "nothing on t2");
+    }
+
+    #[test]
+    fn topics_without_subscribers_are_dropped() {
+        let hub = Hub::default();
+        for i in 0..200 {
+            drop(hub.subscribe(&format!("match:{i}")));
+        }
+        let _kept = hub.subscribe("match:kept");
+        let topics = lock(&hub.inner.topics);
+        assert!(topics.senders.len() <= 64, "{}", topics.senders.len());
+        assert!(topics.senders.contains_key("match:kept"));
+    }
+
+    #[test]
+    fn streams_per_caller_are_capped_and_given_back() {
+        let hub = Hub::default();
+        let slots: Vec<_> = (0..MAX_STREAMS_PER_CALLER)
+            .map(|_| hub.open_stream("player:1".into()).expect("slot"))
+            .collect();
+        assert!(hub.open_stream("player:1".into()).is_none(), "cap reached");
+        assert!(hub.open_stream("player:2".into()).is_some(), "per caller");
+        drop(slots);
+        assert!(hub.open_stream("player:1".into()).is_some(), "given back");
+    }
+
+    #[test]
+    fn envelopes_round_trip() {
+        let envelope = Envelope {
+            origin: "a".into(),
+            event: event("dice", Audience::Player(7)),
+        };
+        let text = serde_json::to_string(&envelope).expect("serialize");
+        let back: Envelope = serde_json::from_str(&text).expect("parse");
+        assert_eq!(
+            (back.origin.as_str(), back.event.audience),
+            ("a", Audience::Player(7))
+        );
+        assert_eq!(back.event.topic, "dice");
     }
 }

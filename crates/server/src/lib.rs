@@ -13,6 +13,7 @@ mod auth;
 mod dice_records;
 mod error;
 pub mod events;
+pub mod fleet;
 pub mod handlers;
 mod listener;
 pub mod metrics;

@@ -47,6 +47,7 @@ pub fn router(state: AppState) -> Router {
             post(chess::post_seek).get(chess::get_seeks),
         )
         .route("/v1/chess/seeks/{id}/accept", post(chess::post_accept))
+        .route("/v1/chess/seeks/{id}/cancel", post(chess::post_cancel))
         .route("/v1/chess/bot", post(chess::post_bot))
         .route("/v1/chess/games/{id}", get(chess::get_game))
         .route("/v1/chess/games/{id}/finish", post(chess::post_finish))

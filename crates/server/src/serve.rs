@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
 use crate::args::{LogFormat, ServeArgs};
+use crate::fleet::Fleet;
 use crate::listener::{Connections, Limits};
 use crate::metrics::Metrics;
 use crate::ratelimit::AddressLimits;
@@ -32,7 +33,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .context("opening the seed key")?;
     let operator_key = operator_key(&args)?;
     let mut sqlite = None;
-    let (store, backend): (Arc<dyn Store>, String) = match &args.database {
+    let (store, backend, fleet): (Arc<dyn Store>, String, Fleet) = match &args.database {
         Some(url) => (
             Arc::new(
                 PgStore::connect(url, None, cipher)
@@ -40,12 +41,19 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     .context("connecting to PostgreSQL")?,
             ),
             "postgresql".to_owned(),
+            // Several processes may share the database: each its own owner.
+            Fleet::member(args.lease_ttl_ms)
+                .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?,
         ),
         None => {
             let path = args.data_dir.join(SQLITE_FILE);
             let store = SqliteStore::open(&path, cipher).context("opening the SQLite database")?;
             sqlite = Some(store.clone());
-            (Arc::new(store), format!("sqlite {}", path.display()))
+            (
+                Arc::new(store),
+                format!("sqlite {}", path.display()),
+                Fleet::alone(args.lease_ttl_ms),
+            )
         }
     };
     let connections = Arc::new(Connections::default());
@@ -56,23 +64,30 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             auth_failures_per_minute: args.auth_failures_per_minute,
         },
         signup: args.signup,
+        fleet,
     };
     let state = AppState::with_options(
-        store,
+        Arc::clone(&store),
         &operator_key,
         args.opening_balance,
         args.rate_limit,
         options,
     );
-    let rotated = crate::handlers::poker::rotate_open_sessions(&state)
+    state
+        .events()
+        .connect(store)
+        .await
+        .context("listening for live events")?;
+    let rotated = crate::fleet::rotate_open_sessions(&state)
         .await
         .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;
     if rotated > 0 {
         tracing::info!(
             sessions = rotated,
-            "rotated poker sessions left open by the last run"
+            "rotated poker sessions whose process is gone"
         );
     }
+    let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let app = with_static(router(state), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -85,6 +100,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
     };
     crate::listener::serve(listener, app, limits, connections, shutdown_signal()).await;
+    // Leases are left to expire: another process then rotates the sessions.
+    heartbeat.abort();
     tracing::info!("stopped");
     Ok(())
 }

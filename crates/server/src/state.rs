@@ -8,6 +8,7 @@ use fairseed_store::Store;
 
 use crate::args::SignupMode;
 use crate::events::Hub;
+use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
@@ -34,10 +35,22 @@ struct Inner {
     tokens: RwLock<HashMap<String, (i64, Instant)>>,
     events: Hub,
     metrics: Metrics,
+    fleet: Fleet,
+}
+
+impl Default for ServiceOptions {
+    fn default() -> Self {
+        Self {
+            metrics: Metrics::default(),
+            address_limits: AddressLimits::default(),
+            signup: SignupMode::default(),
+            fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
+        }
+    }
 }
 
 /// Settings `fairseed serve` sets beyond the ones tests need.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ServiceOptions {
     /// What `/metrics` reports.
     pub metrics: Metrics,
@@ -45,6 +58,8 @@ pub struct ServiceOptions {
     pub address_limits: AddressLimits,
     /// Who may create accounts.
     pub signup: SignupMode,
+    /// This process's place in a fleet (its lease owner id).
+    pub fleet: Fleet,
 }
 
 impl AppState {
@@ -83,6 +98,7 @@ impl AppState {
                 tokens: RwLock::new(HashMap::new()),
                 events: Hub::default(),
                 metrics: options.metrics,
+                fleet: options.fleet,
             }),
         }
     }
@@ -99,6 +115,11 @@ impl AppState {
 
     pub(crate) fn operator_key_hash(&self) -> &str {
         &self.inner.operator_key_hash
+    }
+
+    /// This process's owner id and lease lifetime.
+    pub fn fleet(&self) -> &Fleet {
+        &self.inner.fleet
     }
 
     /// The live-event hub.

@@ -28,23 +28,37 @@ macro_rules! embed {
 pub const EMBEDDED: &[(&str, &[u8])] = embed![
     "index.html",
     "style.css",
+    "favicon.ico",
     "fairseed-verifier.html",
     "i18n/en.js",
+    "i18n/es.js",
+    "i18n/pt.js",
+    "js/account.js",
     "js/api.js",
     "js/app.js",
+    "js/bulk-core.js",
+    "js/bulk-worker.js",
+    "js/bulk.js",
     "js/dice.js",
     "js/dom.js",
+    "js/errors.js",
+    "js/format.js",
     "js/hint.js",
     "js/i18n.js",
+    "js/json.js",
+    "js/lang.js",
     "js/offline.js",
     "js/poker.js",
+    "js/records.js",
     "js/render.js",
     "js/revealed.js",
     "js/seeds.js",
     "js/store.js",
     "js/tables.js",
+    "js/verdict.js",
     "js/verify.js",
     "js/wasm.js",
+    "js/words.js",
     "js/worker.js",
     "pkg/fairseed_wasm.js",
     "pkg/fairseed_wasm_bg.wasm",
@@ -68,10 +82,14 @@ fn plain_name(name: &str) -> bool {
 }
 
 /// Whether `path` (relative to `web/`, no leading slash) is a file the page
-/// loads: the three top-level files, and the modules, strings and wasm in
+/// loads: the top-level files (the page, its stylesheet, its icon and the
+/// offline verifier), and the modules, strings and wasm in
 /// `js/`, `i18n/` and `pkg/` (one level, plain names).
 pub fn is_public(path: &str) -> bool {
-    if matches!(path, "index.html" | "style.css" | "fairseed-verifier.html") {
+    if matches!(
+        path,
+        "index.html" | "style.css" | "favicon.ico" | "fairseed-verifier.html"
+    ) {
         return true;
     }
     let Some((dir, name)) = path.split_once('/') else {
@@ -95,6 +113,7 @@ pub fn content_type(path: &str) -> &'static str {
         Some("css") => "text/css; charset=utf-8",
         Some("js") => "text/javascript; charset=utf-8",
         Some("wasm") => "application/wasm",
+        Some("ico") => "image/x-icon",
         _ => "application/octet-stream",
     }
 }
@@ -198,6 +217,7 @@ mod tests {
         for path in [
             "index.html",
             "style.css",
+            "favicon.ico",
             "fairseed-verifier.html",
             "js/app.js",
             "i18n/en.js",
@@ -274,6 +294,7 @@ mod tests {
             ("/pkg/fairseed_wasm.js", "text/javascript; charset=utf-8"),
             ("/pkg/fairseed_wasm_bg.wasm", "application/wasm"),
             ("/style.css", "text/css; charset=utf-8"),
+            ("/favicon.ico", "image/x-icon"),
             ("/fairseed-verifier.html", "text/html; charset=utf-8"),
         ] {
             let (status, ctype, body) = get(root(), Method::GET, path).await;

@@ -14,7 +14,7 @@ mod common;
 use common::http::{raw_exchange, Answer, Client};
 use common::ledger::check_player;
 use common::server::{dump, Options, Server};
-use common::{new_player, OPERATOR_KEY};
+use common::{new_player, wait_for, OPERATOR_KEY};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{json, Map, Value};
@@ -572,12 +572,22 @@ fn per_token_rate_limit_answers_429_and_acts_on_nothing() {
     // Another token has its own bucket.
     let other = c.send("GET", "/v1/me", Some(&b), &[], None).expect("me");
     assert_eq!(other.status, 200, "{}", other.body);
-    // A refused request used no nonce: the pair counts only placed bets.
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    let seeds = c
-        .send("GET", "/v1/seeds", Some(&a), &[], None)
-        .expect("seeds");
-    assert_eq!(seeds.status, 200, "the bucket refills: {}", seeds.body);
+    // The bucket refills; a refused request used no nonce: the pair counts
+    // only placed bets.
+    let mut seeds = None;
+    wait_for(
+        "the token's bucket to refill",
+        std::time::Duration::from_secs(5),
+        || {
+            let r = c
+                .send("GET", "/v1/seeds", Some(&a), &[], None)
+                .expect("seeds");
+            assert!(matches!(r.status, 200 | 429), "{}", r.body);
+            seeds = Some(r).filter(|r| r.status == 200);
+            seeds.is_some()
+        },
+    );
+    let seeds = seeds.expect("answered 200");
     assert_eq!(seeds.json()["next_nonce"], json!(placed));
 }
 

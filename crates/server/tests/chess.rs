@@ -24,7 +24,7 @@ async fn seek_accept_finish_and_bot() {
     let h = Harness::new(1000, 0).await;
     let (alice, _) = h.player().await;
     let (bob, _) = h.player().await;
-    let (carol, _) = h.player().await;
+    let (carol, carol_body) = h.player().await;
     let (a_seed, a_commit) = new_seed(&h, &alice).await;
     let (b_seed, b_commit) = new_seed(&h, &bob).await;
 
@@ -115,11 +115,18 @@ async fn seek_accept_finish_and_bot() {
         (record["client_a"].clone(), record["client_b"].clone()),
         (json!("alice's"), json!("bob's"))
     );
-    let alice_records = h.get("/v1/records", &alice).await.json();
-    assert_eq!(
-        alice_records["records"][0]["record"], record,
-        "each player gets the record"
-    );
+    let record_id = done.json()["record"]["id"].clone();
+    for token in [&alice, &bob] {
+        let records = h.get("/v1/records", token).await.json();
+        assert_eq!(
+            records["records"][0]["record"], record,
+            "both players read it"
+        );
+        assert_eq!(
+            records["records"][0]["id"], record_id,
+            "one record, not a copy each"
+        );
+    }
 
     // A bot game: no second seed.
     let bot = h
@@ -147,19 +154,22 @@ async fn seek_accept_finish_and_bot() {
     assert!(record.get("seed_b").is_none());
     assert_verifies(&record);
 
-    // Challenges: only the named opponent may accept.
+    // Challenges: only the named opponent sees and may accept.
     let (d_seed, d_commit) = new_seed(&h, &alice).await;
     let r = h
         .send(
             Method::POST,
             "/v1/chess/seeks",
             &alice,
-            json!({"seed_id": d_seed, "client_seed": "x", "commitment": d_commit, "opponent": 999}),
+            json!({"seed_id": d_seed, "client_seed": "x", "commitment": d_commit, "opponent": carol_body["player_id"]}),
         )
         .await;
-    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(
         h.get("/v1/chess/seeks", &bob).await.json()["seeks"],
         json!([])
     );
+    let for_carol = h.get("/v1/chess/seeks", &carol).await.json();
+    assert_eq!(for_carol["seeks"][0]["seek_id"], d_seed.as_str());
+    assert_eq!(for_carol["seeks"][0]["challenge"], true);
 }

@@ -18,16 +18,16 @@ mod common;
 mod hands;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use common::http::Client;
 use common::ledger::{all_pages, check_acked, check_every_export, check_player};
-use common::load::{bet, drive, Plan, Sent};
+use common::load::{bet, drive_counting, Plan, Progress, Sent};
 use common::matches;
-use common::new_player;
 use common::server::{Options, Server};
+use common::{new_player, wait_for};
 use serde_json::{json, Value};
 
 /// What ran beside the dice load until the kill.
@@ -38,22 +38,34 @@ struct Beside {
     hands: Vec<hands::Played>,
 }
 
-/// Runs the load for `run` against `addr` — dice for `tokens`, the match
-/// `match_id` dealt, selfpoker for `hand_player` — then `kill -9`s the server.
+/// How far the load must get before the kill: acknowledged bets, rotations,
+/// deals of the match and selfpoker hands opened.
+struct KillPoint {
+    bets: usize,
+    rotations: usize,
+    deals: usize,
+    hands: usize,
+}
+
+/// Runs the load against `addr` — dice for `tokens`, the match `match_id`
+/// dealt, selfpoker for `hand_player` — until it reaches `at`, then
+/// `kill -9`s the server mid-load.
 fn load_then_kill(
     server: Server,
     tokens: &[String],
     match_id: &str,
     hand_player: &str,
-    run: Duration,
+    at: &KillPoint,
     tag: &str,
 ) -> (common::load::Outcome, Beside) {
     let addrs = vec![server.addr.clone()];
     let tokens = tokens.to_vec();
     let tag = tag.to_owned();
     let stop = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(Progress::default());
+    let (dealt, opened) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let loader = {
-        let stop = Arc::clone(&stop);
+        let (stop, progress) = (Arc::clone(&stop), Arc::clone(&progress));
         std::thread::spawn(move || {
             let plan = Plan {
                 addrs: &addrs,
@@ -62,12 +74,13 @@ fn load_then_kill(
                 rotate_every: Some(Duration::from_millis(120)),
                 tag: &tag,
             };
-            drive(&plan, &stop)
+            drive_counting(&plan, &stop, &progress)
         })
     };
     let dealer = {
         let (addr, id, stop) = (server.addr.clone(), match_id.to_owned(), Arc::clone(&stop));
-        std::thread::spawn(move || deal_until(&addr, &id, &stop))
+        let dealt = Arc::clone(&dealt);
+        std::thread::spawn(move || deal_until(&addr, &id, &stop, &dealt))
     };
     let player = {
         let (addr, token, stop) = (
@@ -75,9 +88,19 @@ fn load_then_kill(
             hand_player.to_owned(),
             Arc::clone(&stop),
         );
-        std::thread::spawn(move || hands::play_until(&addr, &token, &stop))
+        let opened = Arc::clone(&opened);
+        std::thread::spawn(move || hands::play_until(&addr, &token, &stop, &opened))
     };
-    std::thread::sleep(run);
+    wait_for(
+        "the load to reach the kill point",
+        Duration::from_secs(120),
+        || {
+            progress.acked() >= at.bets
+                && progress.rotations() >= at.rotations
+                && dealt.load(Ordering::Relaxed) >= at.deals
+                && opened.load(Ordering::Relaxed) >= at.hands
+        },
+    );
     server.kill9();
     stop.store(true, Ordering::Relaxed);
     let beside = Beside {
@@ -92,7 +115,7 @@ const MAX_DEALS: usize = 120;
 
 /// Deals the match until `stop` or the server stops answering; returns the
 /// draws answered: `(seq, draw)`.
-fn deal_until(addr: &str, id: &str, stop: &AtomicBool) -> Vec<(u64, Value)> {
+fn deal_until(addr: &str, id: &str, stop: &AtomicBool, dealt: &AtomicUsize) -> Vec<(u64, Value)> {
     let mut c = Client::new(addr);
     let mut acked = Vec::new();
     while !stop.load(Ordering::Relaxed) && acked.len() < MAX_DEALS {
@@ -102,6 +125,7 @@ fn deal_until(addr: &str, id: &str, stop: &AtomicBool) -> Vec<(u64, Value)> {
                 let v = a.json();
                 let seq = v["seq"].as_u64().expect("seq");
                 acked.push((seq, v["draw"].clone()));
+                dealt.fetch_add(1, Ordering::Relaxed);
             }
             Err(_) => break,
         }
@@ -169,7 +193,9 @@ fn kill_nine_twice_under_load_loses_nothing() {
     let mut rotations: Vec<(String, Value)> = Vec::new();
     let mut stored: HashMap<String, Vec<Value>> = HashMap::new();
 
-    for (round, run_ms) in [(0, 900), (1, 1300)] {
+    // The second round runs further before its kill, so the kills land at
+    // different points of the load.
+    for (round, bets) in [(0, 30), (1, 60)] {
         let started = matches::open_started(&mut c, "tarneeb", &mut |_, _| {});
         let id = started["match_id"].as_str().expect("match_id").to_owned();
         let (out, beside) = load_then_kill(
@@ -177,7 +203,12 @@ fn kill_nine_twice_under_load_loses_nothing() {
             &tokens,
             &id,
             &hand_player,
-            Duration::from_millis(run_ms),
+            &KillPoint {
+                bets,
+                rotations: 1,
+                deals: 1,
+                hands: 3,
+            },
             &format!("r{round}"),
         );
         eprintln!(

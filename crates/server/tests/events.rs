@@ -1,5 +1,11 @@
 //! Live events (SSE): a player's stream carries the table's public events
-//! and their own hole cards, never another player's.
+//! and their own hole cards, never another player's; a caller holds at most
+//! a few streams at once.
+//!
+//! What a stream carried up to a point is read deterministically: the test
+//! publishes a marker event on the topic after the action, and since a
+//! topic's events arrive in order, everything before the marker is what the
+//! action sent.
 
 mod common;
 
@@ -9,15 +15,39 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use common::app::Harness;
 use common::OPERATOR_KEY;
+use fairseed_server::events::{Audience, MAX_STREAMS_PER_CALLER};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-/// Reads SSE `data:` payloads until `quiet` passes without one.
-async fn collect(body: &mut Body, quiet: Duration) -> Vec<(String, Value)> {
-    let mut out = Vec::new();
+/// Publishes a marker on `topic` and reads the stream up to it: the events
+/// before the marker, in order.
+async fn until_marker(h: &Harness, body: &mut Body, topic: &str) -> Vec<(String, Value)> {
+    let marker = json!({"marker": topic});
+    h.state
+        .events()
+        .publish(topic, Audience::All, marker.clone());
+    let mut events = read_until(body, |(_, v)| *v == marker).await;
+    assert_eq!(events.pop().map(|(_, v)| v), Some(marker));
+    events
+}
+
+/// Reads SSE `data:` payloads up to and including the first one `last`
+/// accepts; fails after 10 s without it.
+async fn read_until(
+    body: &mut Body,
+    last: impl Fn(&(String, Value)) -> bool,
+) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = Vec::new();
     let mut buf = String::new();
-    while let Ok(Some(Ok(frame))) = tokio::time::timeout(quiet, body.frame()).await {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !out.last().is_some_and(&last) {
+        let frame = tokio::time::timeout_at(deadline, body.frame())
+            .await
+            .unwrap_or_else(|_| panic!("no closing event within 10 s; got {out:?}"));
+        let Some(Ok(frame)) = frame else {
+            panic!("the stream ended before the closing event; got {out:?}")
+        };
         if let Some(bytes) = frame.data_ref() {
             buf.push_str(&String::from_utf8_lossy(bytes));
         }
@@ -36,13 +66,17 @@ async fn collect(body: &mut Body, quiet: Duration) -> Vec<(String, Value)> {
     out
 }
 
-async fn subscribe(h: &Harness, token: &str, topic: &str) -> Body {
+async fn try_subscribe(h: &Harness, token: &str, topic: &str) -> axum::response::Response {
     let req = Request::builder()
         .uri(format!("/v1/events?topic={topic}"))
         .header("authorization", format!("Bearer {token}"))
         .body(Body::empty())
         .expect("request");
-    let res = h.app.clone().oneshot(req).await.expect("infallible");
+    h.app.clone().oneshot(req).await.expect("infallible")
+}
+
+async fn subscribe(h: &Harness, token: &str, topic: &str) -> Body {
+    let res = try_subscribe(h, token, topic).await;
     assert_eq!(res.status(), StatusCode::OK);
     res.into_body()
 }
@@ -83,8 +117,8 @@ async fn poker_events_are_filtered_per_player() {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let a_events = collect(&mut a, Duration::from_millis(300)).await;
-    let b_events = collect(&mut b, Duration::from_millis(300)).await;
+    let a_events = until_marker(&h, &mut a, "poker:ev").await;
+    let b_events = until_marker(&h, &mut b, "poker:ev").await;
     let a_hole = h
         .get("/v1/poker/tables/ev/hands/1", &tokens[0])
         .await
@@ -122,9 +156,41 @@ async fn poker_events_are_filtered_per_player() {
         json!({"amount": 1, "condition": "under", "target": 5000}),
     )
     .await;
-    assert!(collect(&mut dice_b, Duration::from_millis(200))
-        .await
-        .is_empty());
+    assert_eq!(until_marker(&h, &mut dice_b, "dice").await, vec![]);
     let r = h.get("/v1/events?topic=bad%20topic", &tokens[0]).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn open_streams_per_caller_are_capped() {
+    let h = Harness::new(1000, 0).await;
+    let (token, _) = h.player().await;
+    let (other, _) = h.player().await;
+    let mut open = Vec::new();
+    for i in 0..MAX_STREAMS_PER_CALLER {
+        open.push(subscribe(&h, &token, &format!("match:m{i}")).await);
+    }
+    let refused = try_subscribe(&h, &token, "dice").await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let body = refused
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    let body: Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(body["code"], "too_many_streams");
+    // Another caller has streams of their own; closing one frees a slot.
+    drop(subscribe(&h, &other, "dice").await);
+    drop(subscribe(&h, OPERATOR_KEY, "dice").await);
+    drop(open.pop());
+    let mut again = subscribe(&h, &token, "dice").await;
+    h.bet(
+        &token,
+        "cap-1",
+        json!({"amount": 1, "condition": "under", "target": 5000}),
+    )
+    .await;
+    let events = until_marker(&h, &mut again, "dice").await;
+    assert_eq!(events.len(), 1, "the new stream works: {events:?}");
 }

@@ -380,3 +380,34 @@ async fn import_legacy_match_record() {
         (StatusCode::UNPROCESSABLE_ENTITY, json!("record_invalid"))
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn legacy_v1_match_takes_no_client_seeds() {
+    let h = Harness::new(1000, 0).await;
+    let body = json!({"game": "backgammon", "match_id": "v1-1", "scheme": "match_seed_v1"});
+    let r = op(&h, Method::POST, "/v1/matches", body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let m = r.json();
+    assert_eq!(m["scheme"], "match_seed_v1");
+    let seed = json!({"index": 0, "client_seed": "x", "commitment": m["commitment"]});
+    let r = op(&h, Method::POST, "/v1/matches/v1-1/client-seeds", seed).await;
+    assert_eq!(r.json()["code"], "no_client_seeds", "{}", r.text);
+    let r = op(&h, Method::POST, "/v1/matches/v1-1/start", json!({})).await;
+    assert_eq!(r.json()["status"], "started", "{}", r.text);
+    let opening = json!({"step": "opening"});
+    let drawn = op(&h, Method::POST, "/v1/matches/v1-1/draws", opening)
+        .await
+        .json();
+    let done = op(&h, Method::POST, "/v1/matches/v1-1/finish", json!({})).await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+    let record = &done.json()["record"];
+    assert_eq!(record["scheme"], "match_seed_v1");
+    assert_verifies(&record["record"]);
+    assert_eq!(
+        record["record"]["outcome"]["games"][0]["opening"],
+        drawn["draw"]["opening"]
+    );
+    let bad = json!({"game": "trix", "scheme": "match_seed_v3"});
+    let r = op(&h, Method::POST, "/v1/matches", bad).await;
+    assert_eq!(r.json()["field"], "scheme", "{}", r.text);
+}

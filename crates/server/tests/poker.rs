@@ -185,28 +185,7 @@ async fn table_hands_proofs_rotation() {
 #[tokio::test(flavor = "multi_thread")]
 async fn sessions_left_open_rotate_at_start() {
     let h = Harness::new(1000, 0).await;
-    let table = h
-        .send(
-            Method::POST,
-            "/v1/poker/tables",
-            OPERATOR_KEY,
-            json!({"table_id": "t9"}),
-        )
-        .await
-        .json();
-    let commitment = table["commitment"].clone();
-    let mut tokens = Vec::new();
-    for seat in [1, 2] {
-        let (token, _) = h.player().await;
-        h.send(
-            Method::POST,
-            "/v1/poker/tables/t9/seats",
-            &token,
-            json!({"seat": seat, "client_seed": "c", "commitment": commitment}),
-        )
-        .await;
-        tokens.push(token);
-    }
+    two_ready(&h, "t9").await;
     assert_eq!(
         op(&h, Method::POST, "/v1/poker/tables/t9/hands")
             .await
@@ -228,4 +207,163 @@ async fn sessions_left_open_rotate_at_start() {
         serde_json::from_str(export.text.lines().next().expect("a record")).expect("json");
     assert_eq!(record["scheme"], "poker_hmac_v1");
     assert_verifies(&record);
+}
+
+/// Opens `table` with two seated, ready players at seats 1 and 2; their tokens.
+async fn two_ready(h: &Harness, table: &str) -> Vec<String> {
+    let t = h
+        .send(
+            Method::POST,
+            "/v1/poker/tables",
+            OPERATOR_KEY,
+            json!({ "table_id": table }),
+        )
+        .await
+        .json();
+    let mut tokens = Vec::new();
+    for seat in [1, 2] {
+        let (token, _) = h.player().await;
+        let sit = json!({"seat": seat, "client_seed": "c", "commitment": t["commitment"]});
+        let r = h
+            .send(
+                Method::POST,
+                &format!("/v1/poker/tables/{table}/seats"),
+                &token,
+                sit,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        tokens.push(token);
+    }
+    tokens
+}
+
+async fn op_keyed(h: &Harness, path: &str, key: &str, body: &str) -> common::app::Resp {
+    h.raw(
+        Method::POST,
+        path,
+        Some(OPERATOR_KEY),
+        &[
+            ("content-type", "application/json"),
+            ("idempotency-key", key),
+        ],
+        Some(body.as_bytes().to_vec()),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retried_hand_or_street_with_its_key_acts_once() {
+    let h = Harness::new(1000, 0).await;
+    two_ready(&h, "t5").await;
+    let first = op_keyed(&h, "/v1/poker/tables/t5/hands", "h-1", "{}").await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let again = op_keyed(&h, "/v1/poker/tables/t5/hands", "h-1", "{}").await;
+    assert_eq!((again.status, again.json()), (StatusCode::OK, first.json()));
+    assert_eq!(
+        again
+            .headers
+            .get("idempotency-replayed")
+            .and_then(|v| v.to_str().ok()),
+        Some("true")
+    );
+    let other = op_keyed(&h, "/v1/poker/tables/t5/hands", "h-1", "{\"x\":1}").await;
+    assert_eq!(other.json()["code"], "idempotency_mismatch");
+    let t = h.get("/v1/poker/tables/t5", OPERATOR_KEY).await.json();
+    assert_eq!(t["hands"], 1, "one hand for one key");
+
+    let street = "/v1/poker/tables/t5/hands/1/street";
+    let flop = op_keyed(&h, street, "s-1", "{}").await.json();
+    assert_eq!(op_keyed(&h, street, "s-1", "{}").await.json(), flop);
+    let turn = op_keyed(&h, street, "s-2", "{}").await.json();
+    assert_eq!(
+        (flop["street"].clone(), turn["street"].clone()),
+        (json!(1), json!(2)),
+        "the retry dealt nothing; the next key deals the turn"
+    );
+    // Without a key every call acts.
+    assert_eq!(op(&h, Method::POST, street).await.json()["street"], 3);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_leased_by_a_live_process_is_kept_a_dead_ones_rotates() {
+    let h = Harness::new(1000, 0).await;
+    two_ready(&h, "t6").await;
+    assert_eq!(
+        op(&h, Method::POST, "/v1/poker/tables/t6/hands")
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let store = h.state.store();
+    let me = h.state.fleet().owner().to_owned();
+    let now = fairseed_server::fleet::now_ms();
+    // Another process, alive for a minute, serves the table now.
+    store
+        .release_lease("poker_table:t6", &me)
+        .await
+        .expect("release");
+    let granted = store
+        .acquire_lease("poker_table:t6", "other", now, 60_000)
+        .await
+        .expect("lease");
+    assert!(matches!(
+        granted,
+        fairseed_store::LeaseGrant::Granted { .. }
+    ));
+    let rotated = fairseed_server::fleet::rotate_open_sessions(&h.state)
+        .await
+        .expect("start");
+    let swept = fairseed_server::fleet::take_over_expired(&h.state)
+        .await
+        .expect("sweep");
+    assert_eq!((rotated, swept), (0, 0), "a live owner's session is kept");
+    let t = h.get("/v1/poker/tables/t6", OPERATOR_KEY).await.json();
+    assert_eq!(
+        (t["session"].clone(), t["hands"].clone()),
+        (json!("s1"), json!(1))
+    );
+
+    // Its lease ran out (it stopped renewing): taken over, rotated once.
+    store
+        .acquire_lease("poker_table:t6", "other", now - 120_000, 60_000)
+        .await
+        .expect("an old lease");
+    let swept = fairseed_server::fleet::take_over_expired(&h.state)
+        .await
+        .expect("sweep");
+    let again = fairseed_server::fleet::take_over_expired(&h.state)
+        .await
+        .expect("sweep");
+    assert_eq!((swept, again), (1, 0));
+    let t = h.get("/v1/poker/tables/t6", OPERATOR_KEY).await.json();
+    assert_eq!(t["session"], "s2");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reading_a_hand_or_a_table_writes_nothing() {
+    let h = Harness::new(1000, 0).await;
+    let tokens = two_ready(&h, "t7").await;
+    let (token, other) = (&tokens[0], &tokens[1]);
+    op(&h, Method::POST, "/v1/poker/tables/t7/hands").await;
+    let versions = || async {
+        let mut out = Vec::new();
+        for id in ["poker:t7:s1", "poker_table:t7"] {
+            let row = h.state.store().round(id).await.expect("round");
+            out.push((row.version, row.log_len));
+        }
+        out
+    };
+    let before = versions().await;
+    for _ in 0..3 {
+        let v = h.get("/v1/poker/tables/t7/hands/1", token).await;
+        assert_eq!(v.status, StatusCode::OK, "{}", v.text);
+        h.get("/v1/poker/tables/t7", other).await;
+        h.get("/v1/poker/hands", token).await;
+    }
+    assert_eq!(
+        versions().await,
+        before,
+        "reads leave the rows as they were"
+    );
 }

@@ -1,21 +1,26 @@
 //! Durable storage for the fairseed service.
 //!
 //! One [`Store`] trait, two backends: [`SqliteStore`] (embedded, the
-//! default) and [`PgStore`] (PostgreSQL, for several server processes). Each
-//! backend owns its migrations. Unrevealed server seeds are sealed with a
-//! [`SeedCipher`] whose key lives outside the database.
+//! default) and [`PgStore`] (PostgreSQL, for several server processes).
+//! What each operation does is written once (`accounts`, `rounds`,
+//! `leases`, over the `tx::Tx` primitives); a backend supplies only its SQL
+//! dialect, its connections and its migrations. The store keeps data atomic
+//! and versioned; it runs no game rule. Unrevealed server seeds are sealed
+//! with a [`SeedCipher`] whose key lives outside the database.
 
 #![forbid(unsafe_code)]
 
+mod accounts;
+mod convert;
 mod error;
 mod leases;
 pub mod operator;
-mod plan;
 mod postgres;
 mod rounds;
 mod seal;
 mod settings;
 mod sqlite;
+mod store_impl;
 mod time;
 mod tx;
 mod types;
@@ -29,9 +34,10 @@ pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
 pub use sqlite::{SqliteStore, WalStats};
 pub use types::{
-    BetReceipt, BetRequest, BetRow, Commit, Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord,
-    NewRound, NewSeedPair, Page, Player, RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation,
-    RoundChange, RoundFn, RoundRow, RoundUpdate, RoundWrite, RoundsFn, SeedPair, SettleFn, Settled,
+    fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
+    Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
+    RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow, RoundUpdate,
+    RoundWrite, SeedPair, SettleFn, Settled,
 };
 
 /// Compares two secrets' hex digests in constant time.
@@ -75,17 +81,19 @@ pub trait Store: Send + Sync + 'static {
     /// The player's current, unrevealed seed pair.
     async fn current_pair(&self, player_id: i64) -> StoreResult<SeedPair>;
 
-    /// Changes the client seed of the current pair, only if `commitment` is
-    /// the pair's (the player saw it) and no bet used the pair yet.
+    /// Changes the client seed of the current pair if it is still the pair
+    /// with `commitment` and no bet used it yet; `None` (nothing changed)
+    /// otherwise.
     async fn set_client_seed(
         &self,
         player_id: i64,
         commitment: &str,
         client_seed: &str,
-    ) -> StoreResult<SeedPair>;
+    ) -> StoreResult<Option<SeedPair>>;
 
-    /// Places a bet atomically: idempotency check, balance check, nonce
-    /// increment, settlement, balance update and bet insert commit together.
+    /// Places a bet atomically: a key already used returns its first bet
+    /// (`replayed`); otherwise the settle function decides on the next nonce
+    /// and the nonce, balance and bet commit together.
     async fn place_bet(&self, bet: BetRequest) -> StoreResult<BetReceipt>;
 
     /// The player's bets, newest first, optionally of one pair.
@@ -107,13 +115,6 @@ pub trait Store: Send + Sync + 'static {
     /// The player's revealed pairs, newest first.
     async fn revealed_pairs(&self, player_id: i64, page: Page) -> StoreResult<Vec<RevealedPair>>;
 
-    /// Stores revealed records (from any scheme) for `owner` (`None`: operator).
-    async fn insert_records(
-        &self,
-        owner: Option<i64>,
-        records: Vec<NewRecord>,
-    ) -> StoreResult<Vec<RecordRow>>;
-
     /// One record the viewer may see.
     async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow>;
 
@@ -128,24 +129,8 @@ pub trait Store: Send + Sync + 'static {
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>>;
 
-    /// Stores a new round with its sealed secret; `Conflict` if the id exists.
-    async fn create_round(&self, round: NewRound) -> StoreResult<RoundRow>;
-
     /// A round (its secret only if revealed).
     async fn round(&self, id: &str) -> StoreResult<RoundRow>;
-
-    /// Runs one step of a round atomically: the row is locked, `step` sees
-    /// it with the unsealed secret, and its change (state, log, reveal,
-    /// records) commits together.
-    async fn update_round(&self, id: &str, step: RoundFn) -> StoreResult<RoundUpdate>;
-
-    /// Runs one step over several rounds atomically (rows locked in id
-    /// order); `step` returns one change per id, in the given order.
-    async fn update_rounds(
-        &self,
-        ids: Vec<String>,
-        step: RoundsFn,
-    ) -> StoreResult<Vec<RoundUpdate>>;
 
     /// The rounds in the given order, with their secrets while unrevealed;
     /// `NotFound("round")` if any is missing. A read: no lock is held after.
@@ -157,6 +142,15 @@ pub trait Store: Send + Sync + 'static {
     /// an idempotency key already stored → `idempotency_key_used`. One update
     /// per create, then one per write, in the order given.
     async fn commit(&self, commit: Commit) -> StoreResult<Vec<RoundUpdate>>;
+
+    /// Stores one record alone (an import), with its readers and an
+    /// optional idempotency entry (record-id slots filled): all or nothing;
+    /// a key already stored → `idempotency_key_used`.
+    async fn import_record(
+        &self,
+        record: RecordOut,
+        idempotent: Option<Idempotent>,
+    ) -> StoreResult<RecordRow>;
 
     /// A stored idempotent response: `(request_hash, response)`.
     async fn idempotent_response(
@@ -191,6 +185,17 @@ pub trait Store: Send + Sync + 'static {
     /// Ids of the rounds of `kind` with `status`, oldest first.
     async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
 
+    /// Sends a live event (opaque text) to every process on this database,
+    /// the sender's own feed included. Nothing on SQLite, whose database one
+    /// process owns.
+    async fn broadcast_event(&self, payload: &str) -> StoreResult<()>;
+
+    /// The live events every process broadcasts from now on, as they
+    /// arrive; `None` when no other process can share this database.
+    /// Delivery is best effort: an event sent while the feed reconnects is
+    /// lost (live events are a convenience; the logs are the record).
+    async fn event_feed(&self) -> StoreResult<Option<EventFeed>>;
+
     /// The operator's player for its user `external_id`, created with
     /// `token_hash`, `balance` and `pair` if new (see [`operator`]).
     async fn operator_player(
@@ -217,3 +222,6 @@ pub trait Store: Send + Sync + 'static {
         amount: u128,
     ) -> StoreResult<ChipGrant>;
 }
+
+/// Live events from every process on the database, as broadcast.
+pub type EventFeed = tokio::sync::mpsc::Receiver<String>;

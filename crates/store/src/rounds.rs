@@ -4,12 +4,11 @@
 use std::collections::BTreeSet;
 
 use crate::error::{StoreError, StoreResult};
-use crate::plan;
 use crate::seal::{SecretSeed, SeedCipher};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
-    Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow, RoundChange, RoundRow,
-    RoundUpdate, RoundWrite, RoundsFn,
+    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
+    RoundChange, RoundRow, RoundUpdate, RoundWrite,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -38,12 +37,8 @@ pub(crate) fn seal_commit(cipher: &SeedCipher, commit: Commit) -> StoreResult<Se
 }
 
 /// The rounds `ids` in that order; `NotFound("round")` if one is missing.
-async fn rows_in_order<T: Tx>(
-    tx: &mut T,
-    ids: &[String],
-    lock: bool,
-) -> StoreResult<Vec<RoundRaw>> {
-    let found = tx.rounds(ids, lock).await?;
+async fn rows_in_order<T: Tx>(tx: &mut T, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
+    let found = tx.rounds(ids).await?;
     ids.iter()
         .map(|id| {
             found
@@ -64,7 +59,7 @@ fn unseal(cipher: &SeedCipher, raw: &RoundRaw) -> StoreResult<Option<SecretSeed>
 
 /// One round, without its secret unless revealed.
 pub(crate) async fn round<T: Tx>(tx: &mut T, id: &str) -> StoreResult<RoundRow> {
-    let mut rows = rows_in_order(tx, &[id.to_owned()], false).await?;
+    let mut rows = rows_in_order(tx, &[id.to_owned()]).await?;
     rows.pop()
         .map(|raw| raw.row)
         .ok_or(StoreError::NotFound("round"))
@@ -76,7 +71,7 @@ pub(crate) async fn load_rounds<T: Tx>(
     cipher: &SeedCipher,
     ids: &[String],
 ) -> StoreResult<Vec<LoadedRound>> {
-    rows_in_order(tx, ids, false)
+    rows_in_order(tx, ids)
         .await?
         .into_iter()
         .map(|raw| {
@@ -87,23 +82,6 @@ pub(crate) async fn load_rounds<T: Tx>(
             })
         })
         .collect()
-}
-
-/// Stores a new round; `already_exists` if its id is taken.
-pub(crate) async fn create_round<T: Tx>(
-    tx: &mut T,
-    round: &NewRound,
-    sealed: &[u8],
-    now: i64,
-) -> StoreResult<RoundRow> {
-    if tx.insert_round(round, sealed, now).await? {
-        Ok(new_row(round))
-    } else {
-        Err(StoreError::conflict(
-            "already_exists",
-            format!("'{}' already exists", round.id),
-        ))
-    }
 }
 
 fn new_row(round: &NewRound) -> RoundRow {
@@ -119,8 +97,45 @@ fn new_row(round: &NewRound) -> RoundRow {
     }
 }
 
-/// All of a commit or none of it (the caller rolls back on error): the
-/// idempotency entry, the new rounds, then each write if its version holds.
+/// Stores an idempotency entry, its record-id slots filled with `ids`;
+/// `idempotency_key_used` if the key is taken.
+async fn insert_idempotent<T: Tx>(
+    tx: &mut T,
+    entry: &Idempotent,
+    ids: &[i64],
+    now: i64,
+) -> StoreResult<()> {
+    let entry = Idempotent {
+        response: fill_record_ids(&entry.response, ids),
+        ..entry.clone()
+    };
+    if tx.insert_idempotent(&entry, now).await? {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "idempotency_key_used",
+            format!("Idempotency-Key '{}' was already used", entry.key),
+        ))
+    }
+}
+
+/// Stores one record alone (an import) with an optional idempotency entry.
+pub(crate) async fn import_record<T: Tx>(
+    tx: &mut T,
+    record: &RecordOut,
+    idempotent: Option<&Idempotent>,
+    now: i64,
+) -> StoreResult<RecordRow> {
+    let row = insert_record(tx, record, now).await?;
+    if let Some(entry) = idempotent {
+        insert_idempotent(tx, entry, &[row.id], now).await?;
+    }
+    Ok(row)
+}
+
+/// All of a commit or none of it (the caller rolls back on error): the new
+/// rounds, each write if its version holds, then the idempotency entry
+/// (its response's record-id slots filled with the ids just stored).
 /// One update per create, then one per write, in the order given.
 pub(crate) async fn commit<T: Tx>(
     tx: &mut T,
@@ -128,14 +143,6 @@ pub(crate) async fn commit<T: Tx>(
     commit: SealedCommit,
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
-    if let Some(entry) = &commit.idempotent {
-        if !tx.insert_idempotent(entry, now).await? {
-            return Err(StoreError::conflict(
-                "idempotency_key_used",
-                format!("Idempotency-Key '{}' was already used", entry.key),
-            ));
-        }
-    }
     let mut updates = Vec::with_capacity(commit.creates.len() + commit.writes.len());
     for (round, sealed) in &commit.creates {
         if !tx.insert_round(round, sealed, now).await? {
@@ -151,8 +158,8 @@ pub(crate) async fn commit<T: Tx>(
         });
     }
     let ids: Vec<String> = commit.writes.iter().map(|w| w.id.clone()).collect();
-    plan::distinct(&ids)?;
-    let rows = rows_in_order(tx, &ids, false).await?;
+    distinct(&ids)?;
+    let rows = rows_in_order(tx, &ids).await?;
     // Rows are written in id order so two commits over the same rounds
     // cannot deadlock on PostgreSQL's row locks.
     let mut order: Vec<usize> = (0..ids.len()).collect();
@@ -169,6 +176,14 @@ pub(crate) async fn commit<T: Tx>(
         written[i] = Some(update);
     }
     updates.extend(written.into_iter().flatten());
+    if let Some(entry) = &commit.idempotent {
+        let ids: Vec<i64> = updates
+            .iter()
+            .flat_map(|u| &u.records)
+            .map(|r| r.id)
+            .collect();
+        insert_idempotent(tx, entry, &ids, now).await?;
+    }
     Ok(updates)
 }
 
@@ -177,33 +192,6 @@ fn version_conflict(id: &str, expected: u64) -> StoreError {
         "version_conflict",
         format!("round '{id}' changed since version {expected}; load it again"),
     )
-}
-
-/// Runs a closure step over rounds locked for the transaction.
-pub(crate) async fn update_rounds<T: Tx>(
-    tx: &mut T,
-    cipher: &SeedCipher,
-    ids: &[String],
-    step: RoundsFn,
-    now: i64,
-) -> StoreResult<Vec<RoundUpdate>> {
-    plan::distinct(ids)?;
-    let rows = rows_in_order(tx, ids, true).await?;
-    let loaded = rows
-        .iter()
-        .map(|raw| Ok((raw.row.clone(), unseal(cipher, raw)?)))
-        .collect::<StoreResult<Vec<_>>>()?;
-    let changes = step(&loaded)?;
-    if changes.len() != loaded.len() {
-        return Err(StoreError::other(
-            "a multi-round step returned the wrong number of changes",
-        ));
-    }
-    let mut out = Vec::with_capacity(loaded.len());
-    for ((row, secret), change) in loaded.into_iter().zip(changes) {
-        out.push(apply(tx, row, secret.as_ref(), &change, now).await?);
-    }
-    Ok(out)
 }
 
 /// Writes one change to a round whose version is `row.version`.
@@ -273,17 +261,26 @@ pub(crate) async fn insert_record<T: Tx>(
     })
 }
 
-/// Readers as the SQL backends aggregate them: ids joined by commas.
-pub(crate) fn parse_readers(joined: Option<&str>) -> StoreResult<Vec<i64>> {
-    let mut readers = joined
-        .unwrap_or_default()
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse()
-                .map_err(|_| StoreError::other(format!("stored reader '{s}' is not an id")))
-        })
-        .collect::<StoreResult<Vec<i64>>>()?;
-    readers.sort_unstable();
-    Ok(readers)
+/// Refuses a step naming a round twice.
+fn distinct(ids: &[String]) -> StoreResult<()> {
+    let set: BTreeSet<&String> = ids.iter().collect();
+    if set.len() == ids.len() {
+        Ok(())
+    } else {
+        Err(StoreError::conflict(
+            "duplicate_round",
+            "a step names the same round twice",
+        ))
+    }
+}
+
+/// The records a viewer may read, and the one asked for.
+pub(crate) async fn record<T: Tx>(
+    tx: &mut T,
+    viewer: crate::Viewer,
+    id: i64,
+) -> StoreResult<RecordRow> {
+    tx.record(viewer, id)
+        .await?
+        .ok_or(StoreError::NotFound("record"))
 }

@@ -1,8 +1,9 @@
 //! The SQL primitives a backend provides inside one transaction.
 //!
 //! Everything a transaction decides (ordering, version checks, which rows to
-//! write) is written once, in the modules over this trait (`rounds`,
-//! `leases`); each backend implements only these statements in its dialect.
+//! write) is written once, in the modules over this trait (`accounts`,
+//! `rounds`, `leases`); each backend implements only these statements in its
+//! dialect.
 //! SQLite runs them synchronously on its writer thread (see [`run_ready`]),
 //! PostgreSQL over `sqlx`.
 
@@ -10,8 +11,66 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
+use crate::convert;
 use crate::error::{StoreError, StoreResult};
-use crate::types::{Idempotent, NewRecord, NewRound, RoundRow};
+use crate::types::{
+    BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
+    SeedPair,
+};
+use crate::Viewer;
+
+/// A new seed pair with its server seed sealed, ready to insert.
+#[derive(Debug, Clone)]
+pub(crate) struct SealedPair {
+    pub(crate) commitment: String,
+    pub(crate) sealed: Vec<u8>,
+    pub(crate) client_seed: String,
+}
+
+/// A bet as a backend reads it, before range checks.
+#[derive(Debug)]
+pub(crate) struct BetRaw {
+    pub(crate) id: i64,
+    pub(crate) player_id: i64,
+    pub(crate) pair_id: i64,
+    pub(crate) nonce: i64,
+    pub(crate) amount: i64,
+    pub(crate) condition: String,
+    pub(crate) target: i64,
+    pub(crate) roll: i64,
+    pub(crate) win: bool,
+    pub(crate) payout: String,
+    pub(crate) balance_after: String,
+    pub(crate) idempotency_key: String,
+}
+
+impl BetRaw {
+    pub(crate) fn check(self) -> StoreResult<BetRow> {
+        Ok(BetRow {
+            id: self.id,
+            player_id: self.player_id,
+            pair_id: self.pair_id,
+            nonce: convert::to_u64(self.nonce, "nonce")?,
+            amount: convert::to_u64(self.amount, "amount")?,
+            condition: convert::to_condition(&self.condition)?,
+            target: convert::to_u16(self.target, "target")?,
+            roll: convert::to_u16(self.roll, "roll")?,
+            win: self.win,
+            payout: convert::parse_u128(&self.payout, "payout")?,
+            balance_after: convert::parse_u128(&self.balance_after, "balance")?,
+            idempotency_key: self.idempotency_key,
+        })
+    }
+}
+
+/// Which records a viewer may read: `Some(player)`, or `None` for the
+/// operator (every record). Bound as the first parameter of record queries.
+pub(crate) fn reader(viewer: Viewer) -> Option<i64> {
+    match viewer {
+        Viewer::Player(id) => Some(id),
+        Viewer::Operator => None,
+    }
+}
 
 /// A stored round with its sealed secret (present until revealed).
 #[derive(Debug, Clone)]
@@ -43,10 +102,143 @@ pub(crate) struct LeaseRow {
 
 /// The statements of one transaction (or one read connection).
 pub(crate) trait Tx {
-    /// The rounds among `ids` that exist, in any order. `lock`: hold them
-    /// until the transaction ends (PostgreSQL row locks; SQLite's single
-    /// writer holds everything anyway).
-    async fn rounds(&mut self, ids: &[String], lock: bool) -> StoreResult<Vec<RoundRaw>>;
+    /// A trivial query: the database answers.
+    async fn ping(&mut self) -> StoreResult<()>;
+
+    /// Inserts a player; their id.
+    async fn insert_player(
+        &mut self,
+        token_hash: &str,
+        balance: u128,
+        now: i64,
+    ) -> StoreResult<i64>;
+
+    /// `(id, stored token hash, balance)` of the player with this token hash.
+    async fn player_by_token(
+        &mut self,
+        token_hash: &str,
+    ) -> StoreResult<Option<(i64, String, u128)>>;
+
+    /// A player's balance; `lock`: serialize this player's writes (PostgreSQL).
+    async fn balance(&mut self, player_id: i64, lock: bool) -> StoreResult<Option<u128>>;
+
+    /// Sets a player's balance.
+    async fn set_balance(&mut self, player_id: i64, balance: u128) -> StoreResult<()>;
+
+    /// The player the operator created for its user `external_id`;
+    /// `lock`: serialize writes to that player (PostgreSQL).
+    async fn operator_player_id(
+        &mut self,
+        external_id: &str,
+        lock: bool,
+    ) -> StoreResult<Option<i64>>;
+
+    /// Links `external_id` to `player_id`; `false` if it is linked already.
+    async fn insert_operator_player(
+        &mut self,
+        external_id: &str,
+        player_id: i64,
+        now: i64,
+    ) -> StoreResult<bool>;
+
+    /// Replaces a player's token hash; the hash it replaced.
+    async fn replace_token_hash(&mut self, player_id: i64, token_hash: &str)
+        -> StoreResult<String>;
+
+    /// The player's chip grant under `key`: `(id, amount, balance after)`.
+    async fn chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<(i64, u128, u128)>>;
+
+    /// Inserts a chip grant; its id.
+    async fn insert_chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+        amount: u128,
+        balance_after: u128,
+        now: i64,
+    ) -> StoreResult<i64>;
+
+    /// Inserts a seed pair; its id.
+    async fn insert_pair(
+        &mut self,
+        player_id: i64,
+        pair: &SealedPair,
+        now: i64,
+    ) -> StoreResult<i64>;
+
+    /// The player's unrevealed pair with its sealed seed.
+    async fn current_pair(
+        &mut self,
+        player_id: i64,
+        lock: bool,
+    ) -> StoreResult<Option<(SeedPair, Vec<u8>)>>;
+
+    /// Sets the client seed of the player's current pair if it still has
+    /// `commitment` and no bet; `false` otherwise.
+    async fn set_client_seed(
+        &mut self,
+        player_id: i64,
+        commitment: &str,
+        client_seed: &str,
+    ) -> StoreResult<bool>;
+
+    /// Moves a pair to its next nonce.
+    async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()>;
+
+    /// Reveals a pair: stores its seed in the clear, drops the sealed copy.
+    async fn reveal_pair(&mut self, pair_id: i64, server_seed: &str, now: i64) -> StoreResult<()>;
+
+    /// The player's revealed pairs, newest first.
+    async fn revealed_pairs(
+        &mut self,
+        player_id: i64,
+        page: Page,
+    ) -> StoreResult<Vec<RevealedPair>>;
+
+    /// The player's bet under an idempotency key.
+    async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>>;
+
+    /// Inserts a bet (its `id` is ignored); the id it got.
+    async fn insert_bet(&mut self, bet: &BetRow, now: i64) -> StoreResult<i64>;
+
+    /// The player's bets, newest first, optionally of one pair.
+    async fn bets(
+        &mut self,
+        player_id: i64,
+        pair_id: Option<i64>,
+        page: Page,
+    ) -> StoreResult<Vec<BetRaw>>;
+
+    /// A pair's bets by nonce.
+    async fn pair_bets(&mut self, pair_id: i64) -> StoreResult<Vec<BetRaw>>;
+
+    /// One record the viewer may read.
+    async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>>;
+
+    /// Records the viewer may read, newest first.
+    async fn records(&mut self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>>;
+
+    /// Records the viewer may read with id above `after`, oldest first.
+    async fn records_after(
+        &mut self,
+        viewer: Viewer,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RecordRow>>;
+
+    /// A round's log from `from_seq` on.
+    async fn round_log(&mut self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>>;
+
+    /// Ids of the rounds of `kind` with `status`, oldest first.
+    async fn rounds_with_status(&mut self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
+
+    /// The rounds among `ids` that exist, in any order (no lock: writes
+    /// compare versions instead).
+    async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>>;
 
     /// Inserts a round at version 0; `false` if the id exists.
     async fn insert_round(

@@ -3,6 +3,8 @@
 //! Everything here is plain data: strings of hex, integers, JSON text. The
 //! fairness computations happen in `fairseed-core`, called by the server.
 
+pub use fairseed_core::dice::Condition;
+
 use crate::seal::SecretSeed;
 
 /// A player account.
@@ -57,8 +59,20 @@ pub struct RevealedPair {
     pub bets: u64,
 }
 
-/// What the roll of one bet came to, computed by the core inside the bet's
-/// transaction.
+/// What a bet's settlement is computed from, inside the bet's transaction.
+pub struct BetDraw<'a> {
+    /// The pair's server seed, unsealed.
+    pub server_seed: &'a SecretSeed,
+    /// The pair's client seed.
+    pub client_seed: &'a str,
+    /// The nonce this bet takes.
+    pub nonce: u64,
+    /// The player's balance before the bet.
+    pub balance: u128,
+}
+
+/// What one bet came to, decided by the caller (the core's dice and the
+/// service's rules) and stored as given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settled {
     /// The dice roll, 0..9999.
@@ -67,14 +81,16 @@ pub struct Settled {
     pub win: bool,
     /// Chips paid back (stake included), 0 on a loss.
     pub payout: u128,
+    /// The player's balance after the bet.
+    pub balance_after: u128,
 }
 
-/// Computes a bet's settlement from `(server seed, client seed, nonce)`.
+/// Settles a bet from its draw, or refuses it.
 ///
 /// The store calls it exactly once, inside the transaction that takes the
-/// nonce, so the roll always matches the nonce stored with it.
-/// An error aborts the bet; nothing is written.
-pub type SettleFn = Box<dyn FnOnce(&SecretSeed, &str, u64) -> crate::StoreResult<Settled> + Send>;
+/// nonce, so the roll always matches the nonce stored with it. An error
+/// (e.g. a balance too small) aborts the bet; nothing is written.
+pub type SettleFn = Box<dyn FnOnce(BetDraw<'_>) -> crate::StoreResult<Settled> + Send>;
 
 /// A dice bet to place.
 pub struct BetRequest {
@@ -84,8 +100,8 @@ pub struct BetRequest {
     pub idempotency_key: String,
     /// Stake, whole chips (already checked by the core: 1..2^53-1).
     pub amount: u64,
-    /// `under` or `over`.
-    pub condition: String,
+    /// Win below or above the target.
+    pub condition: Condition,
     /// 0..9999.
     pub target: u16,
     /// The core's roll and settlement for this bet.
@@ -116,8 +132,8 @@ pub struct BetRow {
     pub nonce: u64,
     /// Stake.
     pub amount: u64,
-    /// `under` or `over`.
-    pub condition: String,
+    /// Win below or above the target.
+    pub condition: Condition,
     /// 0..9999.
     pub target: u16,
     /// The roll.
@@ -132,7 +148,8 @@ pub struct BetRow {
     pub idempotency_key: String,
 }
 
-/// The answer to a bet: the stored row, and whether it was a replay.
+/// The answer to a bet: the stored row, and whether it was a replay (the
+/// key had been used: the row is that first bet, whatever this request asked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BetReceipt {
     /// The bet as stored.
@@ -294,6 +311,24 @@ pub struct Idempotent {
     pub response: String,
 }
 
+/// A placeholder for the id of the `n`-th record a commit stores (in the
+/// order of its updates), to put in an idempotent response before the id
+/// exists: the store fills it in ([`fill_record_ids`]) when it stores the
+/// response, so a replay answers with the real id.
+pub fn record_id_slot(n: usize) -> String {
+    format!("$record_id:{n}")
+}
+
+/// `response` (JSON text) with each record-id slot, a JSON string, replaced
+/// by the number `ids[n]`.
+pub fn fill_record_ids(response: &str, ids: &[i64]) -> String {
+    ids.iter()
+        .enumerate()
+        .fold(response.to_owned(), |text, (n, id)| {
+            text.replace(&format!("\"{}\"", record_id_slot(n)), &id.to_string())
+        })
+}
+
 /// One atomic commit: new rounds, writes to existing ones, and the
 /// idempotency entry. All of it is stored, or none.
 #[derive(Debug, Clone, Default)]
@@ -343,17 +378,6 @@ pub struct RoundChange {
     pub records: Vec<RecordOut>,
 }
 
-/// Computes a step of a round inside its transaction. The secret is `None`
-/// once the round is revealed.
-pub type RoundFn =
-    Box<dyn FnOnce(&RoundRow, Option<&SecretSeed>) -> crate::StoreResult<RoundChange> + Send>;
-
-/// Computes one step over several rounds at once (e.g. two chess seeds):
-/// one change per round, in the order the ids were given.
-pub type RoundsFn = Box<
-    dyn FnOnce(&[(RoundRow, Option<SecretSeed>)]) -> crate::StoreResult<Vec<RoundChange>> + Send,
->;
-
 /// The result of a step.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoundUpdate {
@@ -363,4 +387,25 @@ pub struct RoundUpdate {
     pub log: Vec<LogRow>,
     /// The records the step stored.
     pub records: Vec<RecordRow>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_id_slots_become_the_ids_in_order() {
+        let body = serde_json::json!({
+            "a": {"id": record_id_slot(0)},
+            "b": [record_id_slot(1), "$record_id:1x", "record_id:0"],
+        })
+        .to_string();
+        let filled: serde_json::Value =
+            serde_json::from_str(&fill_record_ids(&body, &[41, 7])).expect("still JSON");
+        assert_eq!(
+            filled,
+            serde_json::json!({"a": {"id": 41}, "b": [7, "$record_id:1x", "record_id:0"]})
+        );
+        assert_eq!(fill_record_ids(&body, &[]), body, "no ids, nothing filled");
+    }
 }

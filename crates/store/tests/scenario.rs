@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use fairseed_store::{
-    BetRequest, Commit, Idempotent, LeaseGrant, NewRecord, NewRound, NewSeedPair, Page, PgStore,
-    RecordOut, RoundChange, RoundWrite, SecretSeed, SeedCipher, Settled, SqliteStore, Store,
-    StoreError, Viewer,
+    BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
+    NewSeedPair, Page, PgStore, RecordOut, RoundChange, RoundWrite, SecretSeed, SeedCipher,
+    Settled, SqliteStore, Store, StoreError, Viewer,
 };
 use sha2::{Digest, Sha256};
 
@@ -31,25 +31,40 @@ fn pair(n: u8, client: &str) -> NewSeedPair {
 }
 
 /// Roll = a hash of all inputs; wins when roll is even; payout 2x.
-fn fake_settle(seed: &SecretSeed, client: &str, nonce: u64, amount: u64) -> Settled {
+fn fake_settle(seed: &SecretSeed, client: &str, nonce: u64, amount: u64, balance: u128) -> Settled {
     let h = Sha256::digest(format!("{}|{client}|{nonce}", seed.expose()));
     let roll = u16::from_be_bytes([h[0], h[1]]) % 10000;
     let win = roll % 2 == 0;
+    let payout = if win { u128::from(amount) * 2 } else { 0 };
     Settled {
         roll,
         win,
-        payout: if win { u128::from(amount) * 2 } else { 0 },
+        payout,
+        balance_after: balance - u128::from(amount) + payout,
     }
 }
 
+/// A bet whose settle function refuses a stake above the balance (the
+/// store only carries the refusal out, writing nothing).
 fn bet(player_id: i64, key: &str, amount: u64) -> BetRequest {
     BetRequest {
         player_id,
         idempotency_key: key.to_owned(),
         amount,
-        condition: "under".into(),
+        condition: Condition::Under,
         target: 5000,
-        settle: Box::new(move |s, c, n| Ok(fake_settle(s, c, n, amount))),
+        settle: Box::new(move |d: BetDraw<'_>| {
+            if u128::from(amount) > d.balance {
+                return Err(StoreError::conflict("insufficient_balance", "broke"));
+            }
+            Ok(fake_settle(
+                d.server_seed,
+                d.client_seed,
+                d.nonce,
+                amount,
+                d.balance,
+            ))
+        }),
     }
 }
 
@@ -87,21 +102,14 @@ async fn scenario(store: Arc<dyn Store>) {
     // Client seed: only with the shown commitment, only before a bet.
     let wrong = store
         .set_client_seed(alice.id, &"0".repeat(64), "mine")
-        .await;
-    assert!(
-        matches!(
-            wrong,
-            Err(StoreError::Conflict {
-                code: "commitment_mismatch",
-                ..
-            })
-        ),
-        "{wrong:?}"
-    );
+        .await
+        .expect("wrong commitment");
+    assert_eq!(wrong, None, "another commitment changes nothing");
     let set = store
         .set_client_seed(alice.id, &a_pair.commitment, "mine")
         .await
-        .expect("set");
+        .expect("set")
+        .expect("the shown pair, unused");
     assert_eq!(set.client_seed, "mine");
 
     // A bet, its replay, a reused key, a refused bet.
@@ -112,7 +120,7 @@ async fn scenario(store: Arc<dyn Store>) {
     assert!(!first.replayed);
     assert_eq!(first.bet.nonce, 0);
     assert_eq!(first.bet.pair_id, a_pair.id);
-    let expected = fake_settle(&seed(1), "mine", 0, 100);
+    let expected = fake_settle(&seed(1), "mine", 0, 100, 1000);
     assert_eq!(
         (first.bet.roll, first.bet.win, first.bet.payout),
         (expected.roll, expected.win, expected.payout)
@@ -124,17 +132,12 @@ async fn scenario(store: Arc<dyn Store>) {
         .expect("replay");
     assert!(again.replayed);
     assert_eq!(again.bet, first.bet);
-    let reused = store.place_bet(bet(alice.id, "k1", 101)).await;
-    assert!(
-        matches!(
-            reused,
-            Err(StoreError::Conflict {
-                code: "idempotency_key_reused",
-                ..
-            })
-        ),
-        "{reused:?}"
-    );
+    let reused = store
+        .place_bet(bet(alice.id, "k1", 101))
+        .await
+        .expect("reused key");
+    assert!(reused.replayed);
+    assert_eq!(reused.bet, first.bet, "the first bet, whatever was asked");
     let broke = store.place_bet(bet(bob.id, "k1", 51)).await;
     assert!(
         matches!(
@@ -162,16 +165,16 @@ async fn scenario(store: Arc<dyn Store>) {
     );
     let locked = store
         .set_client_seed(alice.id, &a_pair.commitment, "late")
-        .await;
-    assert!(
-        matches!(
-            locked,
-            Err(StoreError::Conflict {
-                code: "client_seed_locked",
-                ..
-            })
-        ),
-        "{locked:?}"
+        .await
+        .expect("after a bet");
+    assert_eq!(locked, None, "a pair with a bet keeps its client seed");
+    assert_eq!(
+        store
+            .current_pair(alice.id)
+            .await
+            .expect("pair")
+            .client_seed,
+        "mine"
     );
 
     // Concurrent bets on one pair: distinct, consecutive nonces.
@@ -311,12 +314,12 @@ async fn scenario(store: Arc<dyn Store>) {
 
     // Records: a player sees only theirs; the operator sees all.
     let op = store
-        .insert_records(
-            None,
-            vec![NewRecord {
+        .import_record(
+            RecordOut::operator(NewRecord {
                 scheme: "selfpoker".into(),
                 body: "{}".into(),
-            }],
+            }),
+            None,
         )
         .await
         .expect("operator record");
@@ -333,12 +336,12 @@ async fn scenario(store: Arc<dyn Store>) {
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.record(Viewer::Player(alice.id), op[0].id).await,
+        store.record(Viewer::Player(alice.id), op.id).await,
         Err(StoreError::NotFound(_))
     ));
     assert_eq!(
         store
-            .record(Viewer::Operator, op[0].id)
+            .record(Viewer::Operator, op.id)
             .await
             .expect("op")
             .scheme,
@@ -367,7 +370,7 @@ async fn scenario(store: Arc<dyn Store>) {
     leases(store).await;
 }
 
-/// Rounds: sealed secret, atomic steps with a log, reveal with records.
+/// Rounds: sealed secret, versioned steps with a log, reveal with records.
 async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
     let secret = seed(5);
     let new = NewRound {
@@ -378,66 +381,70 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
         state: "0".into(),
         status: "open".into(),
     };
-    let row = store.create_round(new.clone()).await.expect("create round");
-    assert_eq!((row.log_len, row.revealed.clone()), (0, None));
-    assert!(matches!(
-        store.create_round(new).await,
-        Err(StoreError::Conflict {
-            code: "already_exists",
-            ..
+    let created = store
+        .commit(Commit {
+            creates: vec![new.clone()],
+            ..Commit::default()
         })
-    ));
+        .await
+        .expect("create round");
+    assert_eq!(
+        (created[0].row.log_len, created[0].row.revealed.clone()),
+        (0, None)
+    );
 
-    // Concurrent steps serialize: each sees the previous state and secret.
+    // Concurrent steps, each loading and committing until its version
+    // holds: every one lands once, on the state the previous one left.
     let mut tasks = Vec::new();
     for _ in 0..20 {
         let store = Arc::clone(&store);
         let expected = secret.clone();
         tasks.push(tokio::spawn(async move {
-            store
-                .update_round(
-                    "match:m1",
-                    Box::new(move |row, secret| {
-                        assert_eq!(secret, Some(&expected));
-                        let n: u64 = row.state.parse().map_err(StoreError::other)?;
-                        Ok(RoundChange {
-                            state: (n + 1).to_string(),
-                            status: "started".into(),
-                            log: vec![format!("{{\"draw\":{n}}}")],
-                            ..RoundChange::default()
-                        })
-                    }),
-                )
-                .await
+            loop {
+                let loaded = store
+                    .load_rounds(&["match:m1".to_owned()])
+                    .await
+                    .expect("load");
+                assert_eq!(loaded[0].secret.as_ref(), Some(&expected));
+                let row = &loaded[0].row;
+                let n: u64 = row.state.parse().expect("a number");
+                let write = RoundWrite {
+                    id: row.id.clone(),
+                    expected_version: row.version,
+                    change: RoundChange {
+                        state: (n + 1).to_string(),
+                        status: "started".into(),
+                        log: vec![format!("{{\"draw\":{n}}}")],
+                        ..RoundChange::default()
+                    },
+                };
+                let commit = Commit {
+                    writes: vec![write],
+                    ..Commit::default()
+                };
+                match store.commit(commit).await {
+                    Ok(_) => return,
+                    Err(e) => assert_eq!(conflict_code::<()>(Err(e)), "version_conflict"),
+                }
+            }
         }));
     }
     for t in tasks {
-        t.await.expect("join").expect("step");
+        t.await.expect("join");
     }
     let row = store.round("match:m1").await.expect("round");
     assert_eq!(
-        (row.state.as_str(), row.status.as_str(), row.log_len),
-        ("20", "started", 20)
+        (
+            row.state.as_str(),
+            row.status.as_str(),
+            row.log_len,
+            row.version
+        ),
+        ("20", "started", 20, 20)
     );
     let log = store.round_log("match:m1", 5, 3).await.expect("log");
     assert_eq!(log.iter().map(|l| l.seq).collect::<Vec<_>>(), vec![5, 6, 7]);
     assert_eq!(log[0].body, "{\"draw\":5}");
-
-    // A failing step changes nothing.
-    let failed = store
-        .update_round(
-            "match:m1",
-            Box::new(|_, _| Err(StoreError::conflict("bad_step", "no"))),
-        )
-        .await;
-    assert!(matches!(
-        failed,
-        Err(StoreError::Conflict {
-            code: "bad_step",
-            ..
-        })
-    ));
-    assert_eq!(store.round("match:m1").await.expect("round"), row);
     assert_eq!(
         store
             .rounds_with_status("match", "started")
@@ -446,37 +453,38 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
         vec!["match:m1".to_owned()]
     );
 
-    // Reveal with records for a player and for the operator.
+    // Reveal with a record two players read and one only the operator reads.
+    let reveal = RoundWrite {
+        id: "match:m1".into(),
+        expected_version: 20,
+        change: RoundChange {
+            state: row.state.clone(),
+            status: "finished".into(),
+            log: vec!["{}".into()],
+            reveal: true,
+            records: vec![
+                RecordOut {
+                    record: NewRecord {
+                        scheme: "match_seed_v2".into(),
+                        body: format!("{{\"s\":\"{}\"}}", secret.expose()),
+                    },
+                    readers: vec![other, owner, owner],
+                },
+                RecordOut::operator(NewRecord {
+                    scheme: "match_seed_v2".into(),
+                    body: "{}".into(),
+                }),
+            ],
+        },
+    };
     let done = store
-        .update_round(
-            "match:m1",
-            Box::new(move |row, secret| {
-                Ok(RoundChange {
-                    state: row.state.clone(),
-                    status: "finished".into(),
-                    log: vec!["{}".into()],
-                    reveal: true,
-                    records: vec![
-                        RecordOut {
-                            record: NewRecord {
-                                scheme: "match_seed_v2".into(),
-                                body: format!(
-                                    "{{\"s\":\"{}\"}}",
-                                    secret.map(SecretSeed::expose).unwrap_or_default()
-                                ),
-                            },
-                            readers: vec![other, owner, owner],
-                        },
-                        RecordOut::operator(NewRecord {
-                            scheme: "match_seed_v2".into(),
-                            body: "{}".into(),
-                        }),
-                    ],
-                })
-            }),
-        )
+        .commit(Commit {
+            writes: vec![reveal],
+            ..Commit::default()
+        })
         .await
-        .expect("finish");
+        .expect("finish")
+        .remove(0);
     assert_eq!(done.row.revealed.as_deref(), Some(secret.expose()));
     assert_eq!(done.log[0].seq, 20);
     assert_eq!(done.records.len(), 2);
@@ -520,23 +528,14 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
             .as_deref(),
         Some(secret.expose())
     );
-    store
-        .update_round(
-            "match:m1",
-            Box::new(|row, secret| {
-                assert!(
-                    secret.is_none(),
-                    "a revealed round has no sealed secret left"
-                );
-                Ok(RoundChange {
-                    state: row.state.clone(),
-                    status: row.status.clone(),
-                    ..RoundChange::default()
-                })
-            }),
-        )
+    let loaded = store
+        .load_rounds(&["match:m1".to_owned()])
         .await
-        .expect("after reveal");
+        .expect("load revealed");
+    assert!(
+        loaded[0].secret.is_none(),
+        "a revealed round has no sealed secret left"
+    );
     assert!(matches!(
         store.round("nope").await,
         Err(StoreError::NotFound(_))
@@ -874,10 +873,60 @@ async fn postgres() {
         .await
         .expect("connect");
     scenario(Arc::new(store.clone())).await;
+    live_events(&store, &url, &schema).await;
     store.close().await;
     let other = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([4; 32])).await;
     assert!(other.is_err(), "a different key must be refused");
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// Live events reach every store on the schema, small ones inline and
+/// large ones (past the 8000-byte notification limit) through a table, in
+/// order; a store on another schema hears none of them.
+async fn live_events(store: &PgStore, url: &str, schema: &str) {
+    let other_schema = format!("{schema}_x");
+    let other = PgStore::connect(url, Some(&other_schema), SeedCipher::from_key([5; 32]))
+        .await
+        .expect("other schema");
+    let mut elsewhere = other
+        .event_feed()
+        .await
+        .expect("feed")
+        .expect("postgres has one");
+    let peer = PgStore::connect(url, Some(schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("second store");
+    let mut feed = peer
+        .event_feed()
+        .await
+        .expect("feed")
+        .expect("postgres has one");
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(20_000));
+    let sent = ["{\"n\":1}".to_owned(), big, "{\"n\":3}".to_owned()];
+    for payload in &sent {
+        store.broadcast_event(payload).await.expect("broadcast");
+    }
+    for expected in &sent {
+        let got = tokio::time::timeout(std::time::Duration::from_secs(10), feed.recv())
+            .await
+            .expect("an event within 10 s")
+            .expect("feed open");
+        assert_eq!(&got, expected);
+    }
+    // Sent to its own schema, the other store's first event is its own.
+    other
+        .broadcast_event("{\"mine\":1}")
+        .await
+        .expect("broadcast");
+    let first = tokio::time::timeout(std::time::Duration::from_secs(10), elsewhere.recv())
+        .await
+        .expect("an event within 10 s");
+    assert_eq!(first.as_deref(), Some("{\"mine\":1}"));
+    peer.close().await;
+    other.close().await;
+    PgStore::drop_schema(url, &other_schema)
+        .await
+        .expect("clean up");
 }
 
 /// The PostgreSQL URL to test against. Without one the test says `SKIPPED`

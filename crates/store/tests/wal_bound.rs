@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use fairseed_store::{
-    BetRequest, NewSeedPair, SecretSeed, SeedCipher, Settled, SqliteStore, SqliteTuning, Store,
+    BetDraw, BetRequest, Condition, NewSeedPair, SecretSeed, SeedCipher, Settled, SqliteStore,
+    SqliteTuning, Store,
 };
 use sha2::{Digest, Sha256};
 
@@ -32,14 +33,15 @@ fn bet(player_id: i64, key: String) -> BetRequest {
         player_id,
         idempotency_key: key,
         amount: 1,
-        condition: "under".into(),
+        condition: Condition::Under,
         target: 5000,
         // Storage is under test, not the scheme: a fixed outcome will do.
-        settle: Box::new(|_, _, _| {
+        settle: Box::new(|d: BetDraw<'_>| {
             Ok(Settled {
                 roll: 1,
                 win: true,
                 payout: 1,
+                balance_after: d.balance,
             })
         }),
     }

@@ -12,12 +12,16 @@
 
 #![forbid(unsafe_code)]
 
+mod bulk;
 mod classify;
+mod codes;
 mod dice;
 mod names;
 mod verify;
 
+pub use bulk::{check_lines, BulkVerifier, INVALID, UNREADABLE, VALID};
 pub use classify::{classify, classify_value, Classification, Found, Known, Relation, Shape};
+pub use codes::{code_of, error_code};
 pub use dice::{dice_roll, dice_settle, roll, settle, BatchReport, DiceBatch, Mismatch, Quote};
 pub use names::{card_name, name, sha256_hex};
 pub use verify::{json_lines, verify, verify_json_lines, verify_text};

@@ -5,22 +5,26 @@
 //! (the draw stream's words, the dice rolls) keep HMAC *midstates* — the
 //! compression states after the key pads (and the stream's constant prefix) —
 //! build each message's final blocks by hand, and compress several independent
-//! messages in one pass: [`sha256x2`] (two SHA-NI streams interleaved) and
-//! `sha512x4` (four AVX2 lanes), and on CPUs with AVX-512F/BW `sha256x16`
-//! (sixteen lanes) and `sha512x8` (eight lanes). Each kernel falls back to
-//! RustCrypto's `compress256`/`compress512` per message where the CPU lacks the
-//! instructions (and on wasm32), and is property-tested against it.
+//! messages in one pass with `fairseed-lanes` (one message per SIMD lane:
+//! AVX-512, SHA-NI or AVX2 where the CPU has them, RustCrypto's
+//! `compress256`/`compress512` per message elsewhere and on wasm32). That
+//! crate holds every `unsafe` line; this one forbids it.
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod sha256x16;
-pub(crate) mod sha256x2;
-#[cfg(target_arch = "x86_64")]
-mod sha512x4;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod sha512x8;
+/// The SHA-256 compression and its pair width, under the names the draw
+/// stream imports.
+pub(crate) mod sha256x2 {
+    pub(crate) use fairseed_lanes::sha256::{compress1, IV, PAIR as LANES};
+}
+
+pub(crate) use fairseed_lanes::sha256::{
+    batch_width as sha256_width, compress as sha256_compress_lanes, MAX_LANES as SHA256_LANES,
+};
+pub(crate) use fairseed_lanes::sha512::{
+    batch_width as sha512_width, compress as sha512_compress_lanes, compress1 as sha512_compress,
+    IV as SHA512_IV, MAX_LANES as SHA512_LANES,
+};
 
 use hmac::{Hmac, Mac};
-use sha2::digest::generic_array::GenericArray;
 use sha2::{Digest, Sha256, Sha512};
 
 /// HMAC-SHA256.
@@ -85,170 +89,6 @@ pub(crate) fn hmac_pad_states<const B: usize, S: Copy, H: AsRef<[u8]>>(
         state
     };
     (state(0x36), state(0x5c))
-}
-
-/// The SHA-512 initial hash value (FIPS 180-4 §5.3.5).
-pub(crate) const SHA512_IV: [u64; 8] = [
-    0x6a09e667f3bcc908,
-    0xbb67ae8584caa73b,
-    0x3c6ef372fe94f82b,
-    0xa54ff53a5f1d36f1,
-    0x510e527fade682d1,
-    0x9b05688c2b3e6c1f,
-    0x1f83d9abfb41bd6b,
-    0x5be0cd19137e2179,
-];
-
-/// SHA-512 compression of one 128-byte block into `state` (RustCrypto's kernel).
-pub(crate) fn sha512_compress(state: &mut [u64; 8], block: &[u8; 128]) {
-    sha2::compress512(
-        state,
-        core::slice::from_ref(GenericArray::from_slice(block)),
-    );
-}
-
-/// The most lanes [`sha512_compress_lanes`] takes.
-pub(crate) const SHA512_LANES: usize = 8;
-
-/// How many lanes one pass of the fastest SHA-512 kernel on this CPU hashes:
-/// 8 (AVX-512), 4 (AVX2), or 1 (RustCrypto, one message at a time). A batch
-/// of that many, or a partly filled one when it is above 1, costs one pass.
-pub(crate) fn sha512_width() -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if sha512x8::available() {
-            return 8;
-        }
-        if sha512x4::simd() {
-            return 4;
-        }
-    }
-    1
-}
-
-/// SHA-512 compression of `blocks[i]` into `states[i]` for the lanes
-/// `i < n` (`n <= 8`), in passes of the fastest kernel here. Lanes at or
-/// above `n` may be hashed too (padding a pass) and hold garbage afterwards.
-pub(crate) fn sha512_compress_lanes(
-    states: &mut [[u64; 8]; SHA512_LANES],
-    blocks: &[[u8; 128]; SHA512_LANES],
-    n: usize,
-) {
-    sha512_lanes_on(sha512_width(), states, blocks, n);
-}
-
-/// [`sha512_compress_lanes`] on the kernel of the given width (tests run
-/// every width; a kernel the CPU lacks falls back lane by lane inside).
-fn sha512_lanes_on(
-    width: usize,
-    states: &mut [[u64; 8]; SHA512_LANES],
-    blocks: &[[u8; 128]; SHA512_LANES],
-    n: usize,
-) {
-    #[cfg(target_arch = "x86_64")]
-    match width {
-        8 => return sha512x8::compress8(states, blocks),
-        4 => {
-            for (s, b) in states
-                .chunks_exact_mut(4)
-                .zip(blocks.chunks_exact(4))
-                .take(n.div_ceil(4))
-            {
-                // `chunks_exact(4)` gives fours.
-                sha512x4::compress4(
-                    s.try_into().unwrap_or_else(|_| unreachable!()),
-                    b.try_into().unwrap_or_else(|_| unreachable!()),
-                );
-            }
-            return;
-        }
-        _ => {}
-    }
-    let _ = width;
-    for (state, block) in states.iter_mut().zip(blocks).take(n) {
-        sha512_compress(state, block);
-    }
-}
-
-/// The most lanes [`sha256_compress_lanes`] takes.
-pub(crate) const SHA256_LANES: usize = 16;
-
-/// How many lanes one pass of the fastest SHA-256 kernel on this CPU hashes:
-/// 16 (AVX-512), else the [`sha256x2`] pair (SHA-NI, or RustCrypto lane by lane).
-pub(crate) fn sha256_width() -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if sha256x16::available() {
-        return 16;
-    }
-    sha256x2::LANES
-}
-
-/// SHA-256 compression of `blocks[i]` into `states[i]` for the lanes `i < n`
-/// (`n <= 16`), in passes of the fastest kernel here: two lanes or fewer go
-/// through the [`sha256x2`] pair (a stream's first two words, or a chess
-/// colour's one, would waste fourteen lanes of a wide pass). Lanes at or
-/// above `n` may be hashed too and hold garbage afterwards.
-pub(crate) fn sha256_compress_lanes(
-    states: &mut [[u32; 8]; SHA256_LANES],
-    blocks: &[[u8; 64]; SHA256_LANES],
-    n: usize,
-) {
-    let width = if n > sha256x2::LANES {
-        sha256_width()
-    } else {
-        sha256x2::LANES
-    };
-    sha256_lanes_on(width, states, blocks, n);
-}
-
-/// [`sha256_compress_lanes`] on the kernel of the given width (tests run
-/// every width; a kernel the CPU lacks falls back lane by lane inside).
-fn sha256_lanes_on(
-    width: usize,
-    states: &mut [[u32; 8]; SHA256_LANES],
-    blocks: &[[u8; 64]; SHA256_LANES],
-    n: usize,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if width == 16 {
-        return sha256x16::compress16(states, blocks);
-    }
-    let _ = width;
-    for (states, blocks) in states
-        .chunks_exact_mut(2)
-        .zip(blocks.chunks_exact(2))
-        .take(n.div_ceil(2))
-    {
-        // `chunks_exact(2)` gives pairs.
-        let states: &mut [[u32; 8]; 2] = states.try_into().unwrap_or_else(|_| unreachable!());
-        sha256x2::compress(states, [&blocks[0], &blocks[1]]);
-    }
-}
-
-/// For `benches/kernels.rs` only (not part of the API): one pass of the
-/// SHA-256 kernel of `width` lanes over the first `width` lanes — 1 is
-/// RustCrypto's one-lane compression, 2 the SHA-NI pair, 16 AVX-512.
-#[doc(hidden)]
-pub fn bench_sha256_lanes(
-    width: usize,
-    states: &mut [[u32; 8]; SHA256_LANES],
-    blocks: &[[u8; 64]; SHA256_LANES],
-) {
-    match width {
-        1 => sha256x2::compress1(&mut states[0], &blocks[0]),
-        _ => sha256_lanes_on(width, states, blocks, width),
-    }
-}
-
-/// For `benches/kernels.rs` only (not part of the API): one pass of the
-/// SHA-512 kernel of `width` lanes — 1 is RustCrypto's, 4 AVX2, 8 AVX-512.
-#[doc(hidden)]
-pub fn bench_sha512_lanes(
-    width: usize,
-    states: &mut [[u64; 8]; SHA512_LANES],
-    blocks: &[[u8; 128]; SHA512_LANES],
-) {
-    sha512_lanes_on(width, states, blocks, width);
 }
 
 /// `n` in plain decimal, written into `buf` without allocating: the counters
@@ -340,46 +180,6 @@ impl DecimalCounter {
     }
 }
 
-/// Random lanes for the kernels' property tests, and the `sha2` results
-/// every kernel is held to, lane by lane.
-#[cfg(test)]
-pub(crate) mod reference {
-    use proptest::prelude::*;
-
-    /// `L` random 8-word states and `L` random `B`-byte blocks.
-    pub(crate) fn lanes<const L: usize, const B: usize, W: Arbitrary + Copy>(
-    ) -> impl Strategy<Value = ([[W; 8]; L], [[u8; B]; L])> {
-        (
-            prop::array::uniform::<_, L>(prop::array::uniform8(any::<W>())),
-            prop::array::uniform::<_, L>(prop::array::uniform::<_, B>(any::<u8>())),
-        )
-    }
-
-    /// `sha2::compress256` of `blocks[i]` into `states[i]`, one lane at a time.
-    pub(crate) fn sha256<const L: usize>(
-        states: &[[u32; 8]; L],
-        blocks: &[[u8; 64]; L],
-    ) -> [[u32; 8]; L] {
-        let mut want = *states;
-        for (state, block) in want.iter_mut().zip(blocks) {
-            super::sha256x2::compress1(state, block);
-        }
-        want
-    }
-
-    /// `sha2::compress512` of `blocks[i]` into `states[i]`, one lane at a time.
-    pub(crate) fn sha512<const L: usize>(
-        states: &[[u64; 8]; L],
-        blocks: &[[u8; 128]; L],
-    ) -> [[u64; 8]; L] {
-        let mut want = *states;
-        for (state, block) in want.iter_mut().zip(blocks) {
-            super::sha512_compress(state, block);
-        }
-        want
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,46 +197,6 @@ mod tests {
             let mut out = vec![0u8; text.len()];
             write_decimal(&mut out, k);
             assert_eq!(out, text.as_bytes(), "{k}");
-        }
-    }
-
-    /// Arbitrary-looking states and blocks, different in every lane.
-    fn lanes<const L: usize, const B: usize, T: Copy>(
-        word: impl Fn(usize) -> T,
-    ) -> ([[T; 8]; L], [[u8; B]; L]) {
-        let states = core::array::from_fn(|l| core::array::from_fn(|i| word(l * 8 + i)));
-        let blocks = core::array::from_fn(|l| core::array::from_fn(|i| (l * 131 + i * 7) as u8));
-        (states, blocks)
-    }
-
-    /// Every kernel width, for every lane count, gives `sha2` lane by lane on
-    /// the lanes asked for (whichever kernels this CPU actually has).
-    #[test]
-    fn every_width_compresses_its_lanes() {
-        let mix = |i: usize| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        for width in [1, 4, 8] {
-            for n in 0..=SHA512_LANES {
-                let (states, blocks) = lanes::<SHA512_LANES, 128, u64>(mix);
-                let mut got = states;
-                sha512_lanes_on(width, &mut got, &blocks, n);
-                for l in 0..n {
-                    let mut want = states[l];
-                    sha512_compress(&mut want, &blocks[l]);
-                    assert_eq!(got[l], want, "sha512 width {width} n {n} lane {l}");
-                }
-            }
-        }
-        for width in [2, 16] {
-            for n in 0..=SHA256_LANES {
-                let (states, blocks) = lanes::<SHA256_LANES, 64, u32>(|i| mix(i) as u32);
-                let mut got = states;
-                sha256_lanes_on(width, &mut got, &blocks, n);
-                for l in 0..n {
-                    let mut want = states[l];
-                    sha256x2::compress1(&mut want, &blocks[l]);
-                    assert_eq!(got[l], want, "sha256 width {width} n {n} lane {l}");
-                }
-            }
         }
     }
 

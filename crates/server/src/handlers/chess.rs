@@ -1,45 +1,34 @@
 //! Chess colours (`chess_colour_v1`) for players: `POST /v1/chess/seeds`,
 //! `POST /v1/chess/seeks`, `GET /v1/chess/seeks`,
-//! `POST /v1/chess/seeks/{id}/accept`, `POST /v1/chess/bot`,
-//! `GET /v1/chess/games/{id}`, `POST /v1/chess/games/{id}/finish`.
+//! `POST /v1/chess/seeks/{id}/accept`, `POST /v1/chess/seeks/{id}/cancel`,
+//! `POST /v1/chess/bot`, `GET /v1/chess/games/{id}`,
+//! `POST /v1/chess/games/{id}/finish`.
+//!
+//! Every change is load → [`fairseed_play::chess`] (pure) → one versioned
+//! commit; every answer is a view of the new state for the caller.
 
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 use fairseed_core::{ClientSeed, Commitment, ServerSeed};
-use fairseed_store::{NewRound, RoundRow, RoundUpdate, SecretSeed, StoreError};
-use serde::{Deserialize, Serialize};
+use fairseed_play::chess::{
+    self, Command, Event, GameView, Opponent, PairCommand, Seed, SeedPhase, Side,
+};
+use fairseed_play::Viewer;
+use fairseed_store::{Commit, LoadedRound};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::PlayerAuth;
-use crate::error::{ApiError, ApiJson, ApiPath};
-use crate::handlers::records::RecordView;
-use crate::rounds::chess::{self, SeedState};
-use crate::rounds::{load, save};
-use crate::secrets;
+use crate::error::{ApiError, ApiPath};
+use crate::handlers::keyed::{record_id_slot, Keyed};
+use crate::rounds::chess::{self as rounds, round_id};
+use crate::rounds::{now, player_exists};
 use crate::state::AppState;
-
-fn round_id(seed_id: &str) -> Result<String, ApiError> {
-    let ok = !seed_id.is_empty()
-        && seed_id.len() <= 64
-        && seed_id.bytes().all(|b| b.is_ascii_alphanumeric());
-    if !ok {
-        return Err(ApiError::not_found("chess seed"));
-    }
-    Ok(format!("chess:{seed_id}"))
-}
-
-fn seed_id(round_id: &str) -> &str {
-    round_id.strip_prefix("chess:").unwrap_or(round_id)
-}
-
-fn not_found(what: &'static str) -> impl Fn(StoreError) -> ApiError {
-    move |e| match e {
-        StoreError::NotFound(_) => ApiError::not_found(what),
-        other => other.into(),
-    }
-}
+use crate::{secrets, step};
 
 /// Commits a new chess seed for the caller's connection.
 #[instrument(skip_all)]
@@ -47,25 +36,17 @@ pub async fn post_seed(
     State(state): State<AppState>,
     auth: PlayerAuth,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let seed = ServerSeed::from_bytes(secrets::random_bytes()?);
+    let secret = ServerSeed::from_bytes(secrets::random_bytes()?);
     let id = format!("c{}", &hex::encode(secrets::random_bytes()?)[..24]);
-    let row = state
-        .store()
-        .create_round(NewRound {
-            id: round_id(&id)?,
-            kind: "chess".into(),
-            commitment: seed.commitment().to_hex(),
-            secret: SecretSeed::new(seed.reveal().to_owned()),
-            state: save(&SeedState {
-                owner: auth.id,
-                ..SeedState::default()
-            })?,
-            status: chess::COMMITTED.into(),
-        })
-        .await?;
+    let seed = Seed::new(id.clone(), auth.id, secret.commitment());
+    let commit = Commit {
+        creates: vec![rounds::create(&seed, &secret)?],
+        ..Commit::default()
+    };
+    state.store().commit(commit).await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({"seed_id": id, "commitment": row.commitment})),
+        Json(json!({"seed_id": id, "commitment": seed.commitment.to_hex()})),
     ))
 }
 
@@ -91,31 +72,93 @@ impl UseSeed {
     }
 }
 
-/// A game as one of its players sees it.
-#[derive(Debug, Serialize)]
-pub struct GameView {
-    game_id: String,
-    white: Option<String>,
-    you: Option<String>,
-    colour: Option<&'static str>,
-    bot: bool,
-    status: String,
+/// A decision over loaded seeds: the new seeds (in the order loaded) and
+/// the events.
+type Decided = (Vec<Seed>, Vec<Event>);
+
+/// Runs a step over the seeds `ids` for the caller, idempotent under the
+/// request's key: `decide` applies the rules to the loaded rounds, `answer`
+/// is the caller's view of the outcome; the record, if any, is stored once,
+/// with the first seed's write.
+async fn step_seeds<B>(
+    state: &AppState,
+    auth: &PlayerAuth,
+    keyed: &Keyed<B>,
+    ids: &[String],
+    what: &'static str,
+    decide: impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError>,
+    answer: impl Fn(&Decided) -> Result<Value, ApiError>,
+) -> Result<Response, ApiError> {
+    let scope = step::player_scope(auth.id);
+    let ran = keyed
+        .run(state, &scope, StatusCode::OK, ids, |loaded| {
+            let current = loaded
+                .iter()
+                .map(rounds::load)
+                .collect::<Result<Vec<_>, _>>()?;
+            let decided = decide(loaded, &current)?;
+            let (next, events) = &decided;
+            let writes = loaded
+                .iter()
+                .zip(next)
+                .enumerate()
+                .map(|(i, (round, seed))| rounds::write(round, seed, events, i == 0))
+                .collect::<Result<_, _>>()?;
+            let commit = Commit {
+                writes,
+                ..Commit::default()
+            };
+            Ok((commit, answer(&decided)?, ()))
+        })
+        .await
+        .map_err(|e| not_found(e, what))?;
+    Ok(ran.response())
 }
 
-fn game_view(row: &RoundRow) -> Result<GameView, ApiError> {
-    let s: SeedState = load(&row.state)?;
-    let colour = match (&s.white, &s.side) {
-        (Some(w), Some(side)) => Some(if w == side { "white" } else { "black" }),
-        _ => None,
-    };
-    Ok(GameView {
-        game_id: seed_id(s.game.as_deref().unwrap_or(&row.id)).to_owned(),
-        white: s.white,
-        you: s.side,
-        colour,
-        bot: s.bot,
-        status: row.status.clone(),
-    })
+/// A decision applying the one-seed command `command` builds from the
+/// seed's unsealed secret.
+fn on_one(
+    command: impl Fn(ServerSeed) -> Command,
+) -> impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError> {
+    move |loaded, current| {
+        let command = command(rounds::secret(&loaded[0])?);
+        let (next, events) = chess::apply(&current[0], command, now()).map_err(ApiError::rule)?;
+        Ok((vec![next], events))
+    }
+}
+
+/// A decision applying the two-seed command `command` builds from side A's
+/// and side B's unsealed secrets.
+fn on_pair(
+    command: impl Fn([ServerSeed; 2]) -> PairCommand,
+) -> impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError> {
+    move |loaded, current| {
+        let command = command([rounds::secret(&loaded[0])?, rounds::secret(&loaded[1])?]);
+        let ((a, b), events) =
+            chess::apply_pair(&current[0], &current[1], command, now()).map_err(ApiError::rule)?;
+        Ok((vec![a, b], events))
+    }
+}
+
+fn not_found(e: ApiError, what: &'static str) -> ApiError {
+    if e.status() == StatusCode::NOT_FOUND {
+        ApiError::not_found(what)
+    } else {
+        e
+    }
+}
+
+/// The challenged player, looked up: a positive id of an existing account.
+async fn opponent(state: &AppState, id: Option<i64>) -> Result<Option<Opponent>, ApiError> {
+    let Some(id) = id else { return Ok(None) };
+    if id <= 0 {
+        return Err(ApiError::invalid(
+            "opponent",
+            format!("{id} is not a player id (ids are positive)"),
+        ));
+    }
+    let exists = player_exists(state, id).await?;
+    Ok(Some(Opponent { id, exists }))
 }
 
 /// Seeks an opponent (or challenges `opponent`) with a committed seed.
@@ -123,20 +166,28 @@ fn game_view(row: &RoundRow) -> Result<GameView, ApiError> {
 pub async fn post_seek(
     State(state): State<AppState>,
     auth: PlayerAuth,
-    ApiJson(body): ApiJson<UseSeed>,
-) -> Result<Json<Value>, ApiError> {
+    keyed: Keyed<UseSeed>,
+) -> Result<Response, ApiError> {
+    let body = &keyed.body;
     let (id, client, shown) = body.parse()?;
-    state
-        .store()
-        .update_rounds(vec![id], chess::seek(auth.id, shown, client, body.opponent))
-        .await
-        .map_err(not_found("chess seed"))?;
-    Ok(Json(
-        json!({"seek_id": body.seed_id, "opponent": body.opponent}),
-    ))
+    let opponent = opponent(&state, body.opponent).await?;
+    let decide = on_one(|_| Command::Seek {
+        player: auth.id,
+        shown,
+        client: client.clone(),
+        opponent,
+    });
+    let answer = |(seeds, _): &Decided| {
+        let expires_at = match &seeds[0].phase {
+            SeedPhase::Seeking(seek) => Some(seek.expires_at().0),
+            _ => None,
+        };
+        Ok(json!({"seek_id": body.seed_id, "opponent": body.opponent, "expires_at": expires_at}))
+    };
+    step_seeds(&state, &auth, &keyed, &[id], "chess seed", decide, answer).await
 }
 
-/// Open seeks the caller may accept.
+/// Open seeks the caller may accept now.
 #[instrument(skip_all)]
 pub async fn get_seeks(
     State(state): State<AppState>,
@@ -144,22 +195,74 @@ pub async fn get_seeks(
 ) -> Result<Json<Value>, ApiError> {
     let ids = state
         .store()
-        .rounds_with_status("chess", chess::SEEKING)
+        .rounds_with_status(rounds::KIND, rounds::SEEKING)
         .await?;
+    let now = now();
     let mut seeks = Vec::new();
-    for id in ids.iter().take(200) {
-        let Ok(row) = state.store().round(id).await else {
+    // Newest first: seeks past their time stay listed in the store until
+    // their owners withdraw them, and are all older than the open ones.
+    for id in ids.iter().rev().take(200) {
+        // A seek taken or withdrawn since the listing is simply not there.
+        let Ok(loaded) = state.store().load_rounds(std::slice::from_ref(id)).await else {
             continue;
         };
-        let s: SeedState = load(&row.state)?;
-        if s.owner != auth.id
-            && s.opponent.is_none_or(|o| o == auth.id)
-            && row.status == chess::SEEKING
-        {
-            seeks.push(json!({"seek_id": seed_id(&row.id), "commitment": row.commitment, "challenge": s.opponent.is_some()}));
+        let seed = rounds::load(&loaded[0])?;
+        if !seed.open_to(auth.id, now) {
+            continue;
+        }
+        if let Some(v) = chess::view(&seed, Viewer::Player(auth.id)) {
+            seeks.push(json!({"seek_id": v.seed_id, "commitment": v.commitment, "challenge": v.challenge, "expires_at": v.expires_at}));
         }
     }
     Ok(Json(json!({"seeks": seeks})))
+}
+
+/// The caller's view of the `me`-th seed of a step's outcome.
+fn own_view(me: usize, player: i64) -> impl Fn(&Decided) -> Result<Value, ApiError> {
+    move |(seeds, _)| {
+        let view = chess::view(&seeds[me], Viewer::Player(player))
+            .ok_or_else(|| ApiError::internal("an owner's seed out of view"))?;
+        serde_json::to_value(view).map_err(ApiError::internal)
+    }
+}
+
+/// The caller's view of the game of the `me`-th seed of a step's outcome.
+fn game_answer(me: usize, player: i64) -> impl Fn(&Decided) -> Result<Value, ApiError> {
+    move |(seeds, _)| {
+        let other = if seeds.len() > 1 {
+            seeds.get(1 - me)
+        } else {
+            None
+        };
+        let view = chess::game_view(&seeds[me], other, Viewer::Player(player))
+            .ok_or_else(|| ApiError::internal("a player's game out of view"))?;
+        serde_json::to_value(view).map_err(ApiError::internal)
+    }
+}
+
+/// Withdraws the caller's committed or seeking seed: it is revealed.
+#[instrument(skip_all)]
+pub async fn post_cancel(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    ApiPath(seek): ApiPath<String>,
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    let id = round_id(&seek)?;
+    let decide = on_one(|seed| Command::Cancel {
+        player: auth.id,
+        seed,
+    });
+    step_seeds(
+        &state,
+        &auth,
+        &keyed,
+        &[id],
+        "chess seed",
+        decide,
+        own_view(0, auth.id),
+    )
+    .await
 }
 
 /// Accepts a seek with the caller's committed seed: the colours are drawn.
@@ -168,9 +271,9 @@ pub async fn post_accept(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(seek): ApiPath<String>,
-    ApiJson(body): ApiJson<UseSeed>,
-) -> Result<Json<GameView>, ApiError> {
-    let (id, client, shown) = body.parse()?;
+    keyed: Keyed<UseSeed>,
+) -> Result<Response, ApiError> {
+    let (id, client, shown) = keyed.body.parse()?;
     let a = round_id(&seek)?;
     if a == id {
         return Err(ApiError::conflict(
@@ -178,15 +281,22 @@ pub async fn post_accept(
             "a player cannot accept their own seek",
         ));
     }
-    let updates = state
-        .store()
-        .update_rounds(vec![a, id], chess::accept(auth.id, shown, client))
-        .await
-        .map_err(not_found("seek"))?;
-    let mine = updates
-        .get(1)
-        .ok_or_else(|| ApiError::internal("accept changed no round"))?;
-    Ok(Json(game_view(&mine.row)?))
+    let decide = on_pair(|seeds| PairCommand::Accept {
+        player: auth.id,
+        shown,
+        client: client.clone(),
+        seeds,
+    });
+    step_seeds(
+        &state,
+        &auth,
+        &keyed,
+        &[a, id],
+        "seek",
+        decide,
+        game_answer(1, auth.id),
+    )
+    .await
 }
 
 /// Starts a game against a bot.
@@ -194,96 +304,97 @@ pub async fn post_accept(
 pub async fn post_bot(
     State(state): State<AppState>,
     auth: PlayerAuth,
-    ApiJson(body): ApiJson<UseSeed>,
-) -> Result<Json<GameView>, ApiError> {
-    let (id, client, shown) = body.parse()?;
-    let updates = state
-        .store()
-        .update_rounds(vec![id], chess::bot(auth.id, shown, client))
-        .await
-        .map_err(not_found("chess seed"))?;
-    let mine = updates
-        .first()
-        .ok_or_else(|| ApiError::internal("bot game changed no round"))?;
-    Ok(Json(game_view(&mine.row)?))
+    keyed: Keyed<UseSeed>,
+) -> Result<Response, ApiError> {
+    let (id, client, shown) = keyed.body.parse()?;
+    let decide = on_one(|seed| Command::Bot {
+        player: auth.id,
+        shown,
+        client: client.clone(),
+        seed,
+    });
+    step_seeds(
+        &state,
+        &auth,
+        &keyed,
+        &[id],
+        "chess seed",
+        decide,
+        game_answer(0, auth.id),
+    )
+    .await
 }
 
-/// The caller's side of a game (`game_id` is side A's seed id; either side's works).
-async fn own_side(
-    state: &AppState,
-    auth: PlayerAuth,
-    game: &str,
-) -> Result<(RoundRow, SeedState), ApiError> {
-    let a = state
+/// The rounds of the game `game` (either side's seed id): side A's, then
+/// side B's unless a bot game.
+async fn game_rounds(state: &AppState, game: &str) -> Result<Vec<String>, ApiError> {
+    let id = round_id(game).map_err(|_| ApiError::not_found("chess game"))?;
+    let loaded = state
         .store()
-        .round(&round_id(game)?)
+        .load_rounds(&[id])
         .await
-        .map_err(not_found("chess game"))?;
-    let sa: SeedState = load(&a.state)?;
-    if sa.owner == auth.id {
-        return Ok((a, sa));
-    }
-    if let Some(other) = &sa.other {
-        let b = state
-            .store()
-            .round(other)
-            .await
-            .map_err(not_found("chess game"))?;
-        let sb: SeedState = load(&b.state)?;
-        if sb.owner == auth.id {
-            return Ok((b, sb));
-        }
-    }
-    Err(ApiError::not_found("chess game"))
+        .map_err(|e| not_found(e.into(), "chess game"))?;
+    let seed = rounds::load(&loaded[0])?;
+    let pairing = match &seed.phase {
+        SeedPhase::Playing(p) | SeedPhase::Finished { pairing: p, .. } => p,
+        _ => return Err(ApiError::not_found("chess game")),
+    };
+    let a = round_id(&pairing.game)?;
+    Ok(match (&pairing.other, pairing.side) {
+        (None, _) => vec![a],
+        (Some(_), Side::B) => vec![a, round_id(&seed.id)?],
+        (Some(other), Side::A) => vec![a, round_id(other)?],
+    })
 }
 
-/// One game.
+/// One game, as the caller sees it.
 #[instrument(skip_all)]
 pub async fn get_game(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(game): ApiPath<String>,
 ) -> Result<Json<GameView>, ApiError> {
-    let (row, _) = own_side(&state, auth, &game).await?;
-    Ok(Json(game_view(&row)?))
+    let ids = game_rounds(&state, &game).await?;
+    let loaded = state.store().load_rounds(&ids).await?;
+    let seeds = loaded
+        .iter()
+        .map(rounds::load)
+        .collect::<Result<Vec<_>, _>>()?;
+    chess::game_view(&seeds[0], seeds.get(1), Viewer::Player(auth.id))
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("chess game"))
 }
 
-/// Ends the game: both seeds revealed, a `chess_colour_v1` record for each player.
+/// Ends the game: both seeds revealed, one `chess_colour_v1` record both
+/// players read.
 #[instrument(skip_all)]
 pub async fn post_finish(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(game): ApiPath<String>,
-) -> Result<Json<Value>, ApiError> {
-    let (row, side) = own_side(&state, auth, &game).await?;
-    let a = side
-        .game
-        .clone()
-        .ok_or_else(|| ApiError::conflict("wrong_status", "the seed is not in a game"))?;
-    let ids = if side.bot {
-        vec![a.clone()]
-    } else {
-        let other = side
-            .other
-            .clone()
-            .ok_or_else(|| ApiError::internal("a paired seed without its opponent"))?;
-        if side.side.as_deref() == Some("A") {
-            vec![row.id.clone(), other]
-        } else {
-            vec![other, row.id.clone()]
-        }
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    let ids = game_rounds(&state, &game).await?;
+    let player = auth.id;
+    let bot = on_one(|seed| Command::Finish { player, seed });
+    let paired = on_pair(|seeds| PairCommand::Finish { player, seeds });
+    let decide = |loaded: &[LoadedRound], current: &[Seed]| match current.len() {
+        1 => bot(loaded, current),
+        _ => paired(loaded, current),
     };
-    let updates: Vec<RoundUpdate> = state
-        .store()
-        .update_rounds(ids, chess::finish(auth.id))
-        .await
-        .map_err(not_found("chess game"))?;
-    let mine = updates
-        .iter()
-        .flat_map(|u| &u.records)
-        .find(|r| r.readers.contains(&auth.id))
-        .cloned()
-        .ok_or_else(|| ApiError::internal("finish stored no record for the caller"))?;
-    let record: RecordView = mine.try_into()?;
-    Ok(Json(json!({"game_id": seed_id(&a), "record": record})))
+    let answer = |(seeds, events): &Decided| {
+        let record = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Finished { record } => Some(record),
+                _ => None,
+            })
+            .ok_or_else(|| ApiError::internal("finish made no record"))?;
+        let game_id =
+            chess::game_view(&seeds[0], seeds.get(1), Viewer::Operator).map(|g| g.game_id);
+        Ok(
+            json!({"game_id": game_id, "record": {"id": record_id_slot(0), "scheme": record.scheme, "record": record.body}}),
+        )
+    };
+    step_seeds(&state, &auth, &keyed, &ids, "chess game", decide, answer).await
 }

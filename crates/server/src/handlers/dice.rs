@@ -4,9 +4,9 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_core::dice::{Bet, Condition, DiceKey};
+use fairseed_core::dice::{Bet, Condition, DiceKey, MAX_NONCE};
 use fairseed_core::ServerSeed;
-use fairseed_store::{BetRequest, BetRow, Settled};
+use fairseed_store::{BetDraw, BetRequest, BetRow, SettleFn, Settled, StoreError};
 use serde::{Deserialize, Serialize};
 use tracing::instrument;
 
@@ -36,7 +36,7 @@ pub struct BetView {
     payout: u128,
     balance: u128,
     amount: u64,
-    condition: String,
+    condition: &'static str,
     target: u16,
 }
 
@@ -51,7 +51,7 @@ impl From<BetRow> for BetView {
             payout: b.payout,
             balance: b.balance_after,
             amount: b.amount,
-            condition: b.condition,
+            condition: b.condition.as_str(),
             target: b.target,
         }
     }
@@ -83,31 +83,20 @@ pub async fn post(
     let key = idempotency_key(&headers)?;
     let condition = Condition::parse_field(&body.condition, "condition")?;
     let bet = Bet::new(body.amount, condition, body.target)?;
-    let settle = Box::new(
-        move |seed: &fairseed_store::SecretSeed, client: &str, nonce: u64| {
-            let seed = ServerSeed::parse(seed.expose()).map_err(|_| {
-                fairseed_store::StoreError::other("a stored server seed does not parse")
-            })?;
-            let roll = DiceKey::new(&seed).roll(client, nonce);
-            let s = bet.settle(roll);
-            Ok(Settled {
-                roll,
-                win: s.win,
-                payout: s.payout,
-            })
-        },
-    );
     let receipt = state
         .store()
         .place_bet(BetRequest {
             player_id: auth.id,
-            idempotency_key: key,
+            idempotency_key: key.clone(),
             amount: bet.amount(),
-            condition: bet.condition().as_str().to_owned(),
+            condition: bet.condition(),
             target: bet.target(),
-            settle,
+            settle: settle(bet),
         })
         .await?;
+    if receipt.replayed {
+        same_bet(&receipt.bet, &bet, &key)?;
+    }
     let view = BetView::from(receipt.bet);
     if !receipt.replayed {
         if let Ok(body) = serde_json::to_value(&view) {
@@ -123,6 +112,58 @@ pub async fn post(
             .insert("idempotency-replayed", HeaderValue::from_static("true"));
     }
     Ok(response)
+}
+
+/// Settles `bet` on the pair's next nonce, inside the bet's transaction:
+/// the balance must cover the stake and the pair must have a nonce left
+/// (docs/spec.md §8.1 stops at 2^53 − 1); then the core rolls and pays.
+fn settle(bet: Bet) -> SettleFn {
+    Box::new(move |draw: BetDraw<'_>| {
+        let amount = u128::from(bet.amount());
+        if amount > draw.balance {
+            return Err(StoreError::conflict(
+                "insufficient_balance",
+                format!("amount: {amount} is more than the balance {}", draw.balance),
+            ));
+        }
+        if draw.nonce > MAX_NONCE {
+            return Err(StoreError::conflict(
+                "nonce_exhausted",
+                "the seed pair has used every nonce; rotate it",
+            ));
+        }
+        let seed = ServerSeed::parse(draw.server_seed.expose())
+            .map_err(|_| StoreError::other("a stored server seed does not parse"))?;
+        let roll = DiceKey::new(&seed).roll(draw.client_seed, draw.nonce);
+        let s = bet.settle(roll);
+        let balance_after = (draw.balance - amount)
+            .checked_add(s.payout)
+            .ok_or_else(|| StoreError::other("balance arithmetic overflowed"))?;
+        Ok(Settled {
+            roll,
+            win: s.win,
+            payout: s.payout,
+            balance_after,
+        })
+    })
+}
+
+/// A retried key must carry the bet it was first used for.
+fn same_bet(first: &BetRow, bet: &Bet, key: &str) -> Result<(), ApiError> {
+    let same = first.amount == bet.amount()
+        && first.condition == bet.condition()
+        && first.target == bet.target();
+    if same {
+        Ok(())
+    } else {
+        Err(ApiError::conflict(
+            "idempotency_key_reused",
+            format!(
+                "Idempotency-Key '{key}' was already used for a different bet (bet {})",
+                first.id
+            ),
+        ))
+    }
 }
 
 /// `?pair_id=&before=&limit=`.

@@ -1,10 +1,12 @@
 //! `GET /v1/events?topic=…`: a Server-Sent Events stream of one topic,
-//! filtered for the caller.
+//! filtered for the caller; at most `MAX_STREAMS_PER_CALLER` at once per
+//! caller (`429 too_many_streams` beyond).
 
 use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use futures_util::stream::Stream;
 use futures_util::StreamExt;
@@ -14,7 +16,7 @@ use tracing::instrument;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiQuery};
-use crate::events::visible;
+use crate::events::{visible, MAX_STREAMS_PER_CALLER};
 use crate::state::AppState;
 
 /// `?topic=`.
@@ -41,14 +43,24 @@ pub async fn get(
             "expected dice, poker:<table>, match:<id> or selfpoker:<hand>",
         ));
     }
-    let viewer = match caller {
-        Caller::Player(id) => Some(id),
-        Caller::Operator => None,
+    let (viewer, caller_key) = match caller {
+        Caller::Player(id) => (Some(id), format!("player:{id}")),
+        Caller::Operator => (None, "operator".to_owned()),
     };
-    let topic = q.topic;
-    let stream = BroadcastStream::new(state.events().subscribe()).filter_map(move |item| {
+    let slot = state.events().open_stream(caller_key).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_streams",
+            format!(
+                "at most {MAX_STREAMS_PER_CALLER} event streams may be open at once; close one first"
+            ),
+        )
+    })?;
+    let stream = BroadcastStream::new(state.events().subscribe(&q.topic)).filter_map(move |item| {
+        // The slot is given back when the stream (and this closure) is dropped.
+        let _held = &slot;
         let out = match item {
-            Ok(event) if visible(&event, &topic, viewer) => Some(Ok(SseEvent::default()
+            Ok(event) if visible(&event, viewer) => Some(Ok(SseEvent::default()
                 .event(event.topic.clone())
                 .data(event.body.to_string()))),
             Ok(_) => None,

@@ -1,72 +1,106 @@
-//! Table-game matches (`match_seed_v2`), for the operator:
+//! Table-game matches (`match_seed_v2`, legacy `match_seed_v1`), for the operator:
 //! `POST /v1/matches`, `GET /v1/matches/{id}`, `POST …/client-seeds`,
 //! `POST …/start`, `POST …/draws`, `GET …/draws`, `POST …/finish`.
+//!
+//! Every change is load → [`fairseed_play::matches::apply`] (pure) →
+//! one versioned commit, retried on a version conflict; every answer and
+//! event is a view of the new state. Each `POST` takes an optional
+//! `Idempotency-Key`: the answer is stored with the change and replayed.
+
+use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 use fairseed_core::games::Game;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_store::{NewRound, RoundRow, SecretSeed, StoreError};
+use fairseed_play::matches::{self, Command, Event, Match, MatchView, Scheme, Step};
+use fairseed_play::Viewer;
+use fairseed_store::{Commit, LoadedRound};
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::OperatorAuth;
-use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
+use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::events::Audience;
-use crate::handlers::records::RecordView;
-use crate::rounds::load;
-use crate::rounds::matches::{self, MatchState, Step};
+use crate::handlers::keyed::{record_id_slot, Keyed, Ran};
+use crate::rounds::matches::{self as rounds, round_id};
+use crate::rounds::{now, player_exists};
 use crate::secrets;
 use crate::state::AppState;
-
-fn round_id(match_id: &str) -> Result<String, ApiError> {
-    let id = Ident::parse_field(match_id, "match_id")?;
-    Ok(format!("match:{id}"))
-}
+use crate::step::OPERATOR_SCOPE;
 
 /// Body of `POST /v1/matches`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpenMatch {
+    #[serde(default)]
+    scheme: Option<String>,
     game: String,
     match_id: Option<String>,
     players: Option<Vec<String>>,
     tiles: Option<usize>,
 }
 
-/// A match as the operator sees it (the seed only once finished).
-#[derive(Debug, Serialize)]
-pub struct MatchView {
-    match_id: String,
-    game: String,
-    commitment: String,
-    status: String,
-    players: Vec<String>,
-    client_seeds: Vec<Option<String>>,
-    seat_order: Option<Vec<usize>>,
-    tiles: Option<usize>,
-    draws: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    server_seed: Option<String>,
+fn scheme(name: Option<&str>) -> Result<Scheme, ApiError> {
+    match name {
+        None | Some("match_seed_v2") => Ok(Scheme::V2),
+        Some("match_seed_v1") => Ok(Scheme::V1),
+        Some(other) => Err(ApiError::invalid(
+            "scheme",
+            format!("'{other}' is not a match scheme; expected match_seed_v2 or match_seed_v1"),
+        )),
+    }
 }
 
-impl MatchView {
-    fn from_row(row: RoundRow) -> Result<Self, ApiError> {
-        let state: MatchState = load(&row.state)?;
-        Ok(Self {
-            tiles: (state.game == "mahjong").then_some(state.tiles),
-            match_id: state.match_id,
-            game: state.game,
-            commitment: row.commitment,
-            status: row.status,
-            players: state.players,
-            client_seeds: state.client_seeds,
-            seat_order: state.seat_order,
-            draws: row.log_len,
-            server_seed: row.revealed,
-        })
+fn game(name: &str) -> Result<Game, ApiError> {
+    Game::parse(name).map_err(|_| {
+        ApiError::invalid(
+            "game",
+            format!("'{name}' is not a game; expected one of backgammon checkers xiangqi tarneeb trix bridge baloot mahjong"),
+        )
+    })
+}
+
+fn labels(game: Game, players: Option<Vec<String>>) -> Result<Vec<String>, ApiError> {
+    let Some(labels) = players else {
+        return Ok((0..game.players()).map(|i| i.to_string()).collect());
+    };
+    if labels.len() != game.players() {
+        return Err(ApiError::invalid(
+            "players",
+            format!(
+                "{} players for {game}, expected {}",
+                labels.len(),
+                game.players()
+            ),
+        ));
+    }
+    if let Some(i) = labels.iter().position(|l| l.is_empty() || l.len() > 64) {
+        return Err(ApiError::invalid(
+            format!("players[{i}]"),
+            "expected 1 to 64 bytes",
+        ));
+    }
+    Ok(labels)
+}
+
+fn tiles(game: Game, tiles: Option<usize>) -> Result<usize, ApiError> {
+    match (game, tiles) {
+        (Game::Mahjong, None) => Ok(144),
+        (Game::Mahjong, Some(t @ (136 | 144))) => Ok(t),
+        (Game::Mahjong, Some(t)) => Err(ApiError::invalid(
+            "tiles",
+            format!("{t}, expected 144 or 136"),
+        )),
+        (_, None) => Ok(0),
+        (_, Some(_)) => Err(ApiError::invalid(
+            "tiles",
+            format!("only mahjong has a wall size, not {game}"),
+        )),
     }
 }
 
@@ -75,91 +109,66 @@ impl MatchView {
 pub async fn post(
     State(state): State<AppState>,
     _op: OperatorAuth,
-    ApiJson(body): ApiJson<OpenMatch>,
-) -> Result<(StatusCode, Json<MatchView>), ApiError> {
-    let game = Game::parse(&body.game).map_err(|_| {
-        ApiError::invalid(
-            "game",
-            format!("'{}' is not a game; expected one of backgammon checkers xiangqi tarneeb trix bridge baloot mahjong", body.game),
-        )
-    })?;
-    let match_id = match body.match_id {
-        Some(id) => Ident::parse_field(&id, "match_id")?,
+    keyed: Keyed<OpenMatch>,
+) -> Result<Response, ApiError> {
+    let body = &keyed.body;
+    let game = game(&body.game)?;
+    let match_id = match &body.match_id {
+        Some(id) => Ident::parse_field(id, "match_id")?,
         None => Ident::parse(&format!(
             "m{}",
             &hex::encode(secrets::random_bytes()?)[..20]
         ))?,
     };
-    let players = match body.players {
-        Some(p) if p.len() != game.players() => {
-            return Err(ApiError::invalid(
-                "players",
-                format!(
-                    "{} players for {game}, expected {}",
-                    p.len(),
-                    game.players()
-                ),
-            ))
-        }
-        Some(p) => {
-            if let Some((i, _)) = p
-                .iter()
-                .enumerate()
-                .find(|(_, l)| l.is_empty() || l.len() > 64)
-            {
-                return Err(ApiError::invalid(
-                    format!("players[{i}]"),
-                    "expected 1 to 64 bytes",
-                ));
-            }
-            p
-        }
-        None => (0..game.players()).map(|i| i.to_string()).collect(),
-    };
-    let tiles = match (game, body.tiles) {
-        (Game::Mahjong, None) => 144,
-        (Game::Mahjong, Some(t @ (136 | 144))) => t,
-        (Game::Mahjong, Some(t)) => {
-            return Err(ApiError::invalid(
-                "tiles",
-                format!("{t}, expected 144 or 136"),
-            ))
-        }
-        (_, None) => 0,
-        (_, Some(_)) => {
-            return Err(ApiError::invalid(
-                "tiles",
-                format!("only mahjong has a wall size, not {game}"),
-            ))
-        }
-    };
+    let labels = labels(game, body.players.clone())?;
+    let tiles = tiles(game, body.tiles)?;
     let seed = ServerSeed::from_bytes(secrets::random_bytes()?);
-    let match_state = MatchState::new(game, &match_id, players, tiles);
-    let row = state
-        .store()
-        .create_round(NewRound {
-            id: format!("match:{match_id}"),
-            kind: "match".into(),
-            commitment: seed.commitment().to_hex(),
-            secret: SecretSeed::new(seed.reveal().to_owned()),
-            state: crate::rounds::save(&match_state)?,
-            status: matches::OPEN.into(),
+    let scheme = scheme(body.scheme.as_deref())?;
+    let opened = Match::open(
+        scheme,
+        game,
+        match_id.clone(),
+        seed.commitment(),
+        labels,
+        tiles,
+    );
+    let ran = keyed
+        .run(&state, OPERATOR_SCOPE, StatusCode::CREATED, &[], |_| {
+            let commit = Commit {
+                creates: vec![rounds::create(&opened, &seed)?],
+                ..Commit::default()
+            };
+            Ok((commit, view_of(&opened)?, ()))
         })
-        .await?;
+        .await
+        .map_err(|e| match e.code() {
+            "round_exists" => ApiError::conflict(
+                "already_exists",
+                format!("match_id: '{match_id}' is already used"),
+            ),
+            _ => e,
+        })?;
     tracing::info!(match_id = %match_id, game = %game, "match opened");
-    Ok((StatusCode::CREATED, Json(MatchView::from_row(row)?)))
+    Ok(ran.response())
 }
 
-async fn match_row(state: &AppState, id: &str) -> Result<RoundRow, ApiError> {
-    let row = state
+fn not_found(e: ApiError) -> ApiError {
+    if e.status() == StatusCode::NOT_FOUND {
+        ApiError::not_found("match")
+    } else {
+        e
+    }
+}
+
+async fn load(state: &AppState, id: &str) -> Result<Match, ApiError> {
+    let id = Ident::parse_field(id, "match_id")?;
+    let rounds = state
         .store()
-        .round(&round_id(id)?)
+        .load_rounds(&[round_id(id.as_str())])
         .await
-        .map_err(|e| match e {
-            StoreError::NotFound(_) => ApiError::not_found("match"),
-            other => other.into(),
-        })?;
-    Ok(row)
+        .map_err(|e| not_found(e.into()))?;
+    let round = rounds.first().ok_or_else(|| ApiError::not_found("match"))?;
+    Ok(rounds::load(round)?.0)
 }
 
 /// One match.
@@ -169,7 +178,64 @@ pub async fn get(
     _op: OperatorAuth,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Json<MatchView>, ApiError> {
-    Ok(Json(MatchView::from_row(match_row(&state, &id).await?)?))
+    Ok(Json(matches::view(
+        &load(&state, &id).await?,
+        Viewer::Operator,
+    )))
+}
+
+/// A match's step: `command` (given the unsealed seed) applied to the
+/// match, committed with the answer `answer` builds from the round as
+/// loaded, the new state and its events; the events published by audience.
+async fn step<B>(
+    state: &AppState,
+    id: &str,
+    keyed: &Keyed<B>,
+    command: impl Fn(ServerSeed) -> Command,
+    answer: impl Fn(&LoadedRound, &Match, &[Event]) -> Result<Value, ApiError>,
+) -> Result<Response, ApiError> {
+    let match_id = Ident::parse_field(id, "match_id")?;
+    let ids = [round_id(match_id.as_str())];
+    let ran = keyed
+        .run(state, OPERATOR_SCOPE, StatusCode::OK, &ids, |loaded| {
+            let round = loaded.first().ok_or_else(|| ApiError::not_found("match"))?;
+            let (current, seed) = rounds::load(round)?;
+            let (next, events) =
+                matches::apply(&current, command(seed), now()).map_err(ApiError::rule)?;
+            let body = answer(round, &next, &events)?;
+            let commit = Commit {
+                writes: vec![rounds::write(round, &next, &events)?],
+                ..Commit::default()
+            };
+            Ok((commit, body, events))
+        })
+        .await
+        .map_err(not_found)?;
+    if let Ran::Done { out: events, .. } = &ran {
+        for event in events {
+            publish(state, match_id.as_str(), event);
+        }
+    }
+    Ok(ran.response())
+}
+
+/// Publishes an event as each audience may see it: to everyone when the
+/// public may, else to the operator alone (draws hold every hand).
+fn publish(state: &AppState, match_id: &str, event: &Event) {
+    let (audience, body) = match event.view(Viewer::Public) {
+        Some(body) => (Audience::All, body),
+        None => match event.view(Viewer::Operator) {
+            Some(body) => (Audience::Operator, body),
+            None => return,
+        },
+    };
+    state
+        .events()
+        .publish(format!("match:{match_id}"), audience, body);
+}
+
+fn view_of(next: &Match) -> Result<Value, ApiError> {
+    serde_json::to_value(matches::view(next, Viewer::Operator)).map_err(ApiError::internal)
 }
 
 /// Body of `POST /v1/matches/{id}/client-seeds`.
@@ -181,53 +247,24 @@ pub struct SubmitSeed {
     commitment: String,
 }
 
-/// Runs a step and publishes its log: draws (which hold every hand) to the
-/// operator only, the rest (client seeds, seat order, finish) to all.
-async fn step(
-    state: &AppState,
-    id: &str,
-    f: fairseed_store::RoundFn,
-) -> Result<fairseed_store::RoundUpdate, ApiError> {
-    let update = state
-        .store()
-        .update_round(&round_id(id)?, f)
-        .await
-        .map_err(|e| match e {
-            StoreError::NotFound(_) => ApiError::not_found("match"),
-            other => other.into(),
-        })?;
-    for entry in &update.log {
-        let Ok(body) = serde_json::from_str::<Value>(&entry.body) else {
-            continue;
-        };
-        let public = matches!(
-            body["step"].as_str(),
-            Some("client_seed" | "start" | "finish")
-        );
-        let audience = if public {
-            Audience::All
-        } else {
-            Audience::Operator
-        };
-        state
-            .events()
-            .publish(format!("match:{id}"), audience, body);
-    }
-    Ok(update)
-}
-
 /// Takes a player's client seed with the commitment the player was shown.
 #[instrument(skip_all)]
 pub async fn post_client_seed(
     State(state): State<AppState>,
     _op: OperatorAuth,
     ApiPath(id): ApiPath<String>,
-    ApiJson(body): ApiJson<SubmitSeed>,
-) -> Result<Json<MatchView>, ApiError> {
-    let client = ClientSeed::parse_field(&body.client_seed, "client_seed")?;
+    keyed: Keyed<SubmitSeed>,
+) -> Result<Response, ApiError> {
+    let body = &keyed.body;
+    let client_seed = ClientSeed::parse_field(&body.client_seed, "client_seed")?;
     let shown = Commitment::parse_field(&body.commitment, "commitment")?;
-    let update = step(&state, &id, matches::submit_seed(body.index, client, shown)).await?;
-    Ok(Json(MatchView::from_row(update.row)?))
+    let index = body.index;
+    let command = |_| Command::ClientSeed {
+        index,
+        client_seed: client_seed.clone(),
+        shown,
+    };
+    step(&state, &id, &keyed, command, |_, next, _| view_of(next)).await
 }
 
 /// Starts the match: the seat order.
@@ -236,9 +273,16 @@ pub async fn start(
     State(state): State<AppState>,
     _op: OperatorAuth,
     ApiPath(id): ApiPath<String>,
-) -> Result<Json<MatchView>, ApiError> {
-    let update = step(&state, &id, matches::start()).await?;
-    Ok(Json(MatchView::from_row(update.row)?))
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    step(
+        &state,
+        &id,
+        &keyed,
+        |seed| Command::Start { seed },
+        |_, next, _| view_of(next),
+    )
+    .await
 }
 
 /// Body of `POST /v1/matches/{id}/draws`.
@@ -247,6 +291,28 @@ pub async fn start(
 pub struct DrawBody {
     step: String,
     buyer: Option<usize>,
+}
+
+impl DrawBody {
+    fn step(&self) -> Result<Step, ApiError> {
+        Ok(match (self.step.as_str(), self.buyer) {
+            ("second", Some(buyer)) => Step::Second(buyer),
+            ("second", None) => return Err(ApiError::invalid("buyer", "missing: the seat (0..3) that bought")),
+            (_, Some(_)) => return Err(ApiError::invalid("buyer", "only the 'second' step takes a buyer")),
+            ("deal", None) => Step::Deal,
+            ("opening", None) => Step::Opening,
+            ("roll", None) => Step::Roll,
+            ("first", None) => Step::First,
+            ("hand", None) => Step::Hand,
+            ("tile", None) => Step::Tile,
+            (other, None) => {
+                return Err(ApiError::invalid(
+                    "step",
+                    format!("'{other}' is not a step; expected deal, opening, roll, first, second, hand or tile"),
+                ))
+            }
+        })
+    }
 }
 
 /// A draw as logged.
@@ -262,35 +328,24 @@ pub async fn post_draw(
     State(state): State<AppState>,
     _op: OperatorAuth,
     ApiPath(id): ApiPath<String>,
-    ApiJson(body): ApiJson<DrawBody>,
-) -> Result<Json<DrawView>, ApiError> {
-    let step_kind = match (body.step.as_str(), body.buyer) {
-        ("second", Some(buyer)) => Step::Second(buyer),
-        ("second", None) => return Err(ApiError::invalid("buyer", "missing: the seat (0..3) that bought")),
-        (_, Some(_)) => return Err(ApiError::invalid("buyer", "only the 'second' step takes a buyer")),
-        ("deal", None) => Step::Deal,
-        ("opening", None) => Step::Opening,
-        ("roll", None) => Step::Roll,
-        ("first", None) => Step::First,
-        ("hand", None) => Step::Hand,
-        ("tile", None) => Step::Tile,
-        (other, None) => {
-            return Err(ApiError::invalid(
-                "step",
-                format!("'{other}' is not a step; expected deal, opening, roll, first, second, hand or tile"),
-            ))
-        }
+    keyed: Keyed<DrawBody>,
+) -> Result<Response, ApiError> {
+    let kind = keyed.body.step()?;
+    let answer = |round: &LoadedRound, _: &Match, events: &[Event]| {
+        let draw = events
+            .iter()
+            .find_map(|e| e.view(Viewer::Operator))
+            .ok_or_else(|| ApiError::internal("a draw drew nothing"))?;
+        Ok(json!({"seq": round.row.log_len, "draw": draw}))
     };
-    let update = step(&state, &id, matches::draw(step_kind)).await?;
-    let entry = update
-        .log
-        .into_iter()
-        .next()
-        .ok_or_else(|| ApiError::internal("a draw logged nothing"))?;
-    Ok(Json(DrawView {
-        seq: entry.seq,
-        draw: serde_json::from_str(&entry.body).map_err(ApiError::internal)?,
-    }))
+    step(
+        &state,
+        &id,
+        &keyed,
+        |seed| Command::Draw { step: kind, seed },
+        answer,
+    )
+    .await
 }
 
 /// `?from=&limit=` of the draw log.
@@ -316,10 +371,10 @@ pub async fn get_draws(
             format!("{limit} is out of range, expected 1 to 1000"),
         ));
     }
-    match_row(&state, &id).await?;
+    load(&state, &id).await?;
     let rows = state
         .store()
-        .round_log(&round_id(&id)?, q.from.unwrap_or(0), limit)
+        .round_log(&round_id(&id), q.from.unwrap_or(0), limit)
         .await?;
     rows.into_iter()
         .map(|r| {
@@ -332,30 +387,64 @@ pub async fn get_draws(
         .map(Json)
 }
 
-/// The answer to finishing a match.
-#[derive(Debug, Serialize)]
-pub struct Finished {
-    #[serde(rename = "match")]
-    view: MatchView,
-    record: RecordView,
+/// Body of `POST /v1/matches/{id}/finish` (optional): player index →
+/// account, the players who may read the record.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinishBody {
+    #[serde(default)]
+    players: BTreeMap<String, i64>,
 }
 
-/// Finishes the match: reveals the seed and stores the `match_seed_v2` record.
+/// The linked accounts, each index a number and each id an existing player.
+async fn accounts(
+    state: &AppState,
+    body: Option<&FinishBody>,
+) -> Result<Vec<(usize, i64)>, ApiError> {
+    let mut out = Vec::new();
+    for (index, &player) in body.map(|b| &b.players).into_iter().flatten() {
+        let field = format!("players.{index}");
+        let i: usize = index
+            .parse()
+            .map_err(|_| ApiError::invalid(&field, format!("'{index}' is not a player index")))?;
+        if !player_exists(state, player).await? {
+            return Err(ApiError::invalid(
+                field,
+                format!("{player} is not a player id"),
+            ));
+        }
+        out.push((i, player));
+    }
+    Ok(out)
+}
+
+/// Finishes the match: reveals the seed and stores the `match_seed_v2`
+/// record, read by the accounts linked in the body.
 #[instrument(skip_all)]
 pub async fn finish(
     State(state): State<AppState>,
     _op: OperatorAuth,
     ApiPath(id): ApiPath<String>,
-) -> Result<Json<Finished>, ApiError> {
-    let update = step(&state, &id, matches::finish()).await?;
-    let record = update
-        .records
-        .into_iter()
-        .next()
-        .ok_or_else(|| ApiError::internal("finish stored no record"))?;
-    tracing::info!(match_id = %id, record = record.id, "match finished");
-    Ok(Json(Finished {
-        view: MatchView::from_row(update.row)?,
-        record: record.try_into()?,
-    }))
+    keyed: Keyed<Option<FinishBody>>,
+) -> Result<Response, ApiError> {
+    let accounts = accounts(&state, keyed.body.as_ref()).await?;
+    let command = |seed| Command::Finish {
+        seed,
+        accounts: accounts.clone(),
+    };
+    let answer = |_: &LoadedRound, next: &Match, events: &[Event]| {
+        let record = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Finished { record } => Some(record),
+                _ => None,
+            })
+            .ok_or_else(|| ApiError::internal("finish made no record"))?;
+        Ok(json!({
+            "match": matches::view(next, Viewer::Operator),
+            "record": {"id": record_id_slot(0), "scheme": record.scheme, "record": record.body},
+        }))
+    };
+    tracing::info!(match_id = %id, "match finishing");
+    step(&state, &id, &keyed, command, answer).await
 }

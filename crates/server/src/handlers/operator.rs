@@ -1,19 +1,22 @@
 //! The operator's view of records: `GET /v1/operator/records/{id}`,
 //! `GET /v1/operator/records/export`, and `POST /v1/operator/records`
 //! to import a revealed record (e.g. legacy `match_seed_v1`) that verifies.
+//! The export has one line per record, each with its `id`.
 
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{NewRecord, Viewer};
-use serde_json::Value;
+use fairseed_store::{NewRecord, RecordOut, Viewer};
+use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::OperatorAuth;
-use crate::error::{ApiError, ApiJson, ApiPath};
-use crate::handlers::records::{export_body, RecordView};
+use crate::error::{ApiError, ApiPath};
+use crate::handlers::keyed::{record_id_slot, Keyed};
+use crate::handlers::records::{export_body, Line, RecordView};
 use crate::state::AppState;
+use crate::step::OPERATOR_SCOPE;
 
 /// Any record by id.
 #[instrument(skip_all)]
@@ -40,18 +43,20 @@ pub async fn export(
     State(state): State<AppState>,
     _op: OperatorAuth,
 ) -> Result<Response, ApiError> {
-    let body = export_body(&state, Viewer::Operator).await?;
+    let body = export_body(&state, Viewer::Operator, Line::WithId).await?;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
 }
 
-/// Imports one revealed record after the core verified it.
+/// Imports one revealed record after the core verified it; a retry with
+/// the same `Idempotency-Key` stores nothing more.
 #[instrument(skip_all)]
 pub async fn import(
     State(state): State<AppState>,
     _op: OperatorAuth,
-    ApiJson(record): ApiJson<Value>,
-) -> Result<(StatusCode, Json<RecordView>), ApiError> {
-    let verdict = fairseed_core::verify_value(&record);
+    keyed: Keyed<Value>,
+) -> Result<Response, ApiError> {
+    let record = &keyed.body;
+    let verdict = fairseed_core::verify_value(record);
     if !verdict.valid {
         let why = verdict
             .error
@@ -79,14 +84,23 @@ pub async fn import(
         ));
     }
     let scheme = verdict.scheme.unwrap_or_default();
-    let body = serde_json::to_string(&record).map_err(ApiError::internal)?;
-    let rows = state
+    let body = serde_json::to_string(record).map_err(ApiError::internal)?;
+    let answer = json!({"id": record_id_slot(0), "scheme": scheme, "record": record});
+    if let Some(replayed) = keyed
+        .replay(&state, OPERATOR_SCOPE, StatusCode::CREATED)
+        .await?
+    {
+        return Ok(replayed);
+    }
+    let out = RecordOut::operator(NewRecord { scheme, body });
+    let stored = state
         .store()
-        .insert_records(None, vec![NewRecord { scheme, body }])
+        .import_record(out, keyed.entry(OPERATOR_SCOPE, &answer))
+        .await
+        .map(|row| (answer, vec![row.id], ()))
+        .map_err(ApiError::from);
+    let ran = keyed
+        .finish(&state, OPERATOR_SCOPE, StatusCode::CREATED, stored)
         .await?;
-    let row = rows
-        .into_iter()
-        .next()
-        .ok_or_else(|| ApiError::internal("import stored nothing"))?;
-    Ok((StatusCode::CREATED, Json(row.try_into()?)))
+    Ok(ran.response())
 }

@@ -1,14 +1,23 @@
 //! Poker tables (`poker_hmac_v1`): the operator opens tables, starts hands
 //! and deals streets; players sit with a client seed, read their own cards,
 //! and leave with proofs.
-
-use std::sync::{Arc, Mutex};
+//!
+//! Every change is one step: load the table and its current session, run
+//! the command through `fairseed_play::poker::apply`, commit with the rows'
+//! versions compared (a lost race loads and applies again). Every answer
+//! and event is a view from `fairseed_play::poker`. Reads are reads.
 
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_store::{NewRound, RoundRow, RoundUpdate, SecretSeed, Store, StoreError};
+use fairseed_play::poker::{
+    self as rules, view, view_hand, Command, Event, PokerError, RotateWhy, TableView,
+};
+use fairseed_play::Viewer;
+use fairseed_store::{Commit, Idempotent, RoundUpdate, StoreError};
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tracing::instrument;
@@ -16,140 +25,171 @@ use tracing::instrument;
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::events::Audience;
+use crate::handlers::keyed::Keyed;
 use crate::handlers::records::RecordView;
-use crate::rounds::poker::{self, SessionState, TableState};
-use crate::rounds::{load, save};
+use crate::rounds::now;
+use crate::rounds::poker::{self as rows, Published};
 use crate::secrets;
 use crate::state::AppState;
+use crate::step::{self, OPERATOR_SCOPE};
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
+pub use crate::fleet::rotate_open_sessions;
+
+fn fresh_seed() -> Result<ServerSeed, ApiError> {
+    Ok(ServerSeed::from_bytes(secrets::random_bytes()?))
 }
 
-fn not_found(e: StoreError) -> ApiError {
+fn table_not_found(e: StoreError) -> ApiError {
     match e {
-        StoreError::NotFound(what) => {
-            ApiError::not_found(if what == "round" { "table" } else { what })
-        }
+        StoreError::NotFound(_) => ApiError::not_found("table"),
         other => other.into(),
     }
 }
 
-/// Session `k` of `table`, created first if it does not exist yet.
-async fn ensure_session(store: &dyn Store, table: &str, k: u64) -> Result<RoundRow, ApiError> {
-    let id = poker::session_id(table, k);
-    match store.round(&id).await {
-        Ok(row) => return Ok(row),
-        Err(StoreError::NotFound(_)) => {}
-        Err(e) => return Err(e.into()),
-    }
-    let seed = ServerSeed::from_bytes(secrets::random_bytes()?);
-    let created = store
-        .create_round(NewRound {
-            id: poker::session_id(table, k),
-            kind: "poker".into(),
-            commitment: seed.commitment().to_hex(),
-            secret: SecretSeed::new(seed.reveal().to_owned()),
-            state: save(&SessionState {
-                table: table.to_owned(),
-                session: format!("s{k}"),
-                opened_ms: now_ms(),
-                hands: Vec::new(),
-            })?,
-            status: poker::OPEN.into(),
+/// The ids a step on `table` loads: its current session, then the table.
+pub(crate) async fn current_ids(state: &AppState, table: &str) -> Result<[String; 2], ApiError> {
+    let row = state
+        .store()
+        .round(&rows::table_id(table))
+        .await
+        .map_err(table_not_found)?;
+    let t: rules::Table = serde_json::from_str(&row.state).map_err(ApiError::internal)?;
+    Ok([rows::session_id(table, t.session_no), rows::table_id(table)])
+}
+
+/// What a step answered: what it published, the stored updates and the
+/// caller's own result.
+struct Stepped<R> {
+    published: Published,
+    updates: Vec<RoundUpdate>,
+    out: R,
+}
+
+/// Runs a command on `table`'s current session: `decide` maps the loaded
+/// state to the next state and events (and a result), given a fresh seed
+/// for a session that may open. Retried on a lost race; if the table moved
+/// to a new session meanwhile, the step runs on the new one.
+async fn run<R>(
+    state: &AppState,
+    table: &str,
+    mut decide: impl FnMut(
+        &rules::State,
+        &ServerSeed,
+    ) -> Result<(rules::State, Vec<Event>, R, Option<Idempotent>), ApiError>,
+) -> Result<Stepped<R>, ApiError> {
+    let seed = fresh_seed()?;
+    let mut attempts = 0;
+    loop {
+        let ids = current_ids(state, table).await?;
+        let result = step::step(state, &ids, |rounds| {
+            let loaded = rows::load(rounds)?;
+            let (next, events, out, idempotent) = decide(&loaded.state, &seed)?;
+            let (commit, published) = rows::commit(&loaded, &next, &events, Some(&seed))?;
+            let commit = Commit {
+                idempotent,
+                ..commit
+            };
+            Ok((commit, (next, events, published, out)))
         })
         .await;
-    match created {
-        Ok(row) => Ok(row),
-        // Another request opened it first: read theirs.
-        Err(StoreError::Conflict {
-            code: "already_exists",
-            ..
-        }) => Ok(store.round(&id).await?),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// The table and its current session (opened if it is not yet).
-async fn current_session(
-    store: &dyn Store,
-    table: &str,
-) -> Result<(TableState, RoundRow), ApiError> {
-    let t = table_state(store, table).await?;
-    let session = ensure_session(store, table, t.session_no).await?;
-    Ok((t, session))
-}
-
-async fn table_state(store: &dyn Store, table: &str) -> Result<TableState, ApiError> {
-    let row = store
-        .round(&poker::table_id(table))
-        .await
-        .map_err(not_found)?;
-    Ok(load(&row.state)?)
-}
-
-/// Runs a step over the table's current session and the table, and
-/// publishes the session's new log entries (public by construction: hand
-/// announcements, boards, seats, rotations) to everyone at the table.
-async fn step(
-    state: &AppState,
-    table: &str,
-    f: fairseed_store::RoundsFn,
-) -> Result<Vec<RoundUpdate>, ApiError> {
-    let (t, _) = current_session(state.store(), table).await?;
-    let updates = state
-        .store()
-        .update_rounds(
-            vec![
-                poker::session_id(table, t.session_no),
-                poker::table_id(table),
-            ],
-            f,
-        )
-        .await
-        .map_err(not_found)?;
-    for entry in updates.iter().flat_map(|u| &u.log) {
-        if let Ok(body) = serde_json::from_str::<Value>(&entry.body) {
-            state
-                .events()
-                .publish(format!("poker:{table}"), Audience::All, body);
+        match result {
+            Ok((updates, (next, events, published, out))) => {
+                publish(state, table, &next, &events, &published);
+                return Ok(Stepped {
+                    published,
+                    updates,
+                    out,
+                });
+            }
+            // The session rotated between reading the ids and loading them.
+            Err(e) if e.code() == "session_rotated" && attempts < 2 => {
+                if current_ids(state, table).await? == ids {
+                    return Err(e);
+                }
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
         }
     }
-    Ok(updates)
 }
 
-/// Rotates the table's session and opens the next one.
-async fn rotate(
+/// Publishes a step's public entries to everyone at the table, and each
+/// dealt player's own view of a new hand to that player alone.
+fn publish(
     state: &AppState,
     table: &str,
-    why: &'static str,
-) -> Result<Vec<RoundUpdate>, ApiError> {
-    let updates = step(state, table, poker::rotate(why)).await?;
-    current_session(state.store(), table).await?;
-    tracing::info!(table, why, "poker session rotated");
-    Ok(updates)
-}
-
-/// Rotates every session left open (at server start).
-pub async fn rotate_open_sessions(state: &AppState) -> Result<usize, ApiError> {
-    let ids = state
-        .store()
-        .rounds_with_status("poker", poker::OPEN)
-        .await?;
-    let mut n = 0;
-    for id in ids {
-        let row = state.store().round(&id).await?;
-        let s: SessionState = load(&row.state)?;
-        let t = table_state(state.store(), &s.table).await?;
-        if poker::session_id(&s.table, t.session_no) == id {
-            rotate(state, &s.table, "restart").await?;
-            n += 1;
+    next: &rules::State,
+    events: &[Event],
+    published: &Published,
+) {
+    let topic = format!("poker:{table}");
+    for body in &published.public {
+        state
+            .events()
+            .publish(topic.clone(), Audience::All, body.clone());
+    }
+    for event in events {
+        let Event::HandStarted { n } = event else {
+            continue;
+        };
+        let Ok(hand) = next.session.hand(*n) else {
+            continue;
+        };
+        for player in hand.players.values() {
+            if let Ok(own) = view_hand(next, *n, Viewer::Player(*player)) {
+                state.events().publish(
+                    topic.clone(),
+                    Audience::Player(*player),
+                    json!({"event": "hole", "view": hand_json(&own)}),
+                );
+            }
         }
     }
-    Ok(n)
+}
+
+/// Applies one command to a clone of the loaded state.
+fn apply(
+    loaded: &rules::State,
+    command: Command,
+) -> Result<(rules::State, Vec<Event>), PokerError> {
+    rules::apply(loaded.clone(), command, now())
+}
+
+/// Rotates the table's current session (`why`) and opens the next one.
+/// Only that session: if another step rotated it first, `409
+/// session_rotated` and nothing more.
+pub async fn rotate(state: &AppState, table: &str, why: RotateWhy) -> Result<(), ApiError> {
+    let [expected, _] = current_ids(state, table).await?;
+    run(state, table, |loaded, seed| {
+        if rows::session_id(table, loaded.table.session_no) != expected {
+            return Err(ApiError::conflict(
+                "session_rotated",
+                "the session was rotated meanwhile",
+            ));
+        }
+        let command = Command::Rotate {
+            why,
+            next_seed: seed.clone(),
+        };
+        let (next, events) = apply(loaded, command)?;
+        Ok((next, events, (), None))
+    })
+    .await?;
+    tracing::info!(table, why = why.as_str(), "poker session rotated");
+    Ok(())
+}
+
+fn table_json(v: &TableView) -> Value {
+    json!({"table_id": v.table_id.as_str(), "session": v.session.as_str(),
+           "commitment": v.commitment.to_hex(), "seats": v.seats, "hands": v.hands.len()})
+}
+
+fn hand_json(v: &rules::HandView) -> Value {
+    json!({
+        "table": v.table.as_str(), "session": v.session.as_str(), "n": v.n, "seat": v.seat,
+        "hand_commitment": v.hand_commitment.to_hex(), "deck_root": v.deck_root.to_hex(),
+        "hole": v.hole, "street": u8::from(v.street), "board": v.board,
+    })
 }
 
 /// Body of `POST /v1/poker/tables`.
@@ -159,16 +199,7 @@ pub struct NewTable {
     table_id: Option<String>,
 }
 
-fn table_view(t: &TableState, commitment: &str, hands: usize) -> Value {
-    let seats: serde_json::Map<String, Value> = t
-        .seats
-        .iter()
-        .map(|(k, v)| (k.to_string(), json!({"player_id": v.player, "ready": v.session_no == t.session_no && v.client_seed.is_some()})))
-        .collect();
-    json!({"table_id": t.table, "session": format!("s{}", t.session_no), "commitment": commitment, "seats": seats, "hands": hands})
-}
-
-/// Opens a table with its first seed session.
+/// Opens a table with its first seed session, served by this process.
 #[instrument(skip_all)]
 pub async fn post_table(
     State(state): State<AppState>,
@@ -176,44 +207,69 @@ pub async fn post_table(
     ApiJson(body): ApiJson<NewTable>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let table = match body.table_id {
-        Some(t) => Ident::parse_field(&t, "table_id")?.to_string(),
-        None => format!("t{}", &hex::encode(secrets::random_bytes()?)[..16]),
+        Some(t) => Ident::parse_field(&t, "table_id")?,
+        None => Ident::parse_field(
+            &format!("t{}", &hex::encode(secrets::random_bytes()?)[..16]),
+            "table_id",
+        )?,
     };
-    ensure_session(state.store(), &table, 1).await?;
-    let t = TableState {
-        table: table.clone(),
-        session_no: 1,
-        seats: Default::default(),
+    let seed = fresh_seed()?;
+    let opened = rules::State::open(table.clone(), seed.clone(), now())?;
+    // The lease first: a table never exists without an owner.
+    crate::fleet::claim(&state, table.as_str()).await?;
+    let commit = Commit {
+        creates: vec![
+            rows::new_table(&opened, hex::encode(secrets::random_bytes()?))?,
+            rows::new_session(&opened, &seed)?,
+        ],
+        ..Commit::default()
     };
-    let unused = hex::encode(secrets::random_bytes()?);
-    state
-        .store()
-        .create_round(NewRound {
-            id: poker::table_id(&table),
-            kind: "poker_table".into(),
-            commitment: "-".into(),
-            secret: SecretSeed::new(unused),
-            state: save(&t)?,
-            status: "open".into(),
-        })
-        .await?;
-    let session = state.store().round(&poker::session_id(&table, 1)).await?;
+    match state.store().commit(commit).await {
+        Ok(_) => {}
+        Err(StoreError::Conflict {
+            code: "round_exists",
+            ..
+        }) => {
+            return Err(ApiError::conflict(
+                "already_exists",
+                format!("table_id: table {table} already exists"),
+            ))
+        }
+        Err(e) => return Err(e.into()),
+    }
     Ok((
         StatusCode::CREATED,
-        Json(table_view(&t, &session.commitment, 0)),
+        Json(table_json(&view(&opened, Viewer::Operator))),
     ))
+}
+
+/// Loads `table` and its current session for a read (no write, no lock).
+async fn read(state: &AppState, table: &str) -> Result<rules::State, ApiError> {
+    let ids = current_ids(state, table).await?;
+    let rounds = state
+        .store()
+        .load_rounds(&ids)
+        .await
+        .map_err(table_not_found)?;
+    Ok(rows::load(&rounds)?.state)
+}
+
+fn viewer(caller: Caller) -> Viewer {
+    match caller {
+        Caller::Player(id) => Viewer::Player(id),
+        Caller::Operator => Viewer::Operator,
+    }
 }
 
 /// The table: current session commitment, seats, hands so far.
 #[instrument(skip_all)]
 pub async fn get_table(
     State(state): State<AppState>,
-    _caller: Caller,
+    caller: Caller,
     ApiPath(table): ApiPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let (t, session) = current_session(state.store(), &table).await?;
-    let s: SessionState = load(&session.state)?;
-    Ok(Json(table_view(&t, &session.commitment, s.hands.len())))
+    let s = read(&state, &table).await?;
+    Ok(Json(table_json(&view(&s, viewer(caller)))))
 }
 
 /// Body of a sit.
@@ -233,7 +289,7 @@ pub async fn post_seat(
     ApiPath(table): ApiPath<String>,
     ApiJson(body): ApiJson<Sit>,
 ) -> Result<Json<Value>, ApiError> {
-    if body.seat > 9 {
+    if body.seat > rules::MAX_SEAT {
         return Err(ApiError::invalid(
             "seat",
             format!("{}, expected 0 to 9", body.seat),
@@ -243,149 +299,191 @@ pub async fn post_seat(
     let shown = Commitment::parse_field(&body.commitment, "commitment")?;
     // Indexed before the sit, so a crash between the two never hides a hand
     // from `GET /v1/poker/hands` (an indexed table without a seat is harmless).
-    table_state(state.store(), &table).await?;
-    remember_table(state.store(), auth.id, &table).await?;
-    step(
-        &state,
-        &table,
-        poker::sit(auth.id, body.seat, client, shown),
-    )
+    current_ids(&state, &table).await?;
+    remember_table(&state, auth.id, &table).await?;
+    run(&state, &table, |loaded, _| {
+        let command = Command::Sit {
+            player: auth.id,
+            seat: body.seat,
+            client_seed: client.clone(),
+            shown,
+        };
+        let (next, events) = apply(loaded, command)?;
+        Ok((next, events, (), None))
+    })
     .await?;
     Ok(Json(json!({"table_id": table, "seat": body.seat})))
 }
 
-/// Leaves the table: proof records for every hand played this session.
+/// Leaves the table: a proof record for each hand played this session, of
+/// the leaver's holes and the board dealt so far.
 #[instrument(skip_all)]
 pub async fn post_leave(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(table): ApiPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let updates = step(&state, &table, poker::leave(auth.id)).await?;
-    let session = updates
-        .first()
-        .ok_or_else(|| ApiError::internal("leave changed nothing"))?;
-    let rotated = session.row.status == poker::ROTATED;
-    if rotated {
-        current_session(state.store(), &table).await?;
-    }
-    let records: Vec<RecordView> = session
-        .records
+    let stepped = run(&state, &table, |loaded, seed| {
+        let command = Command::Leave {
+            player: auth.id,
+            next_seed: seed.clone(),
+        };
+        let (next, events) = apply(loaded, command)?;
+        Ok((next, events, (), None))
+    })
+    .await?;
+    let records: Vec<RecordView> = stepped
+        .updates
         .iter()
+        .flat_map(|u| &u.records)
         .filter(|r| r.readers.contains(&auth.id))
         .cloned()
         .map(RecordView::try_from)
         .collect::<Result<_, _>>()?;
     Ok(Json(
-        json!({"records": records, "session_rotated": rotated}),
+        json!({"records": records, "session_rotated": stepped.published.rotated}),
     ))
 }
 
 /// Starts the next hand (rotating first after 500 hands or 24 hours).
+/// Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_hand(
     State(state): State<AppState>,
     _op: OperatorAuth,
     ApiPath(table): ApiPath<String>,
-) -> Result<Json<Value>, ApiError> {
-    let (_, session) = current_session(state.store(), &table).await?;
-    if poker::due(&session, now_ms())? {
-        rotate(&state, &table, "limit").await?;
-        return Err(ApiError::conflict(
-            "session_rotated",
-            "the session reached 500 hands or 24 hours and was rotated; players must give client seeds for the new commitment",
-        ));
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    if let Some(replayed) = keyed.replay(&state, OPERATOR_SCOPE, StatusCode::OK).await? {
+        return Ok(replayed);
     }
-    let updates = step(&state, &table, poker::start_hand()).await?;
-    let entry = updates
-        .first()
-        .and_then(|u| u.log.first())
-        .ok_or_else(|| ApiError::internal("a hand logged nothing"))?;
-    let hand: Value = serde_json::from_str(&entry.body).map_err(ApiError::internal)?;
-    // Each seated player receives their own hole cards, and only those.
-    if let (Some(n), Some(session)) = (hand["n"].as_u64(), updates.first()) {
-        let s: SessionState = load(&session.row.state)?;
-        let players: Vec<i64> = s
-            .hands
-            .last()
-            .map(|h| h.players.values().copied().collect())
-            .unwrap_or_default();
-        for player in players {
-            let out = Arc::new(Mutex::new(None));
-            step(&state, &table, poker::view(player, n, Arc::clone(&out))).await?;
-            if let Some(view) = out.lock().ok().and_then(|mut v| v.take()) {
-                state.events().publish(
-                    format!("poker:{table}"),
-                    Audience::Player(player),
-                    json!({"event": "hole", "view": view}),
-                );
+    let result = run(&state, &table, |loaded, seed| {
+        match apply(loaded, Command::StartHand) {
+            Ok((next, events)) => {
+                let answer = rules::public_event(&next, &events[0])?;
+                let entry = keyed.entry(OPERATOR_SCOPE, &answer);
+                Ok((next, events, Some(answer), entry))
             }
+            // The limit was reached: rotate now, answer 409 below.
+            Err(PokerError::SessionDue(why)) => {
+                let command = Command::Rotate {
+                    why,
+                    next_seed: seed.clone(),
+                };
+                let (next, events) = apply(loaded, command)?;
+                Ok((next, events, None, None))
+            }
+            Err(e) => Err(e.into()),
         }
-    }
-    Ok(Json(hand))
+    })
+    .await;
+    let done = match result {
+        Ok(Stepped { out: None, .. }) => {
+            return Err(ApiError::conflict(
+                "session_rotated",
+                "the session reached 500 hands or 24 hours and was rotated; players must give client seeds for the new commitment",
+            ))
+        }
+        Ok(Stepped { out: Some(answer), .. }) => Ok((answer, Vec::new(), ())),
+        Err(e) => Err(e),
+    };
+    let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
+    Ok(ran.await?.response())
 }
 
-/// Deals the next street of hand `n`.
+/// Deals the next street of hand `n`. Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_street(
     State(state): State<AppState>,
     _op: OperatorAuth,
     ApiPath((table, n)): ApiPath<(String, u64)>,
-) -> Result<Json<Value>, ApiError> {
-    let updates = step(&state, &table, poker::street(n)).await?;
-    let entry = updates
-        .first()
-        .and_then(|u| u.log.first())
-        .ok_or_else(|| ApiError::internal("a street logged nothing"))?;
-    Ok(Json(
-        serde_json::from_str(&entry.body).map_err(ApiError::internal)?,
-    ))
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    if let Some(replayed) = keyed.replay(&state, OPERATOR_SCOPE, StatusCode::OK).await? {
+        return Ok(replayed);
+    }
+    let result = run(&state, &table, |loaded, _| {
+        let (next, events) = apply(loaded, Command::DealStreet { n })?;
+        let answer = rules::public_event(&next, &events[0])?;
+        let entry = keyed.entry(OPERATOR_SCOPE, &answer);
+        Ok((next, events, answer, entry))
+    })
+    .await;
+    let done = result.map(|s| (s.out, Vec::new(), ()));
+    let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
+    Ok(ran.await?.response())
 }
 
-/// The caller's view of hand `n`: own hole cards, the board so far.
+/// The caller's view of hand `n`: own hole cards, the board so far. A read.
 #[instrument(skip_all)]
 pub async fn get_hand(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath((table, n)): ApiPath<(String, u64)>,
 ) -> Result<Json<Value>, ApiError> {
-    let out = Arc::new(Mutex::new(None));
-    step(&state, &table, poker::view(auth.id, n, Arc::clone(&out))).await?;
-    let view = out.lock().ok().and_then(|mut v| v.take());
-    view.map(Json).ok_or_else(|| ApiError::not_found("hand"))
+    let s = read(&state, &table).await?;
+    let v = view_hand(&s, n, Viewer::Player(auth.id))?;
+    if v.seat.is_none() {
+        return Err(ApiError::not_found("hand"));
+    }
+    Ok(Json(hand_json(&v)))
 }
 
 /// Adds `table` to the player's index, creating the index on first use.
-async fn remember_table(store: &dyn Store, player: i64, table: &str) -> Result<(), ApiError> {
-    let id = poker::player_index_id(player);
-    match store.round(&id).await {
-        Ok(_) => {}
-        Err(StoreError::NotFound(_)) => {
-            let created = store
-                .create_round(NewRound {
-                    id: id.clone(),
-                    kind: "poker_player".into(),
-                    commitment: "-".into(),
-                    secret: SecretSeed::new(hex::encode(secrets::random_bytes()?)),
-                    state: save(&poker::PlayerIndex::default())?,
-                    status: "open".into(),
-                })
-                .await;
-            match created {
-                Ok(_)
-                | Err(StoreError::Conflict {
-                    code: "already_exists",
-                    ..
-                }) => {}
-                Err(e) => return Err(e.into()),
-            }
+async fn remember_table(state: &AppState, player: i64, table: &str) -> Result<(), ApiError> {
+    let id = rows::player_index_id(player);
+    for _ in 0..3 {
+        let result = step::step(state, std::slice::from_ref(&id), |rounds| {
+            let row = &rounds[0].row;
+            let mut index: rows::PlayerIndex =
+                serde_json::from_str(&row.state).map_err(ApiError::internal)?;
+            index.remember(table);
+            let write = fairseed_store::RoundWrite {
+                id: id.clone(),
+                expected_version: row.version,
+                change: fairseed_store::RoundChange {
+                    state: serde_json::to_string(&index).map_err(ApiError::internal)?,
+                    status: row.status.clone(),
+                    ..Default::default()
+                },
+            };
+            let commit = Commit {
+                writes: vec![write],
+                ..Commit::default()
+            };
+            Ok((commit, ()))
+        })
+        .await;
+        match result {
+            Ok(_) => return Ok(()),
+            Err(e) if e.code() == "not_found" => {}
+            Err(e) => return Err(e),
         }
-        Err(e) => return Err(e.into()),
+        let mut index = rows::PlayerIndex::default();
+        index.remember(table);
+        let create = fairseed_store::NewRound {
+            id: id.clone(),
+            kind: "poker_player".into(),
+            commitment: "-".into(),
+            secret: fairseed_store::SecretSeed::new(hex::encode(secrets::random_bytes()?)),
+            state: serde_json::to_string(&index).map_err(ApiError::internal)?,
+            status: "open".into(),
+        };
+        let commit = Commit {
+            creates: vec![create],
+            ..Commit::default()
+        };
+        match state.store().commit(commit).await {
+            Ok(_) => return Ok(()),
+            // Created meanwhile by another request: update it instead.
+            Err(StoreError::Conflict {
+                code: "round_exists",
+                ..
+            }) => {}
+            Err(e) => return Err(e.into()),
+        }
     }
-    store
-        .update_round(&id, poker::remember_table(table.to_owned()))
-        .await?;
-    Ok(())
+    Err(ApiError::internal("the player's poker index kept changing"))
 }
 
 /// `?limit=` of `GET /v1/poker/hands`.
@@ -413,30 +511,32 @@ pub async fn get_hands(
             format!("{limit} is out of range, expected 1 to 500"),
         ));
     }
-    let index: poker::PlayerIndex =
-        match state.store().round(&poker::player_index_id(auth.id)).await {
-            Ok(row) => load(&row.state)?,
-            Err(StoreError::NotFound(_)) => poker::PlayerIndex::default(),
-            Err(e) => return Err(e.into()),
-        };
+    let index: rows::PlayerIndex = match state.store().round(&rows::player_index_id(auth.id)).await
+    {
+        Ok(row) => serde_json::from_str(&row.state).map_err(ApiError::internal)?,
+        Err(StoreError::NotFound(_)) => rows::PlayerIndex::default(),
+        Err(e) => return Err(e.into()),
+    };
     let mut hands = Vec::new();
     for table in index.tables.iter().rev() {
         if hands.len() >= limit as usize {
             break;
         }
-        let t = table_state(state.store(), table).await?;
-        let session = match state
-            .store()
-            .round(&poker::session_id(table, t.session_no))
-            .await
-        {
-            Ok(row) => row,
-            // The next session opens lazily: no hand in it yet.
-            Err(StoreError::NotFound(_)) => continue,
-            Err(e) => return Err(e.into()),
+        let s = match read(&state, table).await {
+            Ok(s) => s,
+            // Rotated between the two reads: its hands are in its record.
+            Err(e) if e.code() == "session_rotated" => continue,
+            Err(e) => return Err(e),
         };
-        let s: SessionState = load(&session.state)?;
-        hands.extend(poker::hand_summary(&s, &session.commitment, auth.id));
+        let v = view(&s, Viewer::Player(auth.id));
+        hands.extend(v.hands.iter().rev().filter_map(|h| {
+            Some(json!({
+                "table": v.table_id.as_str(), "session": v.session.as_str(),
+                "session_commitment": v.commitment.to_hex(), "n": h.n, "seat": h.seat?,
+                "hand_commitment": h.hand_commitment.to_hex(), "deck_root": h.deck_root.to_hex(),
+                "street": u8::from(h.street),
+            }))
+        }));
     }
     hands.truncate(limit as usize);
     Ok(Json(json!({ "hands": hands })))

@@ -81,12 +81,32 @@ pub async fn get(
 /// `fairseed verify` reads unchanged.
 #[instrument(skip_all)]
 pub async fn export(State(state): State<AppState>, auth: PlayerAuth) -> Result<Response, ApiError> {
-    let body = export_body(&state, Viewer::Player(auth.id)).await?;
+    let body = export_body(&state, Viewer::Player(auth.id), Line::Record).await?;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
 }
 
-/// The viewer's records as JSON Lines, read in chunks.
-pub async fn export_body(state: &AppState, viewer: Viewer) -> Result<String, ApiError> {
+/// How an export writes each record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    /// The record exactly as stored.
+    Record,
+    /// The record with its stored `id` set in it (a key every verifier
+    /// reads), so lines of records with equal bodies stay told apart.
+    WithId,
+}
+
+fn line(row: &RecordRow, how: Line) -> Result<String, ApiError> {
+    if how == Line::Record {
+        return Ok(row.body.clone());
+    }
+    let mut record: serde_json::Map<String, Value> =
+        serde_json::from_str(&row.body).map_err(ApiError::internal)?;
+    record.insert("id".into(), row.id.into());
+    serde_json::to_string(&record).map_err(ApiError::internal)
+}
+
+/// The viewer's records as JSON Lines, one line per record, read in chunks.
+pub async fn export_body(state: &AppState, viewer: Viewer, how: Line) -> Result<String, ApiError> {
     let mut body = String::new();
     let mut after = 0;
     loop {
@@ -97,8 +117,8 @@ pub async fn export_body(state: &AppState, viewer: Viewer) -> Result<String, Api
         let Some(last) = rows.last() else { break };
         after = last.id;
         let full = rows.len() >= EXPORT_CHUNK as usize;
-        for row in rows {
-            body.push_str(&row.body);
+        for row in &rows {
+            body.push_str(&line(row, how)?);
             body.push('\n');
         }
         if !full {

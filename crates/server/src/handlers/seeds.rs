@@ -84,11 +84,46 @@ pub async fn put_client(
 ) -> Result<Json<PairView>, ApiError> {
     let client = ClientSeed::parse_chosen(&body.client_seed, "client_seed")?;
     let commitment = Commitment::parse_field(&body.commitment, "commitment")?;
-    let pair = state
+    let commitment = commitment.to_hex();
+    let current = state.store().current_pair(auth.id).await?;
+    client_seed_changeable(&current, &commitment)?;
+    match state
         .store()
-        .set_client_seed(auth.id, &commitment.to_hex(), client.as_str())
-        .await?;
-    Ok(Json(pair.into()))
+        .set_client_seed(auth.id, &commitment, client.as_str())
+        .await?
+    {
+        Some(pair) => Ok(Json(pair.into())),
+        // A bet or a rotation got in between: say which.
+        None => {
+            let now = state.store().current_pair(auth.id).await?;
+            client_seed_changeable(&now, &commitment)?;
+            Err(ApiError::internal("the client seed did not change"))
+        }
+    }
+}
+
+/// A client seed changes only on the pair the player saw (`commitment`),
+/// before its first bet: a roll never depends on a seed chosen after it.
+fn client_seed_changeable(pair: &SeedPair, commitment: &str) -> Result<(), ApiError> {
+    if pair.commitment != commitment {
+        return Err(ApiError::conflict(
+            "commitment_mismatch",
+            format!(
+                "commitment: '{commitment}' is not the current pair's commitment '{}'; fetch the pair again",
+                pair.commitment
+            ),
+        ));
+    }
+    if pair.next_nonce > 0 {
+        return Err(ApiError::conflict(
+            "client_seed_locked",
+            format!(
+                "client_seed: the pair already carries {} bet(s); rotate the pair to choose a new client seed",
+                pair.next_nonce
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The answer to a rotation.

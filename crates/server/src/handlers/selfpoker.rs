@@ -1,11 +1,13 @@
 //! Selfpoker hands for a player: `POST /v1/selfpoker/hands`,
 //! `GET /v1/selfpoker/hands/{id}`, `POST /v1/selfpoker/hands/{id}/next`.
+//! Every message is the owner's view of the hand (`fairseed_play::selfpoker`).
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use fairseed_core::selfpoker;
-use fairseed_store::{NewRound, RoundRow, SecretSeed, StoreError};
+use fairseed_play::selfpoker::{self as rules, Command, Hand, Stored};
+use fairseed_play::Viewer;
+use fairseed_store::{Commit, StoreError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracing::instrument;
@@ -13,24 +15,17 @@ use tracing::instrument;
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiJson, ApiPath};
 use crate::events::Audience;
-use crate::rounds::selfpoker::{message, next, HandState};
-use crate::rounds::{load, save};
+use crate::rounds::now;
+use crate::rounds::selfpoker::{commit, load, new_round, round_id};
 use crate::secrets;
 use crate::state::AppState;
+use crate::step;
 
 /// Body of a new hand.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewHand {
     players: usize,
-}
-
-fn round_id(hand_id: &str) -> Result<String, ApiError> {
-    let ok = hand_id.len() <= 64 && hand_id.bytes().all(|b| b.is_ascii_alphanumeric());
-    if !ok {
-        return Err(ApiError::not_found("hand"));
-    }
-    Ok(format!("selfpoker:{hand_id}"))
 }
 
 /// A new hand: the seed is drawn and committed; no card yet.
@@ -52,78 +47,46 @@ pub async fn post(
     // 63 bits, as secrets.randbits(63).
     let seed = u64::from_le_bytes(eight) >> 1;
     let hand_id = format!("sp{}", hex::encode(&bytes[8..20]));
-    let commit = selfpoker::commit(seed);
-    state
-        .store()
-        .create_round(NewRound {
-            id: round_id(&hand_id)?,
-            kind: "selfpoker".into(),
-            commitment: commit.clone(),
-            secret: SecretSeed::new(seed.to_string()),
-            state: save(&HandState {
-                owner: auth.id,
-                players: body.players,
-            })?,
-            status: "committed".into(),
-        })
-        .await?;
+    let stored = Stored {
+        owner: auth.id,
+        players: body.players,
+    };
+    let hand = Hand::new(hand_id, stored, seed)?;
+    let create = Commit {
+        creates: vec![new_round(&hand, seed)?],
+        ..Commit::default()
+    };
+    state.store().commit(create).await?;
+    let message = rules::view(&hand, Viewer::Player(auth.id))?;
     Ok((
         StatusCode::CREATED,
-        Json(message(
-            "committed",
-            &commit,
-            &hand_id,
-            body.players,
-            None,
-            None,
-        )),
+        Json(serde_json::to_value(message).map_err(ApiError::internal)?),
     ))
 }
 
-async fn own_hand(
-    state: &AppState,
-    auth: PlayerAuth,
-    hand_id: &str,
-) -> Result<(RoundRow, HandState), ApiError> {
-    let row = state
-        .store()
-        .round(&round_id(hand_id)?)
-        .await
-        .map_err(|e| match e {
-            StoreError::NotFound(_) => ApiError::not_found("hand"),
-            other => other.into(),
-        })?;
-    let hand: HandState = load(&row.state)?;
-    if row.kind != "selfpoker" || hand.owner != auth.id {
-        return Err(ApiError::not_found("hand"));
+fn hand_not_found(e: StoreError) -> ApiError {
+    match e {
+        StoreError::NotFound(_) => ApiError::not_found("hand"),
+        other => other.into(),
     }
-    Ok((row, hand))
 }
 
-/// The hand's latest state message.
+/// The hand's state as its owner sees it now. A read.
 #[instrument(skip_all)]
 pub async fn get(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(hand_id): ApiPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let (row, hand) = own_hand(&state, auth, &hand_id).await?;
-    if row.log_len == 0 {
-        return Ok(Json(message(
-            "committed",
-            &row.commitment,
-            &hand_id,
-            hand.players,
-            None,
-            None,
-        )));
-    }
-    let last = state.store().round_log(&row.id, row.log_len - 1, 1).await?;
-    let body = last
-        .first()
-        .ok_or_else(|| ApiError::internal("hand log is shorter than its length"))?;
+    let rounds = state
+        .store()
+        .load_rounds(&[round_id(&hand_id)?])
+        .await
+        .map_err(hand_not_found)?;
+    let hand = load(&rounds[0], &hand_id, auth.id)?;
+    let message = rules::view(&hand, Viewer::Player(auth.id))?;
     Ok(Json(
-        serde_json::from_str(&body.body).map_err(ApiError::internal)?,
+        serde_json::to_value(message).map_err(ApiError::internal)?,
     ))
 }
 
@@ -143,17 +106,17 @@ pub async fn post_next(
     auth: PlayerAuth,
     ApiPath(hand_id): ApiPath<String>,
 ) -> Result<Json<Next>, ApiError> {
-    let (row, _) = own_hand(&state, auth, &hand_id).await?;
-    let update = state
-        .store()
-        .update_round(&row.id, next(hand_id.clone()))
-        .await?;
-    let entry = update
-        .log
-        .into_iter()
-        .next()
-        .ok_or_else(|| ApiError::internal("a stage logged nothing"))?;
-    let message: Value = serde_json::from_str(&entry.body).map_err(ApiError::internal)?;
+    let ids = [round_id(&hand_id)?];
+    let (updates, message) = step::step(&state, &ids, |rounds| {
+        let hand = load(&rounds[0], &hand_id, auth.id)?;
+        let (next, _) = rules::apply(hand, Command::Next, now())?;
+        commit(&rounds[0], &next)
+    })
+    .await
+    .map_err(|e| match e.code() {
+        "not_found" => ApiError::not_found("hand"),
+        _ => e,
+    })?;
     state.events().publish(
         format!("selfpoker:{hand_id}"),
         Audience::Player(auth.id),
@@ -161,6 +124,9 @@ pub async fn post_next(
     );
     Ok(Json(Next {
         message,
-        record_id: update.records.first().map(|r| r.id),
+        record_id: updates
+            .first()
+            .and_then(|u| u.records.first())
+            .map(|r| r.id),
     }))
 }

@@ -1,7 +1,7 @@
-//! The steps of every committed round (matches, selfpoker, …), as
-//! closures the store runs inside the round's transaction. Each step reads
-//! the round's JSON state and its secret, asks the core for the draw, and
-//! returns the new state, the log entries and, at the end, the records.
+//! How each flow's rounds are stored. `poker` and `selfpoker` translate
+//! between rows and the pure state machines of `fairseed_play` (the rules
+//! and the views are there) and turn a step's result into one versioned
+//! commit; `matches` and `chess` do the same for their flows.
 
 pub mod chess;
 pub mod matches;
@@ -9,20 +9,49 @@ pub mod poker;
 pub mod selfpoker;
 
 use fairseed_store::StoreError;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
-
-/// Reads a round's state.
-pub(crate) fn load<T: DeserializeOwned>(state: &str) -> Result<T, StoreError> {
-    serde_json::from_str(state).map_err(|e| StoreError::other(format!("round state: {e}")))
-}
 
 /// Writes a round's state or log entry.
 pub(crate) fn save<T: Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(StoreError::other)
 }
 
-/// A core error inside a step: the input was checked before, so this is a bug.
-pub(crate) fn core_bug(err: fairseed_core::Error) -> StoreError {
-    StoreError::other(format!("core refused a checked input: {err}"))
+/// The moment a pure step is applied at (the rules take time as an argument).
+pub(crate) fn now() -> fairseed_play::Millis {
+    fairseed_play::Millis(crate::fleet::now_ms())
+}
+
+/// A round's unsealed secret as the server seed it is.
+pub(crate) fn unseal(
+    secret: &fairseed_store::SecretSeed,
+) -> Result<fairseed_core::ServerSeed, crate::error::ApiError> {
+    fairseed_core::ServerSeed::parse(secret.expose())
+        .map_err(|_| crate::error::ApiError::internal("a stored server seed does not parse"))
+}
+
+/// A flow's record as the store keeps it: once, with its readers.
+pub(crate) fn record_out(record: &fairseed_play::Record) -> fairseed_store::RecordOut {
+    fairseed_store::RecordOut {
+        record: fairseed_store::NewRecord {
+            scheme: record.scheme.to_owned(),
+            body: record.body.to_string(),
+        },
+        readers: record.readers.clone(),
+    }
+}
+
+/// Whether `id` is an existing player's account: a fact a pure step is
+/// handed (a challenge's opponent, a match's linked players), looked up here.
+pub(crate) async fn player_exists(
+    state: &crate::state::AppState,
+    id: i64,
+) -> Result<bool, crate::error::ApiError> {
+    if id <= 0 {
+        return Ok(false);
+    }
+    match state.store().player(id).await {
+        Ok(_) => Ok(true),
+        Err(StoreError::NotFound(_)) => Ok(false),
+        Err(other) => Err(other.into()),
+    }
 }

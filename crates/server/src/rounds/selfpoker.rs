@@ -1,119 +1,102 @@
-//! `selfpoker`: a player's hand against bots. The hand's 63-bit seed comes
-//! from the OS CSPRNG and is committed (`commit`) before any card; every
-//! state message carries `commit`; `hand_end` reveals the seed and the hand
-//! is archived as a `selfpoker` record owned by the player.
-//!
-//! The player sits at seat 0; bots' cards are sent only in `hand_end`.
+//! `selfpoker` hands in the store: one round per hand (kind `selfpoker`,
+//! id `selfpoker:<hand>`), its status the stage, its commitment the hand's
+//! `commit`, its sealed secret the 63-bit seed. The rules and what the
+//! player sees are `fairseed_play::selfpoker`'s; this module translates.
 
-use fairseed_core::record::SelfpokerRecord;
-use fairseed_core::selfpoker::{self, SelfpokerDeal};
-use fairseed_store::{NewRecord, RecordOut, RoundChange, RoundFn, SecretSeed, StoreError};
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use fairseed_play::selfpoker::{self as rules, Hand, Stage, Stored};
+use fairseed_play::Viewer;
+use fairseed_store::{
+    Commit, LoadedRound, NewRecord, NewRound, RecordOut, RoundChange, RoundWrite, SecretSeed,
+};
+use serde_json::Value;
 
-use super::{core_bug, load, save};
+use crate::error::ApiError;
 
-/// Stages in order; each `next` moves one forward.
-pub const STAGES: [&str; 6] = ["committed", "preflop", "flop", "turn", "river", "hand_end"];
+use super::save;
 
-/// A selfpoker hand's state.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct HandState {
-    /// The player who owns the hand.
-    pub owner: i64,
-    /// Players at the table, 2..10 (seat 0 is the owner).
-    pub players: usize,
-}
+/// The round kind.
+pub const KIND: &str = "selfpoker";
 
-fn seed_of(secret: Option<&SecretSeed>) -> Result<u64, StoreError> {
-    let secret = secret.ok_or_else(|| StoreError::conflict("hand_over", "the hand is over"))?;
-    secret
-        .expose()
-        .parse()
-        .map_err(|_| StoreError::other("a stored selfpoker seed does not parse"))
-}
-
-/// The state message of `stage`: what the owner may see at that point.
-pub fn message(
-    stage: &str,
-    commit: &str,
-    hand_id: &str,
-    players: usize,
-    deal: Option<&SelfpokerDeal>,
-    seed: Option<u64>,
-) -> Value {
-    let mut m = json!({"type": "state", "hand_id": hand_id, "stage": stage, "commit": commit, "players": players});
-    let board_cards = match stage {
-        "flop" => 3,
-        "turn" => 4,
-        "river" | "hand_end" => 5,
-        _ => 0,
-    };
-    if let (Some(deal), Value::Object(obj)) = (deal, &mut m) {
-        if stage != "committed" {
-            obj.insert("hole".into(), json!(deal.holes[0]));
-        }
-        obj.insert("board".into(), json!(deal.board[..board_cards]));
-        if stage == "hand_end" {
-            obj.insert("type".into(), "hand_end".into());
-            obj.insert("seed".into(), json!(seed));
-            obj.insert("holes".into(), json!(deal.holes));
-        }
+/// The round id of `hand_id`, or `404` for an id that cannot be one.
+pub fn round_id(hand_id: &str) -> Result<String, ApiError> {
+    let ok = hand_id.len() <= 64 && hand_id.bytes().all(|b| b.is_ascii_alphanumeric());
+    if !ok {
+        return Err(ApiError::not_found("hand"));
     }
-    m
+    Ok(format!("{KIND}:{hand_id}"))
 }
 
-/// Moves the hand one stage forward; at `hand_end` reveals and archives.
-pub fn next(hand_id: String) -> RoundFn {
-    Box::new(move |row, secret| {
-        let stage = STAGES
-            .iter()
-            .position(|s| *s == row.status)
-            .ok_or_else(|| {
-                StoreError::other(format!("unknown selfpoker stage '{}'", row.status))
-            })?;
-        let Some(next) = STAGES.get(stage + 1) else {
-            return Err(StoreError::conflict(
-                "hand_over",
-                "the hand is over; start a new one",
-            ));
-        };
-        let state: HandState = load(&row.state)?;
-        let seed = seed_of(secret)?;
-        let deal = selfpoker::deal(seed, state.players).map_err(core_bug)?;
-        let end = *next == "hand_end";
-        let msg = message(
-            next,
-            &row.commitment,
-            &hand_id,
-            state.players,
-            Some(&deal),
-            end.then_some(seed),
-        );
-        let mut records = Vec::new();
-        if end {
-            let outcome =
-                json!({"deck": deal.deck.to_vec(), "holes": deal.holes, "board": deal.board});
-            let record = SelfpokerRecord {
-                commit: row.commitment.clone(),
-                seed: Some(seed),
-                players: state.players,
-                outcome: outcome.as_object().cloned(),
-            };
-            records.push(RecordOut::for_player(
-                state.owner,
-                NewRecord {
-                    scheme: "selfpoker".into(),
-                    body: save(&record.to_value())?,
-                },
-            ));
-        }
-        Ok(RoundChange {
-            state: row.state.clone(),
-            status: (*next).to_owned(),
-            log: vec![save(&msg)?],
-            reveal: end,
-            records,
-        })
+/// The round of a new hand.
+pub fn new_round(hand: &Hand, seed: u64) -> Result<NewRound, ApiError> {
+    Ok(NewRound {
+        id: round_id(&hand.id)?,
+        kind: KIND.into(),
+        commitment: hand.commit().to_owned(),
+        secret: SecretSeed::new(seed.to_string()),
+        state: save(&hand.stored)?,
+        status: hand.stage.as_str().into(),
     })
+}
+
+/// The hand in `round` if it is `player`'s (`404` otherwise: a hand that is
+/// not yours does not exist for you).
+pub fn load(round: &LoadedRound, hand_id: &str, player: i64) -> Result<Hand, ApiError> {
+    let row = &round.row;
+    let stored: Stored = serde_json::from_str(&row.state).map_err(ApiError::internal)?;
+    if row.kind != KIND || stored.owner != player {
+        return Err(ApiError::not_found("hand"));
+    }
+    let stage = Stage::parse(&row.status)
+        .ok_or_else(|| ApiError::internal(format!("unknown selfpoker stage '{}'", row.status)))?;
+    // The seed is read from the revealed row once the hand ended.
+    let secret = round
+        .secret
+        .as_ref()
+        .map(|s| s.expose().to_owned())
+        .or_else(|| row.revealed.clone())
+        .ok_or_else(|| ApiError::internal("a selfpoker hand without its seed"))?;
+    let seed = secret
+        .parse()
+        .map_err(|_| ApiError::internal("a stored selfpoker seed does not parse"))?;
+    Ok(Hand::load(
+        hand_id.to_owned(),
+        stored,
+        stage,
+        &row.commitment,
+        seed,
+    )?)
+}
+
+/// The commit of `next` (one stage on from the loaded round), and the
+/// owner's message of the new stage.
+pub fn commit(round: &LoadedRound, next: &Hand) -> Result<(Commit, Value), ApiError> {
+    let owner = next.stored.owner;
+    let message = serde_json::to_value(rules::view(next, Viewer::Player(owner))?)
+        .map_err(ApiError::internal)?;
+    let records = match rules::record(next)? {
+        Some(record) => vec![RecordOut::for_player(
+            owner,
+            NewRecord {
+                scheme: KIND.into(),
+                body: save(&record.to_value())?,
+            },
+        )],
+        None => Vec::new(),
+    };
+    let write = RoundWrite {
+        id: round.row.id.clone(),
+        expected_version: round.row.version,
+        change: RoundChange {
+            state: round.row.state.clone(),
+            status: next.stage.as_str().into(),
+            log: vec![save(&message)?],
+            reveal: next.stage == Stage::HandEnd,
+            records,
+        },
+    };
+    let commit = Commit {
+        writes: vec![write],
+        ..Commit::default()
+    };
+    Ok((commit, message))
 }

@@ -3,7 +3,7 @@
 //! idempotent replays, refused bets and seed rotations in the mix. Every
 //! request is remembered with its fate, for the ledger checks afterwards.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -82,16 +82,46 @@ pub struct Plan<'a> {
     pub tag: &'a str,
 }
 
+/// How far a running load got, counted as it goes, so a test can wait for
+/// a point of the load instead of sleeping.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Bets answered 200.
+    pub acked: AtomicUsize,
+    /// Rotations answered 200.
+    pub rotations: AtomicUsize,
+}
+
+impl Progress {
+    pub fn acked(&self) -> usize {
+        self.acked.load(Ordering::Relaxed)
+    }
+
+    pub fn rotations(&self) -> usize {
+        self.rotations.load(Ordering::Relaxed)
+    }
+}
+
 /// Runs until `stop` is set (or every server stopped answering).
 pub fn drive(plan: &Plan<'_>, stop: &Arc<AtomicBool>) -> Outcome {
+    drive_counting(plan, stop, &Arc::default())
+}
+
+/// Like [`drive`], counting in `progress` as it goes.
+pub fn drive_counting(
+    plan: &Plan<'_>,
+    stop: &Arc<AtomicBool>,
+    progress: &Arc<Progress>,
+) -> Outcome {
     let mut handles = Vec::new();
     for t in 0..plan.threads {
         let addr = plan.addrs[(t / plan.tokens.len()) % plan.addrs.len()].clone();
         let token = plan.tokens[t % plan.tokens.len()].clone();
         let stop = Arc::clone(stop);
         let tag = plan.tag.to_owned();
+        let progress = Arc::clone(progress);
         handles.push(std::thread::spawn(move || {
-            bettor(&addr, &token, t, &tag, &stop)
+            bettor(&addr, &token, t, &tag, &stop, &progress.acked)
         }));
     }
     if let Some(every) = plan.rotate_every {
@@ -99,8 +129,9 @@ pub fn drive(plan: &Plan<'_>, stop: &Arc<AtomicBool>) -> Outcome {
             let addr = plan.addrs[p % plan.addrs.len()].clone();
             let token = token.clone();
             let stop = Arc::clone(stop);
+            let progress = Arc::clone(progress);
             handles.push(std::thread::spawn(move || {
-                rotator(&addr, &token, every, &stop)
+                rotator(&addr, &token, every, &stop, &progress.rotations)
             }));
         }
     }
@@ -111,7 +142,14 @@ pub fn drive(plan: &Plan<'_>, stop: &Arc<AtomicBool>) -> Outcome {
     out
 }
 
-fn bettor(addr: &str, token: &str, t: usize, tag: &str, stop: &AtomicBool) -> Outcome {
+fn bettor(
+    addr: &str,
+    token: &str,
+    t: usize,
+    tag: &str,
+    stop: &AtomicBool,
+    acked: &AtomicUsize,
+) -> Outcome {
     let mut c = Client::new(addr);
     let mut out = Outcome::default();
     let mut i = 0;
@@ -147,6 +185,7 @@ fn bettor(addr: &str, token: &str, t: usize, tag: &str, stop: &AtomicBool) -> Ou
             }
         };
         assert_eq!(answer.status, 200, "bet {}: {}", sent.key, answer.body);
+        acked.fetch_add(1, Ordering::Relaxed);
         let first = answer.json();
         if i % 7 == 0 {
             // The client retries: the same answer, marked replayed, no new bet.
@@ -168,7 +207,13 @@ fn bettor(addr: &str, token: &str, t: usize, tag: &str, stop: &AtomicBool) -> Ou
     out
 }
 
-fn rotator(addr: &str, token: &str, every: Duration, stop: &AtomicBool) -> Outcome {
+fn rotator(
+    addr: &str,
+    token: &str,
+    every: Duration,
+    stop: &AtomicBool,
+    rotations: &AtomicUsize,
+) -> Outcome {
     let mut c = Client::new(addr);
     let mut out = Outcome::default();
     while !stop.load(Ordering::Relaxed) {
@@ -176,6 +221,7 @@ fn rotator(addr: &str, token: &str, every: Duration, stop: &AtomicBool) -> Outco
         match c.send("POST", "/v1/seeds/rotate", Some(token), &[], None) {
             Ok(a) => {
                 assert_eq!(a.status, 200, "rotate: {}", a.body);
+                rotations.fetch_add(1, Ordering::Relaxed);
                 out.rotations.push((token.to_owned(), a.json()));
             }
             Err(_) => break,

@@ -32,3 +32,17 @@ pub fn new_player(c: &mut http::Client) -> String {
     assert_eq!(a.status, 201, "create player: {}", a.body);
     a.json()["token"].as_str().expect("token").to_owned()
 }
+
+/// Waits until `done()` holds, checking every 10 ms; panics naming `what`
+/// if it still does not after `timeout`. Tests wait for a condition with
+/// this instead of asserting after a fixed sleep.
+pub fn wait_for(what: &str, timeout: std::time::Duration, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + timeout;
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out after {timeout:?} waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}

@@ -35,6 +35,8 @@ pub struct Options<'a> {
     pub extra_args: Vec<String>,
     /// Run under `prlimit --nofile=N:N` (the process's descriptor limit).
     pub nofile: Option<u64>,
+    /// `--lease-ttl-ms`; the server's default when `None`.
+    pub lease_ttl_ms: Option<u64>,
 }
 
 impl<'a> Options<'a> {
@@ -49,6 +51,7 @@ impl<'a> Options<'a> {
             operator_key: Some(super::OPERATOR_KEY),
             extra_args: Vec::new(),
             nofile: None,
+            lease_ttl_ms: None,
         }
     }
 }
@@ -94,6 +97,7 @@ impl Server {
             .env("RUST_LOG", o.log)
             .env_remove("FAIRSEED_DATABASE_URL")
             .env_remove("FAIRSEED_OPERATOR_KEY")
+            .env_remove("FAIRSEED_LEASE_TTL_MS")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -110,6 +114,9 @@ impl Server {
         }
         if let Some(key) = o.operator_key {
             cmd.arg("--operator-key").arg(key);
+        }
+        if let Some(ttl) = o.lease_ttl_ms {
+            cmd.arg("--lease-ttl-ms").arg(ttl.to_string());
         }
         let mut child = cmd.spawn().expect("start fairseed-server");
         let lines = Arc::new(Mutex::new(Vec::new()));

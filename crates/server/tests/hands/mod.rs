@@ -6,7 +6,7 @@
 //! every card and the seed the player was answered.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use serde_json::{json, Value};
 
@@ -35,7 +35,8 @@ fn stage(message: &Value) -> usize {
 
 /// Opens hands for `token` and advances hand `k` by `k mod 6` stages, until
 /// `stop` or the server stops answering.
-pub fn play_until(addr: &str, token: &str, stop: &AtomicBool) -> Vec<Played> {
+/// `opened` counts the hands opened so far.
+pub fn play_until(addr: &str, token: &str, stop: &AtomicBool, opened: &AtomicUsize) -> Vec<Played> {
     let mut c = Client::new(addr);
     let mut hands: Vec<Played> = Vec::new();
     let body = json!({"players": 3}).to_string();
@@ -46,6 +47,7 @@ pub fn play_until(addr: &str, token: &str, stop: &AtomicBool) -> Vec<Played> {
         assert_eq!(a.status, 201, "new hand: {}", a.body);
         let first = a.json();
         let id = first["hand_id"].as_str().expect("hand_id").to_owned();
+        opened.fetch_add(1, Ordering::Relaxed);
         let steps = hands.len() % STAGES.len();
         hands.push(Played {
             id: id.clone(),

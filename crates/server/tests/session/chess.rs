@@ -1,6 +1,7 @@
 //! Chess colours in the session: each player's connection commits a seed
 //! before it seeks, challenges or plays a bot; pairing answers the colours;
-//! finishing reveals both seeds in a `chess_colour_v1` record.
+//! finishing reveals both seeds in a `chess_colour_v1` record; a withdrawn
+//! seek reveals its seed.
 
 use serde_json::{json, Value};
 
@@ -106,11 +107,31 @@ pub fn pair(s: &mut Session, a: &str, b: &str, c: &str, c_id: i64) -> Vec<(Strin
         Some(&using(&sb2, "b vs bot")),
     );
     assert_eq!(bot["bot"], true, "{bot}");
+    withdraw(s, a);
     vec![
         (first, a.to_owned()),
         (text(&second, "game_id"), c.to_owned()),
         (text(&bot, "game_id"), b.to_owned()),
     ]
+}
+
+/// `token` seeks with a new seed and withdraws it: the seed is revealed by
+/// the withdrawal only (noted), and the seek is gone from the lists.
+fn withdraw(s: &mut Session, token: &str) {
+    let seed = new_seed(s, token);
+    s.expect(
+        200,
+        "seek to withdraw",
+        "POST",
+        "/v1/chess/seeks",
+        Some(token),
+        Some(&using(&seed, "withdrawn")),
+    );
+    let at = s.mark();
+    let path = format!("/v1/chess/seeks/{}/cancel", seed.0);
+    let v = s.expect(200, "withdraw", "POST", &path, Some(token), None);
+    assert_eq!(v["status"], "cancelled", "{v}");
+    s.revealed(&text(&v, "server_seed"), at);
 }
 
 /// Finishes a game: the record verifies; its seeds are noted and returned.

@@ -3,10 +3,14 @@
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, Row};
 
+use crate::convert;
 use crate::error::StoreResult;
-use crate::plan;
-use crate::tx::{LeaseRow, RoundRaw, RoundSet, Tx};
-use crate::types::{Idempotent, NewRecord, NewRound, RoundRow};
+use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
+use crate::types::{
+    BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
+    SeedPair,
+};
+use crate::Viewer;
 
 /// A connection inside a transaction, or a pooled connection for a read.
 pub(crate) struct PgTx<'c>(pub(crate) &'c mut PgConnection);
@@ -23,19 +27,473 @@ fn round_raw(r: &PgRow) -> StoreResult<RoundRaw> {
             revealed: r.try_get("revealed_seed")?,
             state: r.try_get("state")?,
             status: r.try_get("status")?,
-            log_len: plan::to_u64(r.try_get("log_len")?, "log length")?,
-            version: plan::to_u64(r.try_get("version")?, "version")?,
+            log_len: convert::to_u64(r.try_get("log_len")?, "log length")?,
+            version: convert::to_u64(r.try_get("version")?, "version")?,
         },
         sealed: r.try_get("sealed_seed")?,
     })
 }
 
+const BET_COLUMNS: &str = "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
+     payout::text AS payout, balance_after::text AS balance_after, idempotency_key";
+
+fn bet_raw(r: &PgRow) -> StoreResult<BetRaw> {
+    Ok(BetRaw {
+        id: r.try_get("id")?,
+        player_id: r.try_get("player_id")?,
+        pair_id: r.try_get("pair_id")?,
+        nonce: r.try_get("nonce")?,
+        amount: r.try_get("amount")?,
+        condition: r.try_get("condition")?,
+        target: i64::from(r.try_get::<i32, _>("target")?),
+        roll: i64::from(r.try_get::<i32, _>("roll")?),
+        win: r.try_get("win")?,
+        payout: r.try_get("payout")?,
+        balance_after: r.try_get("balance_after")?,
+        idempotency_key: r.try_get("idempotency_key")?,
+    })
+}
+
+/// A record with its readers joined by commas.
+const RECORD_COLUMNS: &str = "id, scheme, body, \
+     (SELECT string_agg(player_id::text, ',') FROM record_readers WHERE record_id = records.id) AS readers";
+
+/// Only the records a viewer may read (`$1`: the player, NULL for the operator).
+const READABLE: &str = "($1::bigint IS NULL OR EXISTS (SELECT 1 FROM record_readers
+                          WHERE record_id = records.id AND player_id = $1))";
+
+fn record_row(r: &PgRow) -> StoreResult<RecordRow> {
+    Ok(RecordRow {
+        id: r.try_get("id")?,
+        readers: convert::parse_readers(r.try_get::<Option<String>, _>("readers")?.as_deref())?,
+        scheme: r.try_get("scheme")?,
+        body: r.try_get("body")?,
+    })
+}
+
+/// `FOR UPDATE` when a row must stay locked until the transaction ends.
+fn lock_clause(lock: bool) -> &'static str {
+    if lock {
+        " FOR UPDATE"
+    } else {
+        ""
+    }
+}
+
 impl Tx for PgTx<'_> {
-    async fn rounds(&mut self, ids: &[String], lock: bool) -> StoreResult<Vec<RoundRaw>> {
-        // Locks are taken in id order so two steps cannot deadlock.
-        let lock = if lock { " FOR UPDATE" } else { "" };
+    async fn ping(&mut self) -> StoreResult<()> {
+        sqlx::query("SELECT 1").execute(&mut *self.0).await?;
+        Ok(())
+    }
+
+    async fn insert_player(
+        &mut self,
+        token_hash: &str,
+        balance: u128,
+        now: i64,
+    ) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO players (token_hash, balance, created_at) VALUES ($1, $2::numeric, $3) RETURNING id",
+        )
+        .bind(token_hash)
+        .bind(balance.to_string())
+        .bind(now)
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    async fn player_by_token(
+        &mut self,
+        token_hash: &str,
+    ) -> StoreResult<Option<(i64, String, u128)>> {
+        let found: Option<(i64, String, String)> = sqlx::query_as(
+            "SELECT id, token_hash, balance::text FROM players WHERE token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&mut *self.0)
+        .await?;
+        found
+            .map(|(id, hash, balance)| Ok((id, hash, convert::parse_u128(&balance, "balance")?)))
+            .transpose()
+    }
+
+    async fn balance(&mut self, player_id: i64, lock: bool) -> StoreResult<Option<u128>> {
+        let balance: Option<String> = sqlx::query_scalar(&format!(
+            "SELECT balance::text FROM players WHERE id = $1{}",
+            lock_clause(lock)
+        ))
+        .bind(player_id)
+        .fetch_optional(&mut *self.0)
+        .await?;
+        balance
+            .map(|b| convert::parse_u128(&b, "balance"))
+            .transpose()
+    }
+
+    async fn set_balance(&mut self, player_id: i64, balance: u128) -> StoreResult<()> {
+        sqlx::query("UPDATE players SET balance = $1::numeric WHERE id = $2")
+            .bind(balance.to_string())
+            .bind(player_id)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+
+    async fn operator_player_id(
+        &mut self,
+        external_id: &str,
+        lock: bool,
+    ) -> StoreResult<Option<i64>> {
+        Ok(sqlx::query_scalar(&format!(
+            "SELECT player_id FROM operator_players WHERE external_id = $1{}",
+            lock_clause(lock)
+        ))
+        .bind(external_id)
+        .fetch_optional(&mut *self.0)
+        .await?)
+    }
+
+    async fn insert_operator_player(
+        &mut self,
+        external_id: &str,
+        player_id: i64,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let inserted: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO operator_players (external_id, player_id, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (external_id) DO NOTHING RETURNING player_id",
+        )
+        .bind(external_id)
+        .bind(player_id)
+        .bind(now)
+        .fetch_optional(&mut *self.0)
+        .await?;
+        Ok(inserted.is_some())
+    }
+
+    async fn replace_token_hash(
+        &mut self,
+        player_id: i64,
+        token_hash: &str,
+    ) -> StoreResult<String> {
+        let old: String =
+            sqlx::query_scalar("SELECT token_hash FROM players WHERE id = $1 FOR UPDATE")
+                .bind(player_id)
+                .fetch_one(&mut *self.0)
+                .await?;
+        sqlx::query("UPDATE players SET token_hash = $1 WHERE id = $2")
+            .bind(token_hash)
+            .bind(player_id)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(old)
+    }
+
+    async fn chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<(i64, u128, u128)>> {
+        let found: Option<(i64, String, String)> = sqlx::query_as(
+            "SELECT id, amount::text, balance_after::text FROM chip_grants
+             WHERE player_id = $1 AND grant_key = $2",
+        )
+        .bind(player_id)
+        .bind(key)
+        .fetch_optional(&mut *self.0)
+        .await?;
+        found
+            .map(|(id, amount, after)| {
+                Ok((
+                    id,
+                    convert::parse_u128(&amount, "amount")?,
+                    convert::parse_u128(&after, "balance_after")?,
+                ))
+            })
+            .transpose()
+    }
+
+    async fn insert_chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+        amount: u128,
+        balance_after: u128,
+        now: i64,
+    ) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO chip_grants (player_id, grant_key, amount, balance_after, created_at)
+             VALUES ($1, $2, $3::numeric, $4::numeric, $5) RETURNING id",
+        )
+        .bind(player_id)
+        .bind(key)
+        .bind(amount.to_string())
+        .bind(balance_after.to_string())
+        .bind(now)
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    async fn insert_pair(
+        &mut self,
+        player_id: i64,
+        pair: &SealedPair,
+        now: i64,
+    ) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO seed_pairs (player_id, commitment, sealed_seed, client_seed, next_nonce, created_at)
+             VALUES ($1, $2, $3, $4, 0, $5) RETURNING id",
+        )
+        .bind(player_id)
+        .bind(&pair.commitment)
+        .bind(&pair.sealed)
+        .bind(&pair.client_seed)
+        .bind(now)
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    async fn current_pair(
+        &mut self,
+        player_id: i64,
+        lock: bool,
+    ) -> StoreResult<Option<(SeedPair, Vec<u8>)>> {
+        let row = sqlx::query(&format!(
+            "SELECT id, commitment, client_seed, next_nonce, sealed_seed FROM seed_pairs
+             WHERE player_id = $1 AND revealed_at IS NULL{}",
+            lock_clause(lock)
+        ))
+        .bind(player_id)
+        .fetch_optional(&mut *self.0)
+        .await?;
+        row.map(|row| {
+            let pair = SeedPair {
+                id: row.try_get("id")?,
+                player_id,
+                commitment: row.try_get("commitment")?,
+                client_seed: row.try_get("client_seed")?,
+                next_nonce: convert::to_u64(row.try_get("next_nonce")?, "nonce")?,
+            };
+            Ok((pair, row.try_get("sealed_seed")?))
+        })
+        .transpose()
+    }
+
+    async fn set_client_seed(
+        &mut self,
+        player_id: i64,
+        commitment: &str,
+        client_seed: &str,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE seed_pairs SET client_seed = $1
+             WHERE player_id = $2 AND revealed_at IS NULL AND commitment = $3 AND next_nonce = 0",
+        )
+        .bind(client_seed)
+        .bind(player_id)
+        .bind(commitment)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()> {
+        sqlx::query("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $1")
+            .bind(pair_id)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+
+    async fn reveal_pair(&mut self, pair_id: i64, server_seed: &str, now: i64) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE seed_pairs SET revealed_seed = $1, sealed_seed = NULL, revealed_at = $2 WHERE id = $3",
+        )
+        .bind(server_seed)
+        .bind(now)
+        .bind(pair_id)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn revealed_pairs(
+        &mut self,
+        player_id: i64,
+        page: Page,
+    ) -> StoreResult<Vec<RevealedPair>> {
+        sqlx::query(
+            "SELECT id, commitment, revealed_seed, client_seed, next_nonce FROM seed_pairs
+             WHERE player_id = $1 AND revealed_at IS NOT NULL AND ($2::bigint IS NULL OR id < $2)
+             ORDER BY id DESC LIMIT $3",
+        )
+        .bind(player_id)
+        .bind(page.before)
+        .bind(convert::limit(page.limit))
+        .fetch_all(&mut *self.0)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(RevealedPair {
+                id: r.try_get("id")?,
+                player_id,
+                commitment: r.try_get("commitment")?,
+                server_seed: r.try_get("revealed_seed")?,
+                client_seed: r.try_get("client_seed")?,
+                bets: convert::to_u64(r.try_get("next_nonce")?, "nonce")?,
+            })
+        })
+        .collect()
+    }
+
+    async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>> {
         sqlx::query(&format!(
-            "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1) ORDER BY id{lock}"
+            "SELECT {BET_COLUMNS} FROM bets WHERE player_id = $1 AND idempotency_key = $2"
+        ))
+        .bind(player_id)
+        .bind(key)
+        .fetch_optional(&mut *self.0)
+        .await?
+        .as_ref()
+        .map(bet_raw)
+        .transpose()
+    }
+
+    async fn insert_bet(&mut self, bet: &BetRow, now: i64) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win, payout,
+                               balance_after, idempotency_key, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric, $11, $12) RETURNING id",
+        )
+        .bind(bet.player_id)
+        .bind(bet.pair_id)
+        .bind(convert::to_i64(bet.nonce, "nonce")?)
+        .bind(convert::to_i64(bet.amount, "amount")?)
+        .bind(bet.condition.as_str())
+        .bind(i32::from(bet.target))
+        .bind(i32::from(bet.roll))
+        .bind(bet.win)
+        .bind(bet.payout.to_string())
+        .bind(bet.balance_after.to_string())
+        .bind(&bet.idempotency_key)
+        .bind(now)
+        .fetch_one(&mut *self.0)
+        .await?)
+    }
+
+    async fn bets(
+        &mut self,
+        player_id: i64,
+        pair_id: Option<i64>,
+        page: Page,
+    ) -> StoreResult<Vec<BetRaw>> {
+        sqlx::query(&format!(
+            "SELECT {BET_COLUMNS} FROM bets
+             WHERE player_id = $1 AND ($2::bigint IS NULL OR pair_id = $2) AND ($3::bigint IS NULL OR id < $3)
+             ORDER BY id DESC LIMIT $4"
+        ))
+        .bind(player_id)
+        .bind(pair_id)
+        .bind(page.before)
+        .bind(convert::limit(page.limit))
+        .fetch_all(&mut *self.0)
+        .await?
+        .iter()
+        .map(bet_raw)
+        .collect()
+    }
+
+    async fn pair_bets(&mut self, pair_id: i64) -> StoreResult<Vec<BetRaw>> {
+        sqlx::query(&format!(
+            "SELECT {BET_COLUMNS} FROM bets WHERE pair_id = $1 ORDER BY nonce"
+        ))
+        .bind(pair_id)
+        .fetch_all(&mut *self.0)
+        .await?
+        .iter()
+        .map(bet_raw)
+        .collect()
+    }
+
+    async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>> {
+        sqlx::query(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id = $2"
+        ))
+        .bind(reader(viewer))
+        .bind(id)
+        .fetch_optional(&mut *self.0)
+        .await?
+        .as_ref()
+        .map(record_row)
+        .transpose()
+    }
+
+    async fn records(&mut self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>> {
+        sqlx::query(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records
+             WHERE {READABLE} AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
+        ))
+        .bind(reader(viewer))
+        .bind(page.before)
+        .bind(convert::limit(page.limit))
+        .fetch_all(&mut *self.0)
+        .await?
+        .iter()
+        .map(record_row)
+        .collect()
+    }
+
+    async fn records_after(
+        &mut self,
+        viewer: Viewer,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RecordRow>> {
+        sqlx::query(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id > $2 ORDER BY id LIMIT $3"
+        ))
+        .bind(reader(viewer))
+        .bind(after)
+        .bind(convert::limit(limit))
+        .fetch_all(&mut *self.0)
+        .await?
+        .iter()
+        .map(record_row)
+        .collect()
+    }
+
+    async fn round_log(&mut self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {
+        sqlx::query(
+            "SELECT seq, body FROM round_log WHERE round_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
+        )
+        .bind(id)
+        .bind(convert::to_i64(from_seq, "seq")?)
+        .bind(convert::limit(limit))
+        .fetch_all(&mut *self.0)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(LogRow {
+                seq: convert::to_u64(r.try_get("seq")?, "seq")?,
+                body: r.try_get("body")?,
+            })
+        })
+        .collect()
+    }
+
+    async fn rounds_with_status(&mut self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM rounds WHERE kind = $1 AND status = $2 ORDER BY created_at, id",
+        )
+        .bind(kind)
+        .bind(status)
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
+        sqlx::query(&format!(
+            "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1)"
         ))
         .bind(ids)
         .fetch_all(&mut *self.0)
@@ -78,11 +536,11 @@ impl Tx for PgTx<'_> {
         )
         .bind(set.state)
         .bind(set.status)
-        .bind(plan::to_i64(set.log_len, "log length")?)
+        .bind(convert::to_i64(set.log_len, "log length")?)
         .bind(set.now)
         .bind(set.reveal)
         .bind(set.id)
-        .bind(plan::to_i64(set.expected_version, "version")?)
+        .bind(convert::to_i64(set.expected_version, "version")?)
         .execute(&mut *self.0)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -99,7 +557,7 @@ impl Tx for PgTx<'_> {
             "INSERT INTO round_log (round_id, seq, body, created_at) VALUES ($1, $2, $3, $4)",
         )
         .bind(round_id)
-        .bind(plan::to_i64(seq, "seq")?)
+        .bind(convert::to_i64(seq, "seq")?)
         .bind(body)
         .bind(now)
         .execute(&mut *self.0)

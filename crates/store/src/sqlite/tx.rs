@@ -1,11 +1,15 @@
 //! The [`Tx`] primitives in SQLite's dialect.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
+use crate::convert;
 use crate::error::StoreResult;
-use crate::plan;
-use crate::tx::{LeaseRow, RoundRaw, RoundSet, Tx};
-use crate::types::{Idempotent, NewRecord, NewRound, RoundRow};
+use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
+use crate::types::{
+    BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
+    SeedPair,
+};
+use crate::Viewer;
 
 /// A connection inside the writer's savepoint, or a read connection.
 pub(crate) struct SqliteTx<'c>(pub(crate) &'c Connection);
@@ -33,8 +37,438 @@ fn round_raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RoundRaw, i64, i64)> {
     ))
 }
 
+const BET_COLUMNS: &str = "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
+     payout, balance_after, idempotency_key";
+
+fn bet_raw(r: &Row<'_>) -> rusqlite::Result<BetRaw> {
+    Ok(BetRaw {
+        id: r.get(0)?,
+        player_id: r.get(1)?,
+        pair_id: r.get(2)?,
+        nonce: r.get(3)?,
+        amount: r.get(4)?,
+        condition: r.get(5)?,
+        target: r.get(6)?,
+        roll: r.get(7)?,
+        win: r.get(8)?,
+        payout: r.get(9)?,
+        balance_after: r.get(10)?,
+        idempotency_key: r.get(11)?,
+    })
+}
+
+/// A record with its readers joined by commas.
+const RECORD_COLUMNS: &str = "id, scheme, body, \
+     (SELECT group_concat(player_id) FROM record_readers WHERE record_id = records.id)";
+
+/// Only the records a viewer may read (`?1`: the player, NULL for the operator).
+const READABLE: &str = "(?1 IS NULL OR EXISTS (SELECT 1 FROM record_readers
+                          WHERE record_id = records.id AND player_id = ?1))";
+
+fn record_raw(r: &Row<'_>) -> rusqlite::Result<(i64, String, String, Option<String>)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+}
+
+fn record_row(raw: (i64, String, String, Option<String>)) -> StoreResult<RecordRow> {
+    let (id, scheme, body, readers) = raw;
+    Ok(RecordRow {
+        id,
+        readers: convert::parse_readers(readers.as_deref())?,
+        scheme,
+        body,
+    })
+}
+
+impl SqliteTx<'_> {
+    fn bets_where(&self, filter: &str, args: impl rusqlite::Params) -> StoreResult<Vec<BetRaw>> {
+        let mut stmt = self
+            .0
+            .prepare_cached(&format!("SELECT {BET_COLUMNS} FROM bets WHERE {filter}"))?;
+        let rows = stmt.query_map(args, bet_raw)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn records_where(
+        &self,
+        filter: &str,
+        args: impl rusqlite::Params,
+    ) -> StoreResult<Vec<RecordRow>> {
+        let mut stmt = self.0.prepare_cached(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND {filter}"
+        ))?;
+        let rows = stmt.query_map(args, record_raw)?;
+        rows.map(|r| record_row(r?)).collect()
+    }
+}
+
 impl Tx for SqliteTx<'_> {
-    async fn rounds(&mut self, ids: &[String], _lock: bool) -> StoreResult<Vec<RoundRaw>> {
+    async fn ping(&mut self) -> StoreResult<()> {
+        self.0.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
+        Ok(())
+    }
+
+    async fn insert_player(
+        &mut self,
+        token_hash: &str,
+        balance: u128,
+        now: i64,
+    ) -> StoreResult<i64> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO players (token_hash, balance, created_at) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![token_hash, balance.to_string(), now])?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    async fn player_by_token(
+        &mut self,
+        token_hash: &str,
+    ) -> StoreResult<Option<(i64, String, u128)>> {
+        let found = self
+            .0
+            .prepare_cached("SELECT id, token_hash, balance FROM players WHERE token_hash = ?1")?
+            .query_row(params![token_hash], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .optional()?;
+        found
+            .map(|(id, hash, balance)| Ok((id, hash, convert::parse_u128(&balance, "balance")?)))
+            .transpose()
+    }
+
+    async fn balance(&mut self, player_id: i64, _lock: bool) -> StoreResult<Option<u128>> {
+        let balance: Option<String> = self
+            .0
+            .prepare_cached("SELECT balance FROM players WHERE id = ?1")?
+            .query_row(params![player_id], |r| r.get(0))
+            .optional()?;
+        balance
+            .map(|b| convert::parse_u128(&b, "balance"))
+            .transpose()
+    }
+
+    async fn set_balance(&mut self, player_id: i64, balance: u128) -> StoreResult<()> {
+        self.0
+            .prepare_cached("UPDATE players SET balance = ?1 WHERE id = ?2")?
+            .execute(params![balance.to_string(), player_id])?;
+        Ok(())
+    }
+
+    async fn operator_player_id(
+        &mut self,
+        external_id: &str,
+        _lock: bool,
+    ) -> StoreResult<Option<i64>> {
+        Ok(self
+            .0
+            .prepare_cached("SELECT player_id FROM operator_players WHERE external_id = ?1")?
+            .query_row(params![external_id], |r| r.get(0))
+            .optional()?)
+    }
+
+    async fn insert_operator_player(
+        &mut self,
+        external_id: &str,
+        player_id: i64,
+        now: i64,
+    ) -> StoreResult<bool> {
+        let inserted = self
+            .0
+            .prepare_cached(
+                "INSERT INTO operator_players (external_id, player_id, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (external_id) DO NOTHING",
+            )?
+            .execute(params![external_id, player_id, now])?;
+        Ok(inserted == 1)
+    }
+
+    async fn replace_token_hash(
+        &mut self,
+        player_id: i64,
+        token_hash: &str,
+    ) -> StoreResult<String> {
+        let old: String = self
+            .0
+            .prepare_cached("SELECT token_hash FROM players WHERE id = ?1")?
+            .query_row(params![player_id], |r| r.get(0))?;
+        self.0
+            .prepare_cached("UPDATE players SET token_hash = ?1 WHERE id = ?2")?
+            .execute(params![token_hash, player_id])?;
+        Ok(old)
+    }
+
+    async fn chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+    ) -> StoreResult<Option<(i64, u128, u128)>> {
+        let found = self
+            .0
+            .prepare_cached(
+                "SELECT id, amount, balance_after FROM chip_grants WHERE player_id = ?1 AND grant_key = ?2",
+            )?
+            .query_row(params![player_id, key], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+            })
+            .optional()?;
+        found
+            .map(|(id, amount, after)| {
+                Ok((
+                    id,
+                    convert::parse_u128(&amount, "amount")?,
+                    convert::parse_u128(&after, "balance_after")?,
+                ))
+            })
+            .transpose()
+    }
+
+    async fn insert_chip_grant(
+        &mut self,
+        player_id: i64,
+        key: &str,
+        amount: u128,
+        balance_after: u128,
+        now: i64,
+    ) -> StoreResult<i64> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO chip_grants (player_id, grant_key, amount, balance_after, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                player_id,
+                key,
+                amount.to_string(),
+                balance_after.to_string(),
+                now
+            ])?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    async fn insert_pair(
+        &mut self,
+        player_id: i64,
+        pair: &SealedPair,
+        now: i64,
+    ) -> StoreResult<i64> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO seed_pairs (player_id, commitment, sealed_seed, client_seed, next_nonce, created_at)
+                 VALUES (?1, ?2, ?3, ?4, 0, ?5)",
+            )?
+            .execute(params![player_id, pair.commitment, pair.sealed, pair.client_seed, now])?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    async fn current_pair(
+        &mut self,
+        player_id: i64,
+        _lock: bool,
+    ) -> StoreResult<Option<(SeedPair, Vec<u8>)>> {
+        let row = self
+            .0
+            .prepare_cached(
+                "SELECT id, commitment, client_seed, next_nonce, sealed_seed FROM seed_pairs
+                 WHERE player_id = ?1 AND revealed_at IS NULL",
+            )?
+            .query_row(params![player_id], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, Vec<u8>>(4)?,
+                ))
+            })
+            .optional()?;
+        row.map(|(id, commitment, client_seed, nonce, sealed)| {
+            let pair = SeedPair {
+                id,
+                player_id,
+                commitment,
+                client_seed,
+                next_nonce: convert::to_u64(nonce, "nonce")?,
+            };
+            Ok((pair, sealed))
+        })
+        .transpose()
+    }
+
+    async fn set_client_seed(
+        &mut self,
+        player_id: i64,
+        commitment: &str,
+        client_seed: &str,
+    ) -> StoreResult<bool> {
+        let n = self
+            .0
+            .prepare_cached(
+                "UPDATE seed_pairs SET client_seed = ?1
+                 WHERE player_id = ?2 AND revealed_at IS NULL AND commitment = ?3 AND next_nonce = 0",
+            )?
+            .execute(params![client_seed, player_id, commitment])?;
+        Ok(n == 1)
+    }
+
+    async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()> {
+        self.0
+            .prepare_cached("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = ?1")?
+            .execute(params![pair_id])?;
+        Ok(())
+    }
+
+    async fn reveal_pair(&mut self, pair_id: i64, server_seed: &str, now: i64) -> StoreResult<()> {
+        self.0
+            .prepare_cached(
+                "UPDATE seed_pairs SET revealed_seed = ?1, sealed_seed = NULL, revealed_at = ?2 WHERE id = ?3",
+            )?
+            .execute(params![server_seed, now, pair_id])?;
+        Ok(())
+    }
+
+    async fn revealed_pairs(
+        &mut self,
+        player_id: i64,
+        page: Page,
+    ) -> StoreResult<Vec<RevealedPair>> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT id, commitment, revealed_seed, client_seed, next_nonce FROM seed_pairs
+             WHERE player_id = ?1 AND revealed_at IS NOT NULL AND (?2 IS NULL OR id < ?2)
+             ORDER BY id DESC LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(
+            params![player_id, page.before, convert::limit(page.limit)],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            },
+        )?;
+        rows.map(|r| {
+            let (id, commitment, server_seed, client_seed, nonce) = r?;
+            Ok(RevealedPair {
+                id,
+                player_id,
+                commitment,
+                server_seed,
+                client_seed,
+                bets: convert::to_u64(nonce, "nonce")?,
+            })
+        })
+        .collect()
+    }
+
+    async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>> {
+        Ok(self
+            .bets_where(
+                "player_id = ?1 AND idempotency_key = ?2",
+                params![player_id, key],
+            )?
+            .pop())
+    }
+
+    async fn insert_bet(&mut self, bet: &BetRow, now: i64) -> StoreResult<i64> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
+                                   payout, balance_after, idempotency_key, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?
+            .execute(params![
+                bet.player_id,
+                bet.pair_id,
+                convert::to_i64(bet.nonce, "nonce")?,
+                convert::to_i64(bet.amount, "amount")?,
+                bet.condition.as_str(),
+                bet.target,
+                bet.roll,
+                bet.win,
+                bet.payout.to_string(),
+                bet.balance_after.to_string(),
+                bet.idempotency_key,
+                now,
+            ])?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    async fn bets(
+        &mut self,
+        player_id: i64,
+        pair_id: Option<i64>,
+        page: Page,
+    ) -> StoreResult<Vec<BetRaw>> {
+        self.bets_where(
+            "player_id = ?1 AND (?2 IS NULL OR pair_id = ?2) AND (?3 IS NULL OR id < ?3)
+             ORDER BY id DESC LIMIT ?4",
+            params![player_id, pair_id, page.before, convert::limit(page.limit)],
+        )
+    }
+
+    async fn pair_bets(&mut self, pair_id: i64) -> StoreResult<Vec<BetRaw>> {
+        self.bets_where("pair_id = ?1 ORDER BY nonce", params![pair_id])
+    }
+
+    async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>> {
+        Ok(self
+            .records_where("id = ?2", params![reader(viewer), id])?
+            .pop())
+    }
+
+    async fn records(&mut self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>> {
+        self.records_where(
+            "(?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
+            params![reader(viewer), page.before, convert::limit(page.limit)],
+        )
+    }
+
+    async fn records_after(
+        &mut self,
+        viewer: Viewer,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RecordRow>> {
+        self.records_where(
+            "id > ?2 ORDER BY id LIMIT ?3",
+            params![reader(viewer), after, convert::limit(limit)],
+        )
+    }
+
+    async fn round_log(&mut self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT seq, body FROM round_log WHERE round_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(
+            params![id, convert::to_i64(from_seq, "seq")?, convert::limit(limit)],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)),
+        )?;
+        rows.map(|r| {
+            let (seq, body) = r?;
+            Ok(LogRow {
+                seq: convert::to_u64(seq, "seq")?,
+                body,
+            })
+        })
+        .collect()
+    }
+
+    async fn rounds_with_status(&mut self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT id FROM rounds WHERE kind = ?1 AND status = ?2 ORDER BY created_at, id",
+        )?;
+        let rows = stmt.query_map(params![kind, status], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
         let mut stmt = self
             .0
             .prepare_cached(&format!("SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?1"))?;
@@ -43,8 +477,8 @@ impl Tx for SqliteTx<'_> {
             if let Some((mut raw, log_len, version)) =
                 stmt.query_row(params![id], round_raw).optional()?
             {
-                raw.row.log_len = plan::to_u64(log_len, "log length")?;
-                raw.row.version = plan::to_u64(version, "version")?;
+                raw.row.log_len = convert::to_u64(log_len, "log length")?;
+                raw.row.version = convert::to_u64(version, "version")?;
                 out.push(raw);
             }
         }
@@ -89,11 +523,11 @@ impl Tx for SqliteTx<'_> {
             .execute(params![
                 set.state,
                 set.status,
-                plan::to_i64(set.log_len, "log length")?,
+                convert::to_i64(set.log_len, "log length")?,
                 set.now,
                 set.reveal,
                 set.id,
-                plan::to_i64(set.expected_version, "version")?
+                convert::to_i64(set.expected_version, "version")?
             ])?;
         Ok(n == 1)
     }
@@ -109,7 +543,7 @@ impl Tx for SqliteTx<'_> {
             .prepare_cached(
                 "INSERT INTO round_log (round_id, seq, body, created_at) VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![round_id, plan::to_i64(seq, "seq")?, body, now])?;
+            .execute(params![round_id, convert::to_i64(seq, "seq")?, body, now])?;
         Ok(())
     }
 

@@ -1,0 +1,25 @@
+//! `progress` without the `progress` feature: no bar, the same calls.
+//!
+//! The lean verifier build leaves out the progress bar's crates; stderr gets
+//! error lines only, as it does when stderr is not a terminal.
+
+/// Nothing to draw.
+pub struct Progress;
+
+impl Progress {
+    /// No bar, whatever the input size.
+    pub fn new(_total_bytes: Option<u64>) -> Self {
+        Self
+    }
+
+    /// Nothing to advance.
+    pub fn advance(&self, _bytes: u64, _records: u64) {}
+
+    /// Prints a line on stderr.
+    pub fn eprintln(&self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    /// Nothing to remove.
+    pub fn finish(&self) {}
+}

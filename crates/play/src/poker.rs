@@ -1,1 +1,0 @@
-//! A `poker_hmac_v1` table: seats, seed sessions, hands and streets, leaving and rotation.

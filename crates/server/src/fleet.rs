@@ -1,0 +1,226 @@
+//! Which process serves each poker table: a lease in the database.
+//!
+//! A table's seed sessions rotate "when the server restarts" (docs/spec.md §7.8); in a
+//! fleet that means when the process serving the table is gone. Each
+//! process has an owner id and holds a lease on every table it opened or
+//! took over (`poker_table:<T>`), renewed on a heartbeat. A process never
+//! rotates a session whose lease another live process holds:
+//!
+//! - at start it rotates the open sessions whose lease is free, expired,
+//!   or its own (the same owner id at every start: a process alone on its
+//!   database, see [`Fleet::alone`]);
+//! - on every heartbeat it takes over the tables whose lease expired (their
+//!   owner stopped renewing) and rotates their session.
+//!
+//! Any process answers calls on any table (each step is a compare-and-swap
+//! on the rows); the lease only decides who rotates a session at restart.
+
+use std::time::Duration;
+
+use fairseed_play::poker::{RotateWhy, Session};
+use fairseed_store::LeaseGrant;
+
+use crate::error::ApiError;
+use crate::rounds::poker::{table_id, OPEN, SESSION_KIND, TABLE_KIND};
+use crate::state::AppState;
+
+/// How long a lease lasts without a heartbeat, by default.
+pub const DEFAULT_LEASE_TTL_MS: i64 = 30_000;
+
+/// This process's place in the fleet: its owner id and the lease lifetime.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fleet {
+    owner: String,
+    ttl_ms: i64,
+}
+
+impl Fleet {
+    /// A process alone on its database (embedded SQLite): the same owner id
+    /// at every start, so a restart finds the last run's leases its own and
+    /// rotates what that run left open.
+    pub fn alone(ttl_ms: i64) -> Self {
+        Self {
+            owner: "local".into(),
+            ttl_ms,
+        }
+    }
+
+    /// One process of a fleet: a fresh random owner id.
+    ///
+    /// # Errors
+    /// The OS random generator failed.
+    pub fn member(ttl_ms: i64) -> Result<Self, ApiError> {
+        let bytes = crate::secrets::random_bytes()?;
+        Ok(Self {
+            owner: format!("p{}", hex::encode(&bytes[..12])),
+            ttl_ms,
+        })
+    }
+
+    /// The owner id this process holds leases under.
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// A lease's lifetime without a heartbeat.
+    pub fn ttl_ms(&self) -> i64 {
+        self.ttl_ms
+    }
+}
+
+/// Unix milliseconds from the system clock.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+async fn acquire(state: &AppState, table: &str) -> Result<LeaseGrant, ApiError> {
+    let fleet = state.fleet();
+    Ok(state
+        .store()
+        .acquire_lease(&table_id(table), fleet.owner(), now_ms(), fleet.ttl_ms())
+        .await?)
+}
+
+/// Takes the lease of a table this process is opening.
+pub async fn claim(state: &AppState, table: &str) -> Result<(), ApiError> {
+    if let LeaseGrant::HeldBy(owner) = acquire(state, table).await? {
+        // Opening fails next (the table exists) unless its opener died first.
+        tracing::debug!(
+            table,
+            owner,
+            "a table being opened is leased by another process"
+        );
+    }
+    Ok(())
+}
+
+/// Rotates `table`'s session at a restart; a session rotated meanwhile by
+/// another step is left as it is.
+async fn rotate(state: &AppState, table: &str) -> Result<bool, ApiError> {
+    match crate::handlers::poker::rotate(state, table, RotateWhy::Restart).await {
+        Ok(()) => Ok(true),
+        Err(e) if matches!(e.code(), "session_rotated" | "not_found") => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// At start: rotates every open session whose table's lease is free,
+/// expired or this process's own; leaves those a live process holds.
+/// Returns how many rotated.
+///
+/// # Errors
+/// The store failed.
+pub async fn rotate_open_sessions(state: &AppState) -> Result<usize, ApiError> {
+    let ids = state.store().rounds_with_status(SESSION_KIND, OPEN).await?;
+    let mut rotated = 0;
+    for id in ids {
+        let row = state.store().round(&id).await?;
+        let session: Session = serde_json::from_str(&row.state).map_err(ApiError::internal)?;
+        let table = session.table.as_str();
+        let [current, _] = crate::handlers::poker::current_ids(state, table).await?;
+        if current != id {
+            continue;
+        }
+        match acquire(state, table).await? {
+            LeaseGrant::HeldBy(owner) => {
+                tracing::info!(table, owner, "poker session served by a live process: kept");
+            }
+            LeaseGrant::Granted { .. } => {
+                if rotate(state, table).await? {
+                    rotated += 1;
+                }
+            }
+        }
+    }
+    Ok(rotated)
+}
+
+/// Takes over the tables whose lease expired (their process is gone) and
+/// rotates their session. Returns how many rotated.
+///
+/// # Errors
+/// The store failed.
+pub async fn take_over_expired(state: &AppState) -> Result<usize, ApiError> {
+    let mut unrotated = Vec::new();
+    let rotated = sweep(state, &mut unrotated).await?;
+    match unrotated.first() {
+        None => Ok(rotated),
+        Some(table) => Err(ApiError::internal(format!(
+            "table {table} was taken over but did not rotate"
+        ))),
+    }
+}
+
+/// One sweep: first the tables taken over earlier whose rotation failed
+/// (held by us now, so no later sweep would list them), then the expired
+/// leases. Tables whose rotation fails again stay in `unrotated`.
+async fn sweep(state: &AppState, unrotated: &mut Vec<String>) -> Result<usize, ApiError> {
+    let prefix = format!("{TABLE_KIND}:");
+    let expired = state.store().expired_leases(&prefix, now_ms()).await?;
+    let mut todo = std::mem::take(unrotated);
+    for resource in expired {
+        let Some(table) = resource.strip_prefix(&prefix) else {
+            continue;
+        };
+        // Our own lease expired only if our heartbeat ran late: we are alive.
+        if let LeaseGrant::Granted {
+            took_over_from: Some(gone),
+        } = acquire(state, table).await?
+        {
+            tracing::info!(table, gone, "took over a poker table whose process is gone");
+            todo.push(table.to_owned());
+        }
+    }
+    let mut rotated = 0;
+    for table in todo {
+        match rotate(state, &table).await {
+            Ok(true) => rotated += 1,
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(
+                    table,
+                    code = e.code(),
+                    "rotating a taken-over poker session; retried next beat"
+                );
+                unrotated.push(table);
+            }
+        }
+    }
+    Ok(rotated)
+}
+
+/// The heartbeat: renews this process's leases and takes over expired
+/// ones, three times per lease lifetime, until the process ends.
+pub fn spawn_heartbeat(state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let third = u64::try_from(state.fleet().ttl_ms() / 3).unwrap_or(1);
+        let beat = Duration::from_millis(third.max(1));
+        let mut unrotated = Vec::new();
+        loop {
+            tokio::time::sleep(beat).await;
+            let fleet = state.fleet();
+            let renewed = state
+                .store()
+                .renew_leases(fleet.owner(), now_ms(), fleet.ttl_ms())
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "renewing poker table leases");
+                    0
+                });
+            let rotated = sweep(&state, &mut unrotated).await.unwrap_or_else(|e| {
+                tracing::warn!(code = e.code(), "taking over expired poker leases");
+                0
+            });
+            if rotated > 0 {
+                tracing::info!(
+                    sessions = rotated,
+                    "rotated poker sessions of a process that is gone"
+                );
+            }
+            tracing::debug!(renewed, rotated, "fleet heartbeat");
+        }
+    })
+}

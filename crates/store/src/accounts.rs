@@ -1,0 +1,202 @@
+//! Players, dice seed pairs and bets, decided once for every backend over
+//! the [`Tx`] primitives. The store keeps these atomic; what a bet may do
+//! (balance, nonce range, payout) is the caller's settle function's call.
+
+use crate::error::{StoreError, StoreResult};
+use crate::rounds;
+use crate::seal::{SecretSeed, SeedCipher};
+use crate::tx::{SealedPair, Tx};
+use crate::types::{
+    BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordsFn,
+    RevealedPair, Rotation, SeedPair,
+};
+
+/// Seals a new pair's server seed (outside the transaction).
+pub(crate) fn seal_pair(cipher: &SeedCipher, pair: &NewSeedPair) -> StoreResult<SealedPair> {
+    Ok(SealedPair {
+        sealed: cipher.seal(&pair.server_seed, &pair.commitment)?,
+        commitment: pair.commitment.clone(),
+        client_seed: pair.client_seed.clone(),
+    })
+}
+
+async fn insert_pair<T: Tx>(
+    tx: &mut T,
+    player_id: i64,
+    pair: &SealedPair,
+    now: i64,
+) -> StoreResult<SeedPair> {
+    Ok(SeedPair {
+        id: tx.insert_pair(player_id, pair, now).await?,
+        player_id,
+        commitment: pair.commitment.clone(),
+        client_seed: pair.client_seed.clone(),
+        next_nonce: 0,
+    })
+}
+
+pub(crate) async fn create_player<T: Tx>(
+    tx: &mut T,
+    token_hash: &str,
+    balance: u128,
+    pair: &SealedPair,
+    now: i64,
+) -> StoreResult<(Player, SeedPair)> {
+    let id = tx.insert_player(token_hash, balance, now).await?;
+    let pair = insert_pair(tx, id, pair, now).await?;
+    Ok((Player { id, balance }, pair))
+}
+
+/// The player whose token hashes to `token_hash`, compared in constant time.
+pub(crate) async fn player_by_token<T: Tx>(tx: &mut T, token_hash: &str) -> StoreResult<Player> {
+    match tx.player_by_token(token_hash).await? {
+        Some((id, stored, balance)) if crate::ct_eq_str(&stored, token_hash) => {
+            Ok(Player { id, balance })
+        }
+        _ => Err(StoreError::NotFound("player")),
+    }
+}
+
+pub(crate) async fn player<T: Tx>(tx: &mut T, id: i64, lock: bool) -> StoreResult<Player> {
+    let balance = tx
+        .balance(id, lock)
+        .await?
+        .ok_or(StoreError::NotFound("player"))?;
+    Ok(Player { id, balance })
+}
+
+async fn current_sealed<T: Tx>(
+    tx: &mut T,
+    player_id: i64,
+    lock: bool,
+) -> StoreResult<(SeedPair, Vec<u8>)> {
+    tx.current_pair(player_id, lock)
+        .await?
+        .ok_or(StoreError::NotFound("seed pair"))
+}
+
+pub(crate) async fn current_pair<T: Tx>(tx: &mut T, player_id: i64) -> StoreResult<SeedPair> {
+    Ok(current_sealed(tx, player_id, false).await?.0)
+}
+
+/// Sets the current pair's client seed if it is still the pair with
+/// `commitment` and carries no bet; `None` if it is not.
+pub(crate) async fn set_client_seed<T: Tx>(
+    tx: &mut T,
+    player_id: i64,
+    commitment: &str,
+    client_seed: &str,
+) -> StoreResult<Option<SeedPair>> {
+    if !tx
+        .set_client_seed(player_id, commitment, client_seed)
+        .await?
+    {
+        return Ok(None);
+    }
+    current_pair(tx, player_id).await.map(Some)
+}
+
+/// A bet: an idempotent replay, or the next nonce settled by `req.settle`
+/// with the balance and bet written together.
+pub(crate) async fn place_bet<T: Tx>(
+    tx: &mut T,
+    cipher: &SeedCipher,
+    req: BetRequest,
+    now: i64,
+) -> StoreResult<BetReceipt> {
+    // On PostgreSQL the player's row lock serializes this player's bets
+    // across processes; it comes before the key check so a retry racing
+    // its first attempt waits for it and replays it.
+    let player = player(tx, req.player_id, true).await?;
+    if let Some(existing) = tx.bet_by_key(req.player_id, &req.idempotency_key).await? {
+        return Ok(BetReceipt {
+            bet: existing.check()?,
+            replayed: true,
+        });
+    }
+    let (pair, sealed) = current_sealed(tx, req.player_id, true).await?;
+    let server_seed: SecretSeed = cipher.open(&sealed, &pair.commitment)?;
+    let nonce = pair.next_nonce;
+    let settled = (req.settle)(BetDraw {
+        server_seed: &server_seed,
+        client_seed: &pair.client_seed,
+        nonce,
+        balance: player.balance,
+    })?;
+    drop(server_seed);
+    tx.bump_nonce(pair.id).await?;
+    tx.set_balance(req.player_id, settled.balance_after).await?;
+    let mut bet = BetRow {
+        id: 0,
+        player_id: req.player_id,
+        pair_id: pair.id,
+        nonce,
+        amount: req.amount,
+        condition: req.condition,
+        target: req.target,
+        roll: settled.roll,
+        win: settled.win,
+        payout: settled.payout,
+        balance_after: settled.balance_after,
+        idempotency_key: req.idempotency_key,
+    };
+    bet.id = tx.insert_bet(&bet, now).await?;
+    Ok(BetReceipt {
+        bet,
+        replayed: false,
+    })
+}
+
+/// Reveals the current pair, stores its records (the player's) and commits
+/// `next`, all in one transaction.
+pub(crate) async fn rotate<T: Tx>(
+    tx: &mut T,
+    cipher: &SeedCipher,
+    player_id: i64,
+    next: &SealedPair,
+    records: RecordsFn,
+    now: i64,
+) -> StoreResult<Rotation> {
+    player(tx, player_id, true).await?;
+    let (pair, sealed) = current_sealed(tx, player_id, true).await?;
+    let seed = cipher.open(&sealed, &pair.commitment)?;
+    tx.reveal_pair(pair.id, seed.expose(), now).await?;
+    let revealed = RevealedPair {
+        id: pair.id,
+        player_id,
+        commitment: pair.commitment,
+        server_seed: seed.expose().to_owned(),
+        client_seed: pair.client_seed,
+        bets: pair.next_nonce,
+    };
+    let bets = tx
+        .pair_bets(pair.id)
+        .await?
+        .into_iter()
+        .map(|b| b.check())
+        .collect::<StoreResult<Vec<_>>>()?;
+    let mut stored = Vec::new();
+    for record in records(&revealed, &bets)? {
+        let out = RecordOut::for_player(player_id, record);
+        stored.push(rounds::insert_record(tx, &out, now).await?);
+    }
+    let current = insert_pair(tx, player_id, next, now).await?;
+    Ok(Rotation {
+        revealed,
+        records: stored,
+        current,
+    })
+}
+
+pub(crate) async fn bets<T: Tx>(
+    tx: &mut T,
+    player_id: i64,
+    pair_id: Option<i64>,
+    page: crate::types::Page,
+) -> StoreResult<Vec<BetRow>> {
+    tx.bets(player_id, pair_id, page)
+        .await?
+        .into_iter()
+        .map(|b| b.check())
+        .collect()
+}

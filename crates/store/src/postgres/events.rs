@@ -1,0 +1,130 @@
+//! Live events across processes: `NOTIFY` on a channel of this database
+//! (one per schema, so services in different schemas of one database never
+//! hear each other), `LISTEN` on a connection of its own.
+//!
+//! A notification carries at most 8000 bytes. A small event travels inline
+//! (`i` + text); a larger one is written to `event_bodies` and the
+//! notification carries its id (`r` + id), which listeners read back.
+//! Bodies older than [`BODY_TTL_MS`] are deleted as new ones arrive.
+
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use tokio::sync::mpsc;
+
+use crate::error::{StoreError, StoreResult};
+use crate::time::now_ms;
+use crate::EventFeed;
+
+/// The largest event sent inline (the notification limit is 8000 bytes).
+const INLINE_MAX: usize = 7900;
+
+/// How long a large event's body is kept for listeners to read.
+const BODY_TTL_MS: i64 = 60_000;
+
+/// Events held for a slow consumer of the feed before the listener waits.
+const FEED_BUFFER: usize = 4096;
+
+/// The channel of the schema the store's tables live in (however it was
+/// chosen: the `schema` argument or the URL's `search_path`). Channel names
+/// are at most 63 bytes and a schema name may be 63 itself, hence a digest.
+pub(crate) async fn channel(pool: &PgPool) -> StoreResult<String> {
+    let schema: String = sqlx::query_scalar("SELECT current_schema()")
+        .fetch_one(pool)
+        .await?;
+    Ok(format!(
+        "fairseed_events_{}",
+        &hex::encode(Sha256::digest(schema.as_bytes()))[..16]
+    ))
+}
+
+/// Sends one event to every listener of `channel`.
+pub(crate) async fn send(pool: &PgPool, channel: &str, payload: &str) -> StoreResult<()> {
+    let message = if payload.len() <= INLINE_MAX {
+        format!("i{payload}")
+    } else {
+        let now = now_ms();
+        let mut tx = pool.begin().await?;
+        sqlx::query("DELETE FROM event_bodies WHERE created_at < $1")
+            .bind(now - BODY_TTL_MS)
+            .execute(&mut *tx)
+            .await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO event_bodies (body, created_at) VALUES ($1, $2) RETURNING id",
+        )
+        .bind(payload)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        format!("r{id}")
+    };
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(channel)
+        .bind(message)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Starts listening on `channel`; every event from now on arrives on the
+/// feed, until the feed is dropped.
+///
+/// The listener holds a connection for as long as it listens, so it gets
+/// one of its own, outside the store's pool: closing the store never waits
+/// for it.
+pub(crate) async fn listen(pool: &PgPool, channel: &str) -> StoreResult<EventFeed> {
+    let own = PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(pool.connect_options().as_ref().clone())
+        .await?;
+    let mut listener = PgListener::connect_with(&own).await?;
+    listener.listen(channel).await?;
+    let (tx, rx) = mpsc::channel(FEED_BUFFER);
+    let pool = pool.clone();
+    tokio::spawn(async move {
+        loop {
+            let received = tokio::select! {
+                () = tx.closed() => break,
+                received = listener.recv() => received,
+            };
+            let message = match received {
+                Ok(n) => n.payload().to_owned(),
+                Err(e) => {
+                    // The listener reconnects on the next call.
+                    tracing::warn!(error = %e, "live-event listener lost its connection");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
+            };
+            let payload = match resolve(&pool, &message).await {
+                Ok(p) => p,
+                Err(e) => {
+                    tracing::warn!(error = %e, "a live event could not be read");
+                    continue;
+                }
+            };
+            if tx.send(payload).await.is_err() {
+                break;
+            }
+        }
+    });
+    Ok(rx)
+}
+
+/// The event a notification carries, reading a large one's body.
+async fn resolve(pool: &PgPool, message: &str) -> StoreResult<String> {
+    if let Some(inline) = message.strip_prefix('i') {
+        return Ok(inline.to_owned());
+    }
+    let id: i64 = message
+        .strip_prefix('r')
+        .and_then(|id| id.parse().ok())
+        .ok_or_else(|| StoreError::other(format!("unknown live-event message '{message:.20}'")))?;
+    sqlx::query_scalar("SELECT body FROM event_bodies WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+        .ok_or(StoreError::NotFound("event body"))
+}

@@ -1,0 +1,44 @@
+// One verdict as a card: a badge, the checks as sentences in the player's
+// words, the outcome laid out (cards, dice, tiles), and — behind "details" —
+// the scheme id, core's check names and texts, and the readable report.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { renderOutcome } from './render.js';
+import { sentences } from './words.js';
+import { coreErrorText } from './errors.js';
+import { fmtInt } from './format.js';
+
+export function statusOf(verdict) {
+  return verdict.error ? 'error' : verdict.valid ? 'valid' : 'invalid';
+}
+
+/** The scheme's name as a player knows it. */
+export function schemeName(scheme) {
+  return scheme ? t(`scheme.${scheme}`) : t('scheme.unknown');
+}
+
+/**
+ * @param verdict core's verdict object; @param report core's readable report
+ * @param record the record as read (for the claimed outcome), or null
+ * @param hints elements to show under the badge
+ */
+export function verdictCard(wasm, verdict, report, record, hints = []) {
+  const status = statusOf(verdict);
+  const lines = verdict.error ? [] : sentences(wasm, verdict, record);
+  const checks = h('ul', { class: 'checks' }, (verdict.checks || []).map((c) =>
+    h('li', { class: c.ok ? 'ok' : 'bad' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, c.ok ? '✓' : '✗'),
+      h('span', { class: 'sr-only' }, `${t(c.ok ? 'verify.check_ok' : 'verify.check_bad')} `), h('strong', {}, c.name), ' ', h('span', { class: 'detail' }, c.detail))));
+  return h('article', { class: `verdict ${status}`, tabindex: -1, 'data-index': verdict.index, 'data-valid': String(verdict.valid) },
+    h('p', { class: 'verdict-head' }, h('span', { class: `badge ${status}` }, t(`verify.${status}`)), ' ',
+      h('span', {}, t('verify.record', { n: fmtInt(Number(verdict.index) + 1), scheme: schemeName(verdict.scheme) }))),
+    verdict.error ? h('p', { class: 'error-text' }, coreErrorText(verdict.error)) : null,
+    ...hints,
+    lines.length ? h('ul', { class: 'sentences' }, lines.map((s) => h('li', { class: s.ok ? 'ok' : 'bad' },
+      h('span', { class: 'mark', 'aria-hidden': 'true' }, s.ok ? '✓' : '✗'), h('span', {}, s.text)))) : null,
+    h('div', { class: 'outcome' }, renderOutcome(wasm, verdict.scheme, verdict.outcome, record)),
+    h('details', { class: 'more' }, h('summary', {}, t('verify.details')),
+      h('p', { class: 'small' }, h('span', { class: 'muted' }, t('verify.scheme_id'), ' '), h('code', {}, verdict.scheme || '—')),
+      verdict.error ? h('p', { class: 'small' }, h('code', { class: 'raw-error' }, verdict.error)) : null,
+      verdict.checks && verdict.checks.length ? [h('p', { class: 'small muted' }, t('verify.checks')), checks] : null,
+      report ? [h('p', { class: 'small muted' }, t('verify.report')), h('pre', { class: 'report' }, report)] : null));
+}
