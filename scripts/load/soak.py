@@ -74,13 +74,16 @@ class Service:
         self.proc.wait()
 
 
-def call(url, method, path, token=None, body=None):
-    req = urllib.request.Request(url + path, method=method, data=body)
+def fetch(url, method, path, token=None):
+    req = urllib.request.Request(url + path, method=method)
     if token:
         req.add_header("Authorization", f"Bearer {token}")
     with urllib.request.urlopen(req, timeout=30) as r:
-        data = r.read()
-    return json.loads(data) if data[:1] in (b"{", b"[") else data
+        return r.read()
+
+
+def call(url, method, path, token=None):
+    return json.loads(fetch(url, method, path, token))
 
 
 def rss_kib(pid):
@@ -159,7 +162,7 @@ def check_player(url, token, work):
     if balance != history:
         problems.append(f"balance {balance} != opening + history {history}")
     export = work / "export.jsonl"
-    export.write_bytes(call(url, "GET", "/v1/records/export", token) or b"")
+    export.write_bytes(fetch(url, "GET", "/v1/records/export", token))
     if export.stat().st_size and subprocess.run([str(VERIFY), "verify", str(export)],
                                                 stdout=subprocess.DEVNULL).returncode != 0:
         problems.append("export does not verify")
