@@ -19,6 +19,7 @@ Usage: scripts/load/soak.py            (needs wrk, a built fairseed-server and f
 import json
 import os
 import pathlib
+import shutil
 import signal
 import socket
 import subprocess
@@ -207,6 +208,7 @@ def main():
         total += n
         problems += p
     svc.stop()
+    shutil.rmtree(work, ignore_errors=True)
     rss = [s[1] for s in samples]
     wal = [s[2] for s in samples]
     minute = max(1, 60 // 5)
