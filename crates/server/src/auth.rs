@@ -2,8 +2,8 @@
 //!
 //! Tokens are looked up by their SHA-256 and compared in constant time; the
 //! rate limit is taken per credential before any database work. A token not
-//! yet known to this process also costs its client address one unit of the
-//! failed-token limit before the lookup, and one found to belong to nobody
+//! in this process's cache is looked up only while its client address has
+//! failed-token budget left; one found to belong to nobody costs a unit and
 //! is remembered, so guessing tokens never costs a lookup per guess.
 
 use std::net::SocketAddr;
@@ -78,14 +78,19 @@ impl<S: Send + Sync> FromRequestParts<S> for Peer {
     }
 }
 
+fn too_many_failures(secs: u64) -> ApiError {
+    ApiError::rate_limited_because(
+        "too many unknown or refused tokens from this address; slow down",
+        secs,
+    )
+}
+
 /// Takes one unit of the address's failed-token limit, or answers 429.
 fn take_failure(state: &AppState, peer: Option<SocketAddr>) -> Result<(), ApiError> {
-    state.address_limits().failure(peer).map_err(|secs| {
-        ApiError::rate_limited_because(
-            "too many unknown or refused tokens from this address; slow down",
-            secs,
-        )
-    })
+    state
+        .address_limits()
+        .failure(peer)
+        .map_err(too_many_failures)
 }
 
 fn unknown_token() -> ApiError {
@@ -104,10 +109,14 @@ async fn player(state: &AppState, hash: String, peer: Option<SocketAddr>) -> Res
             "this endpoint is for players; the operator key cannot use it",
         ));
     }
-    take_failure(state, peer)?;
     if state.address_limits().misses().contains(&hash) {
+        take_failure(state, peer)?;
         return Err(unknown_token());
     }
+    state
+        .address_limits()
+        .may_fail(peer)
+        .map_err(too_many_failures)?;
     match state.store().player_by_token(&hash).await {
         Ok(player) => {
             state.cache_player(hash, player.id);
@@ -115,6 +124,7 @@ async fn player(state: &AppState, hash: String, peer: Option<SocketAddr>) -> Res
         }
         Err(fairseed_store::StoreError::NotFound(_)) => {
             state.address_limits().misses().insert(hash);
+            take_failure(state, peer)?;
             Err(unknown_token())
         }
         Err(other) => Err(other.into()),

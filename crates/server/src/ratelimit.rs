@@ -52,6 +52,16 @@ impl RateLimiter {
 
     /// Takes one request from `key`'s bucket, or says how many seconds to wait.
     pub fn check(&self, key: &str) -> Result<(), u64> {
+        self.take(key, 1.0)
+    }
+
+    /// Whether `key`'s bucket holds a request, without taking it.
+    pub fn peek(&self, key: &str) -> Result<(), u64> {
+        self.take(key, 0.0)
+    }
+
+    /// Refills `key`'s bucket, then takes `cost` if a whole request is there.
+    fn take(&self, key: &str, cost: f64) -> Result<(), u64> {
         if self.per_second <= 0.0 {
             return Ok(());
         }
@@ -71,7 +81,7 @@ impl RateLimiter {
             (*tokens + now.duration_since(*at).as_secs_f64() * self.per_second).min(self.burst);
         *at = now;
         if *tokens >= 1.0 {
-            *tokens -= 1.0;
+            *tokens -= cost;
             Ok(())
         } else {
             let wait = (1.0 - *tokens) / self.per_second;
@@ -112,10 +122,15 @@ impl AddressLimiter {
         peer.map_or(Ok(()), |p| self.signups.check(&address_key(p.ip())))
     }
 
-    /// One unknown or refused token from `peer` (also taken before a
-    /// token's first lookup, so guessing is bounded before it reaches the database).
+    /// One unknown or refused token from `peer`.
     pub fn failure(&self, peer: Option<SocketAddr>) -> Result<(), u64> {
         peer.map_or(Ok(()), |p| self.failures.check(&address_key(p.ip())))
+    }
+
+    /// Whether `peer` may still present an unknown token: checked before a
+    /// lookup, so once its failures are spent a guess reaches no database.
+    pub fn may_fail(&self, peer: Option<SocketAddr>) -> Result<(), u64> {
+        peer.map_or(Ok(()), |p| self.failures.peek(&address_key(p.ip())))
     }
 
     /// The unknown-token memory.
@@ -218,6 +233,14 @@ mod tests {
         assert!(limiter.signup(peer("[2001:db8:0:1::1]:1")).is_ok());
         assert!(limiter.signup(None).is_ok(), "no address: in-process use");
         assert!((0..100).all(|_| limiter.failure(peer("10.0.0.1:1")).is_ok()));
+    }
+
+    #[test]
+    fn peeking_takes_nothing() {
+        let limiter = RateLimiter::new(1);
+        assert!((0..100).all(|_| limiter.peek("a").is_ok()));
+        assert!(limiter.check("a").is_ok() && limiter.check("a").is_ok());
+        assert_eq!(limiter.peek("a"), Err(1));
     }
 
     #[test]

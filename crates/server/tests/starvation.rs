@@ -68,3 +68,42 @@ fn healthz_answers_under_a_half_open_flood() {
     assert!(spam <= 1, "accept errors logged {spam} times");
     drop(held);
 }
+
+/// Reads until the server closes the connection; the time it took.
+fn time_to_close(mut s: TcpStream) -> Duration {
+    use std::io::Read;
+    let started = Instant::now();
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return started.elapsed(),
+            Ok(_) => continue,
+            Err(e) => panic!("not closed within 10 s: {e}"),
+        }
+    }
+}
+
+#[test]
+fn silent_and_idle_connections_are_closed_after_the_header_timeout() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut opts = Options::new(dir.path());
+    opts.extra_args = vec!["--header-timeout".into(), "1".into()];
+    let server = Server::start(&opts);
+
+    let mut half = TcpStream::connect(&server.addr).expect("connect");
+    half.write_all(b"GET /healthz HTTP/1.1\r\n")
+        .expect("half a request");
+    let took = time_to_close(half);
+    assert!(took < Duration::from_secs(5), "half a header held {took:?}");
+
+    let mut idle = TcpStream::connect(&server.addr).expect("connect");
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("a request");
+    let took = time_to_close(idle);
+    assert!(
+        took < Duration::from_secs(5),
+        "an idle keep-alive held {took:?}"
+    );
+}
