@@ -138,6 +138,8 @@ pub(crate) async fn grant<T: Tx>(
         .ok_or(StoreError::NotFound("player"))?;
     let balance = crate::accounts::player(tx, id, true).await?.balance;
     if let Some((grant_id, earlier, after)) = tx.chip_grant(id, key).await? {
+        let earlier = crate::convert::parse_u128(&earlier, "amount")?;
+        let after = crate::convert::parse_u128(&after, "balance_after")?;
         same_grant(earlier, amount)?;
         return Ok(ChipGrant {
             id: grant_id,

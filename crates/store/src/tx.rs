@@ -145,12 +145,13 @@ pub(crate) trait Tx {
     async fn replace_token_hash(&mut self, player_id: i64, token_hash: &str)
         -> StoreResult<String>;
 
-    /// The player's chip grant under `key`: `(id, amount, balance after)`.
+    /// The player's chip grant under `key`: `(id, amount, balance after)`,
+    /// the two numbers as stored decimal text.
     async fn chip_grant(
         &mut self,
         player_id: i64,
         key: &str,
-    ) -> StoreResult<Option<(i64, u128, u128)>>;
+    ) -> StoreResult<Option<(i64, String, String)>>;
 
     /// Inserts a chip grant; its id.
     async fn insert_chip_grant(

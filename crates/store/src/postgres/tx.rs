@@ -193,7 +193,7 @@ impl Tx for PgTx<'_> {
         &mut self,
         player_id: i64,
         key: &str,
-    ) -> StoreResult<Option<(i64, u128, u128)>> {
+    ) -> StoreResult<Option<(i64, String, String)>> {
         let found: Option<(i64, String, String)> = sqlx::query_as(
             "SELECT id, amount::text, balance_after::text FROM chip_grants
              WHERE player_id = $1 AND grant_key = $2",
@@ -202,15 +202,7 @@ impl Tx for PgTx<'_> {
         .bind(key)
         .fetch_optional(&mut *self.0)
         .await?;
-        found
-            .map(|(id, amount, after)| {
-                Ok((
-                    id,
-                    convert::parse_u128(&amount, "amount")?,
-                    convert::parse_u128(&after, "balance_after")?,
-                ))
-            })
-            .transpose()
+        Ok(found)
     }
 
     async fn insert_chip_grant(

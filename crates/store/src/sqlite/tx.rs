@@ -206,7 +206,7 @@ impl Tx for SqliteTx<'_> {
         &mut self,
         player_id: i64,
         key: &str,
-    ) -> StoreResult<Option<(i64, u128, u128)>> {
+    ) -> StoreResult<Option<(i64, String, String)>> {
         let found = self
             .0
             .prepare_cached(
@@ -216,15 +216,7 @@ impl Tx for SqliteTx<'_> {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
             })
             .optional()?;
-        found
-            .map(|(id, amount, after)| {
-                Ok((
-                    id,
-                    convert::parse_u128(&amount, "amount")?,
-                    convert::parse_u128(&after, "balance_after")?,
-                ))
-            })
-            .transpose()
+        Ok(found)
     }
 
     async fn insert_chip_grant(
