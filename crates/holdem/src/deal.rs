@@ -132,8 +132,19 @@ pub fn check(deal: &DealV2, record: &HandRecord) -> Result<DealStatus, ReplayErr
     Ok(DealStatus::Derived)
 }
 
-/// Every human dealt in has a client seed, and no AI dealt in has one.
+/// Every human dealt in has a client seed, no AI dealt in has one, and every
+/// seed's seat is at the table.
 fn check_seats(deal: &DealV2, record: &HandRecord) -> Result<(), ReplayError> {
+    let seats = record.config.seats;
+    if let Some(seat) = deal.client_seeds.keys().find(|&&s| s >= seats) {
+        return Err(ReplayError::ClientSeeds {
+            hand: record.hand,
+            difference: format!(
+                "seat {seat} has a client seed, the table has seats 0 to {}",
+                seats.saturating_sub(1)
+            ),
+        });
+    }
     for s in &record.seats {
         let has_seed = deal.client_seeds.contains_key(&s.seat);
         let problem = match s.player {
