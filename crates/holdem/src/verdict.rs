@@ -3,14 +3,56 @@
 //!
 //! Core cannot know the hold'em rules (this crate depends on core), so each
 //! verifier routes records whose `scheme` is `holdem_hand_v1` here and every
-//! other record to core.
+//! other record to core ([`verify_batch`] does both for a batch of texts).
 
-use fairseed_core::{Check, Verdict};
+use std::borrow::Cow;
+
+use fairseed_core::{Check, Verdict, Verifier};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::deal::DealStatus;
 use crate::record::{check_deal, replay_hand, HandRecord, Outcome, ReplayError, SCHEME};
+
+/// Verdicts on `texts`, in order: hand records here, the rest by core's
+/// `verifier` in one batch (so a dice pair's bets still share its key state).
+pub fn verify_batch(verifier: &mut Verifier, texts: &[&str]) -> Vec<Verdict> {
+    let own: Vec<Option<Verdict>> = texts.iter().map(|t| verify_if_hand(t)).collect();
+    if own.iter().all(Option::is_none) {
+        return verifier.verify_batch(texts);
+    }
+    let rest: Vec<&str> = texts
+        .iter()
+        .zip(&own)
+        .filter(|(_, v)| v.is_none())
+        .map(|(t, _)| *t)
+        .collect();
+    let mut by_core = verifier.verify_batch(&rest).into_iter();
+    own.into_iter()
+        .map(|v| {
+            v.or_else(|| by_core.next()).unwrap_or_else(|| {
+                Verdict::unreadable(None, "internal error: a record got no verdict".to_owned())
+            })
+        })
+        .collect()
+}
+
+/// Just the `scheme` of a record, read without building the rest.
+#[derive(Deserialize)]
+struct SchemeOnly<'a> {
+    #[serde(borrow)]
+    scheme: Option<Cow<'a, str>>,
+}
+
+/// The verdict on `text` if it is a hand record, `None` for core.
+pub fn verify_if_hand(text: &str) -> Option<Verdict> {
+    // Most records are not hold'em: a substring search is far cheaper than a parse.
+    if !text.contains(SCHEME) {
+        return None;
+    }
+    let scheme = serde_json::from_str::<SchemeOnly<'_>>(text).ok()?.scheme?;
+    (scheme == SCHEME).then(|| verify_text(text))
+}
 
 /// Whether `value` is a record this crate verifies.
 pub fn is_hand_record(value: &Value) -> bool {
