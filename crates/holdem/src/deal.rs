@@ -173,3 +173,23 @@ fn in_deal(error: Error) -> Error {
         _ => error,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Until the session ends a record carries the commitment, never the secret.
+    #[test]
+    fn an_unrevealed_deal_holds_no_secret() {
+        let secret = [0x5a; 32];
+        let seeds = [ClientSeedEntry::new(0, "me").expect("valid")];
+        let hidden = DealV2::new(&secret, "t1", &seeds, false);
+        let hex = ServerSeed::from_bytes(secret).reveal().to_owned();
+        let json = serde_json::to_string(&hidden).expect("serializes");
+        assert!(!json.contains(&hex) && !format!("{hidden:?}").contains(&hex));
+        assert!(!json.contains("session_secret"), "{json}");
+        assert!(json.contains(&selfpoker_v2::session_commit(&secret)));
+        let shown = DealV2::new(&secret, "t1", &seeds, true);
+        assert_eq!(shown.session_secret.as_deref(), Some(hex.as_str()));
+    }
+}
