@@ -7,6 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is a failure
 
+use fairseed_core::selfpoker_v2;
 use fairseed_holdem::live::{
     self, driver, sealed, view, LiveTable, Message, Request, Scheme, Session,
 };
@@ -17,7 +18,14 @@ use proptest::prelude::*;
 /// Players 1 and 2 may sit; 3 never does.
 const PEOPLE: [i64; 3] = [1, 2, 3];
 
+/// The session secret of the `selfpoker_v2` tables of these tests.
+const SECRET: [u8; 32] = [0x5a; 32];
+
 fn new_table(seats: usize, ais: &[u8]) -> LiveTable {
+    table_with(seats, ais, false)
+}
+
+fn table_with(seats: usize, ais: &[u8], v2: bool) -> LiveTable {
     let config = TableConfig {
         seats,
         small_blind: 10,
@@ -36,8 +44,12 @@ fn new_table(seats: usize, ais: &[u8]) -> LiveTable {
             .0;
     }
     let session = Session {
-        scheme: Scheme::Selfpoker,
-        commit: None,
+        scheme: if v2 {
+            Scheme::SelfpokerV2
+        } else {
+            Scheme::Selfpoker
+        },
+        commit: v2.then(|| selfpoker_v2::session_commit(&SECRET)),
         revealed: None,
     };
     LiveTable::new("t1".into(), table, session)
@@ -140,10 +152,11 @@ fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, V
             return match plan.due {
                 driver::Due::Command(c) => live::apply(live, c, *now).ok(),
                 driver::Due::StartHand => {
-                    let command = Command::StartHand {
-                        seed: arg & ((1 << 63) - 1),
+                    let seed = match live.session.scheme {
+                        Scheme::SelfpokerV2 => live::derived_seed(live, &SECRET).unwrap(),
+                        Scheme::Selfpoker => arg & ((1 << 63) - 1),
                     };
-                    live::apply(live, command, *now).ok()
+                    live::apply(live, Command::StartHand { seed }, *now).ok()
                 }
             };
         }
@@ -161,8 +174,9 @@ proptest! {
         ais in proptest::collection::vec(1u8..=3, 0..5),
         choices in proptest::collection::vec(any::<u64>(), 1..300),
         noise in any::<u64>(),
+        v2 in any::<bool>(),
     ) {
-        let mut live = new_table(seats, &ais);
+        let mut live = table_with(seats, &ais, v2);
         let mut now = Millis(0);
         let mut seq = 0;
         for choice in choices {
@@ -176,9 +190,23 @@ proptest! {
                 let text = serde_json::to_string(m).unwrap();
                 prop_assert!(!text.contains("\"hole\""), "no message carries hole cards");
                 if let Message::HandEnd { record, fairplay, .. } = m {
-                    prop_assert!(replay(record).is_ok(), "{:?}", replay(record));
-                    prop_assert_eq!(&fairplay.commit, &record.commit);
-                    prop_assert_eq!(fairplay.seed.parse::<u64>().unwrap(), record.seed);
+                    let hand = &record.hand;
+                    prop_assert!(replay(hand).is_ok(), "{:?}", replay(hand));
+                    prop_assert_eq!(&fairplay.commit, &hand.commit);
+                    prop_assert_eq!(fairplay.seed.parse::<u64>().unwrap(), hand.seed);
+                    prop_assert_eq!(record.deal.is_some(), v2);
+                    if let Some(deal) = &record.deal {
+                        let entries: Vec<_> = deal
+                            .client_seeds
+                            .iter()
+                            .map(|(seat, seed)| {
+                                selfpoker_v2::ClientSeedEntry::new(seat.parse().unwrap(), seed).unwrap()
+                            })
+                            .collect();
+                        let derived =
+                            selfpoker_v2::hand_seed(&SECRET, "t1", hand.hand, &entries).unwrap();
+                        prop_assert_eq!(derived, hand.seed, "the seed is the derivation's");
+                    }
                 }
             }
             prop_assert_eq!(next.seq, seq);

@@ -1,6 +1,8 @@
 //! The public messages a live table adds to its log: each event, and at
 //! each hand's end the revealed seed with the hand's record.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::{ClientSeed, LiveTable, Scheme};
@@ -28,7 +30,7 @@ pub enum Message {
         /// The seed, its commitment and how it was made.
         fairplay: Fairplay,
         /// The hand's record, as `fairseed verify` reads it.
-        record: Box<HandRecord>,
+        record: Box<LiveRecord>,
     },
 }
 
@@ -49,6 +51,34 @@ impl Message {
     }
 }
 
+/// A hand's record: `holdem_hand_v1` (docs/spec.md §15), with the `deal`
+/// of §17.5 when the seed was derived under `selfpoker_v2`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LiveRecord {
+    /// The hand.
+    #[serde(flatten)]
+    pub hand: HandRecord,
+    /// How the seed was derived (v2 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Deal>,
+}
+
+/// The `deal` of a `selfpoker_v2` hand record (docs/spec.md §17.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Deal {
+    /// Always `selfpoker_v2`.
+    pub scheme: &'static str,
+    /// `sha256` of the session secret.
+    pub session_commit: String,
+    /// The table the derivation names.
+    pub table_id: String,
+    /// Decimal seat → client seed: the seated humans' when the hand started.
+    pub client_seeds: BTreeMap<String, String>,
+    /// The session secret, once the session ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_secret: Option<String>,
+}
+
 /// How a hand's seed was made, revealed at its end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fairplay {
@@ -64,14 +94,17 @@ pub struct Fairplay {
     /// v2: the table the derivation names.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table_id: Option<String>,
-    /// v2: the seated humans' client seeds the seed derives from, seat order.
+    /// v2: decimal seat → client seed, the seated humans' the seed derives from.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub client_seeds: Option<Vec<ClientSeed>>,
+    pub client_seeds: Option<BTreeMap<String, String>>,
+    /// v2: the session secret, once the session ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_secret: Option<String>,
 }
 
 /// The `hand_end` message of hand `number` (its seq set by the caller),
-/// from the table after the hand (`next`, whose `hand_events` end with
-/// `hand_ended`).
+/// from the table while the hand was played (`before`) and after it
+/// (`next`, whose `hand_events` end with `hand_ended`).
 pub(crate) fn hand_end(
     before: &LiveTable,
     next: &LiveTable,
@@ -79,21 +112,43 @@ pub(crate) fn hand_end(
     seed: u64,
 ) -> Result<Message, HoldemError> {
     let events = &next.hand_events;
-    let record =
+    let hand =
         record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
-    let v2 = next.session.scheme == Scheme::SelfpokerV2;
+    let deal = deal(next);
     let fairplay = Fairplay {
         scheme: next.session.scheme.as_str(),
-        commit: record.commit.clone(),
+        commit: hand.commit.clone(),
         seed: seed.to_string(),
-        session_commit: next.session.commit.clone().filter(|_| v2),
-        table_id: v2.then(|| next.table_id.clone()),
-        client_seeds: v2.then(|| next.hand_client_seeds.clone()),
+        session_commit: deal.as_ref().map(|d| d.session_commit.clone()),
+        table_id: deal.as_ref().map(|d| d.table_id.clone()),
+        client_seeds: deal.as_ref().map(|d| d.client_seeds.clone()),
+        session_secret: deal.as_ref().and_then(|d| d.session_secret.clone()),
     };
     Ok(Message::HandEnd {
         seq: 0,
         number,
         fairplay,
-        record: Box::new(record),
+        record: Box::new(LiveRecord { hand, deal }),
     })
+}
+
+/// The `deal` of the hand `live` is playing or just ended (v2 only).
+pub fn deal(live: &LiveTable) -> Option<Deal> {
+    if live.session.scheme != Scheme::SelfpokerV2 {
+        return None;
+    }
+    Some(Deal {
+        scheme: Scheme::SelfpokerV2.as_str(),
+        session_commit: live.session.commit.clone().unwrap_or_default(),
+        table_id: live.table_id.clone(),
+        client_seeds: seed_map(&live.hand_client_seeds),
+        session_secret: live.session.revealed.clone(),
+    })
+}
+
+fn seed_map(seeds: &[ClientSeed]) -> BTreeMap<String, String> {
+    seeds
+        .iter()
+        .map(|c| (c.seat.to_string(), c.seed.clone()))
+        .collect()
 }

@@ -16,13 +16,14 @@ mod message;
 pub mod sealed;
 mod view;
 
+use fairseed_core::selfpoker_v2;
 use fairseed_play::{Millis, PlayerId, RuleViolation};
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
 
-pub use message::{Fairplay, Message};
+pub use message::{deal, Deal, Fairplay, LiveRecord, Message};
 pub use view::{
     view, HandView, LastHand, LastHole, LastResult, LegalView, SeatPlayer, SeatView, SessionView,
     TableView,
@@ -130,9 +131,12 @@ pub enum LiveError {
     /// The player sits here already.
     #[error("you already sit at seat {0}")]
     AlreadySeated(usize),
-    /// The client seed is not 1 to 64 printable ASCII characters.
-    #[error("client_seed: expected 1 to 64 printable ASCII characters")]
-    ClientSeed,
+    /// The client seed is unusable (the message names why).
+    #[error("{0}")]
+    ClientSeed(String),
+    /// The session's seeds cannot be derived (the message names why).
+    #[error("{0}")]
+    Derivation(String),
     /// The table closed when its last human left.
     #[error("the table is closed; open a new one")]
     Closed,
@@ -144,7 +148,8 @@ impl RuleViolation for LiveError {
             LiveError::Rules(e) => e.code(),
             LiveError::NotSeated => "not_seated",
             LiveError::AlreadySeated(_) => "already_seated",
-            LiveError::ClientSeed => "client_seed_invalid",
+            LiveError::ClientSeed(_) => "client_seed_invalid",
+            LiveError::Derivation(_) => "derivation_failed",
             LiveError::Closed => "table_closed",
         }
     }
@@ -207,8 +212,23 @@ impl LiveTable {
     }
 }
 
-fn printable(seed: &str) -> bool {
-    (1..=64).contains(&seed.len()) && seed.bytes().all(|b| (0x20..0x7f).contains(&b))
+/// The seed of the next hand under `selfpoker_v2`: the HMAC of docs/spec.md
+/// §17.2 over the table, the next hand's number and the seated humans'
+/// client seeds, keyed by the session `secret`.
+///
+/// # Errors
+/// [`LiveError::Derivation`] when no human with a client seed is seated, or
+/// the table id is not an identifier.
+pub fn derived_seed(live: &LiveTable, secret: &[u8; 32]) -> Result<u64, LiveError> {
+    let entries = live
+        .seated_client_seeds()
+        .iter()
+        .map(|c| selfpoker_v2::ClientSeedEntry::new(c.seat, &c.seed))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| LiveError::Derivation(e.to_string()))?;
+    let hand = live.table.hands_played + 1;
+    selfpoker_v2::hand_seed(secret, &live.table_id, hand, &entries)
+        .map_err(|e| LiveError::Derivation(e.to_string()))
 }
 
 /// Applies `request` from `player` at `now`.
@@ -229,9 +249,8 @@ pub fn request(
         if let Some(at) = seated {
             return Err(LiveError::AlreadySeated(at));
         }
-        if !printable(&client_seed) {
-            return Err(LiveError::ClientSeed);
-        }
+        fairseed_core::ClientSeed::parse_field(&client_seed, "client_seed")
+            .map_err(|e| LiveError::ClientSeed(e.to_string()))?;
         let human = Player::Human { id: player };
         let (mut next, messages) = apply(
             live,
