@@ -220,13 +220,34 @@ impl LiveTable {
 /// [`LiveError::Derivation`] when no human with a client seed is seated, or
 /// the table id is not an identifier.
 pub fn derived_seed(live: &LiveTable, secret: &[u8; 32]) -> Result<u64, LiveError> {
-    let entries = live
-        .seated_client_seeds()
+    let hand = live.table.hands_played + 1;
+    session_seed(live, secret, hand, &live.seated_client_seeds())
+}
+
+/// The seed of the hand being played under `selfpoker_v2` (`None` between
+/// hands): what the service re-derives its cards from when it loads a table.
+///
+/// # Errors
+/// As [`derived_seed`].
+pub fn running_seed(live: &LiveTable, secret: &[u8; 32]) -> Result<Option<u64>, LiveError> {
+    live.table
+        .hand
+        .as_ref()
+        .map(|hand| session_seed(live, secret, hand.number, &live.hand_client_seeds))
+        .transpose()
+}
+
+fn session_seed(
+    live: &LiveTable,
+    secret: &[u8; 32],
+    hand: u64,
+    seeds: &[ClientSeed],
+) -> Result<u64, LiveError> {
+    let entries = seeds
         .iter()
         .map(|c| selfpoker_v2::ClientSeedEntry::new(c.seat, &c.seed))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| LiveError::Derivation(e.to_string()))?;
-    let hand = live.table.hands_played + 1;
     selfpoker_v2::hand_seed(secret, &live.table_id, hand, &entries)
         .map_err(|e| LiveError::Derivation(e.to_string()))
 }
