@@ -381,3 +381,76 @@ fn a_person_and_five_ais_play_over_the_websocket_on_postgres() {
     let server = Server::start(&o);
     play(&server);
 }
+
+/// The hole cards `m` (a state) shows at seat 0, while a hand is played.
+fn my_hole(m: &Value) -> Option<Value> {
+    let t = &m["table"];
+    (m["type"] == "state" && !t["hand"].is_null()).then(|| t["seats"][0]["hole"].clone())
+}
+
+#[test]
+fn a_table_survives_a_kill_mid_hand_and_plays_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.clone();
+    let mut http = Client::new(&addr);
+    let token = new_player(&mut http);
+    let body = json!({"ais": [2, 3], "seats": 3, "action_ms": 30000});
+    let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
+    let table = created["table_id"].as_str().expect("table_id").to_owned();
+    let session_commit = created["session_commit"]
+        .as_str()
+        .expect("commit")
+        .to_owned();
+    let hello = |after: Value| json!({"type": "hello", "token": token, "after": after});
+    let mut ws = Ws::connect(&addr, &table, hello(Value::Null));
+    ws.send(&json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "seed before the kill"}));
+    // Play a hand, then stop at the person's turn in the second one.
+    let mut acted = 0;
+    let mut ended = 0;
+    let (hole, number, last_seq) = loop {
+        let m = ws.next();
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "hand_end" {
+            check_hand_end(&m, &table, &session_commit);
+            ended += 1;
+        }
+        if ended >= 1 && !m["table"]["hand"]["legal"].is_null() {
+            break (
+                my_hole(&m).expect("my cards"),
+                m["table"]["hand"]["number"].clone(),
+                m["seq"].as_u64().expect("seq"),
+            );
+        }
+        act_if_asked(&mut ws, &m, &mut acted);
+    };
+    drop(ws);
+    server.kill9();
+
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.clone();
+    let mut ws = Ws::connect(&addr, &table, hello(Value::from(last_seq)));
+    let state = ws.until("the state after the restart", |m| m["type"] == "state");
+    assert_eq!(
+        state["seq"].as_u64(),
+        Some(last_seq),
+        "nothing happened while down"
+    );
+    assert_eq!(state["table"]["hand"]["number"], number);
+    assert_eq!(
+        my_hole(&state),
+        Some(hole),
+        "the same cards, dealt again from the session"
+    );
+    act_if_asked(&mut ws, &state, &mut acted);
+    loop {
+        let m = ws.next();
+        assert_ne!(m["type"], "error", "{m}");
+        no_foreign_holes(&m, Some(0));
+        if m["type"] == "hand_end" && m["number"] == number {
+            check_hand_end(&m, &table, &session_commit);
+            break;
+        }
+        act_if_asked(&mut ws, &m, &mut acted);
+    }
+}
