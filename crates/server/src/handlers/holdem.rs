@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use fairseed_core::selfpoker_v2;
 use fairseed_holdem::live::{view, LiveTable, Scheme, Session};
-use fairseed_holdem::{apply, Command, Player, Table, TableConfig};
+use fairseed_holdem::{apply, Command, HoldemError, Player, Table, TableConfig};
 use fairseed_play::Viewer;
 use fairseed_store::Commit;
 use serde::Deserialize;
@@ -53,7 +53,10 @@ impl NewTable {
     /// The table with its AIs seated, seat 0 left for the caller.
     fn table(&self) -> Result<Table, ApiError> {
         let config = self.config();
-        let mut table = Table::new(config)?;
+        let mut table = Table::new(config).map_err(|e| match e {
+            HoldemError::Config { field, reason } => ApiError::invalid(field, reason),
+            other => other.into(),
+        })?;
         if self.ais.len() >= config.seats {
             return Err(ApiError::invalid(
                 "ais",
