@@ -363,10 +363,90 @@ fn options(dir: &std::path::Path) -> Options<'_> {
 }
 
 #[test]
-fn a_person_and_five_ais_play_over_the_websocket_on_sqlite() {
+fn two_tables_play_at_once_on_sqlite() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&options(dir.path()));
-    play(&server);
+    std::thread::scope(|s| {
+        let a = s.spawn(|| play(&server));
+        let b = s.spawn(|| play(&server));
+        a.join().expect("table a");
+        b.join().expect("table b");
+    });
+}
+
+/// The first message of a connection and its answer.
+fn first_answer(addr: &str, table: &str, hello: Value) -> Value {
+    let mut ws = Ws::connect(addr, table, hello);
+    ws.next()
+}
+
+#[test]
+fn refusals_name_their_code() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let body = json!({"ais": [1], "seats": 2});
+    let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
+    let table = created["table_id"].as_str().expect("table_id");
+
+    let not_hello = first_answer(addr, table, json!({"type": "sit", "seat": 0}));
+    assert_eq!(
+        (not_hello["type"].as_str(), not_hello["code"].as_str()),
+        (Some("error"), Some("invalid_field"))
+    );
+    let bad_token = first_answer(addr, table, json!({"type": "hello", "token": "nope"}));
+    assert_eq!(bad_token["code"], "unauthorized");
+    let unknown = tungstenite::connect(format!("ws://{addr}/v1/holdem/tables/nope/ws"));
+    assert!(unknown.is_err(), "no such table: no upgrade");
+
+    let mut spectator = Ws::connect(addr, table, json!({"type": "hello"}));
+    spectator.until("a state", |m| m["type"] == "state");
+    spectator.send(&json!({"type": "sit_in", "id": "s"}));
+    assert_eq!(spectator.answer("s")["code"], "unauthorized");
+
+    let mut ws = Ws::connect(addr, table, json!({"type": "hello", "token": token}));
+    ws.until("a state", |m| m["type"] == "state");
+    ws.send(&json!({"type": "top_up", "id": "t"}));
+    assert_eq!(ws.answer("t")["code"], "not_seated");
+    ws.socket.send(Message::text("{not json")).expect("send");
+    let m = loop {
+        let m = ws.next();
+        if m["type"] == "error" {
+            break m;
+        }
+    };
+    assert_eq!(
+        (m["code"].as_str(), &m["id"]),
+        (Some("bad_request"), &Value::Null)
+    );
+    ws.send(&json!({"type": "sit", "id": "long", "seat": 0, "client_seed": "x".repeat(65)}));
+    assert_eq!(ws.answer("long")["code"], "client_seed_invalid");
+    ws.send(&json!({"type": "sit", "id": "far", "seat": 5, "client_seed": "x"}));
+    assert_eq!(ws.answer("far")["code"], "seat_invalid");
+    ws.send(&json!({"type": "sit", "id": "ok", "seat": 0, "client_seed": "x"}));
+    assert_eq!(ws.answer("ok")["type"], "ack");
+    ws.send(&json!({"type": "top_up", "id": "full"}));
+    // Refused either way: a full stack, or already dealt into the first hand.
+    let full = ws.answer("full");
+    assert!(
+        ["top_up_not_needed", "in_hand"].contains(&full["code"].as_str().unwrap_or("")),
+        "{full}"
+    );
+    ws.until("my turn", |m| !m["table"]["hand"]["legal"].is_null());
+    ws.send(&json!({"type": "act", "id": "tiny", "action": {"kind": "raise_to", "to": 1}}));
+    let tiny = ws.answer("tiny");
+    assert!(
+        tiny["code"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("raise_")),
+        "{tiny}"
+    );
+    ws.send(&json!({"type": "leave", "id": "early"}));
+    assert_eq!(ws.answer("early")["code"], "in_hand");
+    ws.send(&json!({"type": "act", "id": "what", "action": {"kind": "bet"}}));
+    assert_eq!(ws.answer("what")["code"], "invalid_field");
 }
 
 #[test]

@@ -27,6 +27,9 @@ use crate::step;
 use super::drive;
 use super::rows;
 
+/// How often an idle connection is pinged, so proxies keep it open.
+const PING_EVERY: Duration = Duration::from_secs(30);
+
 /// Time a client has to say hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -120,8 +123,14 @@ pub async fn serve(
     if !conn.sync(&mut socket).await {
         return;
     }
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if socket.send(WsMessage::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            }
             incoming = next_text(&mut socket) => {
                 let Some(text) = incoming else { return };
                 let answer = conn.handle(&text).await;
