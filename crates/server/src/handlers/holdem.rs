@@ -2,6 +2,7 @@
 //! it as the caller sees it, read its finished hands, and open its
 //! WebSocket (`crate::holdem::ws`), where people sit and play.
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -187,10 +188,15 @@ pub async fn get_ws(
     State(state): State<AppState>,
     Peer(peer): Peer,
     ApiPath(table): ApiPath<String>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let table = checked(&table)?.to_owned();
     holdem::row(&state, &table).await?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::bad_request(format!(
+            "this path is a WebSocket (Upgrade: websocket): {e}"
+        ))
+    })?;
     Ok(upgrade
         .max_message_size(ws::MAX_MESSAGE)
         .on_upgrade(move |socket| ws::serve(socket, state, table, peer))
