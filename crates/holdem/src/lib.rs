@@ -8,6 +8,7 @@
 //! - [`record`]: hand records that replay and check every chip, and [`deal`]: their
 //!   `selfpoker_v2` seed derivation; [`mod@simulate`]: AI-only tables;
 //! - [`verdict`]: `fairseed verify`'s verdicts on hand records;
+//! - [`live`]: a table open to people and AIs, its views and what it does next;
 //! - [`phh`]: hand records in the Poker Hand History format, for other tools.
 
 #![forbid(unsafe_code)]
@@ -16,6 +17,7 @@ pub mod ai;
 pub mod card;
 pub mod deal;
 pub mod eval;
+pub mod live;
 pub mod phh;
 pub mod record;
 pub mod rules;
