@@ -9,7 +9,7 @@ mod common;
 use common::hands::{scenario, with_unseen_changed};
 use common::reference;
 use fairseed_holdem::ai::SeatView;
-use fairseed_holdem::coach::{advise, measure, Method};
+use fairseed_holdem::coach::{advise, check, measure, Method};
 use fairseed_holdem::{Action, Card, CardSet};
 use proptest::prelude::*;
 
@@ -160,6 +160,11 @@ fn the_nuts_on_the_river_raises_and_air_folds_to_a_big_bet() {
         to_call,
         raise,
     };
+    assert_eq!(check(&view("Ah Kh", 0, None)), Ok(()));
+    let mut twice = view("Qh Kh", 0, None);
+    assert_eq!(check(&twice).map_err(|e| e.field), Err("hole"));
+    twice.board.pop();
+    assert_eq!(check(&twice).map_err(|e| e.field), Err("board"));
     let nuts = advise(&view("Ah Kh", 0, Some((100, 5000))), 1);
     assert_eq!(nuts.equity, 1.0);
     assert!(
@@ -181,7 +186,9 @@ proptest! {
     fn hidden_cards_never_change_the_advice((hand, seed, swaps) in scenario()) {
         let Some(hand) = hand else { return Ok(()) };
         for (k, p) in hand.players.iter().enumerate() {
-            let advice = advise(&SeatView::for_seat(&hand, p.seat).unwrap(), seed);
+            let view = SeatView::for_seat(&hand, p.seat).unwrap();
+            prop_assert_eq!(check(&view), Ok(()));
+            let advice = advise(&view, seed);
             let other = with_unseen_changed(&hand, k, &swaps);
             prop_assert_ne!(&other.players, &hand.players);
             let again = advise(&SeatView::for_seat(&other, p.seat).unwrap(), seed);

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::SeatView;
 use crate::card::{Card, CardSet};
 use crate::eval::{evaluator, Hand, HandRank};
-use crate::rules::Action;
+use crate::rules::{Action, MAX_SEATS};
 
 /// Exact enumeration when it visits at most this many (run-out, holdings)
 /// cases: the turn against one opponent is 45,540, the flop against one
@@ -138,6 +138,55 @@ pub struct Advice {
     pub reason: Reason,
     /// Why, in one English line.
     pub line: String,
+}
+
+/// Why a view sent from outside (the page builds it from its table view)
+/// cannot be advised on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {reason}")]
+pub struct ViewError {
+    /// The view's field.
+    pub field: &'static str,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// Checks a view that did not come from [`SeatView::for_seat`]: a board of
+/// 0, 3, 4 or 5 cards matching the street, no card twice, 2 to
+/// [`MAX_SEATS`] seats, its own seat among them.
+///
+/// # Errors
+/// [`ViewError`] naming the first field that is wrong.
+pub fn check(view: &SeatView) -> Result<(), ViewError> {
+    let bad = |field, reason: String| Err(ViewError { field, reason });
+    if view.board.len() != view.street.board_len() {
+        return bad(
+            "board",
+            format!(
+                "{} cards on the {}, expected {}",
+                view.board.len(),
+                view.street,
+                view.street.board_len()
+            ),
+        );
+    }
+    let all: Vec<Card> = view.hole.iter().chain(&view.board).copied().collect();
+    if CardSet::of(&all).len() as usize != all.len() {
+        return bad(
+            "hole",
+            "a card appears twice among the hole and board cards".into(),
+        );
+    }
+    if !(2..=MAX_SEATS).contains(&view.seats.len()) {
+        return bad(
+            "seats",
+            format!("{} seats, expected 2 to {MAX_SEATS}", view.seats.len()),
+        );
+    }
+    if !view.seats.iter().any(|s| s.seat == view.seat) {
+        return bad("seat", format!("seat {} is not among the seats", view.seat));
+    }
+    Ok(())
 }
 
 /// Advice for the seat of `view`, a function of the view and `seed` only
