@@ -1,5 +1,5 @@
 // The player's page: tabs, the balance, and wiring between the tabs. Verify and
-// Tables work without the service; Dice, Seeds and Revealed need it.
+// Tables work without the service; Dice, Seeds, Revealed and Table need it.
 import { h, $, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
@@ -12,10 +12,11 @@ import { mountSeeds } from './seeds.js';
 import { mountRevealed } from './revealed.js';
 import { mountVerify, DICE_FIELDS } from './verify.js';
 import { mountTables } from './tables.js';
+import { mountTable } from './table.js';
 import { mountLanguageSwitch } from './lang.js';
 import { takeLoginLink } from './account.js';
 
-const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables'];
+const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables', 'table'];
 /** Opens Verify with a bet's values; set once the tabs exist. */
 let openProof = () => {};
 
@@ -94,7 +95,8 @@ async function main() {
   const revealed = mountRevealed($('#panel-revealed'), { wasm, onProof: (v) => openProof(v) });
   const verify = mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
   const tables = mountTables($('#panel-tables'), { wasm });
-  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll() };
+  const table = mountTable($('#panel-table'), { wasm });
+  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll(), table: () => table.show() };
   const tabs = setupTabs((name) => loaders[name]?.().catch(showError));
   const shared = sharedCheck();
   if (shared) verify.prefill(shared);

@@ -178,7 +178,7 @@ fn the_nuts_on_the_river_raises_and_air_folds_to_a_big_bet() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// For every seat dealt in, on its turn or not, the advice is the same
     /// when every card it cannot see (other holes, the board to come) changes.

@@ -1,8 +1,9 @@
 //! Exact equity: every run-out of the board and every holding of every
 //! opponent, each counted once.
 
-use super::{deal_share, Spot};
+use super::{share, Spot};
 use crate::card::Card;
+use crate::eval::{evaluator, Hand, HandRank};
 
 /// n choose k, `None` on overflow.
 fn choose(n: usize, k: usize) -> Option<u64> {
@@ -35,6 +36,9 @@ pub(super) fn exact(spot: &Spot, unseen: &[Card]) -> (f64, u64) {
         used: vec![false; unseen.len()],
         runout: Vec::with_capacity(spot.to_come),
         holes: Vec::with_capacity(2 * spot.opponents),
+        board: spot.board,
+        // Replaced at each run-out; already right when no card is to come.
+        mine: evaluator().rank(spot.mine),
         total: 0.0,
         cases: 0,
     };
@@ -49,6 +53,10 @@ struct Walk<'a> {
     used: Vec<bool>,
     runout: Vec<Card>,
     holes: Vec<Card>,
+    /// The whole board of the current run-out, and the seat's rank on it
+    /// (computed once per run-out, not once per holding).
+    board: Hand,
+    mine: HandRank,
     total: f64,
     cases: u64,
 }
@@ -57,6 +65,9 @@ impl Walk<'_> {
     /// Every set of board cards to come, in increasing index from `from`.
     fn runouts(&mut self, from: usize) {
         if self.runout.len() == self.spot.to_come {
+            let add = |h: Hand| self.runout.iter().fold(h, |h, &c| h.add(c));
+            self.board = add(self.spot.board);
+            self.mine = evaluator().rank(add(self.spot.mine));
             self.holdings();
             return;
         }
@@ -72,7 +83,13 @@ impl Walk<'_> {
     /// Every two-card holding of the next opponent among the cards left.
     fn holdings(&mut self) {
         if self.holes.len() == 2 * self.spot.opponents {
-            self.total += deal_share(self.spot, &self.runout, &self.holes);
+            let ev = evaluator();
+            let board = self.board;
+            let theirs = self
+                .holes
+                .chunks_exact(2)
+                .map(|p| ev.rank(board.add(p[0]).add(p[1])));
+            self.total += share(self.mine, theirs);
             self.cases += 1;
             return;
         }
