@@ -93,7 +93,7 @@ export function renderTable(root, wasm, table, { deal, lastActions = {} }) {
     const k = (i - you + n) % n;
     return seatBox(wasm, table, seat, places[Math.min(k, places.length - 1)], lastActions);
   });
-  clear(root, h('div', { class: `felt seats-${n}` }, middle(wasm, table, deal), seats));
+  clear(root, h('div', { class: `felt seats-${n}`, 'data-hand': table.hand ? table.hand.number : null }, middle(wasm, table, deal), seats));
 }
 
 /**

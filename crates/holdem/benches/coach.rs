@@ -1,6 +1,7 @@
 //! The coach's answer time on the spots a table meets: exact enumeration
-//! (flop and turn heads-up, the river three-way) and Monte Carlo (preflop
-//! six-handed, the flop three-way). The page must answer within 50 ms.
+//! (river and turn heads-up) and Monte Carlo (preflop six-handed, the flop
+//! heads-up and three-way, the river three-way). The page must answer
+//! within 50 ms.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use fairseed_holdem::ai::{PublicSeat, SeatView};

@@ -2,8 +2,8 @@
 //!
 //! [`advise`] measures the seat's equity — its average share of the pot
 //! against the live opponents holding random hands — exactly, by enumerating
-//! every run-out and every holding, when there are few enough cases (from
-//! the flop on against one opponent, the river against two), and otherwise by Monte Carlo with its
+//! every run-out and every holding, when there are few enough cases (the
+//! river or turn against one opponent), and otherwise by Monte Carlo with its
 //! standard error, deterministic in the seed passed in. It compares the
 //! equity with the pot odds and suggests an action with a one-line reason.
 //!
@@ -24,10 +24,11 @@ use crate::eval::{evaluator, Hand, HandRank};
 use crate::rules::{Action, MAX_SEATS};
 
 /// Exact enumeration when it visits at most this many (run-out, holdings)
-/// cases: the flop against one opponent (1,070,190), the river against two
-/// (893,970) and everything smaller; the turn against two is 41 million.
-/// A million cases take about 15 ms in the browser (docs/performance.md).
-pub const EXACT_LIMIT: u64 = 1_100_000;
+/// cases: the river (990) and the turn (45,540) against one opponent. The
+/// next sizes up, the river against two (893,970) and the flop against one
+/// (1,070,190), take 25 to 40 ms in the browser, too close to the 50 ms an
+/// answer may take (docs/performance.md); they are sampled.
+pub const EXACT_LIMIT: u64 = 100_000;
 
 /// Monte Carlo deals when enumeration would be too long: a standard error
 /// of at most 0.5 percentage points.
