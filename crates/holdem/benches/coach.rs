@@ -33,21 +33,16 @@ fn view(street: Street, board: &[u8], players: usize) -> SeatView {
 }
 
 fn bench(c: &mut Criterion) {
+    let flop = [0, 20, 40];
+    let turn = [0, 20, 40, 33];
+    let river = [0, 20, 40, 33, 9];
     let spots = [
         ("preflop_6_players_sampled", view(Street::Preflop, &[], 6)),
-        (
-            "flop_3_players_sampled",
-            view(Street::Flop, &[0, 20, 40], 3),
-        ),
-        ("flop_heads_up_exact", view(Street::Flop, &[0, 20, 40], 2)),
-        (
-            "turn_heads_up_exact",
-            view(Street::Turn, &[0, 20, 40, 33], 2),
-        ),
-        (
-            "river_3_players_exact",
-            view(Street::River, &[0, 20, 40, 33, 9], 3),
-        ),
+        ("flop_3_players_sampled", view(Street::Flop, &flop, 3)),
+        ("flop_heads_up_sampled", view(Street::Flop, &flop, 2)),
+        ("turn_heads_up_exact", view(Street::Turn, &turn, 2)),
+        ("river_heads_up_exact", view(Street::River, &river, 2)),
+        ("river_3_players_sampled", view(Street::River, &river, 3)),
     ];
     let mut group = c.benchmark_group("coach_advise");
     for (name, v) in &spots {
