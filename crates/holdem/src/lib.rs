@@ -7,6 +7,7 @@
 //! - [`ai`]: three AI levels deciding from a seat's view only;
 //! - [`coach`]: equity, pot odds and a suggested action from a seat's view only;
 //! - [`record`]: hand records that replay and check every chip; [`mod@simulate`]: AI-only tables;
+//! - [`live`]: a table open to people and AIs, its views and what it does next;
 //! - [`phh`]: hand records in the Poker Hand History format, for other tools.
 
 #![forbid(unsafe_code)]
@@ -15,6 +16,7 @@ pub mod ai;
 pub mod card;
 pub mod coach;
 pub mod eval;
+pub mod live;
 pub mod phh;
 pub mod record;
 pub mod rules;

@@ -74,6 +74,15 @@ pub struct ServeArgs {
     #[arg(long, env = "FAIRSEED_LEASE_TTL_MS", default_value_t = crate::fleet::DEFAULT_LEASE_TTL_MS,
           value_parser = clap::value_parser!(i64).range(300..=3_600_000))]
     pub lease_ttl_ms: i64,
+
+    /// How long (ms) an AI at a live hold'em table waits after its turn
+    /// began before it acts (never before the state showing its turn went out).
+    #[arg(long, default_value_t = 700, value_parser = clap::value_parser!(i64).range(0..=60_000))]
+    pub holdem_ai_delay_ms: i64,
+
+    /// The pause (ms) between the end of a hold'em hand and the next deal.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(i64).range(0..=600_000))]
+    pub holdem_next_hand_ms: i64,
 }
 
 impl std::fmt::Debug for ServeArgs {
@@ -94,6 +103,8 @@ impl std::fmt::Debug for ServeArgs {
             .field("log_format", &self.log_format)
             .field("web_dir", &self.web_dir)
             .field("lease_ttl_ms", &self.lease_ttl_ms)
+            .field("holdem_ai_delay_ms", &self.holdem_ai_delay_ms)
+            .field("holdem_next_hand_ms", &self.holdem_next_hand_ms)
             .finish()
     }
 }

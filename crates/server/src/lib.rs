@@ -15,6 +15,7 @@ mod error;
 pub mod events;
 pub mod fleet;
 pub mod handlers;
+mod holdem;
 mod listener;
 pub mod metrics;
 mod ratelimit;

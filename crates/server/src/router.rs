@@ -8,8 +8,8 @@ use axum::Router;
 
 use crate::error::ApiError;
 use crate::handlers::{
-    chess, dice, events, health, matches, operator, operator_players, players, poker, records,
-    seeds, selfpoker,
+    chess, dice, events, health, holdem, matches, operator, operator_players, players, poker,
+    records, seeds, selfpoker,
 };
 use crate::metrics;
 use crate::state::AppState;
@@ -63,6 +63,10 @@ pub fn router(state: AppState) -> Router {
             "/v1/poker/tables/{id}/hands/{n}/street",
             post(poker::post_street),
         )
+        .route("/v1/holdem/tables", post(holdem::post_table))
+        .route("/v1/holdem/tables/{id}", get(holdem::get_table))
+        .route("/v1/holdem/tables/{id}/hands", get(holdem::get_hands))
+        .route("/v1/holdem/tables/{id}/ws", get(holdem::get_ws))
         .route("/v1/matches", post(matches::post))
         .route("/v1/matches/{id}", get(matches::get))
         .route(

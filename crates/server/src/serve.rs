@@ -65,6 +65,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         },
         signup: args.signup,
         fleet,
+        holdem: fairseed_holdem::live::driver::Timing {
+            ai_delay_ms: args.holdem_ai_delay_ms,
+            next_hand_ms: args.holdem_next_hand_ms,
+        },
     };
     let state = AppState::with_options(
         Arc::clone(&store),
@@ -88,6 +92,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         );
     }
     let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
+    let holdem = crate::holdem::spawn_sweep(state.clone());
     let app = with_static(router(state), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -102,6 +107,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     crate::listener::serve(listener, app, limits, connections, shutdown_signal()).await;
     // Leases are left to expire: another process then rotates the sessions.
     heartbeat.abort();
+    holdem.abort();
     tracing::info!("stopped");
     Ok(())
 }

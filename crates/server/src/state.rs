@@ -36,6 +36,7 @@ struct Inner {
     events: Hub,
     metrics: Metrics,
     fleet: Fleet,
+    holdem: crate::holdem::Tables,
 }
 
 impl Default for ServiceOptions {
@@ -45,6 +46,7 @@ impl Default for ServiceOptions {
             address_limits: AddressLimits::default(),
             signup: SignupMode::default(),
             fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
+            holdem: fairseed_holdem::live::driver::Timing::default(),
         }
     }
 }
@@ -60,6 +62,8 @@ pub struct ServiceOptions {
     pub signup: SignupMode,
     /// This process's place in a fleet (its lease owner id).
     pub fleet: Fleet,
+    /// The pace of live hold'em tables (AI delay, pause between hands).
+    pub holdem: fairseed_holdem::live::driver::Timing,
 }
 
 impl AppState {
@@ -99,6 +103,7 @@ impl AppState {
                 events: Hub::default(),
                 metrics: options.metrics,
                 fleet: options.fleet,
+                holdem: crate::holdem::Tables::new(options.holdem),
             }),
         }
     }
@@ -120,6 +125,11 @@ impl AppState {
     /// This process's owner id and lease lifetime.
     pub fn fleet(&self) -> &Fleet {
         &self.inner.fleet
+    }
+
+    /// The live hold'em tables this process drives.
+    pub(crate) fn holdem(&self) -> &crate::holdem::Tables {
+        &self.inner.holdem
     }
 
     /// The live-event hub.

@@ -4,6 +4,7 @@ pub mod chess;
 pub mod dice;
 pub mod events;
 pub mod health;
+pub mod holdem;
 pub mod keyed;
 pub mod matches;
 pub mod operator;
