@@ -9,7 +9,7 @@
 use fairseed_holdem::ai::SeatView;
 use fairseed_holdem::coach::{advise, check};
 use fairseed_holdem::rules::{apply, Command, Logged, Seat, Table};
-use fairseed_holdem::{replay, Card, HandRecord};
+use fairseed_holdem::{replay, Action, Card, Event, HandRecord};
 use fairseed_play::Millis;
 use serde::Serialize;
 use serde_json::json;
@@ -35,7 +35,7 @@ pub fn coach(view: &str, seed: u32) -> Result<String, JsError> {
 }
 
 /// One seat at one step of a replay (every card is public once the seed is).
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct StepSeat {
     seat: usize,
     hole: [Card; 2],
@@ -44,7 +44,8 @@ struct StepSeat {
     folded: bool,
 }
 
-/// The table after the blinds, then after each action.
+/// The table after the blinds, then after each action; after the last
+/// action, the whole board dealt, the chips each seat won and its final stack.
 #[derive(Serialize)]
 struct Step {
     action: Option<Logged>,
@@ -52,6 +53,7 @@ struct Step {
     pot: u64,
     to_act: Option<usize>,
     seats: Vec<StepSeat>,
+    won: Vec<(usize, u64)>,
 }
 
 fn step(table: &Table, action: Option<Logged>) -> Option<Step> {
@@ -72,7 +74,44 @@ fn step(table: &Table, action: Option<Logged>) -> Option<Step> {
                 folded: p.folded,
             })
             .collect(),
+        won: Vec::new(),
     })
+}
+
+/// The step of the hand's last action: the cards dealt and the pots
+/// awarded by it (its `events`), each seat's stack after the hand.
+fn last_step(before: &Step, logged: Logged, table: &Table, events: &[Event]) -> Step {
+    let mut board = before.board.clone();
+    let mut won: Vec<(usize, u64)> = Vec::new();
+    for e in events {
+        match e {
+            Event::Dealt { cards, .. } => board.extend(cards),
+            Event::Awarded { winners, .. } => won.extend(winners),
+            _ => {}
+        }
+    }
+    let seats = before
+        .seats
+        .iter()
+        .map(|p| StepSeat {
+            stack: table
+                .seats
+                .get(p.seat)
+                .and_then(Option::as_ref)
+                .map_or(0, |s| s.stack),
+            street_bet: 0,
+            folded: p.folded || (p.seat == logged.seat && logged.action == Action::Fold),
+            ..p.clone()
+        })
+        .collect();
+    Step {
+        action: Some(logged),
+        board,
+        pot: won.iter().map(|w| w.1).sum(),
+        to_act: None,
+        seats,
+        won,
+    }
 }
 
 /// The table just before the hand, as the record's seats and button say.
@@ -105,17 +144,18 @@ fn steps(record: &HandRecord) -> Vec<Step> {
             seat: logged.seat,
             action: logged.action,
         };
-        let Ok((next, _)) = apply(&table, command, Millis(0)) else {
+        let Ok((next, events)) = apply(&table, command, Millis(0)) else {
             break;
         };
         table = next;
-        out.push(step(&table, Some(*logged)).unwrap_or(Step {
-            action: Some(*logged),
-            board: record.results.board.clone(),
-            pot: 0,
-            to_act: None,
-            seats: Vec::new(),
-        }));
+        let Some(now) = step(&table, Some(*logged)) else {
+            if let Some(before) = out.last() {
+                let last = last_step(before, *logged, &table, &events);
+                out.push(last);
+            }
+            break;
+        };
+        out.push(now);
     }
     out
 }
@@ -201,6 +241,17 @@ mod tests {
             );
             let deal = fairseed_core::selfpoker::deal(record.seed, record.seats.len());
             assert_eq!(out["deal"]["board"], json!(deal.map(|d| d.board).ok()));
+            // The last step: the whole board dealt, what each seat won, the final stacks.
+            let last = &out["steps"][record.actions.len()];
+            assert_eq!(last["board"], json!(record.results.board));
+            let won: u64 = record.results.pots.iter().map(|p| p.amount).sum();
+            assert_eq!(last["pot"], json!(won));
+            for (seat, stack) in &record.results.stacks {
+                let shown = last["seats"]
+                    .as_array()
+                    .and_then(|a| a.iter().find(|p| p["seat"] == json!(seat)));
+                assert_eq!(shown.map(|p| p["stack"].clone()), Some(json!(stack)));
+            }
             let mut forged = record.clone();
             forged.seed ^= 1;
             let text = serde_json::to_string(&forged).unwrap_or_default();
