@@ -472,4 +472,6 @@ export const en = {
   'coach.reason_priced': 'Your equity {equity} covers the {needed} the pot odds ask for: call.',
   'coach.reason_behind': 'Your equity {equity} is below the {needed} the pot odds ask for: fold.',
   'coach.took': 'Answered in {ms} ms.',
+  'table.seat_won': 'Seat {seat} won {chips}',
+  'table.you_won': 'You won {chips}',
 };

@@ -459,4 +459,6 @@ export const es = {
   'coach.reason_priced': 'Tu equidad {equity} cubre el {needed} que piden las pot odds: iguala.',
   'coach.reason_behind': 'Tu equidad {equity} está por debajo del {needed} que piden las pot odds: retírate.',
   'coach.took': 'Respondido en {ms} ms.',
+  'table.seat_won': 'El asiento {seat} ganó {chips}',
+  'table.you_won': 'Ganaste {chips}',
 };

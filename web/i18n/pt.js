@@ -459,4 +459,6 @@ export const pt = {
   'coach.reason_priced': 'Sua equidade {equity} cobre os {needed} que as pot odds pedem: pague.',
   'coach.reason_behind': 'Sua equidade {equity} está abaixo dos {needed} que as pot odds pedem: desista.',
   'coach.took': 'Respondido em {ms} ms.',
+  'table.seat_won': 'O lugar {seat} ganhou {chips}',
+  'table.you_won': 'Você ganhou {chips}',
 };

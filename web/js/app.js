@@ -12,7 +12,6 @@ import { mountSeeds } from './seeds.js';
 import { mountRevealed } from './revealed.js';
 import { mountVerify, DICE_FIELDS } from './verify.js';
 import { mountTables } from './tables.js';
-import { mountTable } from './table.js';
 import { mountLanguageSwitch } from './lang.js';
 import { takeLoginLink } from './account.js';
 
@@ -95,8 +94,13 @@ async function main() {
   const revealed = mountRevealed($('#panel-revealed'), { wasm, onProof: (v) => openProof(v) });
   const verify = mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
   const tables = mountTables($('#panel-tables'), { wasm });
-  const table = mountTable($('#panel-table'), { wasm });
-  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll(), table: () => table.show() };
+  // The Table tab's modules load the first time it is shown.
+  let table = null;
+  const showTable = async () => {
+    table ??= (await import('./table.js')).mountTable($('#panel-table'), { wasm });
+    return table.show();
+  };
+  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll(), table: showTable };
   const tabs = setupTabs((name) => loaders[name]?.().catch(showError));
   const shared = sharedCheck();
   if (shared) verify.prefill(shared);

@@ -97,6 +97,7 @@ export function mountHistory({ wasm }) {
       h('p', { class: 'step-title' }, h('strong', {}, t('table.step', { k: k + 1, n: steps.length })), ' · ', who),
       h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('table.board')), cards(wasm, s.board)),
       h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('table.pot_label')), fmtInt(s.pot)),
+      (s.won || []).length ? h('ul', { class: 'replay-won' }, s.won.map(([seat, chips]) => h('li', {}, t('table.seat_won', { seat, chips: fmtInt(chips) })))) : null,
       h('ul', { class: 'replay-seats' }, s.seats.map((p) => h('li', { class: p.folded ? 'folded' : '' },
         h('span', { class: 'replay-seat' }, t('table.seat', { seat: p.seat })), ' ', cards(wasm, p.hole), ' ',
         h('span', { class: 'small' }, t('table.stack', { chips: fmtInt(p.stack) })),
@@ -125,8 +126,8 @@ export function mountHistory({ wasm }) {
       h('p', { class: replay.valid ? 'ok-text small' : 'error-text small' }, replay.valid ? t('table.replay_ok') : t('table.check_replay', { error: replay.error || '' })),
       h('div', { class: 'actions' }, prev, next),
       body,
-      (e.record.results && e.record.results.shown || []).length
-        ? h('p', { class: 'small' }, t('table.showdown'), ' ', e.record.results.shown.map(([seat, ids]) => h('span', { class: 'shown' }, t('table.seat', { seat }), ' ', cards(wasm, ids), ' ')))
+      ((e.record.results && e.record.results.shown) || []).length
+        ? [h('h4', {}, t('table.showdown')), h('ul', { class: 'replay-seats' }, e.record.results.shown.map(([seat, ids]) => h('li', {}, h('span', { class: 'replay-seat' }, t('table.seat', { seat })), ' ', cards(wasm, ids))))]
         : null);
     go(0);
     replayBox.querySelector('#tb-replay-title').scrollIntoView({ block: 'nearest' });

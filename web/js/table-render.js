@@ -74,8 +74,11 @@ function middle(wasm, table, deal) {
   while (slots.length < 5) slots.push(h('span', { class: 'card slot', 'aria-hidden': 'true' }, '\u00a0'));
   return h('div', { class: 'felt-middle' },
     h('div', { class: 'small muted' }, hand ? `${t('table.hand_n', { n: hand.number })} · ${t(`table.street_${hand.street}`)}` : t('table.between_hands')),
-    h('div', { class: 'board cards', 'aria-label': t('table.board') }, slots),
-    h('div', { class: 'pot' }, t('table.pot', { chips: fmtInt(hand ? hand.pot : 0) })),
+    h('div', { class: 'board cards', role: 'group', 'aria-label': t('table.board') }, slots),
+    hand || !table.last_hand
+      ? h('div', { class: 'pot' }, t('table.pot', { chips: fmtInt(hand ? hand.pot : 0) }))
+      : h('ul', { class: 'pot-won' }, table.last_hand.pots.flatMap((p) => p.winners).map(([seat, chips]) =>
+        h('li', {}, seat === table.you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))),
     deal ? h('div', { id: 'tb-deal' }, badge(wasm, deal)) : null);
 }
 

@@ -60,7 +60,7 @@ function wsUrl(path) {
 export function mountTable(root, { wasm }) {
   const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
   const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
-  const felt = h('div', { id: 'tb-table', class: 'poker-table', 'aria-label': t('table.seats_label') });
+  const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
   const bar = h('div', { id: 'tb-actions', class: 'tb-actions' });
   const start = h('button', { type: 'button', class: 'primary', id: 'tb-open', onclick: () => openNew() }, t('table.open'));
   const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {} };
@@ -69,7 +69,7 @@ export function mountTable(root, { wasm }) {
 
   const panel = h('section', { class: 'card-panel tb-main', id: 'tb-panel' },
     h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), start),
-    h('p', { class: 'muted small' }, t('table.help')),
+    h('p', { class: 'muted small tb-help' }, t('table.help')),
     status, felt, bar, error,
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
   clear(root, panel, coach.element, history.element);
@@ -140,6 +140,7 @@ export function mountTable(root, { wasm }) {
     if (table.you === null && table.seats[0] === null) {
       send({ type: 'sit', seat: 0, client_seed: clientSeedFor(state.tableId) }).catch((e) => { error.textContent = e.message; });
     }
+    panel.classList.toggle('seated', table.you !== null);
     status.textContent = table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
     draw();
   }
@@ -159,8 +160,15 @@ export function mountTable(root, { wasm }) {
         history.ended(state.tableId, msg);
         draw();
         break;
-      case 'ack':
-      case 'error': {
+      case 'error':
+        if (!msg.id) {
+          // The table refused the connection itself (unknown table, bad token): say so, do not retry.
+          error.textContent = has(`table.error.${msg.code}`) ? t(`table.error.${msg.code}`) : msg.message;
+          state.refused = true;
+          break;
+        }
+      // falls through: the answer to one of this page's commands
+      case 'ack': {
         const waiting = state.pending.get(msg.id);
         state.pending.delete(msg.id);
         if (!waiting) break;
@@ -175,6 +183,7 @@ export function mountTable(root, { wasm }) {
 
   async function connect(tableId) {
     state.ws?.close();
+    state.refused = false;
     state.tableId = tableId;
     remember(TABLE_KEY, tableId);
     const token = await ensureToken();
@@ -195,7 +204,7 @@ export function mountTable(root, { wasm }) {
     });
     ws.addEventListener('close', () => {
       if (state.ws !== ws) return;
-      if (!opened) {
+      if (!opened || state.refused) {
         // The table is gone (the service restarted): forget it, offer a new one.
         state.ws = null;
         state.table = null;
