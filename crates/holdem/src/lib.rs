@@ -5,6 +5,7 @@
 //! - [`card`]: the selfpoker card layout (`rank × 4 + suit`);
 //! - [`rules`]: no-limit hold'em for 2 to 6 seats, `apply(table, command, now)`;
 //! - [`ai`]: three AI levels deciding from a seat's view only;
+//! - [`coach`]: equity, pot odds and a suggested action from a seat's view only;
 //! - [`record`]: hand records that replay and check every chip, and [`deal`]: their
 //!   `selfpoker_v2` seed derivation; [`mod@simulate`]: AI-only tables;
 //! - [`verdict`]: `fairseed verify`'s verdicts on hand records;
@@ -15,6 +16,7 @@
 
 pub mod ai;
 pub mod card;
+pub mod coach;
 pub mod deal;
 pub mod eval;
 pub mod live;
