@@ -16,6 +16,7 @@ pub mod events;
 pub mod fleet;
 pub mod handlers;
 mod listener;
+pub mod log;
 pub mod metrics;
 mod ratelimit;
 mod rounds;

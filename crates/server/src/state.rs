@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 use fairseed_store::Store;
 
 use crate::args::SignupMode;
+use crate::error::ApiError;
 use crate::events::Hub;
 use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
+use crate::log::{LogKey, Receipt};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
@@ -36,6 +38,7 @@ struct Inner {
     events: Hub,
     metrics: Metrics,
     fleet: Fleet,
+    log: Option<Arc<LogKey>>,
 }
 
 impl Default for ServiceOptions {
@@ -45,6 +48,7 @@ impl Default for ServiceOptions {
             address_limits: AddressLimits::default(),
             signup: SignupMode::default(),
             fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
+            log: None,
         }
     }
 }
@@ -60,6 +64,8 @@ pub struct ServiceOptions {
     pub signup: SignupMode,
     /// This process's place in a fleet (its lease owner id).
     pub fleet: Fleet,
+    /// The transparency log's key; `None`: no receipts, no `/log/`.
+    pub log: Option<Arc<LogKey>>,
 }
 
 impl AppState {
@@ -99,6 +105,7 @@ impl AppState {
                 events: Hub::default(),
                 metrics: options.metrics,
                 fleet: options.fleet,
+                log: options.log,
             }),
         }
     }
@@ -120,6 +127,31 @@ impl AppState {
     /// This process's owner id and lease lifetime.
     pub fn fleet(&self) -> &Fleet {
         &self.inner.fleet
+    }
+
+    /// The transparency log's key, when the log is on.
+    pub fn log_key(&self) -> Option<&LogKey> {
+        self.inner.log.as_deref()
+    }
+
+    /// Receipts for the log entries a change queued (none when the log is off).
+    pub(crate) fn receipts(&self, entries: &[Vec<u8>]) -> Result<Vec<Receipt>, ApiError> {
+        crate::log::receipt::receipts(self.log_key(), entries)
+    }
+
+    /// `body` (a JSON object) with `receipts` for every log entry `updates` queued.
+    pub(crate) fn with_receipts(
+        &self,
+        mut body: serde_json::Value,
+        updates: &[fairseed_store::RoundUpdate],
+    ) -> Result<serde_json::Value, ApiError> {
+        let entries: Vec<Vec<u8>> = updates.iter().flat_map(|u| u.appended.clone()).collect();
+        let receipts = self.receipts(&entries)?;
+        if let (Some(object), false) = (body.as_object_mut(), receipts.is_empty()) {
+            let receipts = serde_json::to_value(receipts).map_err(ApiError::internal)?;
+            object.insert("receipts".into(), receipts);
+        }
+        Ok(body)
     }
 
     /// The live-event hub.

@@ -5,6 +5,7 @@ pub mod dice;
 pub mod events;
 pub mod health;
 pub mod keyed;
+pub mod log;
 pub mod matches;
 pub mod operator;
 pub mod operator_players;
