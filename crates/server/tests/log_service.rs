@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use base64::prelude::*;
 use common::http::Client;
+use common::load::{bet, bet_body, Sent};
 use common::pg::{postgres_or_skip, ServerDatabase};
 use common::server::{Options, Server};
 use common::{new_player, wait_for};
@@ -21,7 +22,7 @@ use fairseed_tlog::{
     check_bundle, leaf_hash, new_entry_bundles, new_hash_tiles, open_checkpoint, open_receipt,
     verify_inclusion, verify_tiles, Checkpoint, EntryKind, Hash, LogEntry, TileKind, TilePath,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// One GET on a fresh connection: status, headers (lower-case names), body bytes.
 fn get(addr: &str, path: &str) -> (u16, BTreeMap<String, String>, Vec<u8>) {
@@ -105,17 +106,12 @@ fn play(addrs: &[String], players: usize, bets: usize) -> Shown {
         let token = created["token"].as_str().expect("token").to_owned();
         for b in 0..bets {
             let mut c = Client::new(&addrs[b % addrs.len()]);
-            let key = format!("k{b}");
-            let body = json!({"amount": 1, "condition": "under", "target": 5000}).to_string();
-            let a = c
-                .send(
-                    "POST",
-                    "/v1/dice/bets",
-                    Some(&token),
-                    &[("Idempotency-Key", &key)],
-                    Some(&body),
-                )
-                .expect("bet");
+            let sent = Sent {
+                token: token.clone(),
+                key: format!("k{b}"),
+                body: bet_body(p, b),
+            };
+            let a = bet(&mut c, &sent).expect("bet");
             assert_eq!(a.status, 200, "{}", a.body);
             shown.take(&a.json());
         }
@@ -261,16 +257,12 @@ fn log_off_gives_no_receipts() {
     let server = Server::start(&options);
     let mut c = Client::new(&server.addr);
     let token = new_player(&mut c);
-    let body = json!({"amount": 1, "condition": "under", "target": 5000}).to_string();
-    let a = c
-        .send(
-            "POST",
-            "/v1/dice/bets",
-            Some(&token),
-            &[("Idempotency-Key", "k")],
-            Some(&body),
-        )
-        .expect("bet");
+    let sent = Sent {
+        token,
+        key: "k".into(),
+        body: bet_body(0, 0),
+    };
+    let a = bet(&mut c, &sent).expect("bet");
     assert!(a.json().get("receipts").is_none());
     assert_eq!(get(&server.addr, "/log/checkpoint").0, 404);
 }
