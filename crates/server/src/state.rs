@@ -142,10 +142,21 @@ impl AppState {
     /// `body` (a JSON object) with `receipts` for every log entry `updates` queued.
     pub(crate) fn with_receipts(
         &self,
-        mut body: serde_json::Value,
+        body: serde_json::Value,
         updates: &[fairseed_store::RoundUpdate],
     ) -> Result<serde_json::Value, ApiError> {
         let entries: Vec<Vec<u8>> = updates.iter().flat_map(|u| u.appended.clone()).collect();
+        self.with_entry_receipts(body, entries)
+    }
+
+    /// `body` (a JSON object) with `receipts` for `entries`, ordered by entry
+    /// hash so an answer and its replay (which reads them back) agree.
+    pub(crate) fn with_entry_receipts(
+        &self,
+        mut body: serde_json::Value,
+        mut entries: Vec<Vec<u8>>,
+    ) -> Result<serde_json::Value, ApiError> {
+        entries.sort_by_cached_key(|e| fairseed_tlog::leaf_hash(e).0);
         let receipts = self.receipts(&entries)?;
         if let (Some(object), false) = (body.as_object_mut(), receipts.is_empty()) {
             let receipts = serde_json::to_value(receipts).map_err(ApiError::internal)?;

@@ -17,12 +17,12 @@ use common::http::Client;
 use common::load::{bet, bet_body, Sent};
 use common::pg::{postgres_or_skip, ServerDatabase};
 use common::server::{Options, Server};
-use common::{new_player, wait_for};
+use common::{new_player, wait_for, OPERATOR_KEY};
 use fairseed_tlog::{
     check_bundle, leaf_hash, new_entry_bundles, new_hash_tiles, open_checkpoint, open_receipt,
     verify_inclusion, verify_tiles, Checkpoint, EntryKind, Hash, LogEntry, TileKind, TilePath,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// One GET on a fresh connection: status, headers (lower-case names), body bytes.
 fn get(addr: &str, path: &str) -> (u16, BTreeMap<String, String>, Vec<u8>) {
@@ -113,6 +113,8 @@ fn play(addrs: &[String], players: usize, bets: usize) -> Shown {
             };
             let a = bet(&mut c, &sent).expect("bet");
             assert_eq!(a.status, 200, "{}", a.body);
+            let replay = bet(&mut c, &sent).expect("replay");
+            assert_eq!(replay.json(), a.json(), "a replay carries the same receipt");
             shown.take(&a.json());
         }
         if p == 0 {
@@ -132,6 +134,63 @@ fn play(addrs: &[String], players: usize, bets: usize) -> Shown {
         }
     }
     shown
+}
+
+/// A poker table with a hand, a selfpoker hand to its end, a chess seed and
+/// a match, through `addr`: each answer that shows a commitment or reveal
+/// carries receipts.
+fn games(addr: &str, shown: &mut Shown) {
+    let mut c = Client::new(addr);
+    let table = c.ok(
+        "POST",
+        "/v1/poker/tables",
+        OPERATOR_KEY,
+        Some(&json!({"table_id": "logged"})),
+    );
+    shown.take(&table);
+    for seat in [1, 2] {
+        let token = new_player(&mut c);
+        let sit = json!({"seat": seat, "client_seed": "c", "commitment": table["commitment"]});
+        c.ok("POST", "/v1/poker/tables/logged/seats", &token, Some(&sit));
+    }
+    let hand = c.ok("POST", "/v1/poker/tables/logged/hands", OPERATOR_KEY, None);
+    shown.take(&hand);
+    let entry = BASE64_STANDARD
+        .decode(hand["receipts"][0]["entry"].as_str().expect("entry"))
+        .expect("base64");
+    let entry = LogEntry::decode(&entry).expect("decodes");
+    assert_eq!(
+        entry.values,
+        [hand["hand_commitment"].clone(), hand["deck_root"].clone()]
+    );
+
+    let token = new_player(&mut c);
+    let dealt = c.ok(
+        "POST",
+        "/v1/selfpoker/hands",
+        &token,
+        Some(&json!({"players": 2})),
+    );
+    shown.take(&dealt);
+    let id = dealt["hand_id"].as_str().expect("hand_id").to_owned();
+    let mut last = dealt;
+    while last["stage"] != "hand_end" {
+        last = c.ok(
+            "POST",
+            &format!("/v1/selfpoker/hands/{id}/next"),
+            &token,
+            None,
+        );
+    }
+    shown.take(&last);
+    shown.take(&c.ok("POST", "/v1/chess/seeds", &token, None));
+    let opened = c.ok(
+        "POST",
+        "/v1/matches",
+        OPERATOR_KEY,
+        Some(&json!({"game": "tarneeb"})),
+    );
+    shown.take(&opened);
 }
 
 fn checkpoint(addr: &str, vkey: &str) -> (Checkpoint, String) {
@@ -234,8 +293,33 @@ fn audit(addr: &str, shown: &Shown) {
 fn sqlite_log_serves_what_it_acknowledged() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&Options::new(dir.path()));
-    let shown = play(std::slice::from_ref(&server.addr), 3, 4);
+    let mut shown = play(std::slice::from_ref(&server.addr), 3, 4);
+    games(&server.addr, &mut shown);
     audit(&server.addr, &shown);
+    let kinds: BTreeSet<(String, u8)> = shown
+        .receipts
+        .iter()
+        .map(|r| {
+            let bytes = BASE64_STANDARD
+                .decode(r["entry"].as_str().expect("entry"))
+                .expect("base64");
+            (LogEntry::decode(&bytes).expect("entry").scheme, bytes[1])
+        })
+        .collect();
+    let want: BTreeSet<(String, u8)> = [
+        ("dice_v1", 1),
+        ("dice_v1", 2),
+        ("dice_v1", 3),
+        ("poker_hmac_v1", 1),
+        ("selfpoker", 1),
+        ("selfpoker", 2),
+        ("chess_colour_v1", 1),
+        ("match_seed_v1", 1),
+    ]
+    .into_iter()
+    .map(|(s, k)| (s.to_owned(), k))
+    .collect();
+    assert_eq!(kinds, want, "receipts of every kind the service shows");
     let mode = std::fs::metadata(dir.path().join("log.key")).expect("log.key");
     #[cfg(unix)]
     {

@@ -5,7 +5,7 @@
 use crate::error::{StoreError, StoreResult};
 use crate::rounds;
 use crate::seal::{SecretSeed, SeedCipher};
-use crate::translog::{append, entries};
+use crate::translog::{append, entries, subject, Queue};
 use crate::tx::{SealedPair, Tx};
 use crate::types::{
     BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordsFn,
@@ -37,7 +37,16 @@ async fn insert_pair<T: Tx>(
         commitment: pair.commitment.clone(),
         client_seed: pair.client_seed.clone(),
         next_nonce: 0,
-        appended: append(tx, log, Some(entry), now).await?,
+        appended: append(
+            tx,
+            Queue {
+                on: log,
+                subject: None,
+            },
+            Some(entry),
+            now,
+        )
+        .await?,
     })
 }
 
@@ -117,10 +126,11 @@ pub(crate) async fn place_bet<T: Tx>(
     // its first attempt waits for it and replays it.
     let player = player(tx, req.player_id, true).await?;
     if let Some(existing) = tx.bet_by_key(req.player_id, &req.idempotency_key).await? {
+        let subject = bet_subject(req.player_id, &req.idempotency_key);
         return Ok(BetReceipt {
             bet: existing.check()?,
             replayed: true,
-            appended: Vec::new(),
+            appended: tx.log_entries_of(&subject).await?,
         });
     }
     let (pair, sealed) = current_sealed(tx, req.player_id, true).await?;
@@ -150,12 +160,22 @@ pub(crate) async fn place_bet<T: Tx>(
         idempotency_key: req.idempotency_key,
     };
     bet.id = tx.insert_bet(&bet, now).await?;
-    let appended = append(tx, log, Some(entries::dice_outcome(&pair, &bet)), now).await?;
+    let subject = bet_subject(req.player_id, &bet.idempotency_key);
+    let queue = Queue {
+        on: log,
+        subject: Some(&subject),
+    };
+    let appended = append(tx, queue, Some(entries::dice_outcome(&pair, &bet)), now).await?;
     Ok(BetReceipt {
         bet,
         replayed: false,
         appended,
     })
+}
+
+/// The log subject of a bet: the player's idempotency scope and the bet's key.
+fn bet_subject(player_id: i64, key: &str) -> String {
+    subject(&format!("player:{player_id}"), key)
 }
 
 /// Reveals the current pair, stores its records (the player's) and commits
@@ -174,7 +194,16 @@ pub(crate) async fn rotate<T: Tx>(
     let seed = cipher.open(&sealed, &pair.commitment)?;
     tx.reveal_pair(pair.id, seed.expose(), now).await?;
     let reveal = entries::dice_reveal(&pair.commitment, seed.expose());
-    let appended = append(tx, log, Some(reveal), now).await?;
+    let appended = append(
+        tx,
+        Queue {
+            on: log,
+            subject: None,
+        },
+        Some(reveal),
+        now,
+    )
+    .await?;
     let revealed = RevealedPair {
         id: pair.id,
         player_id,

@@ -239,6 +239,10 @@ pub trait Store: Send + Sync + 'static {
     /// The entries of leaves `from .. from + count`, in order.
     async fn log_leaves(&self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>>;
 
+    /// The log entries the idempotent call `scope`/`key` queued, in queue
+    /// order (for its replay's receipts).
+    async fn idempotent_log_entries(&self, scope: &str, key: &str) -> StoreResult<Vec<Vec<u8>>>;
+
     /// A log entry by its leaf hash, queued or sequenced.
     async fn log_entry(&self, leaf_hash: [u8; 32]) -> StoreResult<Option<LoggedEntry>>;
 }

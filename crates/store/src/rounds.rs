@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{Refusal, StoreError, StoreResult};
 use crate::seal::{SecretSeed, SeedCipher};
-use crate::translog::{append, entries};
+use crate::translog::{append, entries, subject, Queue};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
     fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
@@ -103,13 +103,13 @@ fn new_row(round: &NewRound) -> RoundRow {
 /// Queues a commit's own log entries; the bytes queued.
 async fn append_all<T: Tx>(
     tx: &mut T,
-    log: bool,
+    queue: Queue<'_>,
     entries: &[fairseed_tlog::LogEntry],
     now: i64,
 ) -> StoreResult<Vec<Vec<u8>>> {
     let mut appended = Vec::with_capacity(entries.len());
     for entry in entries {
-        appended.extend(append(tx, log, Some(entry.clone()), now).await?);
+        appended.extend(append(tx, queue, Some(entry.clone()), now).await?);
     }
     Ok(appended)
 }
@@ -164,6 +164,14 @@ pub(crate) async fn commit<T: Tx>(
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
     let mut updates = Vec::with_capacity(commit.creates.len() + commit.writes.len());
+    let subject = commit
+        .idempotent
+        .as_ref()
+        .map(|entry| subject(&entry.scope, &entry.key));
+    let queue = Queue {
+        on: log,
+        subject: subject.as_deref(),
+    };
     for (round, sealed) in &commit.creates {
         if !tx.insert_round(round, sealed, now).await? {
             return Err(StoreError::conflict(
@@ -171,7 +179,7 @@ pub(crate) async fn commit<T: Tx>(
                 format!("round '{}' already exists", round.id),
             ));
         }
-        let appended = append(tx, log, entries::round_commitment(round), now).await?;
+        let appended = append(tx, queue, entries::round_commitment(round), now).await?;
         updates.push(RoundUpdate {
             row: new_row(round),
             log: Vec::new(),
@@ -199,14 +207,14 @@ pub(crate) async fn commit<T: Tx>(
             raw.row.clone(),
             secret.as_ref(),
             &write.change,
-            log,
+            queue,
             now,
         )
         .await?;
         written[i] = Some(update);
     }
     updates.extend(written.into_iter().flatten());
-    let own = append_all(tx, log, &commit.log, now).await?;
+    let own = append_all(tx, queue, &commit.log, now).await?;
     match updates.first_mut() {
         Some(first) => first.appended.extend(own),
         None if own.is_empty() => {}
@@ -240,7 +248,7 @@ async fn apply<T: Tx>(
     row: RoundRow,
     secret: Option<&SecretSeed>,
     change: &RoundChange,
-    logging: bool,
+    queue: Queue<'_>,
     now: i64,
 ) -> StoreResult<RoundUpdate> {
     let reveal = secret.filter(|_| change.reveal).map(SecretSeed::expose);
@@ -270,7 +278,7 @@ async fn apply<T: Tx>(
         records.push(insert_record(tx, out, now).await?);
     }
     let reveal_entry = reveal.and_then(|secret| entries::round_reveal(&row, secret));
-    let appended = append(tx, logging, reveal_entry, now).await?;
+    let appended = append(tx, queue, reveal_entry, now).await?;
     Ok(RoundUpdate {
         row: RoundRow {
             revealed: reveal.map(str::to_owned).or(row.revealed),

@@ -359,6 +359,18 @@ macro_rules! impl_store {
                 .await
             }
 
+            async fn idempotent_log_entries(
+                &self,
+                scope: &str,
+                key: &str,
+            ) -> $crate::StoreResult<Vec<Vec<u8>>> {
+                let subject = $crate::translog::subject(scope, key);
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_entries_of(tx, &subject).await
+                })
+                .await
+            }
+
             async fn log_entry(
                 &self,
                 leaf_hash: [u8; 32],

@@ -16,15 +16,28 @@ impl LogTx for PgTx<'_> {
         &mut self,
         entry: &[u8],
         leaf_hash: &HashBytes,
+        subject: Option<&str>,
         now: i64,
     ) -> StoreResult<()> {
-        sqlx::query("INSERT INTO log_entries (entry, leaf_hash, created_at) VALUES ($1, $2, $3)")
-            .bind(entry)
-            .bind(&leaf_hash[..])
-            .bind(now)
-            .execute(&mut *self.0)
-            .await?;
+        sqlx::query(
+            "INSERT INTO log_entries (entry, leaf_hash, subject, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(entry)
+        .bind(&leaf_hash[..])
+        .bind(subject)
+        .bind(now)
+        .execute(&mut *self.0)
+        .await?;
         Ok(())
+    }
+
+    async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>> {
+        Ok(
+            sqlx::query_scalar("SELECT entry FROM log_entries WHERE subject = $1 ORDER BY id")
+                .bind(subject)
+                .fetch_all(&mut *self.0)
+                .await?,
+        )
     }
 
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {

@@ -33,6 +33,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/postgres/0005_players.sql"),
     ),
     (6, include_str!("../../migrations/postgres/0006_log.sql")),
+    (
+        7,
+        include_str!("../../migrations/postgres/0007_log_subjects.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

@@ -13,14 +13,24 @@ impl LogTx for SqliteTx<'_> {
         &mut self,
         entry: &[u8],
         leaf_hash: &HashBytes,
+        subject: Option<&str>,
         now: i64,
     ) -> StoreResult<()> {
         self.0
             .prepare_cached(
-                "INSERT INTO log_entries (entry, leaf_hash, created_at) VALUES (?1, ?2, ?3)",
+                "INSERT INTO log_entries (entry, leaf_hash, subject, created_at)
+                 VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![entry, &leaf_hash[..], now])?;
+            .execute(params![entry, &leaf_hash[..], subject, now])?;
         Ok(())
+    }
+
+    async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>> {
+        let mut stmt = self
+            .0
+            .prepare_cached("SELECT entry FROM log_entries WHERE subject = ?1 ORDER BY id")?;
+        let rows = stmt.query_map([subject], |r| r.get::<_, Vec<u8>>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {

@@ -39,6 +39,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("../../migrations/sqlite/0003_versions.sql")),
     (4, include_str!("../../migrations/sqlite/0004_players.sql")),
     (5, include_str!("../../migrations/sqlite/0005_log.sql")),
+    (
+        6,
+        include_str!("../../migrations/sqlite/0006_log_subjects.sql"),
+    ),
 ];
 
 /// Read connections kept open.

@@ -42,22 +42,35 @@ pub struct LoggedEntry {
 /// signed note, or an error that aborts the sequencing step.
 pub type SignFn = Box<dyn FnOnce(u64, [u8; 32]) -> StoreResult<String> + Send>;
 
-/// Queues `entry` (its time set to `now`) if `on`; the bytes queued, to
-/// hand to the caller for a receipt.
+/// The subject of the entries an idempotent call queues: its scope and key.
+pub(crate) fn subject(scope: &str, key: &str) -> String {
+    format!("{scope}\n{key}")
+}
+
+/// Where and whether entries are queued: `on` (the log runs) and the
+/// idempotent call queueing them, whose replay reads them back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Queue<'a> {
+    pub(crate) on: bool,
+    pub(crate) subject: Option<&'a str>,
+}
+
+/// Queues `entry` (its time set to `now`) if the log is on; the bytes
+/// queued, to hand to the caller for a receipt.
 pub(crate) async fn append<T: LogTx>(
     tx: &mut T,
-    on: bool,
+    queue: Queue<'_>,
     entry: Option<LogEntry>,
     now: i64,
 ) -> StoreResult<Vec<Vec<u8>>> {
-    let Some(mut entry) = entry.filter(|_| on) else {
+    let Some(mut entry) = entry.filter(|_| queue.on) else {
         return Ok(Vec::new());
     };
     entry.time_ms = u64::try_from(now).unwrap_or(0);
     let bytes = entry
         .encode()
         .map_err(|e| StoreError::other(format!("a log entry does not encode: {e}")))?;
-    tx.insert_log_entry(&bytes, &leaf_hash(&bytes).0, now)
+    tx.insert_log_entry(&bytes, &leaf_hash(&bytes).0, queue.subject, now)
         .await?;
     Ok(vec![bytes])
 }
