@@ -1,7 +1,7 @@
 //! The log entry: what the service commits to and reveals, in a versioned binary form.
 //!
 //! Binary rather than JSON so that one entry has one encoding, and its leaf
-//! hash is unambiguous (`docs/spec.md`, "Transparency log (draft)"):
+//! hash is unambiguous (docs/spec.md §16.1):
 //!
 //! ```text
 //! version (1 byte, 0x01) | kind (1 byte) | time_ms (u64 BE)
