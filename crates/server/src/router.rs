@@ -8,7 +8,7 @@ use axum::Router;
 
 use crate::error::ApiError;
 use crate::handlers::{
-    chess, dice, events, health, holdem, matches, operator, operator_players, players, poker,
+    chess, dice, events, health, holdem, log, matches, operator, operator_players, players, poker,
     records, seeds, selfpoker,
 };
 use crate::metrics;
@@ -92,6 +92,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/operator/records", post(operator::import))
         .route("/v1/operator/records/export", get(operator::export))
         .route("/v1/operator/records/{id}", get(operator::get_record))
+        .route("/log/checkpoint", get(log::checkpoint))
+        .route("/log/key", get(log::vkey))
+        .route("/log/tile/{*path}", get(log::tile))
+        .route("/log/receipts/{entry_hash}", get(log::receipt))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(whole_body))
