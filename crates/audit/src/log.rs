@@ -30,6 +30,9 @@ pub struct Seen {
 /// The monitor's memory between runs: every checkpoint it verified, oldest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The log's verifier key, pinned by the first audit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     /// The checkpoints seen.
     pub checkpoints: Vec<Seen>,
 }
@@ -75,6 +78,12 @@ pub fn audit(
         findings: Findings::default(),
         state: state.clone(),
     };
+    if let Some(pinned) = state.key.as_deref().filter(|k| *k != vkey) {
+        findings.push(Finding::new(
+            FindingKind::BadCheckpoint,
+            format!("the log's key {vkey} is not the key {pinned} pinned by the checkpoints seen before"),
+        ));
+    }
     let head = match open_checkpoint(note, vkey) {
         Ok(head) => head,
         Err(e) => {
@@ -116,6 +125,7 @@ pub fn audit(
     );
     let (summary, entry_findings) = checker.finish();
     findings.merge(entry_findings);
+    report.state.key.get_or_insert_with(|| vkey.to_owned());
     if consistent && !state.checkpoints.contains(&seen) {
         report.state.checkpoints.push(seen.clone());
     }
