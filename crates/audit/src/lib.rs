@@ -30,6 +30,7 @@ pub mod schemes;
 pub mod stats;
 mod summary;
 pub mod time;
+pub mod witness;
 pub mod writer;
 
 pub use checker::{Checker, GRACE_MS};
