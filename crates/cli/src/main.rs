@@ -28,6 +28,8 @@ mod roll;
 mod table;
 mod tally;
 mod verify;
+#[cfg(feature = "witness")]
+mod witness;
 
 use args::{Cli, Command};
 
@@ -56,6 +58,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Table(args) => table::run(args),
         #[cfg(feature = "audit")]
         Command::Audit(args) => audit::run(&args),
+        #[cfg(feature = "witness")]
+        Command::Witness(args) => witness::run(args),
     }
 }
 
