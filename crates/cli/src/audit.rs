@@ -112,8 +112,9 @@ fn read_state(path: &Path) -> anyhow::Result<State> {
     }
 }
 
-/// Written whole to a temporary file, then renamed over the old one.
-fn write_state(path: &Path, state: &State) -> anyhow::Result<()> {
+/// `state` as JSON, written whole to a temporary file, then renamed over the old one,
+/// so a crash leaves the old state or the new, never half of one.
+pub fn write_state(path: &Path, state: &impl serde::Serialize) -> anyhow::Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, serde_json::to_vec_pretty(state)?)
         .with_context(|| format!("cannot write {}", tmp.display()))?;

@@ -21,6 +21,8 @@ use clap::Args;
 use fairseed_audit::witness::{Refusal, Witness, WitnessState};
 use tokio::sync::Mutex;
 
+use crate::audit::write_state;
+
 /// `fairseed witness` flags.
 #[derive(Debug, Args)]
 pub struct WitnessArgs {
@@ -118,14 +120,6 @@ fn refused(refusal: &Refusal) -> Response {
         "text/plain; charset=utf-8"
     };
     (status, [(header::CONTENT_TYPE, kind)], refusal.body()).into_response()
-}
-
-/// Written whole to a temporary file, then renamed over the old one.
-fn write_state(path: &Path, state: &WitnessState) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, serde_json::to_vec_pretty(state)?)
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
 }
 
 /// The 32 key bytes; a missing file gets fresh ones from the OS CSPRNG, mode 0600.
