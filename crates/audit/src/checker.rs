@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use fairseed_tlog::{EntryKind, LogEntry};
+use crate::entry::{Entry, Kind};
 use sha2::{Digest, Sha256};
 
 use crate::finding::{Finding, FindingKind, Findings};
@@ -118,7 +118,7 @@ impl Checker {
 
     /// Checks the entry at `leaf`, given as its bytes.
     pub fn entry_bytes(&mut self, leaf: u64, bytes: &[u8]) {
-        match LogEntry::decode(bytes) {
+        match Entry::decode(bytes) {
             Ok(entry) => self.entry(leaf, &entry),
             Err(e) => {
                 self.counts.invalid += 1;
@@ -128,19 +128,18 @@ impl Checker {
     }
 
     /// Checks one decoded entry at `leaf`.
-    pub fn entry(&mut self, leaf: u64, entry: &LogEntry) {
+    pub fn entry(&mut self, leaf: u64, entry: &Entry) {
         self.ctx.now_ms = self.ctx.now_ms.max(entry.time_ms);
         self.counts.count(entry);
         let ctx = &mut self.ctx;
         match entry.scheme.as_str() {
             "dice_v1" => self.dice.entry(ctx, leaf, entry),
             "poker_hmac_v1" => self.poker.entry(ctx, leaf, entry),
-            "selfpoker" | "selfpoker_v2" if entry.ids.len() == 2 => {
-                self.selfpoker.entry(ctx, leaf, entry)
-            }
+            "selfpoker" => self.selfpoker.entry(ctx, leaf, entry),
+            "selfpoker_v2" if entry.ids.len() == 2 => self.selfpoker.entry(ctx, leaf, entry),
             _ => self.generic.entry(ctx, leaf, entry),
         }
-        if entry.kind == EntryKind::Commitment && !self.dice.is_bet(entry) {
+        if entry.kind == Kind::Commitment {
             let what = format!("{} {} commitment", entry.scheme, entry.ids.join("/"));
             for value in &entry.values {
                 if looks_like_commitment(value) {

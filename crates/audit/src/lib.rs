@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod checker;
+mod entry;
 mod finding;
 mod log;
 pub mod sample;
@@ -34,6 +35,7 @@ pub mod witness;
 pub mod writer;
 
 pub use checker::{Checker, GRACE_MS};
+pub use entry::{Entry, Kind};
 pub use finding::{Finding, FindingKind, Findings};
 pub use log::{audit, Report, Seen, State};
 pub use stats::{ChiSquare, RtpSummary, ALARM_P};

@@ -6,10 +6,10 @@
 
 use std::collections::VecDeque;
 
+use crate::entry::{Entry, Kind};
 use fairseed_core::dice::{Bet, Condition, DiceKey};
 use fairseed_core::poker::{deal, hand_value};
 use fairseed_core::{sha256_hex, ClientSeed, Ident, ServerSeed};
-use fairseed_tlog::{EntryKind, LogEntry};
 
 /// The sample's shape.
 #[derive(Debug, Clone, Copy)]
@@ -42,7 +42,7 @@ pub struct Sample {
     shape: Shape,
     round: u64,
     time_ms: u64,
-    queue: VecDeque<LogEntry>,
+    queue: VecDeque<Entry>,
 }
 
 impl Sample {
@@ -62,9 +62,9 @@ impl Sample {
         ServerSeed::parse(&hex).unwrap_or_else(|_| ServerSeed::from_bytes([0; 32]))
     }
 
-    fn push(&mut self, kind: EntryKind, scheme: &str, ids: &[String], values: Vec<String>) {
+    fn push(&mut self, kind: Kind, scheme: &str, ids: &[String], values: Vec<String>) {
         self.time_ms += self.shape.step_ms;
-        self.queue.push_back(LogEntry {
+        self.queue.push_back(Entry {
             kind,
             time_ms: self.time_ms,
             scheme: scheme.to_owned(),
@@ -90,7 +90,7 @@ impl Sample {
         let ids = vec![format!("o{}", self.round % 7), format!("p{}", self.round)];
         let client = format!("client {}", self.round);
         self.push(
-            EntryKind::Commitment,
+            Kind::Commitment,
             "dice_v1",
             &ids,
             vec![seed.commitment().to_hex()],
@@ -108,20 +108,21 @@ impl Sample {
             let Ok(bet) = Bet::new(10 + nonce % 90, condition, target) else {
                 continue;
             };
-            let payout = bet.settle(key.roll(&client, nonce)).payout;
-            let mut bet_ids = ids.clone();
-            bet_ids.push(nonce.to_string());
+            let roll = key.roll(&client, nonce);
+            let payout = bet.settle(roll).payout;
+            let bet_ids = [ids[1].clone(), nonce.to_string()];
             let values = vec![
                 client.clone(),
                 bet.amount().to_string(),
                 condition.as_str().to_owned(),
                 target.to_string(),
+                roll.to_string(),
                 payout.to_string(),
             ];
-            self.push(EntryKind::Commitment, "dice_v1", &bet_ids, values);
+            self.push(Kind::Outcome, "dice_v1", &bet_ids, values);
         }
         self.push(
-            EntryKind::Reveal,
+            Kind::Reveal,
             "dice_v1",
             &ids,
             vec![seed.reveal().to_owned()],
@@ -133,7 +134,7 @@ impl Sample {
         let (table, session) = (format!("t{}", self.round % 3), format!("s{}", self.round));
         let ids = vec![table.clone(), session.clone()];
         self.push(
-            EntryKind::Commitment,
+            Kind::Commitment,
             "poker_hmac_v1",
             &ids,
             vec![seed.commitment().to_hex()],
@@ -158,10 +159,10 @@ impl Sample {
                     .map(|(seat, c)| format!("{seat}={}", c.as_str())),
             );
             let hand_ids = vec![table.clone(), session.clone(), n.to_string()];
-            self.push(EntryKind::Commitment, "poker_hmac_v1", &hand_ids, values);
+            self.push(Kind::Commitment, "poker_hmac_v1", &hand_ids, values);
         }
         self.push(
-            EntryKind::Reveal,
+            Kind::Reveal,
             "poker_hmac_v1",
             &ids,
             vec![seed.reveal().to_owned()],
@@ -173,19 +174,19 @@ impl Sample {
         let seed = u64::from_str_radix(&digest[..16], 16).unwrap_or(0) >> 1;
         let ids = vec![format!("h{}", self.round % 2), self.round.to_string()];
         self.push(
-            EntryKind::Commitment,
+            Kind::Commitment,
             "selfpoker",
             &ids,
             vec![fairseed_core::selfpoker::commit(seed)],
         );
-        self.push(EntryKind::Reveal, "selfpoker", &ids, vec![seed.to_string()]);
+        self.push(Kind::Reveal, "selfpoker", &ids, vec![seed.to_string()]);
     }
 }
 
 impl Iterator for Sample {
-    type Item = LogEntry;
+    type Item = Entry;
 
-    fn next(&mut self) -> Option<LogEntry> {
+    fn next(&mut self) -> Option<Entry> {
         while self.queue.is_empty() {
             self.round();
         }

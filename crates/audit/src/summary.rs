@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use fairseed_tlog::{EntryKind, LogEntry};
+use crate::entry::{Entry, Kind};
 use serde::Serialize;
 
 use crate::checker::Stats;
@@ -22,9 +22,9 @@ pub struct EntryCounts {
 
 impl EntryCounts {
     /// Counts one decoded entry.
-    pub fn count(&mut self, entry: &LogEntry) {
+    pub fn count(&mut self, entry: &Entry) {
         self.entries += 1;
-        let slot = usize::from(entry.kind == EntryKind::Reveal);
+        let slot = usize::from(entry.kind == Kind::Reveal);
         if let Some(counts) = self.by_scheme.get_mut(&entry.scheme) {
             counts[slot] += 1;
         } else {

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use fairseed_audit::sample::{Sample, Shape};
 use fairseed_audit::writer::TileWriter;
-use fairseed_audit::{audit, FindingKind, Report, State};
-use fairseed_tlog::{EntryKind, LogEntry, NoteKey};
+use fairseed_audit::{audit, Entry, FindingKind, Kind, Report, State};
+use fairseed_tlog::NoteKey;
 
 const ORIGIN: &str = "fairseed.test/log";
 
@@ -20,7 +20,7 @@ fn key() -> NoteKey {
     NoteKey::from_private_bytes(ORIGIN, &[7; 32]).expect("valid key name")
 }
 
-fn build(entries: impl IntoIterator<Item = LogEntry>) -> Log {
+fn build(entries: impl IntoIterator<Item = Entry>) -> Log {
     let mut writer = TileWriter::new();
     for entry in entries {
         writer.append(entry.encode().expect("entry encodes"));
@@ -33,7 +33,7 @@ fn build(entries: impl IntoIterator<Item = LogEntry>) -> Log {
     }
 }
 
-fn sample(n: usize) -> Vec<LogEntry> {
+fn sample(n: usize) -> Vec<Entry> {
     Sample::new("tests", Shape::default()).take(n).collect()
 }
 
@@ -163,9 +163,9 @@ fn an_unrevealed_overdue_seed_is_named() {
         step_ms: 1000,
         ..Shape::default()
     };
-    let entries: Vec<LogEntry> = Sample::new("tests", shape)
+    let entries: Vec<Entry> = Sample::new("tests", shape)
         .take(800)
-        .filter(|e| !(e.kind == EntryKind::Reveal && e.ids == ["o0", "p0"]))
+        .filter(|e| !(e.kind == Kind::Reveal && e.ids == ["o0", "p0"]))
         .collect();
     let report = run(&build(entries), &State::default());
     let overdue = messages(&report, FindingKind::Overdue);
@@ -179,9 +179,9 @@ fn an_unrevealed_overdue_seed_is_named() {
 
 #[test]
 fn a_seed_still_in_use_is_not_overdue() {
-    let entries: Vec<LogEntry> = sample(800)
+    let entries: Vec<Entry> = sample(800)
         .into_iter()
-        .filter(|e| !(e.kind == EntryKind::Reveal && e.ids == ["o0", "p0"]))
+        .filter(|e| !(e.kind == Kind::Reveal && e.ids == ["o0", "p0"]))
         .collect();
     // p0 is rotated by p7, but less than the grace period before the log's last entry.
     let report = run(&build(entries), &State::default());
@@ -192,7 +192,7 @@ fn a_seed_still_in_use_is_not_overdue() {
 fn a_reused_nonce_is_named() {
     let mut entries = sample(100);
     // Bet nonce 3 of the first pair logged again as nonce 1 (entry 2 is nonce 1).
-    entries[4].ids[2] = "1".into();
+    entries[4].ids[1] = "1".into();
     let report = run(&build(entries), &State::default());
     let nonce = messages(&report, FindingKind::Nonce);
     assert_eq!(
@@ -204,10 +204,10 @@ fn a_reused_nonce_is_named() {
 #[test]
 fn a_wrong_payout_and_a_wrong_reveal_are_named() {
     let mut entries = sample(100);
-    entries[1].values[4] = "123456".into();
+    entries[1].values[5] = "123456".into();
     let reveal = entries
         .iter()
-        .position(|e| e.kind == EntryKind::Reveal)
+        .position(|e| e.kind == Kind::Reveal)
         .expect("a reveal");
     let mut bad_reveal = entries.clone();
     bad_reveal[reveal].values[0] = "0".repeat(64);
@@ -232,7 +232,7 @@ fn a_duplicate_commitment_is_named() {
     let mut entries = sample(200);
     let second_pair = entries
         .iter()
-        .position(|e| e.kind == EntryKind::Commitment && e.ids == ["o1", "p1"])
+        .position(|e| e.kind == Kind::Commitment && e.ids == ["o1", "p1"])
         .expect("pair p1");
     entries[second_pair].values[0] = entries[0].values[0].clone();
     let report = run(&build(entries), &State::default());
@@ -254,4 +254,74 @@ fn a_checkpoint_signed_by_another_key_is_refused() {
     let report = run(&log, &State::default());
     assert_eq!(report.findings.first[0].kind, FindingKind::BadCheckpoint);
     assert!(report.summary.is_none());
+}
+
+fn entry(kind: Kind, scheme: &str, ids: &[&str], values: &[&str]) -> Entry {
+    Entry {
+        kind,
+        time_ms: 1_700_000_000_000,
+        scheme: scheme.into(),
+        ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+        values: values.iter().map(|s| (*s).to_owned()).collect(),
+    }
+}
+
+/// The layout that names a pair, a session or a round by one id (its commitment
+/// or round id) and logs no table or seats: reveals, rolls, payouts and nonces
+/// are still checked.
+#[test]
+fn entries_named_by_one_id_are_checked() {
+    use fairseed_core::dice::{Bet, Condition};
+    use fairseed_core::ServerSeed;
+    let seed = ServerSeed::from_bytes([4; 32]);
+    let c = seed.commitment().to_hex();
+    let bet = Bet::new(100, Condition::Under, 5000).expect("bet");
+    let roll = fairseed_core::dice::DiceKey::new(&seed).roll("cs", 0);
+    let payout = bet.settle(roll).payout.to_string();
+    let session = ServerSeed::from_bytes([5; 32]);
+    let sp = fairseed_core::selfpoker::commit(42);
+    let honest = vec![
+        entry(Kind::Commitment, "dice_v1", &[&c], &[&c]),
+        entry(
+            Kind::Outcome,
+            "dice_v1",
+            &[&c, "0"],
+            &["cs", "100", "under", "5000", &roll.to_string(), &payout],
+        ),
+        entry(Kind::Reveal, "dice_v1", &[&c], &[seed.reveal()]),
+        entry(
+            Kind::Commitment,
+            "poker_hmac_v1",
+            &["s1"],
+            &[&session.commitment().to_hex()],
+        ),
+        entry(
+            Kind::Commitment,
+            "poker_hmac_v1",
+            &["s1", "1"],
+            &[&"a".repeat(64), &"b".repeat(64)],
+        ),
+        entry(Kind::Reveal, "poker_hmac_v1", &["s1"], &[session.reveal()]),
+        entry(Kind::Commitment, "selfpoker", &["r1"], &[&sp]),
+        entry(Kind::Reveal, "selfpoker", &["r1"], &["42"]),
+    ];
+    let report = run(&build(honest.clone()), &State::default());
+    assert!(report.passed(), "{:#?}", report.findings);
+    assert_eq!(report.summary.as_ref().map(|s| s.rolls.n), Some(1));
+
+    let mut lied = honest;
+    lied[1].values[4] = ((roll + 1) % 10_000).to_string();
+    lied[7].values[0] = "43".into();
+    let report = run(&build(lied), &State::default());
+    assert_eq!(
+        messages(&report, FindingKind::WrongPayout),
+        [format!(
+            "entry 1: bet nonce 0 of dice seed pair {c} rolled {roll}, the log says {}",
+            (roll + 1) % 10_000
+        )]
+    );
+    assert_eq!(
+        messages(&report, FindingKind::RevealMismatch),
+        ["entry 7: selfpoker r1: sha256(\"selfpoker:\" + seed) is not the commit of entry 6"]
+    );
 }

@@ -9,14 +9,15 @@ use std::path::Path;
 use common::{code, run, text};
 use fairseed_audit::sample::{Sample, Shape};
 use fairseed_audit::writer::TileWriter;
-use fairseed_tlog::{EntryKind, LogEntry, NoteKey};
+use fairseed_audit::{Entry, Kind};
+use fairseed_tlog::NoteKey;
 
 fn key() -> NoteKey {
     NoteKey::from_private_bytes("fairseed.test/log", &[3; 32]).expect("valid key name")
 }
 
 /// Writes `entries` as a log under `dir`: `checkpoint`, `key`, `tile/...`.
-fn write_log(dir: &Path, entries: &[LogEntry]) {
+fn write_log(dir: &Path, entries: &[Entry]) {
     let mut writer = TileWriter::new();
     for entry in entries {
         writer.append(entry.encode().expect("entry encodes"));
@@ -34,7 +35,7 @@ fn write_log(dir: &Path, entries: &[LogEntry]) {
     std::fs::write(dir.join("key"), key().vkey()).expect("key written");
 }
 
-fn sample(n: usize, step_ms: u64) -> Vec<LogEntry> {
+fn sample(n: usize, step_ms: u64) -> Vec<Entry> {
     Sample::new(
         "cli",
         Shape {
@@ -142,9 +143,9 @@ fn a_forked_checkpoint_fails_against_the_state_file() {
 #[test]
 fn an_unrevealed_overdue_seed_fails() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let entries: Vec<LogEntry> = sample(800, 1000)
+    let entries: Vec<Entry> = sample(800, 1000)
         .into_iter()
-        .filter(|e| !(e.kind == EntryKind::Reveal && e.ids == ["o2", "p2"]))
+        .filter(|e| !(e.kind == Kind::Reveal && e.ids == ["o2", "p2"]))
         .collect();
     write_log(dir.path(), &entries);
     let (status, out) = audit(dir.path(), &[]);
@@ -163,7 +164,7 @@ fn an_unrevealed_overdue_seed_fails() {
 fn a_reused_nonce_fails() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut entries = sample(100, 7);
-    entries[6].ids[2] = "2".into();
+    entries[6].ids[1] = "2".into();
     write_log(dir.path(), &entries);
     let (status, out) = audit(dir.path(), &[]);
     assert_eq!(status, 1, "{out}");

@@ -1,18 +1,18 @@
-//! `dice_v1` (docs/spec.md §8, §16.5): a seed pair is committed, bets are
-//! logged with their nonce as they settle, and the pair's server seed is
-//! revealed when the player rotates it. Each player (the opaque `owner` id)
-//! has one open pair: opening the next one rotates the last, which must then
-//! be revealed.
+//! `dice_v1` (docs/spec.md §8, §16.5): a seed pair is committed, each bet's
+//! outcome is logged with its nonce as it settles, and the pair's server seed
+//! is revealed when the player rotates it. A pair is named by its commitment
+//! (`[pair]`), or with its player's opaque id before it (`[owner, pair]`): then
+//! the player's next pair rotates this one, which must then be revealed.
 //!
-//! - commitment `[owner, pair]`: `[commitment]`
-//! - commitment `[owner, pair, nonce]` (a bet): `[client_seed, amount, condition, target, payout]`
-//! - reveal `[owner, pair]`: `[server_seed]`
+//! - commitment `[owner?, pair]`: `[commitment]`
+//! - outcome `[pair, nonce]`: `[client_seed, amount, condition, target, roll, payout]`
+//! - reveal `[owner?, pair]`: `[server_seed]`
 
 use std::collections::HashMap;
 
+use crate::entry::{Entry, Kind};
 use fairseed_core::dice::{Bet, Condition, DiceKey};
 use fairseed_core::{Commitment, ServerSeed};
-use fairseed_tlog::{EntryKind, LogEntry};
 
 use super::shape;
 use crate::checker::{Context, GRACE_MS};
@@ -27,13 +27,14 @@ struct PendingBet {
     /// Index into the pair's client seeds.
     client: usize,
     bet: Bet,
+    roll: u16,
     payout: u128,
 }
 
 /// An open (unrevealed) seed pair.
 #[derive(Debug, Clone)]
 struct Pair {
-    owner: String,
+    owner: Option<String>,
     leaf: u64,
     time_ms: u64,
     commitment: Commitment,
@@ -53,24 +54,19 @@ pub struct Dice {
 }
 
 impl Dice {
-    /// Whether `entry` is a bet (logged as a commitment with the nonce as a third id).
-    pub fn is_bet(&self, entry: &LogEntry) -> bool {
-        entry.scheme == "dice_v1" && entry.ids.len() == 3
-    }
-
     /// Pairs still open.
     pub fn open(&self) -> u64 {
         self.pairs.len() as u64
     }
 
     /// Checks one `dice_v1` entry.
-    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) {
+    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) {
         let result = match (entry.kind, entry.ids.len()) {
-            (EntryKind::Commitment, 2) => self.commit(ctx, leaf, entry),
-            (EntryKind::Commitment, 3) => self.bet(ctx, leaf, entry),
-            (EntryKind::Reveal, 2) => self.reveal(ctx, leaf, entry),
+            (Kind::Commitment, 1 | 2) => self.commit(ctx, leaf, entry),
+            (Kind::Outcome, 2) => self.bet(ctx, leaf, entry),
+            (Kind::Reveal, 1 | 2) => self.reveal(ctx, leaf, entry),
             _ => Err(format!(
-                "dice_v1 {}: {} ids, expected [owner, pair] or [owner, pair, nonce]",
+                "dice_v1 {}: {} ids, expected [owner?, pair] for a commitment or reveal, [pair, nonce] for an outcome",
                 entry.ids.join("/"),
                 entry.ids.len()
             )),
@@ -80,9 +76,9 @@ impl Dice {
         }
     }
 
-    fn commit(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        shape(entry, 2, Some(1))?;
-        let (owner, pair) = (&entry.ids[0], &entry.ids[1]);
+    fn commit(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
+        shape(entry, entry.ids.len(), Some(1))?;
+        let (owner, pair) = owner_and_pair(entry)?;
         let commitment = Commitment::parse_field(&entry.values[0], "values[0]")
             .map_err(|e| format!("dice seed pair {pair}: {e}"))?;
         if self.pairs.contains_key(pair) {
@@ -93,15 +89,17 @@ impl Dice {
             );
             return Ok(());
         }
-        if let Some(previous) = self.current.insert(owner.clone(), pair.clone()) {
-            if let Some(old) = self.pairs.get_mut(&previous) {
-                old.rotated = Some((leaf, entry.time_ms, pair.clone()));
+        if let Some(owner) = owner {
+            if let Some(previous) = self.current.insert(owner.clone(), pair.clone()) {
+                if let Some(old) = self.pairs.get_mut(&previous) {
+                    old.rotated = Some((leaf, entry.time_ms, pair.clone()));
+                }
             }
         }
         self.pairs.insert(
             pair.clone(),
             Pair {
-                owner: owner.clone(),
+                owner: owner.cloned(),
                 leaf,
                 time_ms: entry.time_ms,
                 commitment,
@@ -114,14 +112,21 @@ impl Dice {
         Ok(())
     }
 
-    fn bet(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        shape(entry, 3, Some(5))?;
-        let pair_id = &entry.ids[1];
-        let nonce = parse_u64(&entry.ids[2], "nonce")
+    fn bet(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
+        shape(entry, 2, Some(6))?;
+        let pair_id = &entry.ids[0];
+        let nonce = parse_u64(&entry.ids[1], "nonce")
             .map_err(|e| format!("dice seed pair {pair_id}: {e}"))?;
         let bet = parse_bet(&entry.values)
             .map_err(|e| format!("dice seed pair {pair_id} nonce {nonce}: {e}"))?;
-        let payout: u128 = parse_digits(&entry.values[4]).ok_or_else(|| {
+        let roll = parse_u64(&entry.values[4], "roll")
+            .ok()
+            .and_then(|r| u16::try_from(r).ok())
+            .filter(|r| *r <= 9999)
+            .ok_or_else(|| {
+                format!("dice seed pair {pair_id} nonce {nonce}: roll is not 0..9999")
+            })?;
+        let payout: u128 = parse_digits(&entry.values[5]).ok_or_else(|| {
             format!("dice seed pair {pair_id} nonce {nonce}: payout is not a decimal integer")
         })?;
         let Some(pair) = self.pairs.get_mut(pair_id) else {
@@ -132,12 +137,6 @@ impl Dice {
             );
             return Ok(());
         };
-        if pair.owner != entry.ids[0] {
-            return Err(format!(
-                "bet nonce {nonce} of dice seed pair {pair_id}: owner {} is not the pair's {}",
-                entry.ids[0], pair.owner
-            ));
-        }
         if nonce < pair.next_nonce {
             let first = pair
                 .bets
@@ -177,14 +176,15 @@ impl Dice {
             nonce,
             client,
             bet,
+            roll,
             payout,
         });
         Ok(())
     }
 
-    fn reveal(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        shape(entry, 2, Some(1))?;
-        let pair_id = &entry.ids[1];
+    fn reveal(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
+        shape(entry, entry.ids.len(), Some(1))?;
+        let pair_id = owner_and_pair(entry)?.1;
         let Some(pair) = self.pairs.remove(pair_id) else {
             ctx.find(
                 FindingKind::UnexpectedReveal,
@@ -193,8 +193,10 @@ impl Dice {
             );
             return Ok(());
         };
-        if self.current.get(&pair.owner) == Some(pair_id) {
-            self.current.remove(&pair.owner);
+        if let Some(owner) = &pair.owner {
+            if self.current.get(owner) == Some(pair_id) {
+                self.current.remove(owner);
+            }
         }
         let seed = ServerSeed::parse_field(&entry.values[0], "values[0]")
             .map_err(|e| format!("dice seed pair {pair_id}: {e}"))?;
@@ -246,7 +248,16 @@ fn settle(ctx: &mut Context, pair_id: &str, pair: &Pair, key: &DiceKey) {
     for pending in &pair.bets {
         let roll = key.roll(&pair.client_seeds[pending.client], pending.nonce);
         let settlement = pending.bet.settle(roll);
-        if settlement.payout != pending.payout {
+        if roll != pending.roll {
+            ctx.find(
+                FindingKind::WrongPayout,
+                pending.leaf,
+                format!(
+                    "bet nonce {} of dice seed pair {pair_id} rolled {roll}, the log says {}",
+                    pending.nonce, pending.roll
+                ),
+            );
+        } else if settlement.payout != pending.payout {
             ctx.find(
                 FindingKind::WrongPayout,
                 pending.leaf,
@@ -267,6 +278,18 @@ fn settle(ctx: &mut Context, pair_id: &str, pair: &Pair, key: &DiceKey) {
         if let Some(rtp) = stats.rtp.by_chips() {
             stats.rtp_series.offer(bets, rtp);
         }
+    }
+}
+
+/// The owner (when the pair is named with one) and the pair.
+fn owner_and_pair(entry: &Entry) -> Result<(Option<&String>, &String), String> {
+    match entry.ids.as_slice() {
+        [owner, pair] => Ok((Some(owner), pair)),
+        [pair] => Ok((None, pair)),
+        _ => Err(format!(
+            "dice_v1 {}: expected ids [owner?, pair]",
+            entry.ids.join("/")
+        )),
     }
 }
 

@@ -8,11 +8,11 @@
 //! - commitment `[ids...]`: `[commitment...]`
 //! - reveal `[ids...]`: `[server_seed...]`
 
-use std::collections::hash_map::Entry;
+use std::collections::hash_map::Entry as Slot;
 use std::collections::HashMap;
 
+use crate::entry::{Entry, Kind};
 use fairseed_core::{Commitment, ServerSeed};
-use fairseed_tlog::{EntryKind, LogEntry};
 
 use super::name;
 use crate::checker::Context;
@@ -40,23 +40,25 @@ impl Generic {
     }
 
     /// Pairs a commitment or a reveal.
-    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) {
+    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) {
         let key = (entry.scheme.clone(), entry.ids.clone());
         match entry.kind {
-            EntryKind::Commitment => match self.open.entry(key) {
-                Entry::Occupied(_) => ctx.find(
+            Kind::Commitment => match self.open.entry(key) {
+                Slot::Occupied(_) => ctx.find(
                     FindingKind::DuplicateCommitment,
                     leaf,
                     format!("{} committed twice", name(entry)),
                 ),
-                Entry::Vacant(slot) => {
+                Slot::Vacant(slot) => {
                     slot.insert(Open {
                         leaf,
                         values: entry.values.clone(),
                     });
                 }
             },
-            EntryKind::Reveal => match self.open.remove(&key) {
+            // Outcomes are the dice's; nothing else logs one yet.
+            Kind::Outcome => {}
+            Kind::Reveal => match self.open.remove(&key) {
                 None => ctx.find(
                     FindingKind::UnexpectedReveal,
                     leaf,
@@ -77,7 +79,7 @@ impl Generic {
     pub fn finish(&mut self, _ctx: &mut Context) {}
 }
 
-fn check_sha256(ctx: &mut Context, leaf: u64, entry: &LogEntry, open: &Open) {
+fn check_sha256(ctx: &mut Context, leaf: u64, entry: &Entry, open: &Open) {
     if entry.values.len() != open.values.len() {
         ctx.find(
             FindingKind::BadEntry,

@@ -5,16 +5,16 @@ pub mod generic;
 pub mod poker;
 pub mod selfpoker;
 
-use fairseed_tlog::LogEntry;
+use crate::entry::Entry;
 
 /// `scheme id/id/...`, as findings name what an entry is about.
-pub fn name(entry: &LogEntry) -> String {
+pub fn name(entry: &Entry) -> String {
     format!("{} {}", entry.scheme, entry.ids.join("/"))
 }
 
 /// Checks an entry has `ids` ids and `values` values (`None`: any number),
 /// naming the entry in the error.
-pub fn shape(entry: &LogEntry, ids: usize, values: Option<usize>) -> Result<(), String> {
+pub fn shape(entry: &Entry, ids: usize, values: Option<usize>) -> Result<(), String> {
     if entry.ids.len() != ids {
         return Err(format!(
             "{}: {} ids, expected {ids}",

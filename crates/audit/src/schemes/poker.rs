@@ -4,15 +4,20 @@
 //! hands, an empty table or a restart (§7.8). The log shows the first two
 //! directly; the other two show as the table's next session.
 //!
-//! - commitment `[table, session]`: `[commitment]`
-//! - commitment `[table, session, n]`: `[hand_commitment, deck_root, "<seat>=<client seed>"...]`
-//! - reveal `[table, session]`: `[server_seed]`
+//! - commitment `[table?, session]`: `[commitment]`
+//! - commitment `[table?, session, n]`: `[hand_commitment, deck_root, "<seat>=<client seed>"...]`
+//! - reveal `[table?, session]`: `[server_seed]`
+//!
+//! A hand is checked against the revealed seed (its value and its deck) when
+//! the entries name the table and carry the seats: `hand_value` and the deal
+//! hash them. Without the table, the log cannot show the table's next session
+//! either; the 24-hour and 500-hand rules still hold.
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::entry::{Entry, Kind};
 use fairseed_core::poker::{deal, hand_value};
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_tlog::{EntryKind, LogEntry};
 
 use super::dice::parse_digits;
 use super::{name, shape};
@@ -61,13 +66,13 @@ impl Poker {
     }
 
     /// Checks one `poker_hmac_v1` entry.
-    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) {
-        let result = match (entry.kind, entry.ids.len()) {
-            (EntryKind::Commitment, 2) => self.commit(ctx, leaf, entry),
-            (EntryKind::Commitment, 3) => self.hand(ctx, leaf, entry),
-            (EntryKind::Reveal, 2) => self.reveal(ctx, leaf, entry),
+    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) {
+        let result = match (entry.kind, entry.ids.len(), entry.values.len()) {
+            (Kind::Commitment, 1 | 2, 1) => self.commit(ctx, leaf, entry),
+            (Kind::Commitment, 2 | 3, _) => self.hand(ctx, leaf, entry),
+            (Kind::Reveal, 1 | 2, _) => self.reveal(ctx, leaf, entry),
             _ => Err(format!(
-                "{}: {} ids, expected [table, session] or [table, session, n]",
+                "{}: {} ids, expected [table?, session] or [table?, session, n]",
                 name(entry),
                 entry.ids.len()
             )),
@@ -77,20 +82,21 @@ impl Poker {
         }
     }
 
-    fn commit(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        shape(entry, 2, Some(1))?;
-        let key = (entry.ids[0].clone(), entry.ids[1].clone());
+    fn commit(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
+        let key = session_key(&entry.ids);
         let commitment = Commitment::parse_field(&entry.values[0], "values[0]")
             .map_err(|e| format!("{}: {e}", name(entry)))?;
         if self.sessions.contains_key(&key) {
             ctx.find(
                 FindingKind::DuplicateCommitment,
                 leaf,
-                format!("poker session {} of table {} committed twice", key.1, key.0),
+                format!("{} committed twice", session_name(&key)),
             );
             return Ok(());
         }
-        if let Some(previous) = self.current.insert(key.0.clone(), key.1.clone()) {
+        let tracked =
+            (!key.0.is_empty()).then(|| self.current.insert(key.0.clone(), key.1.clone()));
+        if let Some(previous) = tracked.flatten() {
             if let Some(old) = self.sessions.get_mut(&(key.0.clone(), previous)) {
                 old.rotated = Some((leaf, entry.time_ms, key.1.clone()));
             }
@@ -109,28 +115,30 @@ impl Poker {
         Ok(())
     }
 
-    fn hand(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        shape(entry, 3, None)?;
+    fn hand(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
         let what = name(entry);
-        if entry.values.len() < 4 {
+        let (n, session_ids) = entry
+            .ids
+            .split_last()
+            .ok_or_else(|| format!("{what}: no ids"))?;
+        if entry.values.len() == 3 {
             return Err(format!(
-                "{what}: {} values, expected hand_commitment, deck_root and 2 to 10 seats",
-                entry.values.len()
+                "{what}: 3 values, expected hand_commitment, deck_root and no seats or 2 to 10"
             ));
         }
-        let n: u64 = parse_digits(&entry.ids[2])
-            .ok_or_else(|| format!("{what}: n is not a decimal integer"))?;
+        let n: u64 =
+            parse_digits(n).ok_or_else(|| format!("{what}: n is not a decimal integer"))?;
         let commitment = Commitment::parse_field(&entry.values[0], "hand_commitment")
             .map_err(|e| format!("{what}: {e}"))?;
         let deck_root = Commitment::parse_field(&entry.values[1], "deck_root")
             .map_err(|e| format!("{what}: {e}"))?;
         let seats = parse_seats(&entry.values[2..]).map_err(|e| format!("{what}: {e}"))?;
-        let key = (entry.ids[0].clone(), entry.ids[1].clone());
+        let key = session_key(session_ids);
         let Some(session) = self.sessions.get_mut(&key) else {
             ctx.find(
                 FindingKind::UnexpectedReveal,
                 leaf,
-                format!("hand {n} of poker session {} of table {}: the session is not open (never committed, or already revealed)", key.1, key.0),
+                format!("hand {n} of {}: the session is not open (never committed, or already revealed)", session_name(&key)),
             );
             return Ok(());
         };
@@ -139,9 +147,8 @@ impl Poker {
                 FindingKind::DuplicateCommitment,
                 leaf,
                 format!(
-                    "hand {n} of poker session {} of table {} committed after hand {}",
-                    key.1,
-                    key.0,
+                    "hand {n} of {} committed after hand {}",
+                    session_name(&key),
                     session.hands.last().map_or(0, |h| h.n)
                 ),
             );
@@ -152,8 +159,8 @@ impl Poker {
                 FindingKind::Overdue,
                 leaf,
                 format!(
-                    "poker session {} of table {} deals a hand after {MAX_HANDS} without rotating",
-                    key.1, key.0
+                    "{} deals a hand after {MAX_HANDS} without rotating",
+                    session_name(&key)
                 ),
             );
         }
@@ -168,15 +175,18 @@ impl Poker {
         Ok(())
     }
 
-    fn reveal(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        shape(entry, 2, Some(1))?;
-        let key = (entry.ids[0].clone(), entry.ids[1].clone());
+    fn reveal(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
+        shape(entry, entry.ids.len(), Some(1))?;
+        let key = session_key(&entry.ids);
         let (table, session_id) = (&key.0, &key.1);
         let Some(session) = self.sessions.remove(&key) else {
             ctx.find(
                 FindingKind::UnexpectedReveal,
                 leaf,
-                format!("poker session {session_id} of table {table} revealed but not open (never committed, or revealed before)"),
+                format!(
+                    "{} revealed but not open (never committed, or revealed before)",
+                    session_name(&key)
+                ),
             );
             return Ok(());
         };
@@ -187,7 +197,12 @@ impl Poker {
             ctx.find(
                 FindingKind::Overdue,
                 leaf,
-                format!("poker session {session_id} of table {table} committed at {} revealed at {}, after more than 24 hours", rfc3339(session.time_ms), rfc3339(entry.time_ms)),
+                format!(
+                    "{} committed at {} revealed at {}, after more than 24 hours",
+                    session_name(&key),
+                    rfc3339(session.time_ms),
+                    rfc3339(entry.time_ms)
+                ),
             );
         }
         let seed = ServerSeed::parse_field(&entry.values[0], "values[0]")
@@ -196,8 +211,15 @@ impl Poker {
             ctx.find(
                 FindingKind::RevealMismatch,
                 leaf,
-                format!("poker session {session_id} of table {table}: the revealed seed does not hash to the commitment of entry {}", session.leaf),
+                format!(
+                    "{}: the revealed seed does not hash to the commitment of entry {}",
+                    session_name(&key),
+                    session.leaf
+                ),
             );
+            return Ok(());
+        }
+        if table.is_empty() {
             return Ok(());
         }
         let (Ok(t), Ok(s)) = (
@@ -237,7 +259,8 @@ impl Poker {
             found.push((
                 s.leaf,
                 format!(
-                    "poker session {id} of table {table} committed at {} never revealed, {why}",
+                    "{} committed at {} never revealed, {why}",
+                    session_name(&(table.clone(), id.clone())),
                     rfc3339(s.time_ms)
                 ),
             ));
@@ -245,6 +268,24 @@ impl Poker {
         for (leaf, message) in found {
             ctx.find(FindingKind::Overdue, leaf, message);
         }
+    }
+}
+
+/// `(table or "", session)` from a session's ids.
+fn session_key(ids: &[String]) -> (String, String) {
+    match ids {
+        [table, session] => (table.clone(), session.clone()),
+        [session] => (String::new(), session.clone()),
+        _ => (String::new(), ids.join("/")),
+    }
+}
+
+/// "poker session S of table T", or without the table when the log does not name it.
+fn session_name((table, session): &(String, String)) -> String {
+    if table.is_empty() {
+        format!("poker session {session}")
+    } else {
+        format!("poker session {session} of table {table}")
     }
 }
 
@@ -257,6 +298,9 @@ fn check_hand(ctx: &mut Context, seed: &ServerSeed, table: &Ident, session: &Ide
             hand.leaf,
             format!("hand {} of poker session {session} of table {table}: the revealed seed's hand value does not hash to the hand commitment", hand.n),
         );
+        return;
+    }
+    if hand.seats.is_empty() {
         return;
     }
     match deal(&value, table, session, hand.n, &hand.seats) {

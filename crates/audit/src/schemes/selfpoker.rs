@@ -2,16 +2,19 @@
 //! hand's commit is logged before the hand and its seed revealed at the hand's
 //! end, so a table's next hand must find the last one revealed.
 //!
-//! - commitment `[table, hand]`: `[commit]`
-//! - reveal `[table, hand]`: `[seed]` (decimal, below 2^63)
+//! - commitment `[table?, hand]`: `[commit]`
+//! - reveal `[table?, hand]`: `[seed]` (decimal, below 2^63)
+//!
+//! Without the table id a hand is only checked against its commitment: the
+//! log then cannot show which hand came next at its table.
 
 use std::collections::HashMap;
 
+use crate::entry::{Entry, Kind};
 use fairseed_core::selfpoker::{commit, deck, MAX_SEED};
-use fairseed_tlog::{EntryKind, LogEntry};
 
 use super::dice::parse_digits;
-use super::{name, shape};
+use super::name;
 use crate::checker::{Context, GRACE_MS};
 use crate::finding::FindingKind;
 use crate::time::rfc3339;
@@ -23,6 +26,16 @@ struct Hand {
     commit: String,
     /// The entry of the table's next hand.
     next: Option<(u64, u64, String)>,
+}
+
+/// `(scheme, table or "", hand)`.
+fn key(entry: &Entry) -> (String, String, String) {
+    let (table, hand) = match entry.ids.as_slice() {
+        [table, hand] => (table.clone(), hand.clone()),
+        [hand] => (String::new(), hand.clone()),
+        _ => (String::new(), String::new()),
+    };
+    (entry.scheme.clone(), table, hand)
 }
 
 /// The `selfpoker` checker.
@@ -41,21 +54,29 @@ impl Selfpoker {
     }
 
     /// Checks one entry of a selfpoker hand.
-    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) {
-        if let Err(message) = shape(entry, 2, Some(1)).and_then(|()| match entry.kind {
-            EntryKind::Commitment => self.commit(ctx, leaf, entry),
-            EntryKind::Reveal => self.reveal(ctx, leaf, entry),
-        }) {
+    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) {
+        let checked = match (entry.kind, entry.ids.len()) {
+            (_, 1 | 2) if entry.values.len() != 1 => Err(format!(
+                "{}: {} values, expected 1",
+                name(entry),
+                entry.values.len()
+            )),
+            (Kind::Commitment, 1 | 2) => self.commit(ctx, leaf, entry),
+            (Kind::Reveal, 1 | 2) => self.reveal(ctx, leaf, entry),
+            (Kind::Outcome, _) => Err(format!("{}: selfpoker logs no outcomes", name(entry))),
+            _ => Err(format!(
+                "{}: {} ids, expected [table?, hand]",
+                name(entry),
+                entry.ids.len()
+            )),
+        };
+        if let Err(message) = checked {
             ctx.find(FindingKind::BadEntry, leaf, message);
         }
     }
 
-    fn commit(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        let key = (
-            entry.scheme.clone(),
-            entry.ids[0].clone(),
-            entry.ids[1].clone(),
-        );
+    fn commit(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
+        let key = key(entry);
         if self.hands.contains_key(&key) {
             ctx.find(
                 FindingKind::DuplicateCommitment,
@@ -65,7 +86,11 @@ impl Selfpoker {
             return Ok(());
         }
         let table = (key.0.clone(), key.1.clone());
-        if let Some(previous) = self.current.insert(table.clone(), key.2.clone()) {
+        let known_table = entry.ids.len() == 2;
+        if let Some(previous) = known_table
+            .then(|| self.current.insert(table.clone(), key.2.clone()))
+            .flatten()
+        {
             if let Some(old) = self.hands.get_mut(&(table.0, table.1, previous)) {
                 old.next = Some((leaf, entry.time_ms, key.2.clone()));
             }
@@ -82,12 +107,8 @@ impl Selfpoker {
         Ok(())
     }
 
-    fn reveal(&mut self, ctx: &mut Context, leaf: u64, entry: &LogEntry) -> Result<(), String> {
-        let key = (
-            entry.scheme.clone(),
-            entry.ids[0].clone(),
-            entry.ids[1].clone(),
-        );
+    fn reveal(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) -> Result<(), String> {
+        let key = key(entry);
         let Some(hand) = self.hands.remove(&key) else {
             ctx.find(
                 FindingKind::UnexpectedReveal,
