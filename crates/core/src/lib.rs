@@ -9,7 +9,8 @@
 //! The schemes are specified in `docs/spec.md`:
 //! the draw stream ([`stream`], [`shuffle()`]), table games ([`games`]), chess
 //! colours ([`chess`]), Merkle-committed poker decks ([`poker`], [`merkle`]),
-//! dice ([`dice`]), and the NumPy selfpoker deal ([`selfpoker`], [`numpy`]).
+//! dice ([`dice`]), the NumPy selfpoker deal ([`selfpoker`], [`numpy`]) and its
+//! derived seeds ([`selfpoker_v2`]).
 //! Records and verdicts ([`record`], [`verify_value`], [`report`]) tie them together.
 
 // The SIMD hash kernels, the only `unsafe` code, live in `fairseed-lanes`.
@@ -27,6 +28,7 @@ pub mod numpy;
 pub mod poker;
 mod seed;
 pub mod selfpoker;
+pub mod selfpoker_v2;
 mod shuffle;
 pub mod stream;
 

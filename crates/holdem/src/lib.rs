@@ -5,21 +5,25 @@
 //! - [`card`]: the selfpoker card layout (`rank × 4 + suit`);
 //! - [`rules`]: no-limit hold'em for 2 to 6 seats, `apply(table, command, now)`;
 //! - [`ai`]: three AI levels deciding from a seat's view only;
-//! - [`record`]: hand records that replay and check every chip; [`mod@simulate`]: AI-only tables;
+//! - [`record`]: hand records that replay and check every chip, and [`deal`]: their
+//!   `selfpoker_v2` seed derivation; [`mod@simulate`]: AI-only tables;
+//! - [`verdict`]: `fairseed verify`'s verdicts on hand records;
 //! - [`phh`]: hand records in the Poker Hand History format, for other tools.
 
 #![forbid(unsafe_code)]
 
 pub mod ai;
 pub mod card;
+pub mod deal;
 pub mod eval;
 pub mod phh;
 pub mod record;
 pub mod rules;
 pub mod simulate;
+pub mod verdict;
 
 pub use card::{Card, CardSet};
 pub use eval::{evaluator, Category, EvalError, Evaluator, Hand, HandRank};
 pub use record::{replay, HandRecord, Outcome, ReplayError};
 pub use rules::{apply, Action, Command, Event, HoldemError, Player, Street, Table, TableConfig};
-pub use simulate::simulate;
+pub use simulate::{simulate, simulate_session, SessionV2};

@@ -18,8 +18,9 @@ use crate::web::WebRoot;
 /// Largest accepted request body.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// The OpenAPI document, written by `scripts/service/openapi.py`; a test
-/// checks that it lists exactly the routes of [`router`].
+/// The OpenAPI document, edited by hand beside the routes; a test checks
+/// that it lists exactly the routes of [`router`], and Schemathesis checks
+/// that the server is exactly as strict as its schemas.
 pub const OPENAPI: &str = include_str!("openapi.json");
 
 /// The API routes over `state`, without the web page.
