@@ -181,3 +181,61 @@ fn a_missing_log_is_an_error() {
     assert_eq!(status, 2, "{out}");
     assert!(out.contains("no checkpoint"), "{out}");
 }
+
+/// Serves `dir`'s files over plain HTTP/1.1 on a free port, one connection at a
+/// time, `Connection: close`; a missing file is a 404. For the tests only.
+fn serve_dir(dir: std::path::PathBuf) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let url = format!("http://{}/log", listener.local_addr().expect("address"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(&stream);
+            let mut request = String::new();
+            if reader.read_line(&mut request).is_err() {
+                continue;
+            }
+            let mut header = String::new();
+            while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+                header.clear();
+            }
+            let path = request
+                .split(' ')
+                .nth(1)
+                .unwrap_or("/")
+                .trim_start_matches("/log/");
+            let mut stream = &stream;
+            let _ = match std::fs::read(dir.join(path)) {
+                Ok(body) => write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                )
+                .and_then(|()| stream.write_all(&body)),
+                Err(_) => write!(
+                    stream,
+                    "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                ),
+            };
+        }
+    });
+    url
+}
+
+#[test]
+fn a_log_is_audited_over_http() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write_log(dir.path(), &sample(700, 7));
+    let url = serve_dir(dir.path().to_owned());
+    let out = run(&["audit", &url, "--key", &key().vkey()], b"");
+    assert_eq!(code(&out), 0, "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(text(&out.stdout).contains("checkpoint of 700 entries"));
+    std::fs::remove_file(dir.path().join("tile/entries/001")).expect("a bundle removed");
+    let out = run(&["audit", &url, "--key", &key().vkey()], b"");
+    assert_eq!(code(&out), 1);
+    assert!(
+        text(&out.stdout).contains("tile/0/001 or tile/entries/001 is missing"),
+        "{}",
+        text(&out.stdout)
+    );
+}
