@@ -16,19 +16,23 @@ pub struct EntryCounts {
     pub entries: u64,
     /// Entries that did not decode.
     pub invalid: u64,
-    /// `scheme → [commitments, reveals]`.
-    pub by_scheme: BTreeMap<String, [u64; 2]>,
+    /// `scheme → [commitments, reveals, outcomes]`.
+    pub by_scheme: BTreeMap<String, [u64; 3]>,
 }
 
 impl EntryCounts {
     /// Counts one decoded entry.
     pub fn count(&mut self, entry: &Entry) {
         self.entries += 1;
-        let slot = usize::from(entry.kind == Kind::Reveal);
+        let slot = match entry.kind {
+            Kind::Commitment => 0,
+            Kind::Reveal => 1,
+            Kind::Outcome => 2,
+        };
         if let Some(counts) = self.by_scheme.get_mut(&entry.scheme) {
             counts[slot] += 1;
         } else {
-            let mut counts = [0; 2];
+            let mut counts = [0; 3];
             counts[slot] = 1;
             self.by_scheme.insert(entry.scheme.clone(), counts);
         }

@@ -145,7 +145,9 @@ fn text(report: &Report) -> String {
             .counts
             .by_scheme
             .iter()
-            .map(|(scheme, [c, r])| format!("{scheme} {c} commitments, {r} reveals"))
+            .map(|(scheme, [c, r, o])| {
+                format!("{scheme} {c} commitments, {o} outcomes, {r} reveals")
+            })
             .collect();
         out += &format!("entries: {} ({})\n", s.counts.entries, schemes.join("; "));
         out += &format!("open, not yet due: {}\n", s.open);

@@ -42,10 +42,10 @@ fn summary(body: &mut String, s: &Summary) {
         "<h2>Entries</h2><p>{} entries, {} commitments open and not yet due.</p><ul>",
         s.counts.entries, s.open
     );
-    for (scheme, [c, r]) in &s.counts.by_scheme {
+    for (scheme, [c, r, o]) in &s.counts.by_scheme {
         let _ = write!(
             body,
-            "<li><code>{}</code>: {c} commitments, {r} reveals</li>",
+            "<li><code>{}</code>: {c} commitments, {o} outcomes, {r} reveals</li>",
             esc(scheme)
         );
     }

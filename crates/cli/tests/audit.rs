@@ -74,6 +74,8 @@ fn an_honest_log_passes_and_reports() {
         "{out}"
     );
     assert!(out.contains("audit passed: no findings"), "{out}");
+    assert!(out.contains("entries: 2000 (dice_v1 "), "{out}");
+    assert!(out.contains(" outcomes, "), "{out}");
     let page = std::fs::read_to_string(&html).expect("html written");
     assert_eq!(
         page.matches("<svg").count(),
