@@ -209,11 +209,17 @@ fn entries(
             width,
         };
         let (Some(hash_tile), Some(bundle_bytes)) = (fetch(&hashes), fetch(&bundle)) else {
+            // The log is cut short here; going on would only repeat this for every
+            // tile of a size the operator may have made up.
             findings.push(Finding::new(
                 FindingKind::BadTile,
-                format!("{} or {} is missing", hashes.path(), bundle.path()),
+                format!(
+                    "{} or {} is missing: entries from {first} on are not checked",
+                    hashes.path(),
+                    bundle.path()
+                ),
             ));
-            continue;
+            break;
         };
         match check_bundle(&bundle_bytes, &hash_tile) {
             Ok(list) => {

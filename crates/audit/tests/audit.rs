@@ -325,3 +325,19 @@ fn entries_named_by_one_id_are_checked() {
         ["entry 7: selfpoker r1: sha256(\"selfpoker:\" + seed) is not the commit of entry 6"]
     );
 }
+
+#[test]
+fn a_checkpoint_past_the_tiles_is_named_without_walking_them() {
+    let mut log = build(sample(300));
+    let body = fairseed_tlog::checkpoint(ORIGIN, 1 << 40, fairseed_tlog::EMPTY_ROOT, &[])
+        .expect("checkpoint");
+    log.note = fairseed_tlog::sign_checkpoint(&key(), &body).expect("signed");
+    let report = run(&log, &State::default());
+    let bad = messages(&report, FindingKind::BadTile);
+    assert_eq!(bad.len(), 2, "{bad:?}");
+    assert!(bad[0].ends_with(": missing"), "{}", bad[0]);
+    assert_eq!(
+        bad[1],
+        "tile/0/000 or tile/entries/000 is missing: entries from 0 on are not checked"
+    );
+}
