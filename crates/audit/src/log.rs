@@ -70,6 +70,7 @@ pub fn audit(
     fetch: impl Fn(&TilePath) -> Option<Vec<u8>>,
     mut progress: impl FnMut(u64, u64),
 ) -> Report {
+    let fetch = |tile: &TilePath| fetch(tile).or_else(|| prefix_of_full(tile, &fetch));
     let mut findings = Findings::default();
     let mut report = Report {
         checkpoint: None,
@@ -133,6 +134,33 @@ pub fn audit(
     report.summary = Some(summary);
     report.findings = findings;
     report
+}
+
+/// A partial tile read from the full tile that replaced it as the log grew
+/// (C2SP tlog-tiles lets a server drop partial tiles): its first `W` hashes or entries.
+fn prefix_of_full(
+    tile: &TilePath,
+    fetch: &impl Fn(&TilePath) -> Option<Vec<u8>>,
+) -> Option<Vec<u8>> {
+    if tile.width >= TILE_WIDTH {
+        return None;
+    }
+    let full = fetch(&TilePath {
+        width: TILE_WIDTH,
+        ..*tile
+    })?;
+    let width = tile.width as usize;
+    match tile.kind {
+        TileKind::Hashes { .. } => full.get(..width * HASH_BYTES).map(<[u8]>::to_vec),
+        TileKind::Entries => {
+            let mut end = 0;
+            for _ in 0..width {
+                let len = full.get(end..end + 2)?;
+                end += 2 + usize::from(u16::from_be_bytes([len[0], len[1]]));
+            }
+            full.get(..end).map(<[u8]>::to_vec)
+        }
+    }
 }
 
 /// Every earlier checkpoint of the same origin must be a prefix of this tree:

@@ -342,3 +342,36 @@ fn a_checkpoint_past_the_tiles_is_named_without_walking_them() {
         "tile/0/001 or tile/entries/001 is missing: entries from 256 on are not checked"
     );
 }
+
+#[test]
+fn a_partial_tile_replaced_by_a_full_one_is_read_from_it() {
+    let mut writer = TileWriter::new();
+    let mut files = HashMap::new();
+    for entry in sample(768) {
+        writer.append(entry.encode().expect("entry encodes"));
+        if writer.size() == 600 {
+            files.extend(writer.new_files().expect("tiles"));
+        }
+    }
+    let early = {
+        // The checkpoint at 600, as a monitor saw it before the log grew.
+        let mut w = TileWriter::new();
+        for entry in sample(600) {
+            w.append(entry.encode().expect("entry encodes"));
+        }
+        w.checkpoint(&key()).expect("signed")
+    };
+    files.extend(writer.new_files().expect("tiles"));
+    assert!(
+        files.remove("tile/0/002.p/88").is_some()
+            && files.remove("tile/entries/002.p/88").is_some()
+    );
+    let log = Log {
+        files,
+        note: early,
+        vkey: key().vkey(),
+    };
+    let report = run(&log, &State::default());
+    assert!(report.passed(), "{:#?}", report.findings);
+    assert_eq!(report.summary.map(|s| s.counts.entries), Some(600));
+}
