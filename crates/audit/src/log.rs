@@ -111,7 +111,7 @@ pub fn audit(
             ),
         ));
     }
-    match verify_tiles(head.size(), *head.hash(), &fetch) {
+    match verify_tiles(head.size(), *head.hash(), fetch) {
         Ok(tiles) => report.tiles = tiles,
         Err(e) => findings.push(Finding::new(FindingKind::BadTile, e.to_string())),
     }
