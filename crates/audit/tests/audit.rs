@@ -375,3 +375,30 @@ fn a_partial_tile_replaced_by_a_full_one_is_read_from_it() {
     assert!(report.passed(), "{:#?}", report.findings);
     assert_eq!(report.summary.map(|s| s.counts.entries), Some(600));
 }
+
+#[test]
+fn a_selfpoker_v2_session_and_its_hands_are_checked() {
+    use fairseed_core::ServerSeed;
+    let secret = ServerSeed::from_bytes([6; 32]);
+    let commit = fairseed_core::selfpoker::commit(7);
+    let entries = vec![
+        entry(
+            Kind::Commitment,
+            "selfpoker_v2",
+            &["sess1"],
+            &[&secret.commitment().to_hex()],
+        ),
+        entry(Kind::Commitment, "selfpoker_v2", &["t1", "1"], &[&commit]),
+        entry(Kind::Reveal, "selfpoker_v2", &["t1", "1"], &["7"]),
+        entry(Kind::Reveal, "selfpoker_v2", &["sess1"], &[secret.reveal()]),
+    ];
+    let report = run(&build(entries.clone()), &State::default());
+    assert!(report.passed(), "{:#?}", report.findings);
+    let mut wrong = entries;
+    wrong[3].values[0] = ServerSeed::from_bytes([8; 32]).reveal().to_owned();
+    let report = run(&build(wrong), &State::default());
+    assert_eq!(
+        messages(&report, FindingKind::RevealMismatch),
+        ["entry 3: selfpoker_v2 sess1: revealed value 0 does not hash to the commitment of entry 0"]
+    );
+}

@@ -1,5 +1,5 @@
 //! Every other scheme (`match_seed_v2`, `match_seed_v1`, `chess_colour_v1`, a
-//! `selfpoker_v2` session, schemes added later): a commitment entry and the
+//! `selfpoker_v2` session named by one id, schemes added later): a commitment entry and the
 //! reveal entry with the same scheme and ids pair up. For the §2.2 schemes
 //! each revealed value must hash to the committed value at the same position
 //! (a `-`, a bot's missing commitment, is skipped); other schemes are only
@@ -18,8 +18,14 @@ use super::name;
 use crate::checker::Context;
 use crate::finding::FindingKind;
 
-/// Schemes whose reveals are `sha256(server_seed)` commitments (§2.2).
-const SHA256_SCHEMES: [&str; 3] = ["match_seed_v2", "match_seed_v1", "chess_colour_v1"];
+/// Schemes whose reveals are `sha256(server_seed)` commitments (§2.2; a
+/// `selfpoker_v2` session secret, §17.1).
+const SHA256_SCHEMES: [&str; 4] = [
+    "match_seed_v2",
+    "match_seed_v1",
+    "chess_colour_v1",
+    "selfpoker_v2",
+];
 
 #[derive(Debug, Clone)]
 struct Open {
