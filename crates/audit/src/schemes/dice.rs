@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::entry::{Entry, Kind};
-use fairseed_core::dice::{Bet, Condition, DiceKey};
+use fairseed_core::dice::{Bet, Condition, DiceKey, MAX_NONCE};
 use fairseed_core::{Commitment, ServerSeed};
 
 use super::shape;
@@ -116,6 +116,11 @@ impl Dice {
         shape(entry, 2, Some(6))?;
         let pair_id = &entry.ids[0];
         let nonce = parse_u64(&entry.ids[1], "nonce")
+            .and_then(|n| {
+                (n <= MAX_NONCE)
+                    .then_some(n)
+                    .ok_or_else(|| format!("nonce: {n} is above 2^53 - 1"))
+            })
             .map_err(|e| format!("dice seed pair {pair_id}: {e}"))?;
         let bet = parse_bet(&entry.values)
             .map_err(|e| format!("dice seed pair {pair_id} nonce {nonce}: {e}"))?;

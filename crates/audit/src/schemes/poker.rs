@@ -121,9 +121,10 @@ impl Poker {
             .ids
             .split_last()
             .ok_or_else(|| format!("{what}: no ids"))?;
-        if entry.values.len() == 3 {
+        if entry.values.len() < 2 || entry.values.len() == 3 {
             return Err(format!(
-                "{what}: 3 values, expected hand_commitment, deck_root and no seats or 2 to 10"
+                "{what}: {} values, expected hand_commitment, deck_root and no seats or 2 to 10",
+                entry.values.len()
             ));
         }
         let n: u64 =
