@@ -72,3 +72,20 @@ proptest! {
         let _ = witness.add_checkpoint(&WitnessState::default(), text.as_bytes(), 1);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_tiles_are_findings(size in 0u64..2000, tile in prop::collection::vec(any::<u8>(), 0..9000), seen in 0u64..3000) {
+        let key = fairseed_tlog::NoteKey::from_private_bytes("fairseed.test/log", &[1; 32]).expect("key");
+        let body = fairseed_tlog::checkpoint("fairseed.test/log", size, fairseed_tlog::EMPTY_ROOT, &[]).expect("body");
+        let note = fairseed_tlog::sign_checkpoint(&key, &body).expect("signed");
+        let state = fairseed_audit::State {
+            key: None,
+            checkpoints: vec![fairseed_audit::Seen { origin: "fairseed.test/log".into(), size: seen, root: "AAAA".into(), note: String::new() }],
+        };
+        let report = fairseed_audit::audit(note.as_bytes(), &key.vkey(), &state, |_| Some(tile.clone()), |_, _| {});
+        prop_assert!(size == 0 || !report.passed());
+    }
+}
