@@ -157,7 +157,7 @@ export function mountTable(root, { wasm }) {
         }
         break;
       case 'hand_end':
-        history.ended(state.tableId, msg);
+        history.ended(state.tableId, msg, clientSeedFor(state.tableId));
         draw();
         break;
       case 'error':
