@@ -183,6 +183,10 @@ proptest! {
             check_views(&live, noise ^ choice);
             let (stripped, seed) = sealed::strip(&live);
             prop_assert_eq!(sealed::restore(&stripped, seed).unwrap(), live.clone());
+            if v2 {
+                // The service re-derives the stripped cards from the session secret.
+                prop_assert_eq!(live::running_seed(&stripped, &SECRET).unwrap(), seed);
+            }
             let Some((next, messages)) = step(&live, &mut now, choice) else { continue };
             for m in &messages {
                 seq += 1;

@@ -363,10 +363,90 @@ fn options(dir: &std::path::Path) -> Options<'_> {
 }
 
 #[test]
-fn a_person_and_five_ais_play_over_the_websocket_on_sqlite() {
+fn two_tables_play_at_once_on_sqlite() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&options(dir.path()));
-    play(&server);
+    std::thread::scope(|s| {
+        let a = s.spawn(|| play(&server));
+        let b = s.spawn(|| play(&server));
+        a.join().expect("table a");
+        b.join().expect("table b");
+    });
+}
+
+/// The first message of a connection and its answer.
+fn first_answer(addr: &str, table: &str, hello: Value) -> Value {
+    let mut ws = Ws::connect(addr, table, hello);
+    ws.next()
+}
+
+#[test]
+fn refusals_name_their_code() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let body = json!({"ais": [1], "seats": 2});
+    let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
+    let table = created["table_id"].as_str().expect("table_id");
+
+    let not_hello = first_answer(addr, table, json!({"type": "sit", "seat": 0}));
+    assert_eq!(
+        (not_hello["type"].as_str(), not_hello["code"].as_str()),
+        (Some("error"), Some("invalid_field"))
+    );
+    let bad_token = first_answer(addr, table, json!({"type": "hello", "token": "nope"}));
+    assert_eq!(bad_token["code"], "unauthorized");
+    let unknown = tungstenite::connect(format!("ws://{addr}/v1/holdem/tables/nope/ws"));
+    assert!(unknown.is_err(), "no such table: no upgrade");
+
+    let mut spectator = Ws::connect(addr, table, json!({"type": "hello"}));
+    spectator.until("a state", |m| m["type"] == "state");
+    spectator.send(&json!({"type": "sit_in", "id": "s"}));
+    assert_eq!(spectator.answer("s")["code"], "unauthorized");
+
+    let mut ws = Ws::connect(addr, table, json!({"type": "hello", "token": token}));
+    ws.until("a state", |m| m["type"] == "state");
+    ws.send(&json!({"type": "top_up", "id": "t"}));
+    assert_eq!(ws.answer("t")["code"], "not_seated");
+    ws.socket.send(Message::text("{not json")).expect("send");
+    let m = loop {
+        let m = ws.next();
+        if m["type"] == "error" {
+            break m;
+        }
+    };
+    assert_eq!(
+        (m["code"].as_str(), &m["id"]),
+        (Some("bad_request"), &Value::Null)
+    );
+    ws.send(&json!({"type": "sit", "id": "long", "seat": 0, "client_seed": "x".repeat(65)}));
+    assert_eq!(ws.answer("long")["code"], "client_seed_invalid");
+    ws.send(&json!({"type": "sit", "id": "far", "seat": 5, "client_seed": "x"}));
+    assert_eq!(ws.answer("far")["code"], "seat_invalid");
+    ws.send(&json!({"type": "sit", "id": "ok", "seat": 0, "client_seed": "x"}));
+    assert_eq!(ws.answer("ok")["type"], "ack");
+    ws.send(&json!({"type": "top_up", "id": "full"}));
+    // Refused either way: a full stack, or already dealt into the first hand.
+    let full = ws.answer("full");
+    assert!(
+        ["top_up_not_needed", "in_hand"].contains(&full["code"].as_str().unwrap_or("")),
+        "{full}"
+    );
+    ws.until("my turn", |m| !m["table"]["hand"]["legal"].is_null());
+    ws.send(&json!({"type": "act", "id": "tiny", "action": {"kind": "raise_to", "to": 1}}));
+    let tiny = ws.answer("tiny");
+    assert!(
+        tiny["code"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("raise_")),
+        "{tiny}"
+    );
+    ws.send(&json!({"type": "leave", "id": "early"}));
+    assert_eq!(ws.answer("early")["code"], "in_hand");
+    ws.send(&json!({"type": "act", "id": "what", "action": {"kind": "bet"}}));
+    assert_eq!(ws.answer("what")["code"], "invalid_field");
 }
 
 #[test]
@@ -380,4 +460,77 @@ fn a_person_and_five_ais_play_over_the_websocket_on_postgres() {
     o.database = Some(&db.url);
     let server = Server::start(&o);
     play(&server);
+}
+
+/// The hole cards `m` (a state) shows at seat 0, while a hand is played.
+fn my_hole(m: &Value) -> Option<Value> {
+    let t = &m["table"];
+    (m["type"] == "state" && !t["hand"].is_null()).then(|| t["seats"][0]["hole"].clone())
+}
+
+#[test]
+fn a_table_survives_a_kill_mid_hand_and_plays_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.clone();
+    let mut http = Client::new(&addr);
+    let token = new_player(&mut http);
+    let body = json!({"ais": [2, 3], "seats": 3, "action_ms": 30000});
+    let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
+    let table = created["table_id"].as_str().expect("table_id").to_owned();
+    let session_commit = created["session_commit"]
+        .as_str()
+        .expect("commit")
+        .to_owned();
+    let hello = |after: Value| json!({"type": "hello", "token": token, "after": after});
+    let mut ws = Ws::connect(&addr, &table, hello(Value::Null));
+    ws.send(&json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "seed before the kill"}));
+    // Play a hand, then stop at the person's turn in the second one.
+    let mut acted = 0;
+    let mut ended = 0;
+    let (hole, number, last_seq) = loop {
+        let m = ws.next();
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "hand_end" {
+            check_hand_end(&m, &table, &session_commit);
+            ended += 1;
+        }
+        if ended >= 1 && !m["table"]["hand"]["legal"].is_null() {
+            break (
+                my_hole(&m).expect("my cards"),
+                m["table"]["hand"]["number"].clone(),
+                m["seq"].as_u64().expect("seq"),
+            );
+        }
+        act_if_asked(&mut ws, &m, &mut acted);
+    };
+    drop(ws);
+    server.kill9();
+
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.clone();
+    let mut ws = Ws::connect(&addr, &table, hello(Value::from(last_seq)));
+    let state = ws.until("the state after the restart", |m| m["type"] == "state");
+    assert_eq!(
+        state["seq"].as_u64(),
+        Some(last_seq),
+        "nothing happened while down"
+    );
+    assert_eq!(state["table"]["hand"]["number"], number);
+    assert_eq!(
+        my_hole(&state),
+        Some(hole),
+        "the same cards, dealt again from the session"
+    );
+    act_if_asked(&mut ws, &state, &mut acted);
+    loop {
+        let m = ws.next();
+        assert_ne!(m["type"], "error", "{m}");
+        no_foreign_holes(&m, Some(0));
+        if m["type"] == "hand_end" && m["number"] == number {
+            check_hand_end(&m, &table, &session_commit);
+            break;
+        }
+        act_if_asked(&mut ws, &m, &mut acted);
+    }
 }

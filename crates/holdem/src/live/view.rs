@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::LiveTable;
 use crate::card::Card;
 use crate::record::PotResult;
-use crate::rules::{Event, Player, Street, TableConfig};
+use crate::rules::{Event, Logged, Player, Street, TableConfig};
 
 /// Who sits in a seat, as shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -82,6 +82,8 @@ pub struct HandView {
     pub deadline_ms: Option<i64>,
     /// What the viewer may do, when the viewer is to act.
     pub legal: Option<LegalView>,
+    /// Every action of the hand so far (public; what the coach reads).
+    pub actions: Vec<Logged>,
 }
 
 /// A finished hand's hole cards, kept for its players' own view.
@@ -277,6 +279,7 @@ pub fn view(live: &LiveTable, viewer: Viewer) -> TableView {
                     to_call: legal.to_call,
                     raise: legal.raise,
                 }),
+                actions: h.log.clone(),
             }
         }),
         last_hand: live.last.as_ref().map(|l| l.result.clone()),

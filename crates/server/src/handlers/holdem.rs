@@ -2,6 +2,7 @@
 //! it as the caller sees it, read its finished hands, and open its
 //! WebSocket (`crate::holdem::ws`), where people sit and play.
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -9,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use fairseed_core::selfpoker_v2;
 use fairseed_holdem::live::{view, LiveTable, Scheme, Session};
-use fairseed_holdem::{apply, Command, Player, Table, TableConfig};
+use fairseed_holdem::{apply, Command, HoldemError, Player, Table, TableConfig};
 use fairseed_play::Viewer;
 use fairseed_store::Commit;
 use serde::Deserialize;
@@ -53,7 +54,10 @@ impl NewTable {
     /// The table with its AIs seated, seat 0 left for the caller.
     fn table(&self) -> Result<Table, ApiError> {
         let config = self.config();
-        let mut table = Table::new(config)?;
+        let mut table = Table::new(config).map_err(|e| match e {
+            HoldemError::Config { field, reason } => ApiError::invalid(field, reason),
+            other => other.into(),
+        })?;
         if self.ais.len() >= config.seats {
             return Err(ApiError::invalid(
                 "ais",
@@ -184,10 +188,15 @@ pub async fn get_ws(
     State(state): State<AppState>,
     Peer(peer): Peer,
     ApiPath(table): ApiPath<String>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let table = checked(&table)?.to_owned();
     holdem::row(&state, &table).await?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::bad_request(format!(
+            "this path is a WebSocket (Upgrade: websocket): {e}"
+        ))
+    })?;
     Ok(upgrade
         .max_message_size(ws::MAX_MESSAGE)
         .on_upgrade(move |socket| ws::serve(socket, state, table, peer))

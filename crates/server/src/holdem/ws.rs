@@ -27,6 +27,9 @@ use crate::step;
 use super::drive;
 use super::rows;
 
+/// How often an idle connection is pinged, so proxies keep it open.
+const PING_EVERY: Duration = Duration::from_secs(30);
+
 /// Time a client has to say hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -44,6 +47,8 @@ struct Conn {
     state: AppState,
     table: String,
     player: Option<i64>,
+    /// The rate limit's key: the player's token hash.
+    limit_key: Option<String>,
     /// The last `seq` this viewer was sent.
     sent: u64,
     answers: HashMap<String, String>,
@@ -77,7 +82,7 @@ pub async fn serve(
             return;
         }
     };
-    let (player, after) = match greet(&state, &hello, peer).await {
+    let (player, limit_key, after) = match greet(&state, &hello, peer).await {
         Ok(greeted) => greeted,
         Err((id, e)) => {
             send(&mut socket, error_json(id.as_deref(), &e)).await;
@@ -103,6 +108,7 @@ pub async fn serve(
         state,
         table,
         player,
+        limit_key,
         sent: 0,
         answers: HashMap::new(),
     };
@@ -117,8 +123,14 @@ pub async fn serve(
     if !conn.sync(&mut socket).await {
         return;
     }
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if socket.send(WsMessage::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            }
             incoming = next_text(&mut socket) => {
                 let Some(text) = incoming else { return };
                 let answer = conn.handle(&text).await;
@@ -151,12 +163,13 @@ async fn next_text(socket: &mut WebSocket) -> Option<String> {
     }
 }
 
-/// Reads the hello: the viewer (a player, or a spectator) and `after`.
+/// Reads the hello: the viewer (a player, or a spectator), the key of its
+/// rate limit, and `after`.
 async fn greet(
     state: &AppState,
     text: &str,
     peer: Option<SocketAddr>,
-) -> Result<(Option<i64>, Option<u64>), (Option<String>, ApiError)> {
+) -> Result<(Option<i64>, Option<String>, Option<u64>), (Option<String>, ApiError)> {
     let (id, message) = parse(text).map_err(|e| (None, e))?;
     let fail = |e| (id.clone(), e);
     if message["type"] != "hello" {
@@ -169,16 +182,16 @@ async fn greet(
                 .ok_or_else(|| fail(invalid("after", "expected a seq (0 or more) or null")))?,
         ),
     };
-    let player = match &message["token"] {
-        Value::Null => None,
-        Value::String(token) => Some(
-            crate::auth::player_of_token(state, token, peer)
+    match &message["token"] {
+        Value::Null => Ok((None, None, after)),
+        Value::String(token) => {
+            let player = crate::auth::player_of_token(state, token, peer)
                 .await
-                .map_err(fail)?,
-        ),
-        _ => return Err(fail(invalid("token", "expected a player token or null"))),
-    };
-    Ok((player, after))
+                .map_err(fail)?;
+            Ok((Some(player), Some(crate::secrets::token_hash(token)), after))
+        }
+        _ => Err(fail(invalid("token", "expected a player token or null"))),
+    }
 }
 
 /// A client message and its `id`.
@@ -279,6 +292,12 @@ impl Conn {
         };
         if let Some(answer) = id.as_ref().and_then(|id| self.answers.get(id)) {
             return answer.clone();
+        }
+        // Every message counts against the player's rate limit, as a request would.
+        if let Some(key) = &self.limit_key {
+            if let Err(retry) = self.state.limiter().check(key) {
+                return error_json(id.as_deref(), &ApiError::rate_limited(retry));
+            }
         }
         let answer = match self.apply(id.as_deref(), &message).await {
             Ok(answer) => answer,
