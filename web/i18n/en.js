@@ -474,4 +474,5 @@ export const en = {
   'coach.took': 'Answered in {ms} ms.',
   'table.seat_won': 'Seat {seat} won {chips}',
   'table.you_won': 'You won {chips}',
+  'table.check_client_seed': 'The seed was not derived with the client seed this browser chose.',
 };

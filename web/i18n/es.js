@@ -461,4 +461,5 @@ export const es = {
   'coach.took': 'Respondido en {ms} ms.',
   'table.seat_won': 'El asiento {seat} ganó {chips}',
   'table.you_won': 'Ganaste {chips}',
+  'table.check_client_seed': 'La semilla no se derivó de la semilla de cliente que eligió este navegador.',
 };

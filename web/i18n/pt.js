@@ -461,4 +461,5 @@ export const pt = {
   'coach.took': 'Respondido em {ms} ms.',
   'table.seat_won': 'O lugar {seat} ganhou {chips}',
   'table.you_won': 'Você ganhou {chips}',
+  'table.check_client_seed': 'A semente não foi derivada da semente de cliente que este navegador escolheu.',
 };

@@ -13,6 +13,11 @@ function pct(x) {
   return new Intl.NumberFormat(locale(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
 }
 
+/** The hand's public actions: the table view's own log, else those this page saw as events. */
+export function actionsOf(table, log) {
+  return (table.hand && table.hand.actions) || log;
+}
+
 /**
  * The coach's input, a `SeatView` (crates/holdem/src/ai/view.rs) of the
  * player's seat, from a table view: the seats dealt into the hand with their
@@ -34,7 +39,7 @@ export function seatViewOf(table, log) {
     button: table.button ?? 0,
     big_blind: table.config.big_blind,
     seats: dealt.map((s) => ({ seat: s.seat, stack: s.stack, street_bet: s.street_bet, total: s.total, folded: s.folded })),
-    actions: log,
+    actions: actionsOf(table, log),
     to_call: mine ? hand.legal.to_call : Math.min(Math.max(0, highest - me.street_bet), me.stack),
     raise: mine ? hand.legal.raise : null,
   };

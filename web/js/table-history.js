@@ -7,7 +7,9 @@
 // sha256("selfpoker:" + seed) is that commitment (the badge, tables.js); the
 // deck rebuilt from the seed in the core (wasm `holdem_replay`) deals exactly
 // the cards the player was shown; and the record replays under the rules to
-// its own results, chip for chip. Any failure is named on the badge.
+// its own results, chip for chip; under selfpoker_v2, the client seed this
+// browser chose is the one the seed was derived with. Any failure is named
+// on the badge.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
@@ -38,8 +40,10 @@ function replayOf(wasm, record) {
 }
 
 /** The problems of a finished hand, in the player's words (none: verified). */
-export function checkEnd(wasm, entry, fairplay, record, replay) {
+export function checkEnd(wasm, entry, fairplay, record, replay, clientSeed) {
   const problems = [];
+  // selfpoker_v2: the seed derives from the seated humans' client seeds, this browser's among them.
+  if (fairplay.client_seeds && entry.seat !== null && fairplay.client_seeds[String(entry.seat)] !== clientSeed) problems.push(t('table.check_client_seed'));
   if (fairplay.commit !== entry.commitment || record.commit !== entry.commitment) problems.push(t('table.check_commit'));
   if (wasm.sha256_hex(`selfpoker:${fairplay.seed}`) !== entry.commitment) problems.push(t('table.check_hash'));
   if (String(record.seed) !== String(fairplay.seed)) problems.push(t('table.check_seed'));
@@ -152,7 +156,7 @@ export function mountHistory({ wasm }) {
       if (board && board.length >= e.board.length) e.board = board;
     },
     /** The hand is over: check the reveal and the record, and list it. */
-    ended(id, msg) {
+    ended(id, msg, clientSeed) {
       tableId = id;
       const n = msg.number;
       const e = entries.get(n) || { scheme: 'selfpoker', commitment: null, hole: null, board: [], seat: null, problems: [] };
@@ -161,7 +165,7 @@ export function mountHistory({ wasm }) {
       e.seed = String(msg.fairplay.seed);
       e.replay = replayOf(wasm, msg.record);
       if (e.commitment) {
-        e.problems = checkEnd(wasm, e, msg.fairplay, msg.record, e.replay);
+        e.problems = checkEnd(wasm, e, msg.fairplay, msg.record, e.replay, clientSeed);
         globalThis.fairseedTables?.revealed({ scheme: 'selfpoker', label: label(n), seed: e.seed });
         if (e.problems.length) {
           const hands = store.hands();

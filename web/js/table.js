@@ -15,7 +15,7 @@ import { api, ensureToken } from './api.js';
 import { errorText } from './errors.js';
 import { parseExact } from './json.js';
 import { renderTable, actionBar } from './table-render.js';
-import { mountCoach } from './table-coach.js';
+import { mountCoach, actionsOf } from './table-coach.js';
 import { mountHistory } from './table-history.js';
 
 /** The AI levels the page asks for: two rocks, two calculators, one reader. */
@@ -105,7 +105,7 @@ export function mountTable(root, { wasm }) {
     }
     const street = table.hand && table.hand.street;
     const lastActions = {};
-    for (const a of state.log) if (a.street === street) lastActions[a.seat] = a.action;
+    for (const a of actionsOf(table, state.log)) if (a.street === street) lastActions[a.seat] = a.action;
     renderTable(felt, wasm, table, { deal: history.current(), lastActions });
     const focused = document.activeElement && document.activeElement.id;
     clear(bar, actionBar(table, act, state.remembered));
@@ -157,7 +157,7 @@ export function mountTable(root, { wasm }) {
         }
         break;
       case 'hand_end':
-        history.ended(state.tableId, msg);
+        history.ended(state.tableId, msg, clientSeedFor(state.tableId));
         draw();
         break;
       case 'error':

@@ -56,19 +56,22 @@ async function watchHoleCards(page) {
   });
 }
 
-/** Plays until hand `n` has ended: check or call on every turn, by key when `keys`. */
-async function playHand(page, n, { keys }) {
+/** Plays until hand `n` has ended: check or call on every turn, by key when `keys`; with `raise`, R on the first turn. */
+async function playHand(page, n, { keys, raise = false }) {
   const deadline = Date.now() + HAND_MS;
   let turns = 0;
+  let raised = false;
   while (Date.now() < deadline) {
-    if (await page.$(`#tb-hands li[data-hand="${n}"]`)) return turns;
+    if (await page.$(`#tb-hands li[data-hand="${n}"]`)) return { turns, raised };
     if (await page.isEnabled('#tb-call').catch(() => false)) {
       // The coach answers on the player's turn, from the player's view.
       await page.waitForSelector('#tb-suggest');
       assert.match(await page.textContent('#tb-equity'), /\d/);
       if (keys) {
         await page.focus('body');
-        await page.keyboard.press('c');
+        const r = raise && turns === 0 && await page.isEnabled('#tb-raise');
+        await page.keyboard.press(r ? 'r' : 'c');
+        raised ||= r;
       } else {
         await page.click('#tb-call');
       }
@@ -97,16 +100,59 @@ test('hands against five AIs: the coach answers, each deal is verified, hands re
   assert.equal(await page.isVisible('#tb-deal .badge-pop'), true);
   assert.match(await page.textContent('#tb-deal .badge-pop'), /[0-9a-f]{64}/);
 
-  let turns = await playHand(page, 1, { keys: false });
+  const first = await playHand(page, 1, { keys: false });
   await page.waitForSelector('#tb-hands li[data-hand="1"] .deal-badge[data-state="ok"]');
-  turns += await playHand(page, 2, { keys: true });
+  const second = await playHand(page, 2, { keys: true, raise: true });
   await page.waitForSelector('#tb-hands li[data-hand="2"] .deal-badge[data-state="ok"]');
-  assert.ok(turns > 0, 'the player acted at least once');
+  assert.ok(first.turns + second.turns > 0, 'the player acted at least once');
   assert.equal(await page.$$eval('#tb-hands .poker-problems', (els) => els.length), 0);
 
   // The Tables tab lists the same hands, verified.
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('fairseed.hands')).filter((x) => x.scheme === 'selfpoker').map((x) => Boolean(x.seed)));
   assert.ok(stored.length >= 2 && stored.every(Boolean), JSON.stringify(stored));
+
+  // The service's records of both hands: the player's actions are in them, the R key's raise among them.
+  const records = await page.evaluate(async () => {
+    const { parseExact } = await import('/js/json.js');
+    const table = JSON.parse(localStorage.getItem('fairseed.table'));
+    const token = JSON.parse(localStorage.getItem('fairseed.token'));
+    const res = await fetch(`/v1/holdem/tables/${table}/hands`, { headers: { Authorization: `Bearer ${token}` } });
+    return parseExact(await res.text()).hands.map((h) => ({ hand: h.hand, mine: h.actions.filter((a) => a.seat === 0).map((a) => a.action.kind) }));
+  });
+  assert.deepEqual(records.map((r) => r.hand).slice(0, 2), [1, 2]);
+  if (second.raised) assert.ok(records[1].mine.includes('raise_to'), JSON.stringify(records));
+
+  // The checks behind the badge fail when anything differs from what this browser saw.
+  const checks = await page.evaluate(async () => {
+    const { checkEnd, exactJson } = await import('/js/table-history.js');
+    const { parseExact } = await import('/js/json.js');
+    const { loadWasm } = await import('/js/wasm.js');
+    const wasm = await loadWasm();
+    const table = JSON.parse(localStorage.getItem('fairseed.table'));
+    const token = JSON.parse(localStorage.getItem('fairseed.token'));
+    const res = await fetch(`/v1/holdem/tables/${table}/hands`, { headers: { Authorization: `Bearer ${token}` } });
+    const record = parseExact(await res.text()).hands[0];
+    const replay = (r) => JSON.parse(wasm.holdem_replay(exactJson(r)));
+    const honest = replay(record);
+    const hole = honest.deal.holes.find(([seat]) => seat === 0)[1];
+    const entry = { commitment: record.commit, seat: 0, hole, board: honest.deal.board.slice(0, 3) };
+    const fairplay = { commit: record.commit, seed: String(record.seed) };
+    const other = honest.deal.holes.find(([seat]) => seat === 1)[1];
+    const richer = { ...record, results: { ...record.results, stacks: record.results.stacks.map(([s, c]) => [s, s === 0 ? c + 100 : c]) } };
+    return {
+      honest: checkEnd(wasm, entry, fairplay, record, honest, null).length,
+      otherHole: checkEnd(wasm, { ...entry, hole: other }, fairplay, record, honest, null),
+      otherCommit: checkEnd(wasm, { ...entry, commitment: 'ab'.repeat(32) }, fairplay, record, honest, null).length,
+      richer: checkEnd(wasm, entry, fairplay, richer, replay(richer), null),
+      v2: checkEnd(wasm, entry, { ...fairplay, client_seeds: { 0: 'not mine' } }, record, honest, 'mine'),
+    };
+  });
+  assert.equal(checks.honest, 0);
+  assert.deepEqual(checks.otherHole, ['The deck rebuilt from the seed does not deal the cards you were shown.']);
+  assert.equal(checks.otherCommit, 2);
+  assert.equal(checks.richer.length, 1);
+  assert.match(checks.richer[0], /^The record does not replay: hand 1: /);
+  assert.deepEqual(checks.v2, ['The seed was not derived with the client seed this browser chose.']);
 
   // Hand 1 step by step: the blinds, then every action, to the end.
   await page.click('#tb-hands [data-replay="1"]');
@@ -119,7 +165,10 @@ test('hands against five AIs: the coach answers, each deal is verified, hands re
   }
   assert.ok(steps >= 3, `${steps} steps`);
   assert.match(await page.textContent('#tb-replay .step-title'), new RegExp(`Step ${steps} of ${steps}`));
+  assert.match(await page.textContent('#tb-replay .replay-step'), /won/);
   await shot(page, 'table-replay-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'table-replay-phone');
 
   const watch = await page.evaluate(() => globalThis.holeWatch);
   assert.ok(watch.checks > 10, `${watch.checks} looks`);
