@@ -81,6 +81,11 @@ fn an_honest_log_passes_with_its_statistics() {
         "{rtp:?}"
     );
     assert_eq!(rtp.consistent, Some(true), "{rtp:?}");
+    assert!(
+        rtp.theoretical_by_chips
+            .is_some_and(|t| (0.95..0.99).contains(&t)),
+        "{rtp:?}"
+    );
     assert_eq!(report.state.checkpoints.len(), 1);
     assert_eq!(report.state.checkpoints[0].size, 3000);
 }
