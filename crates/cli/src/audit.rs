@@ -1,4 +1,4 @@
-//! `fairseed audit`: the transparency log monitor (docs/spec.md §16.6).
+//! `fairseed audit`: the transparency log monitor (docs/spec.md §16.8).
 //!
 //! The checks are `fairseed-audit`'s; this shell fetches the checkpoint, the key
 //! and the tiles, keeps the checkpoints seen in a state file, draws the progress

@@ -1,4 +1,4 @@
-//! `fairseed witness`: a C2SP tlog-witness cosigner (docs/spec.md §16.7).
+//! `fairseed witness`: a C2SP tlog-witness cosigner (docs/spec.md §16.9).
 //!
 //! The rules are `fairseed_audit::witness`'s; this shell holds the key file,
 //! the state file and one route, `POST /add-checkpoint`. The check of the old

@@ -68,7 +68,7 @@ pub fn play_hand(
 }
 
 /// The action log of a finished hand, rebuilt from its events.
-fn action_log(events: &[Event]) -> Vec<crate::rules::Logged> {
+pub(crate) fn action_log(events: &[Event]) -> Vec<crate::rules::Logged> {
     events
         .iter()
         .filter_map(|e| match e {

@@ -74,6 +74,39 @@ pub struct ServeArgs {
     #[arg(long, env = "FAIRSEED_LEASE_TTL_MS", default_value_t = crate::fleet::DEFAULT_LEASE_TTL_MS,
           value_parser = clap::value_parser!(i64).range(300..=3_600_000))]
     pub lease_ttl_ms: i64,
+
+    /// How long (ms) an AI at a live hold'em table waits after its turn
+    /// began before it acts (never before the state showing its turn went out).
+    #[arg(long, default_value_t = 700, value_parser = clap::value_parser!(i64).range(0..=60_000))]
+    pub holdem_ai_delay_ms: i64,
+
+    /// The pause (ms) between the end of a hold'em hand and the next deal.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(i64).range(0..=600_000))]
+    pub holdem_next_hand_ms: i64,
+
+    /// The transparency log (docs/service.md): `on` queues every commitment,
+    /// reveal and bet outcome, sequences them, serves `/log/` and gives
+    /// receipts; `off` only to measure what it costs.
+    #[arg(long, value_enum, default_value_t = LogSwitch::On)]
+    pub log: LogSwitch,
+
+    /// The log's origin: its name in checkpoints and the key's name
+    /// (no spaces or `+`), conventionally `<host>/fairseed`.
+    #[arg(
+        long,
+        env = "FAIRSEED_LOG_ORIGIN",
+        default_value = "localhost/fairseed"
+    )]
+    pub log_origin: String,
+}
+
+/// Whether the transparency log runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogSwitch {
+    /// Queue, sequence, serve and give receipts.
+    On,
+    /// Nothing is logged (for measuring the log's cost only).
+    Off,
 }
 
 impl std::fmt::Debug for ServeArgs {
@@ -94,6 +127,10 @@ impl std::fmt::Debug for ServeArgs {
             .field("log_format", &self.log_format)
             .field("web_dir", &self.web_dir)
             .field("lease_ttl_ms", &self.lease_ttl_ms)
+            .field("holdem_ai_delay_ms", &self.holdem_ai_delay_ms)
+            .field("holdem_next_hand_ms", &self.holdem_next_hand_ms)
+            .field("log", &self.log)
+            .field("log_origin", &self.log_origin)
             .finish()
     }
 }

@@ -131,6 +131,24 @@ async fn player(state: &AppState, hash: String, peer: Option<SocketAddr>) -> Res
     }
 }
 
+/// The player whose bearer `token` this is, for a caller that cannot send
+/// headers (a WebSocket's first message); rate-limited as a header would be.
+pub(crate) async fn player_of_token(
+    state: &AppState,
+    token: &str,
+    peer: Option<SocketAddr>,
+) -> Result<i64, ApiError> {
+    if token.is_empty() || token.len() > 256 {
+        return Err(ApiError::unauthorized("token: not a valid player token"));
+    }
+    let hash = token_hash(token);
+    state
+        .limiter()
+        .check(&hash)
+        .map_err(ApiError::rate_limited)?;
+    player(state, hash, peer).await
+}
+
 impl FromRequestParts<AppState> for PlayerAuth {
     type Rejection = ApiError;
 

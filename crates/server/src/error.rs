@@ -207,6 +207,11 @@ impl ApiError {
         self.code.as_str()
     }
 
+    /// The message, as answered.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// The code, typed.
     pub fn kind(&self) -> ErrorCode {
         self.code
@@ -272,6 +277,8 @@ macro_rules! rule_violations {
 rule_violations!(
     fairseed_play::poker::PokerError,
     fairseed_play::selfpoker::SelfpokerError,
+    fairseed_holdem::live::LiveError,
+    fairseed_holdem::HoldemError,
 );
 
 impl From<fairseed_core::Error> for ApiError {

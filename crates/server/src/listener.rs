@@ -12,6 +12,9 @@
 //!   make room (a slow-header flood only ever displaces itself); when every
 //!   connection is busy with requests, the new one gets an immediate `503`.
 //! - Accept errors back off exponentially and are logged once per burst.
+//! - Connections are served with upgrades, so a request may become a
+//!   WebSocket (the live hold'em tables); an upgraded connection leaves the
+//!   budget and the drain, and lives as long as its socket.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -24,10 +27,9 @@ use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Notify;
+use tokio::sync::{mpsc, watch, Notify};
 use tower::Service;
 
 /// Descriptors kept out of the connection budget: the database files and
@@ -145,7 +147,7 @@ pub async fn serve(
         header_timeout_s = limits.header_timeout.as_secs_f64(),
         "accepting connections"
     );
-    let graceful = GracefulShutdown::new();
+    let drain = Drain::new();
     let mut backoff = AcceptBackoff::default();
     tokio::pin!(shutdown);
     loop {
@@ -169,26 +171,56 @@ pub async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        spawn_connection(stream, peer, app.clone(), limits, admitted, &graceful);
+        spawn_connection(stream, peer, app.clone(), limits, admitted, &drain);
     }
     drop(listener);
-    if tokio::time::timeout(DRAIN, graceful.shutdown())
-        .await
-        .is_err()
-    {
+    if tokio::time::timeout(DRAIN, drain.finish()).await.is_err() {
         tracing::warn!("connections still open after the drain period; closing them");
     }
 }
 
-/// Serves one HTTP/1.1 connection to `app` on its own task, marking its
-/// slot once a request arrived; it ends early if evicted.
+/// The connections being served and the signal asking them to finish:
+/// each holds a sender of `alive`, so the drain is over when none is left.
+struct Drain {
+    stop: watch::Sender<bool>,
+    alive: mpsc::Sender<()>,
+    gone: mpsc::Receiver<()>,
+}
+
+impl Drain {
+    fn new() -> Self {
+        let (alive, gone) = mpsc::channel(1);
+        Self {
+            stop: watch::channel(false).0,
+            alive,
+            gone,
+        }
+    }
+
+    /// Asks every connection to finish its request in flight and close,
+    /// then waits until all did.
+    async fn finish(self) {
+        let Self {
+            stop,
+            alive,
+            mut gone,
+        } = self;
+        let _ = stop.send(true);
+        drop(alive);
+        while gone.recv().await.is_some() {}
+    }
+}
+
+/// Serves one HTTP/1.1 connection (upgrades included) to `app` on its own
+/// task, marking its slot once a request arrived; it ends early if evicted,
+/// and after its request in flight once the server stops.
 fn spawn_connection(
     stream: TcpStream,
     peer: SocketAddr,
     app: Router,
     limits: Limits,
     admitted: Admitted,
-    graceful: &GracefulShutdown,
+    drain: &Drain,
 ) {
     let slot = Arc::clone(&admitted.slot);
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
@@ -199,14 +231,22 @@ fn spawn_connection(
     let conn = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .serve_connection(TokioIo::new(stream), service);
-    let conn = graceful.watch(conn);
+        .serve_connection(TokioIo::new(stream), service)
+        .with_upgrades();
+    let mut stop = drain.stop.subscribe();
+    let alive = drain.alive.clone();
     tokio::spawn(async move {
+        tokio::pin!(conn);
         tokio::select! {
-            _ = conn => {}
+            _ = conn.as_mut() => {}
             () = admitted.slot.close.notified() => {}
+            _ = stop.changed() => {
+                conn.as_mut().graceful_shutdown();
+                let _ = conn.await;
+            }
         }
         drop(admitted);
+        drop(alive);
     });
 }
 

@@ -8,8 +8,8 @@ use axum::Router;
 
 use crate::error::ApiError;
 use crate::handlers::{
-    chess, dice, events, health, matches, operator, operator_players, players, poker, records,
-    seeds, selfpoker,
+    chess, dice, events, health, holdem, log, matches, operator, operator_players, players, poker,
+    records, seeds, selfpoker,
 };
 use crate::metrics;
 use crate::state::AppState;
@@ -64,6 +64,10 @@ pub fn router(state: AppState) -> Router {
             "/v1/poker/tables/{id}/hands/{n}/street",
             post(poker::post_street),
         )
+        .route("/v1/holdem/tables", post(holdem::post_table))
+        .route("/v1/holdem/tables/{id}", get(holdem::get_table))
+        .route("/v1/holdem/tables/{id}/hands", get(holdem::get_hands))
+        .route("/v1/holdem/tables/{id}/ws", get(holdem::get_ws))
         .route("/v1/matches", post(matches::post))
         .route("/v1/matches/{id}", get(matches::get))
         .route(
@@ -88,6 +92,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/operator/records", post(operator::import))
         .route("/v1/operator/records/export", get(operator::export))
         .route("/v1/operator/records/{id}", get(operator::get_record))
+        .route("/log/checkpoint", get(log::checkpoint))
+        .route("/log/key", get(log::vkey))
+        .route("/log/tile/{*path}", get(log::tile))
+        .route("/log/receipts/{entry_hash}", get(log::receipt))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(whole_body))

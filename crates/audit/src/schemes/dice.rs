@@ -1,4 +1,4 @@
-//! `dice_v1` (docs/spec.md §8, §16.5): a seed pair is committed, each bet's
+//! `dice_v1` (docs/spec.md §8, §16.7): a seed pair is committed, each bet's
 //! outcome is logged with its nonce as it settles, and the pair's server seed
 //! is revealed when the player rotates it. A pair is named by its commitment
 //! (`[pair]`), or with its player's opaque id before it (`[owner, pair]`): then

@@ -1,4 +1,4 @@
-//! `poker_hmac_v1` (docs/spec.md §7, §16.5): a table's seed session is
+//! `poker_hmac_v1` (docs/spec.md §7, §16.7): a table's seed session is
 //! committed, each hand's commitment and deck root are logged before its deal,
 //! and the session's server seed is revealed when it rotates: at 24 hours, 500
 //! hands, an empty table or a restart (§7.8). The log shows the first two

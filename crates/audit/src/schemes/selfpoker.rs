@@ -1,4 +1,4 @@
-//! `selfpoker` and the hands of `selfpoker_v2` (docs/spec.md §9, §16.5): each
+//! `selfpoker` and the hands of `selfpoker_v2` (docs/spec.md §9, §16.7): each
 //! hand's commit is logged before the hand and its seed revealed at the hand's
 //! end, so a table's next hand must find the last one revealed.
 //!

@@ -1,0 +1,103 @@
+//! What a live table does by itself, and when: an AI acts a moment after
+//! its turn began, a person's clock runs out, a busted AI tops up, and a
+//! new hand is dealt a pause after the last one when two seats are ready
+//! and a person is among them. The service calls [`next`] with the time
+//! and fresh OS-random seeds, waits until the plan is due, and applies it
+//! (re-planning on the state it then loads).
+
+use fairseed_play::Millis;
+
+use super::view::turn_started;
+use super::LiveTable;
+use crate::ai::{decide, Level, SeatView};
+use crate::rules::{Command, Player};
+
+/// The service's pacing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// How long an AI waits after its turn began before it acts.
+    pub ai_delay_ms: i64,
+    /// The pause between the end of a hand and the next deal.
+    pub next_hand_ms: i64,
+}
+
+impl Default for Timing {
+    /// 700 ms per AI action, 2 s between hands.
+    fn default() -> Self {
+        Timing {
+            ai_delay_ms: 700,
+            next_hand_ms: 2_000,
+        }
+    }
+}
+
+/// What the table does next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Apply this command (an AI's action, a timeout, an AI's top-up).
+    Command(Command),
+    /// Deal the next hand (the service supplies its seed).
+    StartHand,
+}
+
+/// [`Due`] and the moment it is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// Not before this moment.
+    pub at: Millis,
+    /// What to do then.
+    pub due: Due,
+}
+
+/// What `live` does next by itself; `None` when it waits for a person.
+/// An AI decides from its seat's view only, with `decision_seed`.
+pub fn next(live: &LiveTable, timing: Timing, decision_seed: u64) -> Option<Plan> {
+    if live.closed {
+        return None;
+    }
+    if let Some(hand) = &live.table.hand {
+        let seat = hand.seat_to_act();
+        let player = live.table.seats.get(seat)?.as_ref()?.player;
+        let started = turn_started(live)?;
+        return Some(match player {
+            Player::Ai { level } => {
+                let level = Level::from_number(level).unwrap_or(Level::One);
+                let action = decide(level, &SeatView::of(hand), decision_seed);
+                let at = Millis(started.0.saturating_add(timing.ai_delay_ms));
+                Plan {
+                    at: at.min(hand.deadline),
+                    due: Due::Command(Command::Act { seat, action }),
+                }
+            }
+            Player::Human { .. } => Plan {
+                at: hand.deadline,
+                due: Due::Command(Command::Timeout { seat }),
+            },
+        });
+    }
+    let since = live.ended_at.unwrap_or(Millis(0));
+    if let Some(seat) = busted_ai(live) {
+        return Some(Plan {
+            at: since,
+            due: Due::Command(Command::TopUp { seat }),
+        });
+    }
+    let ready = live.table.ready_seats();
+    let human_ready = ready.iter().any(|&s| {
+        live.table.seats[s]
+            .as_ref()
+            .is_some_and(|seat| matches!(seat.player, Player::Human { .. }))
+    });
+    (ready.len() >= 2 && human_ready).then(|| Plan {
+        at: Millis(since.0.saturating_add(timing.next_hand_ms)),
+        due: Due::StartHand,
+    })
+}
+
+/// An AI seat with no chips left (AIs top up for free, as a person may).
+fn busted_ai(live: &LiveTable) -> Option<usize> {
+    live.table.seats.iter().position(|s| {
+        s.as_ref()
+            .is_some_and(|s| matches!(s.player, Player::Ai { .. }) && s.stack == 0)
+    })
+}

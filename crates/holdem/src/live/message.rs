@@ -1,0 +1,154 @@
+//! The public messages a live table adds to its log: each event, and at
+//! each hand's end the revealed seed with the hand's record.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{ClientSeed, LiveTable, Scheme};
+use crate::record::{record_of, HandRecord};
+use crate::rules::{Event, HoldemError};
+use crate::simulate::action_log;
+
+/// A public message, numbered by the table's `seq`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Message {
+    /// One public event, in order.
+    Event {
+        /// The table's counter.
+        seq: u64,
+        /// The event.
+        event: Event,
+    },
+    /// A hand ended: its seed and everything needed to check it.
+    HandEnd {
+        /// The table's counter.
+        seq: u64,
+        /// The hand's number.
+        number: u64,
+        /// The seed, its commitment and how it was made.
+        fairplay: Fairplay,
+        /// The hand's record, as `fairseed verify` reads it.
+        record: Box<LiveRecord>,
+    },
+}
+
+impl Message {
+    /// The message's `seq`.
+    pub fn seq(&self) -> u64 {
+        match self {
+            Message::Event { seq, .. } | Message::HandEnd { seq, .. } => *seq,
+        }
+    }
+
+    /// The same message numbered `seq`.
+    pub(crate) fn at(mut self, at: u64) -> Message {
+        match &mut self {
+            Message::Event { seq, .. } | Message::HandEnd { seq, .. } => *seq = at,
+        }
+        self
+    }
+}
+
+/// A hand's record: `holdem_hand_v1` (docs/spec.md §15), with the `deal`
+/// of §17.5 when the seed was derived under `selfpoker_v2`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LiveRecord {
+    /// The hand.
+    #[serde(flatten)]
+    pub hand: HandRecord,
+    /// How the seed was derived (v2 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Deal>,
+}
+
+/// The `deal` of a `selfpoker_v2` hand record (docs/spec.md §17.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Deal {
+    /// Always `selfpoker_v2`.
+    pub scheme: &'static str,
+    /// `sha256` of the session secret.
+    pub session_commit: String,
+    /// The table the derivation names.
+    pub table_id: String,
+    /// Decimal seat → client seed: the seated humans' when the hand started.
+    pub client_seeds: BTreeMap<String, String>,
+    /// The session secret, once the session ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_secret: Option<String>,
+}
+
+/// How a hand's seed was made, revealed at its end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fairplay {
+    /// `selfpoker` or `selfpoker_v2`.
+    pub scheme: &'static str,
+    /// `sha256("selfpoker:" + seed)`, shown since the hand started.
+    pub commit: String,
+    /// The seed, decimal (a string: JSON numbers lose digits past 2^53 in browsers).
+    pub seed: String,
+    /// v2: `sha256` of the session secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_commit: Option<String>,
+    /// v2: the table the derivation names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table_id: Option<String>,
+    /// v2: decimal seat → client seed, the seated humans' the seed derives from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_seeds: Option<BTreeMap<String, String>>,
+    /// v2: the session secret, once the session ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_secret: Option<String>,
+}
+
+/// The `hand_end` message of hand `number` (its seq set by the caller),
+/// from the table while the hand was played (`before`) and after it
+/// (`next`, whose `hand_events` end with `hand_ended`).
+pub(crate) fn hand_end(
+    before: &LiveTable,
+    next: &LiveTable,
+    number: u64,
+    seed: u64,
+) -> Result<Message, HoldemError> {
+    let events = &next.hand_events;
+    let hand =
+        record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
+    let deal = deal(next);
+    let fairplay = Fairplay {
+        scheme: next.session.scheme.as_str(),
+        commit: hand.commit.clone(),
+        seed: seed.to_string(),
+        session_commit: deal.as_ref().map(|d| d.session_commit.clone()),
+        table_id: deal.as_ref().map(|d| d.table_id.clone()),
+        client_seeds: deal.as_ref().map(|d| d.client_seeds.clone()),
+        session_secret: deal.as_ref().and_then(|d| d.session_secret.clone()),
+    };
+    Ok(Message::HandEnd {
+        seq: 0,
+        number,
+        fairplay,
+        record: Box::new(LiveRecord { hand, deal }),
+    })
+}
+
+/// The `deal` of the hand `live` is playing or just ended (v2 only).
+pub fn deal(live: &LiveTable) -> Option<Deal> {
+    if live.session.scheme != Scheme::SelfpokerV2 {
+        return None;
+    }
+    Some(Deal {
+        scheme: Scheme::SelfpokerV2.as_str(),
+        session_commit: live.session.commit.clone().unwrap_or_default(),
+        table_id: live.table_id.clone(),
+        client_seeds: seed_map(&live.hand_client_seeds),
+        session_secret: live.session.revealed.clone(),
+    })
+}
+
+fn seed_map(seeds: &[ClientSeed]) -> BTreeMap<String, String> {
+    seeds
+        .iter()
+        .map(|c| (c.seat.to_string(), c.seed.clone()))
+        .collect()
+}

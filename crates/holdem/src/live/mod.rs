@@ -1,0 +1,372 @@
+//! A live table as the service keeps it: the rules' [`Table`] plus what a
+//! table open to people needs around it — its id, its seed session, the
+//! humans' client seeds, a counter of public messages, the events of the
+//! hand being played (its record is built from them) and the last hand's
+//! result while the next one is awaited.
+//!
+//! Pure like the rest of the crate: [`apply`] and [`request`] take the time
+//! and every seed as arguments; [`view()`] cuts what one viewer may see;
+//! [`driver::next`] says what the table does next by itself (an AI's turn,
+//! the clock, the next deal). The service stores the state with
+//! [`sealed::strip`] (no card and no seed in the stored text) and
+//! supplies the time and the OS-random seeds.
+
+pub mod driver;
+mod message;
+pub mod sealed;
+mod view;
+
+use fairseed_core::selfpoker_v2;
+use fairseed_play::{Millis, PlayerId, RuleViolation};
+use serde::{Deserialize, Serialize};
+
+use crate::card::Card;
+use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
+
+pub use message::{deal, Deal, Fairplay, LiveRecord, Message};
+pub use view::{
+    view, HandView, LastHand, LastHole, LastResult, LegalView, SeatPlayer, SeatView, SessionView,
+    TableView,
+};
+
+/// How a table's hand seeds are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scheme {
+    /// A fresh 63-bit seed per hand from the OS CSPRNG.
+    Selfpoker,
+    /// Derived from a committed session secret, the table, the hand number
+    /// and the seated humans' client seeds (docs/spec.md).
+    SelfpokerV2,
+}
+
+impl Scheme {
+    /// The scheme's name in messages and records.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Scheme::Selfpoker => "selfpoker",
+            Scheme::SelfpokerV2 => "selfpoker_v2",
+        }
+    }
+}
+
+/// The table's seed session: its scheme, the session secret's commitment
+/// (v2) and, once the session ended, the secret itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    /// How hand seeds are made.
+    pub scheme: Scheme,
+    /// `sha256` of the session secret, hex (v2); public from the start.
+    pub commit: Option<String>,
+    /// The session secret, hex, once revealed (when the table closed).
+    pub revealed: Option<String>,
+}
+
+/// A seat's client seed for the v2 derivation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientSeed {
+    /// The seat.
+    pub seat: usize,
+    /// The seed as the player's browser gave it.
+    pub seed: String,
+}
+
+/// A live table: everything, secrets of the hand being played included.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveTable {
+    /// The table's id.
+    pub table_id: String,
+    /// The rules' state.
+    pub table: Table,
+    /// The seed session.
+    pub session: Session,
+    /// The humans' client seeds, one per seat they took.
+    pub client_seeds: Vec<ClientSeed>,
+    /// Public messages so far (the last one's `seq`).
+    pub seq: u64,
+    /// The events of the hand being played, from its `hand_started`.
+    pub hand_events: Vec<Event>,
+    /// The client seeds the hand being played was derived from (v2).
+    pub hand_client_seeds: Vec<ClientSeed>,
+    /// The last hand's public result, until the next hand starts.
+    pub last: Option<LastHand>,
+    /// When the last hand ended.
+    pub ended_at: Option<Millis>,
+    /// No human is left: the session ended and the table plays no more.
+    pub closed: bool,
+}
+
+/// What a person asks of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Take `seat`, giving a client seed (printable ASCII, 1 to 64 characters).
+    Sit {
+        /// The seat.
+        seat: usize,
+        /// The client seed for the v2 derivation.
+        client_seed: String,
+    },
+    /// Act on the player's turn.
+    Act(Action),
+    /// Stop being dealt in.
+    SitOut,
+    /// Be dealt in again.
+    SitIn,
+    /// Refill the stack to the starting stack.
+    TopUp,
+    /// Leave the table.
+    Leave,
+}
+
+/// A request the table refuses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LiveError {
+    /// A rule of the game.
+    #[error(transparent)]
+    Rules(#[from] HoldemError),
+    /// The player has no seat at this table.
+    #[error("you have no seat at this table")]
+    NotSeated,
+    /// The player sits here already.
+    #[error("you already sit at seat {0}")]
+    AlreadySeated(usize),
+    /// The client seed is unusable (the message names why).
+    #[error("{0}")]
+    ClientSeed(String),
+    /// The session's seeds cannot be derived (the message names why).
+    #[error("{0}")]
+    Derivation(String),
+    /// The table closed when its last human left.
+    #[error("the table is closed; open a new one")]
+    Closed,
+}
+
+impl RuleViolation for LiveError {
+    fn code(&self) -> &'static str {
+        match self {
+            LiveError::Rules(e) => e.code(),
+            LiveError::NotSeated => "not_seated",
+            LiveError::AlreadySeated(_) => "already_seated",
+            LiveError::ClientSeed(_) => "client_seed_invalid",
+            LiveError::Derivation(_) => "derivation_failed",
+            LiveError::Closed => "table_closed",
+        }
+    }
+}
+
+impl LiveTable {
+    /// A new table `table_id` over `table` (AIs seated already, if any).
+    pub fn new(table_id: String, table: Table, session: Session) -> LiveTable {
+        LiveTable {
+            table_id,
+            table,
+            session,
+            client_seeds: Vec::new(),
+            seq: 0,
+            hand_events: Vec::new(),
+            hand_client_seeds: Vec::new(),
+            last: None,
+            ended_at: None,
+            closed: false,
+        }
+    }
+
+    /// The seat `player` sits at.
+    pub fn seat_of(&self, player: PlayerId) -> Option<usize> {
+        self.table
+            .seats
+            .iter()
+            .position(|s| s.as_ref().map(|s| s.player) == Some(Player::Human { id: player }))
+    }
+
+    /// The humans seated, by seat.
+    pub fn humans(&self) -> Vec<(usize, PlayerId)> {
+        self.table
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, s)| match s.as_ref()?.player {
+                Player::Human { id } => Some((seat, id)),
+                Player::Ai { .. } => None,
+            })
+            .collect()
+    }
+
+    /// The seated humans' client seeds, seat order: what hand seeds derive from.
+    pub fn seated_client_seeds(&self) -> Vec<ClientSeed> {
+        let mut seeds: Vec<ClientSeed> = self
+            .client_seeds
+            .iter()
+            .filter(|c| {
+                self.table
+                    .seats
+                    .get(c.seat)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|s| matches!(s.player, Player::Human { .. }))
+            })
+            .cloned()
+            .collect();
+        seeds.sort_by_key(|c| c.seat);
+        seeds
+    }
+}
+
+/// The seed of the next hand under `selfpoker_v2`: the HMAC of docs/spec.md
+/// §17.2 over the table, the next hand's number and the seated humans'
+/// client seeds, keyed by the session `secret`.
+///
+/// # Errors
+/// [`LiveError::Derivation`] when no human with a client seed is seated, or
+/// the table id is not an identifier.
+pub fn derived_seed(live: &LiveTable, secret: &[u8; 32]) -> Result<u64, LiveError> {
+    let hand = live.table.hands_played + 1;
+    session_seed(live, secret, hand, &live.seated_client_seeds())
+}
+
+/// The seed of the hand being played under `selfpoker_v2` (`None` between
+/// hands): what the service re-derives its cards from when it loads a table.
+///
+/// # Errors
+/// As [`derived_seed`].
+pub fn running_seed(live: &LiveTable, secret: &[u8; 32]) -> Result<Option<u64>, LiveError> {
+    live.table
+        .hand
+        .as_ref()
+        .map(|hand| session_seed(live, secret, hand.number, &live.hand_client_seeds))
+        .transpose()
+}
+
+fn session_seed(
+    live: &LiveTable,
+    secret: &[u8; 32],
+    hand: u64,
+    seeds: &[ClientSeed],
+) -> Result<u64, LiveError> {
+    let entries = seeds
+        .iter()
+        .map(|c| selfpoker_v2::ClientSeedEntry::new(c.seat, &c.seed))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| LiveError::Derivation(e.to_string()))?;
+    selfpoker_v2::hand_seed(secret, &live.table_id, hand, &entries)
+        .map_err(|e| LiveError::Derivation(e.to_string()))
+}
+
+/// Applies `request` from `player` at `now`.
+///
+/// # Errors
+/// [`LiveError`] naming the refusal; the table is then unchanged.
+pub fn request(
+    live: &LiveTable,
+    player: PlayerId,
+    request: Request,
+    now: Millis,
+) -> Result<(LiveTable, Vec<Message>), LiveError> {
+    if live.closed {
+        return Err(LiveError::Closed);
+    }
+    let seated = live.seat_of(player);
+    if let Request::Sit { seat, client_seed } = request {
+        if let Some(at) = seated {
+            return Err(LiveError::AlreadySeated(at));
+        }
+        fairseed_core::ClientSeed::parse_field(&client_seed, "client_seed")
+            .map_err(|e| LiveError::ClientSeed(e.to_string()))?;
+        let human = Player::Human { id: player };
+        let (mut next, messages) = apply(
+            live,
+            Command::Sit {
+                seat,
+                player: human,
+            },
+            now,
+        )?;
+        next.client_seeds.retain(|c| c.seat != seat);
+        next.client_seeds.push(ClientSeed {
+            seat,
+            seed: client_seed,
+        });
+        return Ok((next, messages));
+    }
+    let seat = seated.ok_or(LiveError::NotSeated)?;
+    let command = match request {
+        Request::Sit { .. } => return Err(LiveError::AlreadySeated(seat)),
+        Request::Act(action) => Command::Act { seat, action },
+        Request::SitOut => Command::SitOut { seat },
+        Request::SitIn => Command::SitIn { seat },
+        Request::TopUp => Command::TopUp { seat },
+        Request::Leave => Command::Leave { seat },
+    };
+    let (mut next, messages) = apply(live, command, now)?;
+    if matches!(command, Command::Leave { .. }) {
+        next.client_seeds.retain(|c| c.seat != seat);
+        next.closed = next.humans().is_empty();
+    }
+    Ok((next, messages))
+}
+
+/// Applies a rules `command` at `now`: the next live table and the public
+/// messages it adds (numbered on from `live.seq`). A human whose clock ran
+/// out is sat out as well, so an absent player does not hold up every hand.
+///
+/// # Errors
+/// The rule the command breaks; the table is then unchanged.
+pub fn apply(
+    live: &LiveTable,
+    command: Command,
+    now: Millis,
+) -> Result<(LiveTable, Vec<Message>), HoldemError> {
+    let (mut table, mut events) = rules_apply(&live.table, command, now)?;
+    if let Command::Timeout { seat } = command {
+        let human = table.seats[seat]
+            .as_ref()
+            .is_some_and(|s| matches!(s.player, Player::Human { .. }) && !s.sitting_out);
+        if human {
+            let (after, more) = rules_apply(&table, Command::SitOut { seat }, now)?;
+            table = after;
+            events.extend(more);
+        }
+    }
+    let mut next = LiveTable {
+        table,
+        ..live.clone()
+    };
+    let mut messages = Vec::with_capacity(events.len() + 1);
+    for event in events {
+        next.seq += 1;
+        messages.push(Message::Event {
+            seq: next.seq,
+            event: event.clone(),
+        });
+        match &event {
+            Event::HandStarted { .. } => {
+                next.last = None;
+                next.ended_at = None;
+                next.hand_client_seeds = next.seated_client_seeds();
+                next.hand_events = vec![event];
+            }
+            Event::HandEnded { number, seed, .. } => {
+                let (number, seed) = (*number, *seed);
+                next.hand_events.push(event);
+                let hand_end = message::hand_end(live, &next, number, seed)?;
+                next.seq += 1;
+                messages.push(hand_end.at(next.seq));
+                next.last = Some(LastHand::of(live, &next.hand_events, number, seed));
+                next.ended_at = Some(now);
+                next.hand_events.clear();
+            }
+            _ if next.hand_events.is_empty() => {}
+            _ => next.hand_events.push(event),
+        }
+    }
+    Ok((next, messages))
+}
+
+/// The two hole cards of every seat dealt into a hand.
+pub(crate) fn holes(live: &LiveTable) -> Vec<(usize, [Card; 2])> {
+    live.table
+        .hand
+        .as_ref()
+        .map(|h| h.players.iter().map(|p| (p.seat, p.hole)).collect())
+        .unwrap_or_default()
+}

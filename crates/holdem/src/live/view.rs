@@ -1,0 +1,299 @@
+//! What one viewer of a live table may see: [`view`]. Hole cards reach a
+//! viewer only when they are theirs or were shown at showdown; board cards
+//! only once dealt; the seed only once the hand is over; what the seat to
+//! act may do only to that seat.
+
+use fairseed_play::{Millis, Viewer};
+use serde::{Deserialize, Serialize};
+
+use super::LiveTable;
+use crate::card::Card;
+use crate::record::PotResult;
+use crate::rules::{Event, Logged, Player, Street, TableConfig};
+
+/// Who sits in a seat, as shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatPlayer {
+    /// A person.
+    Human {
+        /// How the table names them.
+        name: String,
+    },
+    /// An AI and its level.
+    Ai {
+        /// 1 to 3.
+        level: u8,
+    },
+}
+
+/// One occupied seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeatView {
+    /// The seat.
+    pub seat: usize,
+    /// Who sits there.
+    pub player: SeatPlayer,
+    /// `AI · level N` for an AI, always; `None` for a person.
+    pub badge: Option<String>,
+    /// Chips behind (not yet put in the pot).
+    pub stack: u64,
+    /// Not dealt in from the next hand.
+    pub sitting_out: bool,
+    /// Dealt into the hand being played.
+    pub in_hand: bool,
+    /// Folded in the hand being played.
+    pub folded: bool,
+    /// Chips in front of it on this street.
+    pub street_bet: u64,
+    /// Chips it put in this hand.
+    pub total: u64,
+    /// Its cards: the viewer's own, or shown at the last showdown.
+    pub hole: Option<[Card; 2]>,
+}
+
+/// What the seat to act may do (sent to that seat only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LegalView {
+    /// Chips a call costs (0: checking is free).
+    pub to_call: u64,
+    /// The smallest and largest raise-to totals, if raising is open.
+    pub raise: Option<(u64, u64)>,
+}
+
+/// The hand being played, publicly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HandView {
+    /// Its number at the table.
+    pub number: u64,
+    /// `sha256("selfpoker:" + seed)`.
+    pub commit: String,
+    /// `selfpoker` or `selfpoker_v2`.
+    pub scheme: &'static str,
+    /// The betting round.
+    pub street: Street,
+    /// The board dealt so far.
+    pub board: Vec<Card>,
+    /// Chips in the middle, this street's bets included.
+    pub pot: u64,
+    /// The seat to act.
+    pub to_act: Option<usize>,
+    /// When its clock runs out, Unix ms.
+    pub deadline_ms: Option<i64>,
+    /// What the viewer may do, when the viewer is to act.
+    pub legal: Option<LegalView>,
+    /// Every action of the hand so far (public; what the coach reads).
+    pub actions: Vec<Logged>,
+}
+
+/// A finished hand's hole cards, kept for its players' own view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastHole {
+    /// The seat.
+    pub seat: usize,
+    /// Who held them.
+    pub player: Player,
+    /// The cards.
+    pub hole: [Card; 2],
+}
+
+/// The last hand's result, public once it ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastResult {
+    /// Its number.
+    pub number: u64,
+    /// Its commitment.
+    pub commit: String,
+    /// Its seed, decimal.
+    pub seed: String,
+    /// The board dealt.
+    pub board: Vec<Card>,
+    /// Hands shown at showdown, in showing order.
+    pub shown: Vec<(usize, [Card; 2])>,
+    /// The pots and who won them.
+    pub pots: Vec<PotResult>,
+}
+
+/// The last hand, kept until the next hand starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastHand {
+    /// What everyone may see.
+    pub result: LastResult,
+    /// Every seat's cards (the seed is public now, but a view shows only
+    /// the viewer's own and the shown ones).
+    pub holes: Vec<LastHole>,
+}
+
+impl LastHand {
+    /// The result of hand `number` from its events; `before` is the table
+    /// while the hand was still being played (for the hole cards).
+    pub(crate) fn of(before: &LiveTable, events: &[Event], number: u64, seed: u64) -> LastHand {
+        let outcome = crate::record::Outcome::from_events(events);
+        let holes = super::holes(before)
+            .into_iter()
+            .filter_map(|(seat, hole)| {
+                let player = before.table.seats.get(seat)?.as_ref()?.player;
+                Some(LastHole { seat, player, hole })
+            })
+            .collect();
+        LastHand {
+            result: LastResult {
+                number,
+                commit: fairseed_core::selfpoker::commit(seed),
+                seed: seed.to_string(),
+                board: outcome.board,
+                shown: outcome.shown,
+                pots: outcome.pots,
+            },
+            holes,
+        }
+    }
+}
+
+/// The seed session, publicly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SessionView {
+    /// `selfpoker` or `selfpoker_v2`.
+    pub scheme: &'static str,
+    /// `sha256` of the session secret (v2).
+    pub commit: Option<String>,
+    /// The secret, hex, once the session ended.
+    pub secret: Option<String>,
+}
+
+/// A live table as one viewer sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableView {
+    /// The table.
+    pub table_id: String,
+    /// Its settings.
+    pub config: TableConfig,
+    /// The viewer's seat.
+    pub you: Option<usize>,
+    /// Every seat, `None` when empty.
+    pub seats: Vec<Option<SeatView>>,
+    /// The last hand's button.
+    pub button: Option<usize>,
+    /// Hands dealt so far.
+    pub hands_played: u64,
+    /// The hand being played.
+    pub hand: Option<HandView>,
+    /// The last hand's result, between hands.
+    pub last_hand: Option<LastResult>,
+    /// The seed session.
+    pub session: SessionView,
+    /// The table closed (its last human left).
+    pub closed: bool,
+}
+
+fn shown_player(player: Player) -> (SeatPlayer, Option<String>) {
+    match player {
+        Player::Human { id } => (
+            SeatPlayer::Human {
+                name: format!("player {id}"),
+            },
+            None,
+        ),
+        Player::Ai { level } => (
+            SeatPlayer::Ai { level },
+            Some(format!("AI · level {level}")),
+        ),
+    }
+}
+
+/// The cards of `seat` (held by `player`) that `viewer` may see.
+fn visible_hole(live: &LiveTable, seat: usize, player: Player, own: bool) -> Option<[Card; 2]> {
+    if let Some(hand) = &live.table.hand {
+        return hand
+            .players
+            .iter()
+            .find(|p| p.seat == seat && own)
+            .map(|p| p.hole);
+    }
+    let last = live.last.as_ref()?;
+    let shown = last
+        .result
+        .shown
+        .iter()
+        .find(|(s, _)| *s == seat)
+        .map(|(_, c)| *c);
+    let mine = last
+        .holes
+        .iter()
+        .find(|h| own && h.seat == seat && h.player == player)
+        .map(|h| h.hole);
+    shown.or(mine)
+}
+
+/// `live` as `viewer` may see it.
+pub fn view(live: &LiveTable, viewer: Viewer) -> TableView {
+    let you = match viewer {
+        Viewer::Player(id) => live.seat_of(id),
+        Viewer::Operator | Viewer::Public => None,
+    };
+    let hand = live.table.hand.as_ref();
+    let seats = live
+        .table
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, s)| {
+            let s = s.as_ref()?;
+            let (player, badge) = shown_player(s.player);
+            let dealt = hand.and_then(|h| h.players.iter().find(|p| p.seat == seat));
+            Some(SeatView {
+                seat,
+                player,
+                badge,
+                stack: dealt.map_or(s.stack, |p| p.stack),
+                sitting_out: s.sitting_out,
+                in_hand: dealt.is_some(),
+                folded: dealt.is_some_and(|p| p.folded),
+                street_bet: dealt.map_or(0, |p| p.street_bet),
+                total: dealt.map_or(0, |p| p.total),
+                hole: visible_hole(live, seat, s.player, you == Some(seat)),
+            })
+        })
+        .collect();
+    let scheme = live.session.scheme.as_str();
+    TableView {
+        table_id: live.table_id.clone(),
+        config: live.table.config,
+        you,
+        seats,
+        button: live.table.button,
+        hands_played: live.table.hands_played,
+        hand: hand.map(|h| {
+            let to_act = h.seat_to_act();
+            let legal = h.legal();
+            HandView {
+                number: h.number,
+                commit: h.commit.clone(),
+                scheme,
+                street: h.street,
+                board: h.board_dealt().to_vec(),
+                pot: h.pot(),
+                to_act: Some(to_act),
+                deadline_ms: Some(h.deadline.0),
+                legal: (you == Some(to_act)).then_some(LegalView {
+                    to_call: legal.to_call,
+                    raise: legal.raise,
+                }),
+                actions: h.log.clone(),
+            }
+        }),
+        last_hand: live.last.as_ref().map(|l| l.result.clone()),
+        session: SessionView {
+            scheme,
+            commit: live.session.commit.clone(),
+            secret: live.session.revealed.clone(),
+        },
+        closed: live.closed,
+    }
+}
+
+/// The moment the seat to act got its turn.
+pub(crate) fn turn_started(live: &LiveTable) -> Option<Millis> {
+    let hand = live.table.hand.as_ref()?;
+    Some(Millis(hand.deadline.0.saturating_sub(hand.action_ms)))
+}

@@ -1,0 +1,302 @@
+//! Property tests of the live table: random mixes of people's requests,
+//! AI turns, timeouts and deals. For every state and every viewer, changing
+//! any card the viewer may not see (other seats' cards not shown, the board
+//! to come, the seed before the hand ends) leaves the view byte for byte the
+//! same; a spectator never sees a hole card while a hand is played; the seat
+//! to act alone gets its legal actions; every finished hand's record replays.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is a failure
+
+use fairseed_core::selfpoker_v2;
+use fairseed_holdem::live::{
+    self, driver, sealed, view, LiveTable, Message, Request, Scheme, Session,
+};
+use fairseed_holdem::{replay, Action, Card, Command, Player, Table, TableConfig};
+use fairseed_play::{Millis, Viewer};
+use proptest::prelude::*;
+
+/// Players 1 and 2 may sit; 3 never does.
+const PEOPLE: [i64; 3] = [1, 2, 3];
+
+/// The session secret of the `selfpoker_v2` tables of these tests.
+const SECRET: [u8; 32] = [0x5a; 32];
+
+fn new_table(seats: usize, ais: &[u8]) -> LiveTable {
+    table_with(seats, ais, false)
+}
+
+fn table_with(seats: usize, ais: &[u8], v2: bool) -> LiveTable {
+    let config = TableConfig {
+        seats,
+        small_blind: 10,
+        big_blind: 20,
+        starting_stack: 400,
+        action_ms: 1_000,
+    };
+    let mut table = Table::new(config).unwrap();
+    for (i, &level) in ais.iter().enumerate().take(seats - 1) {
+        let command = Command::Sit {
+            seat: i + 1,
+            player: Player::Ai { level },
+        };
+        table = fairseed_holdem::apply(&table, command, Millis(0))
+            .unwrap()
+            .0;
+    }
+    let session = Session {
+        scheme: if v2 {
+            Scheme::SelfpokerV2
+        } else {
+            Scheme::Selfpoker
+        },
+        commit: v2.then(|| selfpoker_v2::session_commit(&SECRET)),
+        revealed: None,
+    };
+    LiveTable::new("t1".into(), table, session)
+}
+
+fn viewers() -> Vec<Viewer> {
+    let mut v: Vec<Viewer> = PEOPLE.iter().map(|&p| Viewer::Player(p)).collect();
+    v.extend([Viewer::Public, Viewer::Operator]);
+    v
+}
+
+fn card(x: u64) -> Card {
+    Card::new((x % 52) as u8).unwrap()
+}
+
+/// `live` with every card `viewer` may not see replaced, drawn from `noise`.
+fn scramble(live: &LiveTable, viewer: Viewer, noise: u64) -> LiveTable {
+    let mut out = live.clone();
+    let mut n = noise;
+    let mut draw = || {
+        n = n
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        n >> 33
+    };
+    let own = match viewer {
+        Viewer::Player(id) => live.seat_of(id),
+        _ => None,
+    };
+    if let Some(hand) = out.table.hand.as_mut() {
+        hand.seed = draw() & ((1 << 63) - 1);
+        let dealt = hand.street.board_len();
+        for c in &mut hand.board[dealt..] {
+            *c = card(draw());
+        }
+        for p in &mut hand.players {
+            if Some(p.seat) != own {
+                p.hole = [card(draw()), card(draw())];
+            }
+        }
+    }
+    if let Some(last) = out.last.as_mut() {
+        let shown: Vec<usize> = last.result.shown.iter().map(|(s, _)| *s).collect();
+        for h in &mut last.holes {
+            if Some(h.seat) != own && !shown.contains(&h.seat) {
+                h.hole = [card(draw()), card(draw())];
+            }
+        }
+    }
+    out
+}
+
+fn check_views(live: &LiveTable, noise: u64) {
+    for viewer in viewers() {
+        let seen = serde_json::to_string(&view(live, viewer)).unwrap();
+        let other = serde_json::to_string(&view(&scramble(live, viewer, noise), viewer)).unwrap();
+        assert_eq!(seen, other, "{viewer:?} sees a card it may not");
+        let v = view(live, viewer);
+        if let Some(hand) = &v.hand {
+            assert_eq!(hand.commit.len(), 64, "every hand state carries its commit");
+            assert_eq!(
+                hand.legal.is_some(),
+                v.you.is_some() && v.you == hand.to_act
+            );
+            let holes = v
+                .seats
+                .iter()
+                .flatten()
+                .filter(|s| s.hole.is_some())
+                .count();
+            assert!(
+                holes <= usize::from(v.you.is_some()),
+                "{viewer:?}: {holes} holes"
+            );
+        }
+    }
+}
+
+/// One step of a random table life, picked by `choice`.
+fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, Vec<Message>)> {
+    let who = PEOPLE[(choice % 2) as usize];
+    let arg = choice >> 8;
+    let request = match (choice >> 4) % 18 {
+        0 => Request::Sit {
+            seat: (arg % 6) as usize,
+            client_seed: format!("seed {arg}"),
+        },
+        1 => Request::SitOut,
+        2 => Request::SitIn,
+        3 => Request::TopUp,
+        4 => Request::Leave,
+        5 => Request::Act(Action::Fold),
+        6 => Request::Act(Action::Check),
+        7 => Request::Act(Action::Call),
+        8 => Request::Act(Action::RaiseTo(arg % 800)),
+        _ => {
+            let timing = driver::Timing::default();
+            let plan = driver::next(live, timing, arg)?;
+            *now = Millis(now.0.max(plan.at.0));
+            return match plan.due {
+                driver::Due::Command(c) => live::apply(live, c, *now).ok(),
+                driver::Due::StartHand => {
+                    let seed = match live.session.scheme {
+                        Scheme::SelfpokerV2 => live::derived_seed(live, &SECRET).unwrap(),
+                        Scheme::Selfpoker => arg & ((1 << 63) - 1),
+                    };
+                    live::apply(live, Command::StartHand { seed }, *now).ok()
+                }
+            };
+        }
+    };
+    *now = Millis(now.0 + 1);
+    live::request(live, who, request, *now).ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn views_hide_what_the_viewer_may_not_see(
+        seats in 2usize..=6,
+        ais in proptest::collection::vec(1u8..=3, 0..5),
+        choices in proptest::collection::vec(any::<u64>(), 1..300),
+        noise in any::<u64>(),
+        v2 in any::<bool>(),
+    ) {
+        let mut live = table_with(seats, &ais, v2);
+        let mut now = Millis(0);
+        let mut seq = 0;
+        for choice in choices {
+            check_views(&live, noise ^ choice);
+            let (stripped, seed) = sealed::strip(&live);
+            prop_assert_eq!(sealed::restore(&stripped, seed).unwrap(), live.clone());
+            if v2 {
+                // The service re-derives the stripped cards from the session secret.
+                prop_assert_eq!(live::running_seed(&stripped, &SECRET).unwrap(), seed);
+            }
+            let Some((next, messages)) = step(&live, &mut now, choice) else { continue };
+            for m in &messages {
+                seq += 1;
+                prop_assert_eq!(m.seq(), seq, "messages numbered without gaps");
+                let text = serde_json::to_string(m).unwrap();
+                prop_assert!(!text.contains("\"hole\""), "no message carries hole cards");
+                if let Message::HandEnd { record, fairplay, .. } = m {
+                    let hand = &record.hand;
+                    prop_assert!(replay(hand).is_ok(), "{:?}", replay(hand));
+                    prop_assert_eq!(&fairplay.commit, &hand.commit);
+                    prop_assert_eq!(fairplay.seed.parse::<u64>().unwrap(), hand.seed);
+                    prop_assert_eq!(record.deal.is_some(), v2);
+                    if let Some(deal) = &record.deal {
+                        let entries: Vec<_> = deal
+                            .client_seeds
+                            .iter()
+                            .map(|(seat, seed)| {
+                                selfpoker_v2::ClientSeedEntry::new(seat.parse().unwrap(), seed).unwrap()
+                            })
+                            .collect();
+                        let derived =
+                            selfpoker_v2::hand_seed(&SECRET, "t1", hand.hand, &entries).unwrap();
+                        prop_assert_eq!(derived, hand.seed, "the seed is the derivation's");
+                    }
+                }
+            }
+            prop_assert_eq!(next.seq, seq);
+            live = next;
+        }
+        check_views(&live, noise);
+    }
+}
+
+#[test]
+fn a_human_and_ais_play_hands_to_the_end_driven_by_the_driver() {
+    let mut live = new_table(6, &[1, 3, 2, 1, 2]);
+    let mut now = Millis(0);
+    let sit = Request::Sit {
+        seat: 0,
+        client_seed: "browser seed".into(),
+    };
+    live = live::request(&live, 7, sit, now).unwrap().0;
+    let mut ended = 0;
+    let mut decisions = 0u64;
+    while ended < 5 {
+        decisions += 1;
+        let plan = driver::next(&live, driver::Timing::default(), decisions).expect("a plan");
+        assert!(
+            plan.at >= now || plan.at.0 == 0,
+            "plans are not in the past"
+        );
+        now = Millis(now.0.max(plan.at.0));
+        let (next, messages) = match plan.due {
+            driver::Due::Command(c) => live::apply(&live, c, now).unwrap(),
+            driver::Due::StartHand => {
+                live::apply(&live, Command::StartHand { seed: decisions }, now).unwrap()
+            }
+        };
+        ended += messages
+            .iter()
+            .filter(|m| matches!(m, Message::HandEnd { .. }))
+            .count();
+        live = next;
+        // The human is sat out by its first timeout; it comes back at once.
+        if live.table.seats[0].as_ref().unwrap().sitting_out {
+            live = live::request(&live, 7, Request::SitIn, now).unwrap().0;
+        }
+    }
+    assert_eq!(live.table.hands_played, 5);
+    let v = view(&live, Viewer::Player(7));
+    assert_eq!(v.you, Some(0));
+    let badges: Vec<_> = v
+        .seats
+        .iter()
+        .flatten()
+        .filter_map(|s| s.badge.clone())
+        .collect();
+    assert_eq!(badges[0], "AI · level 1");
+    assert_eq!(badges.len(), 5);
+}
+
+#[test]
+fn an_ai_waits_its_delay_and_a_person_their_clock() {
+    let mut live = new_table(2, &[2]);
+    live = live::request(
+        &live,
+        7,
+        Request::Sit {
+            seat: 0,
+            client_seed: "s".into(),
+        },
+        Millis(5),
+    )
+    .unwrap()
+    .0;
+    let timing = driver::Timing {
+        ai_delay_ms: 300,
+        next_hand_ms: 2_000,
+    };
+    let plan = driver::next(&live, timing, 1).unwrap();
+    assert_eq!(plan.due, driver::Due::StartHand);
+    live = live::apply(&live, Command::StartHand { seed: 42 }, Millis(100))
+        .unwrap()
+        .0;
+    let hand = live.table.hand.as_ref().unwrap();
+    let plan = driver::next(&live, timing, 1).unwrap();
+    if hand.seat_to_act() == 0 {
+        assert_eq!(plan.at, Millis(100 + 1_000));
+        assert_eq!(plan.due, driver::Due::Command(Command::Timeout { seat: 0 }));
+    } else {
+        assert_eq!(plan.at, Millis(100 + 300));
+    }
+}

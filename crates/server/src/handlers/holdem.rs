@@ -1,0 +1,204 @@
+//! Live hold'em tables over HTTP: open one (`POST /v1/holdem/tables`), read
+//! it as the caller sees it, read its finished hands, and open its
+//! WebSocket (`crate::holdem::ws`), where people sit and play.
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use fairseed_core::selfpoker_v2;
+use fairseed_holdem::live::{view, LiveTable, Scheme, Session};
+use fairseed_holdem::{apply, Command, HoldemError, Player, Table, TableConfig};
+use fairseed_play::Viewer;
+use fairseed_store::Commit;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tracing::instrument;
+
+use crate::auth::{Caller, Peer, PlayerAuth};
+use crate::error::{ApiError, ApiPath};
+use crate::handlers::keyed::Keyed;
+use crate::holdem::{self, rows, ws};
+use crate::rounds::now;
+use crate::secrets;
+use crate::state::AppState;
+use crate::step;
+
+/// Body of `POST /v1/holdem/tables`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTable {
+    /// The AIs' levels (1 to 3), seated from seat 1 on.
+    ais: Vec<u8>,
+    seats: Option<usize>,
+    action_ms: Option<i64>,
+    small_blind: Option<u64>,
+    big_blind: Option<u64>,
+    starting_stack: Option<u64>,
+}
+
+impl NewTable {
+    fn config(&self) -> TableConfig {
+        let d = TableConfig::default();
+        TableConfig {
+            seats: self.seats.unwrap_or(d.seats),
+            small_blind: self.small_blind.unwrap_or(d.small_blind),
+            big_blind: self.big_blind.unwrap_or(d.big_blind),
+            starting_stack: self.starting_stack.unwrap_or(d.starting_stack),
+            action_ms: self.action_ms.unwrap_or(d.action_ms),
+        }
+    }
+
+    /// The table with its AIs seated, seat 0 left for the caller.
+    fn table(&self) -> Result<Table, ApiError> {
+        let config = self.config();
+        let mut table = Table::new(config).map_err(|e| match e {
+            HoldemError::Config { field, reason } => ApiError::invalid(field, reason),
+            other => other.into(),
+        })?;
+        if self.ais.len() >= config.seats {
+            return Err(ApiError::invalid(
+                "ais",
+                format!(
+                    "{} AIs at {} seats, expected at most {}",
+                    self.ais.len(),
+                    config.seats,
+                    config.seats - 1
+                ),
+            ));
+        }
+        for (i, &level) in self.ais.iter().enumerate() {
+            if !(1..=3).contains(&level) {
+                return Err(ApiError::invalid(
+                    format!("ais[{i}]"),
+                    format!("level {level}, expected 1 to 3"),
+                ));
+            }
+            let player = Player::Ai { level };
+            table = apply(
+                &table,
+                Command::Sit {
+                    seat: i + 1,
+                    player,
+                },
+                now(),
+            )?
+            .0;
+        }
+        Ok(table)
+    }
+}
+
+/// Opens a table with its AIs and a `selfpoker_v2` session: the session
+/// secret is drawn from the OS CSPRNG and sealed; its commitment is public
+/// from now on. Idempotent with an `Idempotency-Key`.
+#[instrument(skip_all)]
+pub async fn post_table(
+    State(state): State<AppState>,
+    auth: PlayerAuth,
+    keyed: Keyed<NewTable>,
+) -> Result<Response, ApiError> {
+    let scope = step::player_scope(auth.id);
+    if let Some(replayed) = keyed.replay(&state, &scope, StatusCode::CREATED).await? {
+        return Ok(replayed);
+    }
+    let table = keyed.body.table()?;
+    let bytes = secrets::random_bytes()?;
+    let table_id = format!("h{}", &hex::encode(bytes)[..16]);
+    let secret = secrets::random_bytes()?;
+    let session = Session {
+        scheme: Scheme::SelfpokerV2,
+        commit: Some(selfpoker_v2::session_commit(&secret)),
+        revealed: None,
+    };
+    let live = LiveTable::new(table_id.clone(), table, session);
+    let answer = json!({
+        "table_id": table_id,
+        "ws": format!("/v1/holdem/tables/{table_id}/ws"),
+        "session_commit": live.session.commit,
+    });
+    let commit = Commit {
+        creates: vec![rows::new_round(&live, hex::encode(secret))?],
+        idempotent: keyed.entry(&scope, &answer),
+        ..Commit::default()
+    };
+    let done = state
+        .store()
+        .commit(commit)
+        .await
+        .map(|_| (answer, Vec::new(), ()))
+        .map_err(ApiError::from);
+    let ran = keyed
+        .finish(&state, &scope, StatusCode::CREATED, done)
+        .await?;
+    if let crate::handlers::keyed::Ran::Done { .. } = &ran {
+        holdem::claim_and_drive(&state, &table_id).await?;
+    }
+    Ok(ran.response())
+}
+
+fn viewer(caller: Caller) -> Viewer {
+    match caller {
+        Caller::Player(id) => Viewer::Player(id),
+        Caller::Operator => Viewer::Public,
+    }
+}
+
+/// A table id as the path gives it, or `404`.
+fn checked(table: &str) -> Result<&str, ApiError> {
+    let ok = (1..=64).contains(&table.len()) && table.bytes().all(|b| b.is_ascii_alphanumeric());
+    ok.then_some(table)
+        .ok_or_else(|| ApiError::not_found("table"))
+}
+
+/// The table as the caller sees it (the WebSocket's `state`). A read.
+#[instrument(skip_all)]
+pub async fn get_table(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(table): ApiPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let loaded = holdem::load(&state, checked(&table)?).await?;
+    let v = view(&loaded.live, viewer(caller));
+    Ok(Json(serde_json::to_value(v).map_err(ApiError::internal)?))
+}
+
+/// The table's finished hands, oldest first: each hand's record, with the
+/// session secret once the table closed. A read.
+#[instrument(skip_all)]
+pub async fn get_hands(
+    State(state): State<AppState>,
+    _caller: Caller,
+    ApiPath(table): ApiPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let row = holdem::row(&state, checked(&table)?).await?;
+    let log = holdem::read_log(&state, &table, 0, row.log_len).await?;
+    let hands: Vec<Value> = holdem::hand_records(&log, row.revealed.as_deref())?
+        .into_iter()
+        .map(|(record, _)| record)
+        .collect();
+    Ok(Json(json!({ "hands": hands })))
+}
+
+/// Upgrades to the table's WebSocket (the first message authenticates).
+#[instrument(skip_all)]
+pub async fn get_ws(
+    State(state): State<AppState>,
+    Peer(peer): Peer,
+    ApiPath(table): ApiPath<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let table = checked(&table)?.to_owned();
+    holdem::row(&state, &table).await?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::bad_request(format!(
+            "this path is a WebSocket (Upgrade: websocket): {e}"
+        ))
+    })?;
+    Ok(upgrade
+        .max_message_size(ws::MAX_MESSAGE)
+        .on_upgrade(move |socket| ws::serve(socket, state, table, peer))
+        .into_response())
+}

@@ -1,0 +1,294 @@
+//! The task that plays a live table forward in this process: it asks the
+//! pure driver what is due next (an AI's action, a timeout, a top-up, the
+//! next deal), sleeps until then or until the table changes, and applies
+//! it in a step. Time and seeds come from here: the clock, the OS CSPRNG for
+//! the AIs' decisions, and the session secret for each hand's seed. When
+//! the last human leaves, it archives the hands and stops.
+
+use std::time::Duration;
+
+use fairseed_holdem::live::{self, driver, LiveTable, Message};
+use fairseed_play::Millis;
+use fairseed_store::{
+    Commit, Idempotent, NewRecord, RecordOut, RoundChange, RoundRow, RoundWrite, StoreError,
+};
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::events::Audience;
+use crate::rounds::now;
+use crate::state::AppState;
+use crate::step;
+
+use super::rows::{self, Loaded};
+
+/// The code of a step that found nothing to do.
+const NOTHING_DUE: &str = "nothing_due";
+
+/// How long the task sleeps with nothing due, unless the table changes.
+const IDLE: Duration = Duration::from_secs(60);
+
+/// Starts the task of `table`.
+pub fn spawn(state: AppState, table: String) {
+    tokio::spawn(async move {
+        run(&state, &table).await;
+        state.holdem().stop(&table);
+    });
+}
+
+async fn run(state: &AppState, table: &str) {
+    let mut changes = state.events().subscribe(&rows::topic(table));
+    loop {
+        let wait = match pass(state, table).await {
+            Ok(Some(wait)) => wait,
+            Ok(None) => return,
+            Err(e) if e.code() == "not_found" => return,
+            Err(e) => {
+                tracing::warn!(table, code = e.code(), "driving a hold'em table; retrying");
+                Duration::from_millis(500)
+            }
+        };
+        tokio::select! {
+            changed = changes.recv() => {
+                if matches!(changed, Err(RecvError::Closed)) {
+                    changes = state.events().subscribe(&rows::topic(table));
+                }
+            }
+            () = tokio::time::sleep(wait) => {}
+        }
+    }
+}
+
+/// One look at the table: applies what is due now, archives a closed
+/// table, and says how long to wait (`None`: the task is done).
+async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiError> {
+    let loaded = load(state, table).await?;
+    match loaded.status.as_str() {
+        rows::ARCHIVED => {
+            release(state, table).await;
+            return Ok(None);
+        }
+        rows::CLOSED => {
+            archive(state, table).await?;
+            return Ok(Some(Duration::ZERO));
+        }
+        _ => {}
+    }
+    let timing = state.holdem().timing();
+    let Some(plan) = driver::next(&loaded.live, timing, random_u64()?) else {
+        return Ok(Some(IDLE));
+    };
+    let left = plan.at.0.saturating_sub(now().0);
+    if left > 0 {
+        return Ok(Some(Duration::from_millis(
+            u64::try_from(left).unwrap_or(0),
+        )));
+    }
+    advance(state, table).await?;
+    Ok(Some(Duration::ZERO))
+}
+
+/// Applies what is due now, if anything still is once loaded afresh.
+async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
+    let timing = state.holdem().timing();
+    let seed = random_u64()?;
+    let done = change(state, table, None, |loaded, now| {
+        let plan = driver::next(&loaded.live, timing, seed).filter(|p| p.at <= now);
+        let Some(plan) = plan else {
+            return Err(ApiError::conflict(
+                ErrorCode::Rule(NOTHING_DUE),
+                "nothing is due",
+            ));
+        };
+        let command = match plan.due {
+            driver::Due::Command(command) => command,
+            driver::Due::StartHand => fairseed_holdem::Command::StartHand {
+                seed: live::derived_seed(&loaded.live, &loaded.secret)?,
+            },
+        };
+        Ok(live::apply(&loaded.live, command, now)?)
+    })
+    .await;
+    match done {
+        Err(e) if e.code() == NOTHING_DUE => Ok(()),
+        other => other.map(|_| ()),
+    }
+}
+
+fn table_not_found(e: StoreError) -> ApiError {
+    match e {
+        StoreError::NotFound(_) => ApiError::not_found("table"),
+        other => other.into(),
+    }
+}
+
+/// Loads `table` (secrets unsealed).
+pub async fn load(state: &AppState, table: &str) -> Result<Loaded, ApiError> {
+    let rounds = state
+        .store()
+        .load_rounds(&[rows::round_id(table)])
+        .await
+        .map_err(table_not_found)?;
+    rows::load(&rounds[0])
+}
+
+/// The row of `table` (no secret), or `404`.
+pub async fn row(state: &AppState, table: &str) -> Result<RoundRow, ApiError> {
+    state
+        .store()
+        .round(&rows::round_id(table))
+        .await
+        .map_err(table_not_found)
+}
+
+/// One change to `table`: `decide` maps the loaded table and the time to
+/// the next table and its messages; committed with `idempotent` if given
+/// (retried on a lost race), then announced. Returns the new `seq`.
+pub async fn change(
+    state: &AppState,
+    table: &str,
+    idempotent: Option<Idempotent>,
+    mut decide: impl FnMut(&Loaded, Millis) -> Result<(LiveTable, Vec<Message>), ApiError>,
+) -> Result<u64, ApiError> {
+    let id = rows::round_id(table);
+    let (_, seq) = step::step(state, std::slice::from_ref(&id), |rounds| {
+        let loaded = rows::load(&rounds[0])?;
+        let (next, messages) = decide(&loaded, now())?;
+        let write = rows::write(&loaded, &next, &messages)?;
+        let commit = Commit {
+            writes: vec![write],
+            idempotent: idempotent.clone(),
+            ..Commit::default()
+        };
+        Ok((commit, next.seq))
+    })
+    .await
+    .map_err(|e| match e.code() {
+        "not_found" => ApiError::not_found("table"),
+        _ => e,
+    })?;
+    announce(state, table, seq);
+    Ok(seq)
+}
+
+/// Tells every viewer (in every process) that `table` reached `seq`.
+pub fn announce(state: &AppState, table: &str, seq: u64) {
+    state
+        .events()
+        .publish(rows::topic(table), Audience::All, json!({ "seq": seq }));
+}
+
+/// The log of `table` from index `from` (`seq` from + 1) to `to` (exclusive).
+pub async fn read_log(
+    state: &AppState,
+    table: &str,
+    from: u64,
+    to: u64,
+) -> Result<Vec<String>, ApiError> {
+    let id = rows::round_id(table);
+    let mut out = Vec::new();
+    let mut at = from;
+    while at < to {
+        let rows = state.store().round_log(&id, at, 500).await?;
+        let Some(last) = rows.last() else { break };
+        at = last.seq + 1;
+        out.extend(rows.into_iter().filter(|r| r.seq < to).map(|r| r.body));
+    }
+    Ok(out)
+}
+
+/// The records of every hand in `log` (its `hand_end` messages), each with
+/// the session secret once `revealed`, and the humans dealt in.
+pub fn hand_records(
+    log: &[String],
+    revealed: Option<&str>,
+) -> Result<Vec<(Value, Vec<i64>)>, ApiError> {
+    let mut out = Vec::new();
+    for body in log {
+        let message: Value = serde_json::from_str(body).map_err(ApiError::internal)?;
+        if message["type"] != "hand_end" {
+            continue;
+        }
+        let mut record = message["record"].clone();
+        if let (Some(secret), Some(deal)) = (revealed, record.get_mut("deal")) {
+            deal["session_secret"] = Value::from(secret);
+        }
+        let humans = record["seats"]
+            .as_array()
+            .map(|seats| {
+                seats
+                    .iter()
+                    .filter(|s| s["player"]["kind"] == "human")
+                    .filter_map(|s| s["player"]["id"].as_i64())
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push((record, humans));
+    }
+    Ok(out)
+}
+
+/// Stores every hand of a closed table as a record its players read, with
+/// the revealed session secret, and marks the table archived.
+async fn archive(state: &AppState, table: &str) -> Result<(), ApiError> {
+    let row = row(state, table).await?;
+    let log = read_log(state, table, 0, row.log_len).await?;
+    let records = hand_records(&log, row.revealed.as_deref())?
+        .into_iter()
+        .map(|(record, readers)| {
+            Ok(RecordOut {
+                record: NewRecord {
+                    scheme: fairseed_holdem::record::SCHEME.into(),
+                    body: crate::rounds::save(&record)?,
+                },
+                readers,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    let write = RoundWrite {
+        id: row.id.clone(),
+        expected_version: row.version,
+        change: RoundChange {
+            state: row.state.clone(),
+            status: rows::ARCHIVED.into(),
+            records,
+            ..RoundChange::default()
+        },
+    };
+    let commit = Commit {
+        writes: vec![write],
+        ..Commit::default()
+    };
+    match state.store().commit(commit).await {
+        Ok(_) => {
+            tracing::info!(
+                table,
+                "hold'em table closed: session secret revealed, hands archived"
+            );
+            Ok(())
+        }
+        // Archived meanwhile by another process: nothing left to do.
+        Err(StoreError::Conflict { .. }) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn release(state: &AppState, table: &str) {
+    let owner = state.fleet().owner().to_owned();
+    if let Err(e) = state
+        .store()
+        .release_lease(&rows::round_id(table), &owner)
+        .await
+    {
+        tracing::warn!(table, error = %e, "releasing an archived hold'em table's lease");
+    }
+}
+
+/// 64 bits from the OS CSPRNG (an AI decision's seed).
+fn random_u64() -> Result<u64, ApiError> {
+    let bytes = crate::secrets::random_bytes()?;
+    let mut eight = [0u8; 8];
+    eight.copy_from_slice(&bytes[..8]);
+    Ok(u64::from_le_bytes(eight))
+}

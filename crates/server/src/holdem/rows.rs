@@ -1,0 +1,114 @@
+//! Live hold'em tables in the store: one round per table (kind
+//! `holdem_table`, id `holdem_table:<T>`). Its sealed secret is the
+//! `selfpoker_v2` session secret (64 hex), its commitment the secret's
+//! `sha256`, revealed when the table closes; its state is the
+//! [`LiveTable`] stripped of the hand's cards and seed (re-derived from the
+//! secret on load); its log holds the public messages, `seq` N at index
+//! N − 1. Status: `open`, `closed` (the last human left; secret revealed),
+//! then `archived` (every hand stored as a record for its players).
+
+use fairseed_core::selfpoker_v2;
+use fairseed_holdem::live::{self, sealed, LiveTable, Message};
+use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
+
+use crate::error::ApiError;
+use crate::rounds::save;
+
+/// The round kind.
+pub const KIND: &str = "holdem_table";
+/// The id prefix of a table's round (also its lease's name).
+pub const PREFIX: &str = "holdem_table:";
+/// Being played.
+pub const OPEN: &str = "open";
+/// The last human left: no more hands; the secret is revealed.
+pub const CLOSED: &str = "closed";
+/// Closed, and every hand stored as a record.
+pub const ARCHIVED: &str = "archived";
+
+/// The round id of `table`.
+pub fn round_id(table: &str) -> String {
+    format!("{PREFIX}{table}")
+}
+
+/// The live-event topic of `table`.
+pub fn topic(table: &str) -> String {
+    format!("holdem:{table}")
+}
+
+/// A table as loaded: its full state (cards re-derived), its session
+/// secret, and the row's version and log length.
+pub struct Loaded {
+    /// The table, secrets included.
+    pub live: LiveTable,
+    /// The session secret.
+    pub secret: [u8; 32],
+    /// The row's status.
+    pub status: String,
+    version: u64,
+}
+
+/// Reads a table's round, its hand's cards dealt again from the secret.
+pub fn load(round: &LoadedRound) -> Result<Loaded, ApiError> {
+    let row = &round.row;
+    let stripped: LiveTable = serde_json::from_str(&row.state)
+        .map_err(|e| ApiError::internal(format!("hold'em table state: {e}")))?;
+    let hex = round
+        .secret
+        .as_ref()
+        .map(|s| s.expose().to_owned())
+        .or_else(|| row.revealed.clone())
+        .ok_or_else(|| ApiError::internal("a hold'em table without its session secret"))?;
+    let secret = selfpoker_v2::parse_secret(&hex, "session_secret")
+        .map_err(|_| ApiError::internal("a stored session secret does not parse"))?;
+    let seed = live::running_seed(&stripped, &secret)?;
+    let live = sealed::restore(&stripped, seed)
+        .map_err(|_| ApiError::internal("a hold'em hand does not match its commitment"))?;
+    if live.seq != row.log_len {
+        return Err(ApiError::internal(
+            "a hold'em table's seq is not its log's length",
+        ));
+    }
+    Ok(Loaded {
+        live,
+        secret,
+        status: row.status.clone(),
+        version: row.version,
+    })
+}
+
+/// The round of a new table whose session secret is `secret_hex`.
+pub fn new_round(live: &LiveTable, secret_hex: String) -> Result<NewRound, ApiError> {
+    Ok(NewRound {
+        id: round_id(&live.table_id),
+        kind: KIND.into(),
+        commitment: live.session.commit.clone().unwrap_or_default(),
+        secret: SecretSeed::new(secret_hex),
+        state: save(&sealed::strip(live).0)?,
+        status: OPEN.into(),
+    })
+}
+
+/// The write taking `loaded` to `next`, appending `messages` to the log and
+/// revealing the secret when the table closed.
+pub fn write(
+    loaded: &Loaded,
+    next: &LiveTable,
+    messages: &[Message],
+) -> Result<RoundWrite, ApiError> {
+    let closing = next.closed && !loaded.live.closed;
+    let mut stored = sealed::strip(next).0;
+    if closing {
+        stored.session.revealed = Some(hex::encode(loaded.secret));
+    }
+    Ok(RoundWrite {
+        id: round_id(&next.table_id),
+        expected_version: loaded.version,
+        change: RoundChange {
+            state: save(&stored)?,
+            status: if next.closed { CLOSED } else { OPEN }.into(),
+            log: messages.iter().map(save).collect::<Result<_, _>>()?,
+            reveal: closing,
+            records: Vec::new(),
+        },
+    })
+}
