@@ -248,33 +248,8 @@ fn a_log_is_audited_over_http() {
 #[cfg(feature = "serve")]
 #[test]
 fn the_service_log_passes_the_audit() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let data = tempfile::tempdir().expect("temp dir");
-    let mut child = common::fairseed()
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(data.path())
-        .env_remove("FAIRSEED_DATABASE_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the service starts");
-    let addr = BufReader::new(child.stdout.take().expect("stdout"))
-        .lines()
-        .map_while(Result::ok)
-        .find_map(|line| {
-            Some(
-                line.split("serving on http://")
-                    .nth(1)?
-                    .split_whitespace()
-                    .next()?
-                    .to_owned(),
-            )
-        });
-    let Some(addr) = addr else {
-        let _ = child.kill();
-        panic!("serve never said where it listens");
-    };
+    let (mut child, addr) = common::serve(data.path());
     let base = format!("http://{addr}");
     let agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
