@@ -85,6 +85,7 @@ pub struct Rtp {
     mean: f64,
     m2: f64,
     expected_sum: f64,
+    expected_paid: f64,
     staked: u128,
     paid: u128,
 }
@@ -100,6 +101,8 @@ pub struct RtpSummary {
     pub paid: String,
     /// `paid / staked`.
     pub by_chips: Option<f64>,
+    /// What the rules give by chips: Σ stake × promised return / Σ stake.
+    pub theoretical_by_chips: Option<f64>,
     /// The mean per-bet return.
     pub mean: Option<f64>,
     /// Its 99 % confidence interval.
@@ -121,6 +124,7 @@ impl Rtp {
         self.mean += delta / self.n as f64;
         self.m2 += delta * (r - self.mean);
         self.expected_sum += expected_return;
+        self.expected_paid += amount as f64 * expected_return;
         self.staked += u128::from(amount);
         self.paid += payout;
     }
@@ -142,6 +146,8 @@ impl Rtp {
             staked: self.staked.to_string(),
             paid: self.paid.to_string(),
             by_chips: self.by_chips(),
+            theoretical_by_chips: (self.staked > 0)
+                .then(|| self.expected_paid / self.staked as f64),
             mean: None,
             ci99: None,
             theoretical: None,

@@ -81,6 +81,11 @@ fn an_honest_log_passes_with_its_statistics() {
         "{rtp:?}"
     );
     assert_eq!(rtp.consistent, Some(true), "{rtp:?}");
+    assert!(
+        rtp.theoretical_by_chips
+            .is_some_and(|t| (0.95..0.99).contains(&t)),
+        "{rtp:?}"
+    );
     assert_eq!(report.state.checkpoints.len(), 1);
     assert_eq!(report.state.checkpoints[0].size, 3000);
 }
@@ -400,5 +405,70 @@ fn a_selfpoker_v2_session_and_its_hands_are_checked() {
     assert_eq!(
         messages(&report, FindingKind::RevealMismatch),
         ["entry 3: selfpoker_v2 sess1: revealed value 0 does not hash to the commitment of entry 0"]
+    );
+}
+
+/// The service names a poker session `poker:<table>:<session>`: its hands are
+/// checked against the revealed seed, and the table's next session makes an
+/// unrevealed one overdue.
+#[test]
+fn poker_sessions_named_by_their_round_id_are_checked() {
+    use fairseed_core::poker::hand_value;
+    use fairseed_core::{Ident, ServerSeed};
+    let seed = ServerSeed::from_bytes([9; 32]);
+    let (t, s) = (
+        Ident::parse("t1").expect("id"),
+        Ident::parse("s1").expect("id"),
+    );
+    let hand = hand_value(&seed, &t, &s, 1).commitment().to_hex();
+    let other = ServerSeed::from_bytes([10; 32]);
+    let mut entries = vec![
+        entry(
+            Kind::Commitment,
+            "poker_hmac_v1",
+            &["poker:t1:s1"],
+            &[&seed.commitment().to_hex()],
+        ),
+        entry(
+            Kind::Commitment,
+            "poker_hmac_v1",
+            &["poker:t1:s1", "1"],
+            &[&hand, &"d".repeat(64)],
+        ),
+        entry(
+            Kind::Reveal,
+            "poker_hmac_v1",
+            &["poker:t1:s1"],
+            &[seed.reveal()],
+        ),
+    ];
+    let report = run(&build(entries.clone()), &State::default());
+    assert!(report.passed(), "{:#?}", report.findings);
+
+    entries[1].values[0] = "e".repeat(64);
+    let report = run(&build(entries.clone()), &State::default());
+    assert_eq!(
+        messages(&report, FindingKind::RevealMismatch),
+        ["entry 1: hand 1 of poker session s1 of table t1: the revealed seed's hand value does not hash to the hand commitment"]
+    );
+    entries[2] = entry(
+        Kind::Commitment,
+        "poker_hmac_v1",
+        &["poker:t1:s2"],
+        &[&other.commitment().to_hex()],
+    );
+    let mut later = entry(
+        Kind::Commitment,
+        "selfpoker",
+        &["selfpoker:1"],
+        &[&"f".repeat(64)],
+    );
+    later.time_ms += 120_000;
+    entries.push(later);
+    let report = run(&build(entries), &State::default());
+    let overdue = messages(&report, FindingKind::Overdue);
+    assert_eq!(
+        overdue,
+        ["entry 0: poker session s1 of table t1 committed at 2023-11-14T22:13:20.000Z never revealed, though the table opened session s2 at entry 2"]
     );
 }

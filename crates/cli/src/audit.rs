@@ -169,8 +169,9 @@ fn text(report: &Report) -> String {
         match (r.mean, r.ci99, r.theoretical) {
             (Some(mean), Some((lo, hi)), Some(t)) => {
                 out += &format!(
-                    "return to player: {:.4} by chips, {mean:.4} per bet over {} bets (99 % CI {lo:.4} to {hi:.4}); the rules give {t:.4}: {}\n",
+                    "return to player: {:.4} by chips (the rules give {:.4}), {mean:.4} per bet over {} bets (99 % CI {lo:.4} to {hi:.4}); the rules give {t:.4}: {}\n",
                     r.by_chips.unwrap_or(0.0),
+                    r.theoretical_by_chips.unwrap_or(0.0),
                     r.bets,
                     if r.consistent == Some(true) { "consistent" } else { "NOT consistent" }
                 )

@@ -51,53 +51,71 @@ fn summary(body: &mut String, s: &Summary) {
     }
     body.push_str("</ul>");
     let _ = write!(body, "<h2>Dice rolls</h2><p>{} rolls recomputed from revealed seeds; chi-square {:.1} on {} degrees of freedom, p = {}.</p>", s.rolls.n, s.rolls.chi2, s.rolls.df, num(s.rolls.p));
+    body.push_str("<p>Each bar: a 1 % bucket of rolls, its distance from the expected count in standard deviations.</p>");
     body.push_str(&histogram(&s.roll_histogram));
     let _ = write!(body, "<h2>Cards</h2><p>{} revealed deals; card position × card chi-square {:.1} on {} degrees of freedom, p = {}.</p>", s.cards.n / 52, s.cards.chi2, s.cards.df, num(s.cards.p));
     let r = &s.rtp;
-    let _ = write!(body, "<h2>Return to player</h2><p>{} bets; by chips {}; per bet {} with 99 % CI {}; the rules give {}.</p>",
-        r.bets, num(r.by_chips), num(r.mean), r.ci99.map_or("-".into(), |(a, b)| format!("{a:.4} to {b:.4}")), num(r.theoretical));
-    body.push_str(&line(&s.rtp_series, r.theoretical));
+    let _ = write!(body, "<h2>Return to player</h2><p>{} bets; by chips {} (the rules give {}); per bet {} with 99 % CI {}; the rules give {}.</p>",
+        r.bets, num(r.by_chips), num(r.theoretical_by_chips), num(r.mean), r.ci99.map_or("-".into(), |(a, b)| format!("{a:.4} to {b:.4}")), num(r.theoretical));
+    body.push_str(
+        "<p>Paid / staked as the bets settle; red: what the rules give the same stakes.</p>",
+    );
+    body.push_str(&line(&s.rtp_series, r.theoretical_by_chips));
 }
 
-/// Bars of the rolls per 1 % bucket, the expected count as a line.
+/// Each 1 % bucket's deviation from its expected count, in standard deviations
+/// (`(count − n/100) / √(n/100)`), with the ±3 band: a flat histogram of
+/// millions of rolls shows nothing, its deviations show a bias.
 fn histogram(buckets: &[u64]) -> String {
     let (w, h) = (600.0, 200.0);
-    let max = buckets.iter().copied().max().unwrap_or(0).max(1) as f64;
-    let bar = w / buckets.len().max(1) as f64;
-    let mut svg = format!("<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"rolls per 1 % bucket\">");
-    for (i, &count) in buckets.iter().enumerate() {
-        let bh = count as f64 / max * (h - 10.0);
-        let _ = write!(
-            svg,
-            "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{bh:.2}\" fill=\"#4a7\"/>",
-            i as f64 * bar,
-            h - bh,
-            bar * 0.9
-        );
-    }
+    let mut svg = svg_open(
+        w,
+        h,
+        "rolls per 1 % bucket: deviation from the expected count",
+    );
     let total: u64 = buckets.iter().sum();
-    if total > 0 {
-        let y = h - total as f64 / buckets.len() as f64 / max * (h - 10.0);
+    if total == 0 || buckets.is_empty() {
+        return svg + "</svg>";
+    }
+    let expected = total as f64 / buckets.len() as f64;
+    let bar = w / buckets.len() as f64;
+    let y = |z: f64| h / 2.0 - z.clamp(-5.0, 5.0) / 5.0 * (h / 2.0 - 10.0);
+    for (i, &count) in buckets.iter().enumerate() {
+        let z = (count as f64 - expected) / expected.sqrt();
+        let (top, bottom) = (y(z).min(y(0.0)), y(z).max(y(0.0)));
+        let colour = if z.abs() > 3.0 { "#c33" } else { "#4a7" };
         let _ = write!(
             svg,
-            "<line x1=\"0\" x2=\"{w}\" y1=\"{y:.2}\" y2=\"{y:.2}\" stroke=\"#c33\"/>"
+            "<rect x=\"{:.2}\" y=\"{top:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{colour}\"/>",
+            i as f64 * bar,
+            bar * 0.9,
+            bottom - top
         );
     }
+    for z in [-3.0, 3.0] {
+        let _ = write!(svg, "<line x1=\"0\" x2=\"{w}\" y1=\"{0:.1}\" y2=\"{0:.1}\" stroke=\"#999\" stroke-dasharray=\"4\"/>", y(z));
+    }
+    let _ = write!(
+        svg,
+        "{}{}{}",
+        label(4.0, y(3.0) - 3.0, "+3σ"),
+        label(4.0, y(-3.0) + 12.0, "−3σ"),
+        label(w - 80.0, h - 4.0, "0.00 … 99.99")
+    );
     svg + "</svg>"
 }
 
-/// The running return to player against the bets settled, the promise as a line.
+/// The running return to player (paid / staked) against the bets settled, on
+/// 0.90 … 1.10 (clamped), the rules' mean as a red line.
 fn line(points: &[(u64, f64)], promise: Option<f64>) -> String {
     let (w, h) = (600.0, 200.0);
-    let mut svg = format!("<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"return to player over bets\">");
+    let mut svg = svg_open(w, h, "return to player over bets settled");
     let Some(&(last, _)) = points.last() else {
         return svg + "</svg>";
     };
-    let (lo, hi) = points
-        .iter()
-        .fold((0.9f64, 1.1f64), |(lo, hi), &(_, y)| (lo.min(y), hi.max(y)));
+    let (lo, hi) = (0.9, 1.1);
     let x = |v: u64| v as f64 / last.max(1) as f64 * w;
-    let y = |v: f64| h - (v - lo) / (hi - lo) * h;
+    let y = |v: f64| h - (v.clamp(lo, hi) - lo) / (hi - lo) * h;
     let path: Vec<String> = points
         .iter()
         .map(|&(a, b)| format!("{:.1},{:.1}", x(a), y(b)))
@@ -110,12 +128,29 @@ fn line(points: &[(u64, f64)], promise: Option<f64>) -> String {
     if let Some(p) = promise {
         let _ = write!(
             svg,
-            "<line x1=\"0\" x2=\"{w}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#c33\"/>",
-            y(p),
+            "<line x1=\"0\" x2=\"{w}\" y1=\"{0:.1}\" y2=\"{0:.1}\" stroke=\"#c33\"/>",
             y(p)
         );
     }
+    let _ = write!(
+        svg,
+        "{}{}{}",
+        label(4.0, 12.0, "1.10"),
+        label(4.0, h - 4.0, "0.90"),
+        label(w - 110.0, h - 4.0, &format!("{last} bets"))
+    );
     svg + "</svg>"
+}
+
+fn svg_open(w: f64, h: f64, what: &str) -> String {
+    format!("<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"{what}\">")
+}
+
+fn label(x: f64, y: f64, text: &str) -> String {
+    format!(
+        "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"11\" fill=\"#555\">{}</text>",
+        esc(text)
+    )
 }
 
 /// A number with 4 decimals, or `-` when there is none.

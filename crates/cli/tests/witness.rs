@@ -21,8 +21,13 @@ fn log_key() -> NoteKey {
     NoteKey::from_private_bytes("fairseed.test/log", &[4; 32]).expect("key")
 }
 
-/// Starts the witness on a free port and returns it with its base URL.
+/// Starts the witness of our test log on a free port.
 fn start(dir: &std::path::Path) -> Running {
+    start_for(dir, &log_key().vkey())
+}
+
+/// Starts a witness of the log with verifier key `vkey` on a free port; returns it with its base URL.
+fn start_for(dir: &std::path::Path, vkey: &str) -> Running {
     let mut child = common::fairseed()
         .args([
             "witness",
@@ -35,7 +40,7 @@ fn start(dir: &std::path::Path) -> Running {
         .arg(dir.join("witness.key"))
         .arg("--state")
         .arg(dir.join("witness.json"))
-        .args(["--log", &log_key().vkey()])
+        .args(["--log", vkey])
         .stdout(Stdio::piped())
         .spawn()
         .expect("the witness starts");
@@ -104,4 +109,47 @@ fn cosigns_then_refuses_a_stale_size_across_a_restart() {
     let witness = start(dir.path());
     let (status, body) = post(&witness.1, format!("old 0\n\n{}", note(7)));
     assert_eq!((status, body.as_str()), (409, "5\n"));
+}
+
+/// The witness cosigns the checkpoint the real service publishes, by the key it serves.
+#[test]
+fn cosigns_the_service_checkpoint() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (mut service, addr) = common::serve(data.path());
+    let agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .new_agent();
+    let get = |path: &str| -> String {
+        let mut answer = agent
+            .get(&format!("http://{addr}{path}"))
+            .call()
+            .expect("an answer");
+        answer.body_mut().read_to_string().expect("a body")
+    };
+    agent
+        .post(&format!("http://{addr}/v1/players"))
+        .send("{}".to_owned())
+        .expect("a player");
+    // Sequencing is batched: wait for a checkpoint past the empty tree.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut note = get("/log/checkpoint");
+    while note.lines().nth(1) == Some("0") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        note = get("/log/checkpoint");
+    }
+    let key = get("/log/key");
+    let _ = service.kill();
+    let _ = service.wait();
+
+    assert_ne!(
+        note.lines().nth(1),
+        Some("0"),
+        "the service logged the player's pair: {note}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let running = start_for(dir.path(), key.trim());
+    let (status, body) = post(&running.1, format!("old 0\n\n{note}"));
+    assert_eq!(status, 200, "{body}\n{note}");
+    assert!(body.starts_with("— witness.test/w1 "), "{body}");
 }

@@ -8,10 +8,11 @@
 //! - commitment `[table?, session, n]`: `[hand_commitment, deck_root, "<seat>=<client seed>"...]`
 //! - reveal `[table?, session]`: `[server_seed]`
 //!
-//! A hand is checked against the revealed seed (its value and its deck) when
-//! the entries name the table and carry the seats: `hand_value` and the deal
-//! hash them. Without the table, the log cannot show the table's next session
-//! either; the 24-hour and 500-hand rules still hold.
+//! The session may be one id `poker:<table>:<session>`, as the service writes
+//! it. With the table, each hand's value is checked against the revealed seed
+//! (`hand_value` hashes the table); with the seats too, its deck. Without the
+//! table, the log cannot show the table's next session either; the 24-hour
+//! and 500-hand rules still hold.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -272,11 +273,21 @@ impl Poker {
     }
 }
 
-/// `(table or "", session)` from a session's ids.
+/// `(table or "", session)` from a session's ids. The service names a session
+/// by one id, `poker:<table>:<session>` (its round id, docs/spec.md §16.1),
+/// which holds both.
 fn session_key(ids: &[String]) -> (String, String) {
     match ids {
         [table, session] => (table.clone(), session.clone()),
-        [session] => (String::new(), session.clone()),
+        [one] => match one
+            .strip_prefix("poker:")
+            .and_then(|rest| rest.rsplit_once(':'))
+        {
+            Some((table, session)) if !table.is_empty() && !session.is_empty() => {
+                (table.to_owned(), session.to_owned())
+            }
+            _ => (String::new(), one.clone()),
+        },
         _ => (String::new(), ids.join("/")),
     }
 }
