@@ -159,7 +159,8 @@ pub struct BetReceipt {
     pub bet: BetRow,
     /// True when the idempotency key had been seen: nothing new happened.
     pub replayed: bool,
-    /// The log entry the bet queued (its outcome); empty for a replay.
+    /// The log entry the bet queued (its outcome); for a replay, the entry
+    /// the first answer queued, read back so both answers carry one receipt.
     pub appended: Vec<Vec<u8>>,
 }
 
