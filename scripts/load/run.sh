@@ -17,6 +17,7 @@
 # Usage: scripts/load/run.sh                      (60 s runs)
 #   DURATION=20 PG_CONNECTIONS="32" scripts/load/run.sh
 #   SKIP_PG=1 scripts/load/run.sh                 (SQLite only)
+#   SKIP_SQLITE=1 scripts/load/run.sh             (PostgreSQL and pgbench only)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -138,6 +139,7 @@ bench() {
   ROW="| fairseed $label, wrk -c$conns | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field p999_ms "$line") | $(field max_ms "$line") | $(field errors_status "$line") | $cpu_per_bet"
 }
 
+if [[ -z "${SKIP_SQLITE:-}" ]]; then
 echo "== SQLite" >&2
 start_server sqlite
 make_players
@@ -152,6 +154,7 @@ ckpt_s=$(metric fairseed_sqlite_checkpoint_seconds_total)
 ckpt_ms=$(awk -v s="$ckpt_s" -v n="$ckpts" 'BEGIN { printf "%.1f", n ? s * 1000 / n : 0 }')
 ROWS+=("$ROW | -wal max $(( ${wal_max:-0} / 1048576 )) MiB; $ckpts WAL restarts, $ckpt_ms ms each |")
 stop_server
+fi
 
 if [[ -z "${SKIP_PG:-}" ]]; then
   for conns in $PG_CONNECTIONS; do

@@ -5,7 +5,10 @@ For DURATION seconds (default 600): wrk places bets flat out over PLAYERS
 players (bet.lua), STREAMS live-event streams stay open, a thread rotates
 seed pairs, and halfway through the server is killed with SIGKILL and
 restarted on the same data directory and port. Every 5 s the server's
-resident memory and the -wal file's size are sampled. Afterwards, for every
+resident memory (whole, and its anonymous part: the heap) and the -wal
+file's size are sampled; memory is reported per process at its start,
+after WARMUP seconds and at its end, with the slope in between, so a
+cache filling up once is told apart from growth that goes on. Afterwards, for every
 player, through the API: bets are unique per (pair, nonce) and each pair's
 nonces run 0..n-1 without a gap, the balance equals the opening balance plus
 the history (payout - amount per bet), and the export verifies with
@@ -37,6 +40,7 @@ DURATION = int(os.environ.get("DURATION", "600"))
 PLAYERS = int(os.environ.get("PLAYERS", "64"))
 STREAMS = int(os.environ.get("STREAMS", "100"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "32"))
+WARMUP = int(os.environ.get("WARMUP", "60"))
 OPENING = 1_000_000
 
 
@@ -57,6 +61,7 @@ class Service:
             [str(SERVER), "--listen", f"127.0.0.1:{self.port}", "--data-dir", str(self.data),
              "--rate-limit", "0", "--signups-per-minute", "0", "--opening-balance", str(OPENING)],
             stdout=log, stderr=log, env={**os.environ, "RUST_LOG": "warn"})
+        self.started = time.time()
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -87,11 +92,14 @@ def call(url, method, path, token=None):
     return json.loads(fetch(url, method, path, token))
 
 
-def rss_kib(pid):
+def memory_kib(pid):
+    """(VmRSS, RssAnon) of a process, in KiB."""
+    found = {}
     for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "RssAnon"):
+            found[key] = int(value.split()[0])
+    return found.get("VmRSS", 0), found.get("RssAnon", 0)
 
 
 def hold_streams(svc, tokens, stop):
@@ -127,12 +135,32 @@ def rotate(svc, tokens, stop, counts):
 
 
 def sample(svc, stop, samples):
+    """Every 5 s: (process's start time, now, RSS, anonymous RSS, -wal size)."""
     wal = svc.data / "fairseed.sqlite-wal"
     while not stop.wait(5):
         try:
-            samples.append((time.time(), rss_kib(svc.proc.pid), wal.stat().st_size if wal.exists() else 0))
+            rss, anon = memory_kib(svc.proc.pid)
+            size = wal.stat().st_size if wal.exists() else 0
+            samples.append((svc.started, time.time(), rss, anon, size))
         except OSError:
             pass
+
+
+def memory_rows(samples):
+    """Per process: RSS (anonymous) at start, after WARMUP, at the end; the slope after WARMUP."""
+    rows = []
+    for n, started in enumerate(sorted({s[0] for s in samples}), 1):
+        mine = [s for s in samples if s[0] == started]
+        warm = next((s for s in mine if s[1] - started >= WARMUP), mine[-1])
+        first, last = mine[0], mine[-1]
+        minutes = (last[1] - warm[1]) / 60
+        slope = (last[3] - warm[3]) / 1024 / minutes if minutes > 0 else 0.0
+        def mib(s):
+            return f"{s[2] / 1024:.0f} ({s[3] / 1024:.0f})"
+        rows.append(f"| server RSS (heap), process {n}: start / after {WARMUP} s / end "
+                    f"({last[1] - started:.0f} s) | {mib(first)} / {mib(warm)} / {mib(last)} MiB; "
+                    f"heap after warm-up {slope:+.2f} MiB/min |")
+    return rows
 
 
 def pages(url, token, path, key):
@@ -174,6 +202,7 @@ def main():
     for tool in (SERVER, VERIFY):
         if not tool.exists():
             raise SystemExit(f"soak.py: {tool} is missing (build it first)")
+    load_start = f"{os.getloadavg()[0]:.1f}"
     work = pathlib.Path(tempfile.mkdtemp(dir=TARGET))
     svc = Service(work / "data", free_port())
     svc.start()
@@ -209,10 +238,7 @@ def main():
         problems += p
     svc.stop()
     shutil.rmtree(work, ignore_errors=True)
-    rss = [s[1] for s in samples]
-    wal = [s[2] for s in samples]
-    minute = max(1, 60 // 5)
-    early, late = max(rss[:minute] or [0]), max(rss[-minute:] or [0])
+    wal = [s[4] for s in samples]
     print("| soak | value |\n|---|---|")
     print(f"| duration | {DURATION} s, SIGKILL and restart at {half} s (up again in {recovery:.1f} s) |")
     print(f"| bets stored | {total} ({total / DURATION:.0f}/s) over {PLAYERS} players, {CONNECTIONS} connections |")
@@ -220,7 +246,8 @@ def main():
     print(f"| event streams held | {STREAMS} |")
     print(f"| invariants | {'all hold' if not problems else '; '.join(problems[:5])} |")
     print(f"| -wal file, largest sample | {max(wal or [0]) / 2**20:.1f} MiB |")
-    print(f"| server RSS, first minute / last minute (max) | {early / 1024:.0f} / {late / 1024:.0f} MiB |")
+    print("\n".join(memory_rows(samples)))
+    print(f"| load average at start / end | {load_start} / {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores |")
     return 1 if problems else 0
 
 

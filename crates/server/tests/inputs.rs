@@ -78,3 +78,64 @@ async fn integral_numbers_may_carry_a_zero_fraction() {
     );
     assert_eq!(half.json()["field"], "amount");
 }
+
+/// The seeds a player chooses for a poker seat, a chess seek and a table
+/// match follow the same rule as `PUT /v1/seeds/client`.
+#[tokio::test(flavor = "multi_thread")]
+async fn game_client_seeds_must_be_printable() {
+    use common::OPERATOR_KEY;
+    let h = Harness::new(1000, 0).await;
+    let (token, _) = h.player().await;
+    let table = h
+        .send(
+            Method::POST,
+            "/v1/poker/tables",
+            OPERATOR_KEY,
+            json!({"table_id": "t1"}),
+        )
+        .await
+        .json();
+    let chess = h
+        .raw(Method::POST, "/v1/chess/seeds", Some(&token), &[], None)
+        .await
+        .json();
+    let game = h
+        .send(
+            Method::POST,
+            "/v1/matches",
+            OPERATOR_KEY,
+            json!({"game": "checkers", "match_id": "m1"}),
+        )
+        .await
+        .json();
+    for bad in ["nul\u{0}", "rtl\u{202E}gnp.exe"] {
+        let seat = json!({"seat": 0, "client_seed": bad, "commitment": table["commitment"]});
+        let seek = json!({"seed_id": chess["seed_id"], "client_seed": bad, "commitment": chess["commitment"]});
+        let given = json!({"index": 0, "client_seed": bad, "commitment": game["commitment"]});
+        for (path, who, body) in [
+            ("/v1/poker/tables/t1/seats", token.as_str(), seat),
+            ("/v1/chess/seeks", token.as_str(), seek),
+            ("/v1/matches/m1/client-seeds", OPERATOR_KEY, given),
+        ] {
+            let r = h
+                .raw(
+                    Method::POST,
+                    path,
+                    Some(who),
+                    &[
+                        ("content-type", "application/json"),
+                        ("idempotency-key", "k1"),
+                    ],
+                    Some(body.to_string().into_bytes()),
+                )
+                .await;
+            assert_eq!(
+                r.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{path} {bad:?}: {}",
+                r.text
+            );
+            assert_eq!(r.json()["field"], "client_seed", "{path}: {}", r.text);
+        }
+    }
+}

@@ -67,7 +67,7 @@ impl UseSeed {
     fn parse(&self) -> Result<(String, ClientSeed, Commitment), ApiError> {
         Ok((
             round_id(&self.seed_id)?,
-            ClientSeed::parse_field(&self.client_seed, "client_seed")?,
+            ClientSeed::parse_chosen(&self.client_seed, "client_seed")?,
             Commitment::parse_field(&self.commitment, "commitment")?,
         ))
     }

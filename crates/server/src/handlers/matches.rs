@@ -258,7 +258,7 @@ pub async fn post_client_seed(
     keyed: Keyed<SubmitSeed>,
 ) -> Result<Response, ApiError> {
     let body = &keyed.body;
-    let client_seed = ClientSeed::parse_field(&body.client_seed, "client_seed")?;
+    let client_seed = ClientSeed::parse_chosen(&body.client_seed, "client_seed")?;
     let shown = Commitment::parse_field(&body.commitment, "commitment")?;
     let index = body.index;
     let command = |_| Command::ClientSeed {

@@ -296,7 +296,7 @@ pub async fn post_seat(
             format!("{}, expected 0 to 9", body.seat),
         ));
     }
-    let client = ClientSeed::parse_field(&body.client_seed, "client_seed")?;
+    let client = ClientSeed::parse_chosen(&body.client_seed, "client_seed")?;
     let shown = Commitment::parse_field(&body.commitment, "commitment")?;
     // Indexed before the sit, so a crash between the two never hides a hand
     // from `GET /v1/poker/hands` (an indexed table without a seat is harmless).

@@ -6,6 +6,7 @@
 //! Durability is PostgreSQL's own: a transaction is answered after its
 //! commit, which with the default `synchronous_commit = on` is flushed.
 
+mod deferred;
 mod events;
 mod log_tx;
 mod tx;
@@ -134,7 +135,9 @@ impl PgStore {
         f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
     ) -> StoreResult<R> {
         let mut tx = self.pool.begin().await?;
-        let out = f(&mut PgTx(&mut tx)).await?;
+        let mut pg = PgTx::new(&mut tx);
+        let out = f(&mut pg).await?;
+        pg.finish().await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -145,7 +148,7 @@ impl PgStore {
         f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
     ) -> StoreResult<R> {
         let mut conn = self.pool.acquire().await?;
-        f(&mut PgTx(&mut conn)).await
+        f(&mut PgTx::new(&mut conn)).await
     }
 
     async fn send_event(&self, payload: &str) -> StoreResult<()> {

@@ -3,6 +3,7 @@
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, Row};
 
+use super::deferred::{self, Deferred};
 use crate::convert;
 use crate::error::StoreResult;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
@@ -12,8 +13,33 @@ use crate::types::{
 };
 use crate::Viewer;
 
-/// A connection inside a transaction, or a pooled connection for a read.
-pub(crate) struct PgTx<'c>(pub(crate) &'c mut PgConnection);
+/// A connection inside a transaction, or a pooled connection for a read,
+/// with the bet's updates it has not sent yet ([`Deferred`]).
+pub(crate) struct PgTx<'c> {
+    conn: &'c mut PgConnection,
+    deferred: Deferred,
+}
+
+impl<'c> PgTx<'c> {
+    pub(crate) fn new(conn: &'c mut PgConnection) -> Self {
+        Self {
+            conn,
+            deferred: Deferred::default(),
+        }
+    }
+
+    /// The connection, once every deferred update is sent: whatever runs
+    /// next sees them.
+    async fn conn(&mut self) -> StoreResult<&mut PgConnection> {
+        self.deferred.flush(self.conn).await?;
+        Ok(self.conn)
+    }
+
+    /// Sends what is still deferred; called before the commit.
+    pub(crate) async fn finish(&mut self) -> StoreResult<()> {
+        self.conn().await.map(drop)
+    }
+}
 
 const ROUND_COLUMNS: &str =
     "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version";
@@ -82,7 +108,7 @@ fn lock_clause(lock: bool) -> &'static str {
 
 impl Tx for PgTx<'_> {
     async fn ping(&mut self) -> StoreResult<()> {
-        sqlx::query("SELECT 1").execute(&mut *self.0).await?;
+        sqlx::query("SELECT 1").execute(self.conn().await?).await?;
         Ok(())
     }
 
@@ -98,7 +124,7 @@ impl Tx for PgTx<'_> {
         .bind(token_hash)
         .bind(balance.to_string())
         .bind(now)
-        .fetch_one(&mut *self.0)
+        .fetch_one(self.conn().await?)
         .await?)
     }
 
@@ -110,7 +136,7 @@ impl Tx for PgTx<'_> {
             "SELECT id, token_hash, balance::text FROM players WHERE token_hash = $1",
         )
         .bind(token_hash)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?;
         found
             .map(|(id, hash, balance)| Ok((id, hash, convert::parse_u128(&balance, "balance")?)))
@@ -123,7 +149,7 @@ impl Tx for PgTx<'_> {
             lock_clause(lock)
         ))
         .bind(player_id)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?;
         balance
             .map(|b| convert::parse_u128(&b, "balance"))
@@ -131,12 +157,9 @@ impl Tx for PgTx<'_> {
     }
 
     async fn set_balance(&mut self, player_id: i64, balance: u128) -> StoreResult<()> {
-        sqlx::query("UPDATE players SET balance = $1::numeric WHERE id = $2")
-            .bind(balance.to_string())
-            .bind(player_id)
-            .execute(&mut *self.0)
-            .await?;
-        Ok(())
+        self.deferred
+            .set_balance(self.conn, player_id, balance)
+            .await
     }
 
     async fn operator_player_id(
@@ -149,7 +172,7 @@ impl Tx for PgTx<'_> {
             lock_clause(lock)
         ))
         .bind(external_id)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?)
     }
 
@@ -166,7 +189,7 @@ impl Tx for PgTx<'_> {
         .bind(external_id)
         .bind(player_id)
         .bind(now)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?;
         Ok(inserted.is_some())
     }
@@ -179,12 +202,12 @@ impl Tx for PgTx<'_> {
         let old: String =
             sqlx::query_scalar("SELECT token_hash FROM players WHERE id = $1 FOR UPDATE")
                 .bind(player_id)
-                .fetch_one(&mut *self.0)
+                .fetch_one(self.conn().await?)
                 .await?;
         sqlx::query("UPDATE players SET token_hash = $1 WHERE id = $2")
             .bind(token_hash)
             .bind(player_id)
-            .execute(&mut *self.0)
+            .execute(self.conn().await?)
             .await?;
         Ok(old)
     }
@@ -200,7 +223,7 @@ impl Tx for PgTx<'_> {
         )
         .bind(player_id)
         .bind(key)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?;
         Ok(found)
     }
@@ -222,7 +245,7 @@ impl Tx for PgTx<'_> {
         .bind(amount.to_string())
         .bind(balance_after.to_string())
         .bind(now)
-        .fetch_one(&mut *self.0)
+        .fetch_one(self.conn().await?)
         .await?)
     }
 
@@ -241,7 +264,7 @@ impl Tx for PgTx<'_> {
         .bind(&pair.sealed)
         .bind(&pair.client_seed)
         .bind(now)
-        .fetch_one(&mut *self.0)
+        .fetch_one(self.conn().await?)
         .await?)
     }
 
@@ -256,7 +279,7 @@ impl Tx for PgTx<'_> {
             lock_clause(lock)
         ))
         .bind(player_id)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?;
         row.map(|row| {
             let pair = SeedPair {
@@ -285,17 +308,13 @@ impl Tx for PgTx<'_> {
         .bind(client_seed)
         .bind(player_id)
         .bind(commitment)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected() == 1)
     }
 
     async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()> {
-        sqlx::query("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $1")
-            .bind(pair_id)
-            .execute(&mut *self.0)
-            .await?;
-        Ok(())
+        self.deferred.bump_nonce(self.conn, pair_id).await
     }
 
     async fn reveal_pair(&mut self, pair_id: i64, server_seed: &str, now: i64) -> StoreResult<()> {
@@ -305,7 +324,7 @@ impl Tx for PgTx<'_> {
         .bind(server_seed)
         .bind(now)
         .bind(pair_id)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(())
     }
@@ -323,7 +342,7 @@ impl Tx for PgTx<'_> {
         .bind(player_id)
         .bind(page.before)
         .bind(convert::limit(page.limit))
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?
         .iter()
         .map(|r| {
@@ -345,7 +364,7 @@ impl Tx for PgTx<'_> {
         ))
         .bind(player_id)
         .bind(key)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?
         .as_ref()
         .map(bet_raw)
@@ -353,25 +372,8 @@ impl Tx for PgTx<'_> {
     }
 
     async fn insert_bet(&mut self, bet: &BetRow, now: i64) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar(
-            "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win, payout,
-                               balance_after, idempotency_key, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric, $11, $12) RETURNING id",
-        )
-        .bind(bet.player_id)
-        .bind(bet.pair_id)
-        .bind(convert::to_i64(bet.nonce, "nonce")?)
-        .bind(convert::to_i64(bet.amount, "amount")?)
-        .bind(bet.condition.as_str())
-        .bind(i32::from(bet.target))
-        .bind(i32::from(bet.roll))
-        .bind(bet.win)
-        .bind(bet.payout.to_string())
-        .bind(bet.balance_after.to_string())
-        .bind(&bet.idempotency_key)
-        .bind(now)
-        .fetch_one(&mut *self.0)
-        .await?)
+        let updates = self.deferred.take_bet();
+        deferred::insert_bet(self.conn().await?, bet, now, updates).await
     }
 
     async fn bets(
@@ -389,7 +391,7 @@ impl Tx for PgTx<'_> {
         .bind(pair_id)
         .bind(page.before)
         .bind(convert::limit(page.limit))
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?
         .iter()
         .map(bet_raw)
@@ -401,7 +403,7 @@ impl Tx for PgTx<'_> {
             "SELECT {BET_COLUMNS} FROM bets WHERE pair_id = $1 ORDER BY nonce"
         ))
         .bind(pair_id)
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?
         .iter()
         .map(bet_raw)
@@ -414,7 +416,7 @@ impl Tx for PgTx<'_> {
         ))
         .bind(reader(viewer))
         .bind(id)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?
         .as_ref()
         .map(record_row)
@@ -429,7 +431,7 @@ impl Tx for PgTx<'_> {
         .bind(reader(viewer))
         .bind(page.before)
         .bind(convert::limit(page.limit))
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?
         .iter()
         .map(record_row)
@@ -448,7 +450,7 @@ impl Tx for PgTx<'_> {
         .bind(reader(viewer))
         .bind(after)
         .bind(convert::limit(limit))
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?
         .iter()
         .map(record_row)
@@ -462,7 +464,7 @@ impl Tx for PgTx<'_> {
         .bind(id)
         .bind(convert::to_i64(from_seq, "seq")?)
         .bind(convert::limit(limit))
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?
         .iter()
         .map(|r| {
@@ -480,7 +482,7 @@ impl Tx for PgTx<'_> {
         )
         .bind(kind)
         .bind(status)
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?)
     }
 
@@ -489,7 +491,7 @@ impl Tx for PgTx<'_> {
             "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1)"
         ))
         .bind(ids)
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?
         .iter()
         .map(round_raw)
@@ -514,7 +516,7 @@ impl Tx for PgTx<'_> {
         .bind(&round.state)
         .bind(&round.status)
         .bind(now)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -534,7 +536,7 @@ impl Tx for PgTx<'_> {
         .bind(set.reveal)
         .bind(set.id)
         .bind(convert::to_i64(set.expected_version, "version")?)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -553,7 +555,7 @@ impl Tx for PgTx<'_> {
         .bind(convert::to_i64(seq, "seq")?)
         .bind(body)
         .bind(now)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(())
     }
@@ -565,7 +567,7 @@ impl Tx for PgTx<'_> {
         .bind(&record.scheme)
         .bind(&record.body)
         .bind(now)
-        .fetch_one(&mut *self.0)
+        .fetch_one(self.conn().await?)
         .await?)
     }
 
@@ -573,7 +575,7 @@ impl Tx for PgTx<'_> {
         sqlx::query("INSERT INTO record_readers (record_id, player_id) VALUES ($1, $2)")
             .bind(record_id)
             .bind(player_id)
-            .execute(&mut *self.0)
+            .execute(self.conn().await?)
             .await?;
         Ok(())
     }
@@ -588,7 +590,7 @@ impl Tx for PgTx<'_> {
         .bind(&entry.request_hash)
         .bind(&entry.response)
         .bind(now)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -603,7 +605,7 @@ impl Tx for PgTx<'_> {
         )
         .bind(scope)
         .bind(key)
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?)
     }
 
@@ -611,7 +613,7 @@ impl Tx for PgTx<'_> {
         let row: Option<(String, i64)> =
             sqlx::query_as("SELECT owner, expires_at FROM leases WHERE resource = $1")
                 .bind(resource)
-                .fetch_optional(&mut *self.0)
+                .fetch_optional(self.conn().await?)
                 .await?;
         Ok(row.map(|(owner, expires_at)| LeaseRow { owner, expires_at }))
     }
@@ -632,7 +634,7 @@ impl Tx for PgTx<'_> {
         .bind(owner)
         .bind(expires_at)
         .bind(now)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -641,7 +643,7 @@ impl Tx for PgTx<'_> {
         let done = sqlx::query("UPDATE leases SET expires_at = $1 WHERE owner = $2")
             .bind(expires_at)
             .bind(owner)
-            .execute(&mut *self.0)
+            .execute(self.conn().await?)
             .await?;
         Ok(done.rows_affected())
     }
@@ -653,7 +655,7 @@ impl Tx for PgTx<'_> {
         )
         .bind(prefix)
         .bind(now)
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?)
     }
 
@@ -661,7 +663,7 @@ impl Tx for PgTx<'_> {
         sqlx::query("DELETE FROM leases WHERE resource = $1 AND owner = $2")
             .bind(resource)
             .bind(owner)
-            .execute(&mut *self.0)
+            .execute(self.conn().await?)
             .await?;
         Ok(())
     }

@@ -28,8 +28,8 @@ use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::settings::SqliteTuning;
 use crate::tx::run_ready;
-use checkpoint::WalBound;
 pub use checkpoint::WalStats;
+use checkpoint::{Handoff, WalBound};
 use tx::SqliteTx;
 use writer::Writer;
 
@@ -95,9 +95,10 @@ impl SqliteStore {
         )?;
         migrate(&conn, &cipher)?;
         let alive = Arc::new(());
-        checkpoint::spawn(path, Arc::downgrade(&alive))?;
+        let handoff = Arc::new(Handoff::default());
+        checkpoint::spawn(path, Arc::downgrade(&alive), Arc::clone(&handoff))?;
         let wal = Arc::new(WalStats::default());
-        let bound = WalBound::install(&conn, tuning, Arc::clone(&wal))?;
+        let bound = WalBound::install(&conn, tuning, Arc::clone(&wal), handoff)?;
         Ok(Self {
             _alive: alive,
             writer: Writer::spawn(conn, Some(bound))?,
