@@ -99,7 +99,10 @@ async fn changes(store: &dyn Store) -> Vec<Vec<u8>> {
     // (for its receipts); the queue is checked whole below.
     let replay = store.place_bet(bet(player.id, "b1")).await.expect("replay");
     assert!(replay.replayed, "the same key replays");
-    assert_eq!(replay.appended, placed.appended, "a replay's entries are the first answer's");
+    assert_eq!(
+        replay.appended, placed.appended,
+        "a replay's entries are the first answer's"
+    );
 
     let rotation = store
         .rotate(player.id, pair(2), Box::new(|_, _| Ok(Vec::new())))

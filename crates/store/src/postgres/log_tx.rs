@@ -26,7 +26,7 @@ impl LogTx for PgTx<'_> {
         .bind(&leaf_hash[..])
         .bind(subject)
         .bind(now)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(())
     }
@@ -35,7 +35,7 @@ impl LogTx for PgTx<'_> {
         Ok(
             sqlx::query_scalar("SELECT entry FROM log_entries WHERE subject = $1 ORDER BY id")
                 .bind(subject)
-                .fetch_all(&mut *self.0)
+                .fetch_all(self.conn().await?)
                 .await?,
         )
     }
@@ -45,7 +45,7 @@ impl LogTx for PgTx<'_> {
             "SELECT id, leaf_hash FROM log_entries WHERE leaf_index IS NULL ORDER BY id LIMIT $1",
         )
         .bind(i64::from(limit))
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?;
         rows.into_iter()
             .map(|(id, hash)| Ok((id, hash_bytes(hash)?)))
@@ -62,7 +62,7 @@ impl LogTx for PgTx<'_> {
         )
         .bind(ids)
         .bind(indexes)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected())
     }
@@ -75,7 +75,7 @@ impl LogTx for PgTx<'_> {
         )
         .bind(indexes)
         .bind(values)
-        .execute(&mut *self.0)
+        .execute(self.conn().await?)
         .await?;
         Ok(())
     }
@@ -85,7 +85,7 @@ impl LogTx for PgTx<'_> {
         let rows: Vec<(i64, Vec<u8>)> =
             sqlx::query_as("SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)")
                 .bind(wanted)
-                .fetch_all(&mut *self.0)
+                .fetch_all(self.conn().await?)
                 .await?;
         rows.into_iter()
             .map(|(index, hash)| Ok((convert::to_u64(index, "hash index")?, hash_bytes(hash)?)))
@@ -97,7 +97,7 @@ impl LogTx for PgTx<'_> {
             .bind(convert::to_i64(size, "tree size")?)
             .bind(note)
             .bind(now)
-            .execute(&mut *self.0)
+            .execute(self.conn().await?)
             .await?;
         Ok(())
     }
@@ -105,7 +105,7 @@ impl LogTx for PgTx<'_> {
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
         let row: Option<(i64, String)> =
             sqlx::query_as("SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1")
-                .fetch_optional(&mut *self.0)
+                .fetch_optional(self.conn().await?)
                 .await?;
         checkpoint_row(row)
     }
@@ -118,7 +118,7 @@ impl LogTx for PgTx<'_> {
         )
         .bind(from)
         .bind(i64::from(count))
-        .fetch_all(&mut *self.0)
+        .fetch_all(self.conn().await?)
         .await?)
     }
 
@@ -130,7 +130,7 @@ impl LogTx for PgTx<'_> {
             "SELECT entry, leaf_index FROM log_entries WHERE leaf_hash = $1 ORDER BY id LIMIT 1",
         )
         .bind(&leaf_hash[..])
-        .fetch_optional(&mut *self.0)
+        .fetch_optional(self.conn().await?)
         .await?;
         entry_row(row)
     }

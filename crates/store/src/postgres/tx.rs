@@ -30,7 +30,7 @@ impl<'c> PgTx<'c> {
 
     /// The connection, once every deferred update is sent: whatever runs
     /// next sees them.
-    async fn conn(&mut self) -> StoreResult<&mut PgConnection> {
+    pub(super) async fn conn(&mut self) -> StoreResult<&mut PgConnection> {
         self.deferred.flush(self.conn).await?;
         Ok(self.conn)
     }
