@@ -10,10 +10,10 @@ use fairseed_store::{
 use sha2::{Digest, Sha256};
 
 const THRESHOLD: u64 = 256 << 10;
-/// The threshold plus one group commit of every bet in flight (a bet writes
-/// a handful of 4 KiB pages), with room to spare. Without the restart these
-/// bets leave a WAL of about 7 MiB.
-const BOUND: u64 = 2 << 20;
+/// The threshold plus one group commit of every bet in flight (a bet and its
+/// log entry write a handful of 4 KiB pages), with room to spare. Without the
+/// restart these bets leave a WAL of about 18 MiB.
+const BOUND: u64 = 4 << 20;
 const PLAYERS: usize = 16;
 const WAVES: usize = 60;
 const IN_FLIGHT: usize = 64;
