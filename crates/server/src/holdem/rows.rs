@@ -9,7 +9,9 @@
 
 use fairseed_core::selfpoker_v2;
 use fairseed_holdem::live::{self, sealed, LiveTable, Message};
+use fairseed_holdem::Event;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
+use fairseed_tlog::{EntryKind, LogEntry};
 
 use crate::error::ApiError;
 use crate::rounds::save;
@@ -111,4 +113,33 @@ pub fn write(
             records: Vec::new(),
         },
     })
+}
+
+/// The log entries `messages` call for (docs/spec.md §16.7): each hand's
+/// commit when it is dealt, and its seed when it ends, named
+/// `[table, hand number]`. The session's own commitment and reveal are the
+/// round's, which the store logs itself.
+pub fn log_entries(next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
+    let scheme = next.session.scheme.as_str();
+    let entry = |kind, number: u64, value: &str| LogEntry {
+        kind,
+        // Set when the entry is queued.
+        time_ms: 0,
+        scheme: scheme.to_owned(),
+        ids: vec![next.table_id.clone(), number.to_string()],
+        values: vec![value.to_owned()],
+    };
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Event {
+                event: Event::HandStarted { number, commit, .. },
+                ..
+            } => Some(entry(EntryKind::Commitment, *number, commit)),
+            Message::HandEnd {
+                number, fairplay, ..
+            } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
+            Message::Event { .. } => None,
+        })
+        .collect()
 }

@@ -67,6 +67,9 @@ fn round_scheme(kind: &str) -> Option<&'static str> {
         "chess" => Some("chess_colour_v1"),
         "poker" => Some("poker_hmac_v1"),
         "selfpoker" => Some("selfpoker"),
+        // A live hold'em table's round is its seed session: its commitment
+        // is the session secret's (docs/spec.md §17.1).
+        "holdem_table" => Some("selfpoker_v2"),
         _ => None,
     }
 }
