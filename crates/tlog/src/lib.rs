@@ -78,7 +78,7 @@ pub use error::TlogError;
 pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, MemoryLog, EMPTY_ROOT,
 };
-pub use note::{key_hash, open_note, NoteKey};
+pub use note::{check_vkey, key_hash, open_note, NoteKey};
 pub use receipt::{open_receipt, receipt_text, sign_receipt, RECEIPT_HEADER};
 pub use stored::{
     append_leaves, frontier_indexes, prove_consistency, prove_inclusion, tile_exists,
