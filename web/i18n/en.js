@@ -525,4 +525,7 @@ export const en = {
   'offline.failed': 'The receipt fails at {part}: {error}',
   'offline.fingerprint': 'Key fingerprint: {fingerprint}. Compare it with the one your browser pinned.',
   'offline.entry': 'Entry: {kind} of {scheme}, ids {ids}, values {values}',
+  'log.kind_commitment': 'hash',
+  'log.kind_reveal': 'reveal',
+  'log.kind_outcome': 'bet',
 };

@@ -512,4 +512,7 @@ export const es = {
   'offline.failed': 'El recibo falla en {part}: {error}',
   'offline.fingerprint': 'Huella de la clave: {fingerprint}. Compárela con la que fijó su navegador.',
   'offline.entry': 'Entrada: {kind} de {scheme}, ids {ids}, valores {values}',
+  'log.kind_commitment': 'hash',
+  'log.kind_reveal': 'revelación',
+  'log.kind_outcome': 'apuesta',
 };

@@ -512,4 +512,7 @@ export const pt = {
   'offline.failed': 'O recibo falha em {part}: {error}',
   'offline.fingerprint': 'Impressão digital da chave: {fingerprint}. Compare com a que seu navegador fixou.',
   'offline.entry': 'Entrada: {kind} de {scheme}, ids {ids}, valores {values}',
+  'log.kind_commitment': 'hash',
+  'log.kind_reveal': 'revelação',
+  'log.kind_outcome': 'aposta',
 };

@@ -194,9 +194,10 @@ export function createLog(wasm, { alarm }) {
     const facts = h('div', { class: 'log-badge-facts small' });
     const el = h('details', { class: 'log-badge', 'data-state': 'checking', 'data-entry': receipt.entry_hash },
       h('summary', {}, label), facts);
+    let kind = '';
     const set = (stage, text, extra = []) => {
       el.dataset.state = stage;
-      label.textContent = text;
+      label.textContent = kind ? `${kind} · ${text}` : text;
       clear(facts,
         h('p', {}, h('span', { class: 'muted' }, t('log.entry_hash'), ': '), h('code', { class: 'hex' }, receipt.entry_hash)),
         extra,
@@ -215,6 +216,7 @@ export function createLog(wasm, { alarm }) {
         set('bad', t('log.bad_receipt', { part: t(`log.part_${first.failed}`) }), h('p', { class: 'error-text' }, first.error));
         return;
       }
+      kind = t(`log.kind_${first.entry.kind}`);
       set('ack', t('log.acknowledged'));
       const deadline = Date.now() + GIVE_UP_MS;
       let full = first.sequenced ? receipt : null;
