@@ -6,7 +6,7 @@
 //! answers with and says which part failed, as a verdict the page can word:
 //! `{"ok", "failed", "error", …}` where `failed` names the part — `receipt`
 //! (not a receipt's JSON), `key`, `entry`, `signature`, `checkpoint`,
-//! `inclusion`, `tiles` or `consistency`.
+//! `inclusion`, `tiles`, `proof` or `consistency`.
 
 use base64::prelude::*;
 use fairseed_tlog::{
@@ -265,40 +265,58 @@ pub fn tiles_needed(vkey: &str, kept: &str, seen: &str) -> String {
 /// from `tiles` (`{"<path>": "<base64 contents>"}`, as [`tiles_needed`] named).
 /// `keep` in the verdict says which to keep from now on: the larger tree.
 pub fn consistency(vkey: &str, kept: &str, seen: &str, tiles_json: &str) -> String {
-    let vkey = vkey.trim();
-    let mut out = Map::new();
-    let result = consistency_checks(vkey, kept, seen, tiles_json, &mut out);
-    verdict(result.map(|()| out.clone()).map_err(|f| (f, out)))
+    consistency_verdict(vkey, kept, seen, |old, new| {
+        let tiles: Map<String, Value> = serde_json::from_str(tiles_json)
+            .map_err(|e| fail("tiles", format!("not a JSON object: {e}")))?;
+        let fetch = |tile: &TilePath| {
+            tiles
+                .get(&tile.path())
+                .and_then(Value::as_str)
+                .and_then(|b| BASE64_STANDARD.decode(b).ok())
+        };
+        consistency_from_tiles(old.size(), new.size(), fetch).map_err(|e| fail("tiles", e))
+    })
 }
 
-fn consistency_checks(
+/// Checks that the checkpoint `seen` is consistent with `kept` by the RFC 6962
+/// consistency proof given (`["<base64 hash>", …]`, from the smaller tree to
+/// the larger), as a witness or another client may hand it over.
+pub fn consistency_with_proof(vkey: &str, kept: &str, seen: &str, proof_json: &str) -> String {
+    consistency_verdict(vkey, kept, seen, |_, _| {
+        let proof: Vec<Value> = serde_json::from_str(proof_json)
+            .map_err(|e| fail("proof", format!("not a JSON array: {e}")))?;
+        proof
+            .iter()
+            .enumerate()
+            .map(|(i, h)| hash_of(h.as_str().unwrap_or_default(), &format!("proof[{i}]")))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|f| fail("proof", f.error))
+    })
+}
+
+/// Opens both checkpoints, gets the proof from `proof`, checks it: the verdict
+/// with `kept`, `seen` and which to `keep` (the larger tree).
+fn consistency_verdict(
     vkey: &str,
     kept: &str,
     seen: &str,
-    tiles_json: &str,
-    out: &mut Map<String, Value>,
-) -> Result<(), Failure> {
-    let (old, new) = open_pair(vkey, kept, seen)?;
-    out.insert("kept".into(), checkpoint_json(&old));
-    out.insert("seen".into(), checkpoint_json(&new));
-    let tiles: Map<String, Value> = serde_json::from_str(tiles_json)
-        .map_err(|e| fail("tiles", format!("not a JSON object: {e}")))?;
-    let fetch = |tile: &TilePath| {
-        tiles
-            .get(&tile.path())
-            .and_then(Value::as_str)
-            .and_then(|b| BASE64_STANDARD.decode(b).ok())
-    };
-    let proof =
-        consistency_from_tiles(old.size(), new.size(), fetch).map_err(|e| fail("tiles", e))?;
-    check_consistent(&old, &new, &proof).map_err(|e| fail("consistency", e))?;
-    let keep = if new.size() > old.size() {
-        "seen"
-    } else {
-        "kept"
-    };
-    out.insert("keep".into(), keep.into());
-    Ok(())
+    proof: impl FnOnce(&Checkpoint, &Checkpoint) -> Result<Vec<Hash>, Failure>,
+) -> String {
+    let mut out = Map::new();
+    let result = (|| {
+        let (old, new) = open_pair(vkey.trim(), kept, seen)?;
+        out.insert("kept".into(), checkpoint_json(&old));
+        out.insert("seen".into(), checkpoint_json(&new));
+        check_consistent(&old, &new, &proof(&old, &new)?).map_err(|e| fail("consistency", e))?;
+        let keep = if new.size() > old.size() {
+            "seen"
+        } else {
+            "kept"
+        };
+        out.insert("keep".into(), keep.into());
+        Ok(())
+    })();
+    verdict(result.map(|()| out.clone()).map_err(|f| (f, out)))
 }
 
 /// [`key_info`] for JavaScript, as JSON.
@@ -334,6 +352,12 @@ pub fn log_consistency_tiles(vkey: &str, kept: &str, seen: &str) -> String {
 #[wasm_bindgen]
 pub fn log_consistency(vkey: &str, kept: &str, seen: &str, tiles_json: &str) -> String {
     consistency(vkey, kept, seen, tiles_json)
+}
+
+/// [`consistency_with_proof`] for JavaScript.
+#[wasm_bindgen]
+pub fn log_consistency_proof(vkey: &str, kept: &str, seen: &str, proof_json: &str) -> String {
+    consistency_with_proof(vkey, kept, seen, proof_json)
 }
 
 #[cfg(test)]
@@ -539,6 +563,30 @@ mod tests {
         assert_eq!(failed(&v), "consistency", "{v}");
         assert_eq!(v["kept"]["size"], 200);
         assert_eq!(v["seen"]["size"], 700);
+    }
+
+    #[test]
+    fn a_given_consistency_proof_checks_and_a_flipped_one_fails() {
+        let (_, old) = log(200);
+        let (grown, new) = log(700);
+        let vkey = key().vkey();
+        let mut proof: Vec<String> = grown
+            .consistency_proof(200, 700)
+            .expect("proof")
+            .iter()
+            .map(|h| BASE64_STANDARD.encode(h.0))
+            .collect();
+        let run = |proof: &[String]| -> Value {
+            let text = consistency_with_proof(&vkey, &old, &new, &Value::from(proof).to_string());
+            serde_json::from_str(&text).expect("json")
+        };
+        assert_eq!(run(&proof)["ok"], true);
+        let mut h = BASE64_STANDARD.decode(&proof[0]).unwrap_or_default();
+        h[31] ^= 1;
+        proof[0] = BASE64_STANDARD.encode(&h);
+        assert_eq!(failed(&run(&proof)), "consistency");
+        proof[0] = "short".into();
+        assert_eq!(failed(&run(&proof)), "proof");
     }
 
     #[test]
