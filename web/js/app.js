@@ -14,6 +14,7 @@ import { mountVerify, DICE_FIELDS } from './verify.js';
 import { mountTables } from './tables.js';
 import { mountLanguageSwitch } from './lang.js';
 import { takeLoginLink } from './account.js';
+import { createLog } from './receipts.js';
 
 const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables', 'table'];
 /** Opens Verify with a bet's values; set once the tabs exist. */
@@ -89,8 +90,10 @@ async function main() {
     $('#notice').textContent = t('app.wasm_failed', { error: e.message || String(e) });
     return;
   }
-  const dice = mountDice($('#panel-dice'), { wasm, onBalance: setBalance, beforeBet: () => seeds.ensureBrowserSeed(), onProof: (v) => openProof(v) });
-  const seeds = mountSeeds($('#panel-seeds'), { wasm, onRotate: () => { revealed.refresh().catch(showError); dice.refresh().catch(showError); } });
+  // The transparency log: the key pinned, checkpoints kept, a badge per receipt.
+  const log = createLog(wasm, { alarm: $('#log-alarm') });
+  const dice = mountDice($('#panel-dice'), { wasm, badges: log.badges, onBalance: setBalance, beforeBet: () => seeds.ensureBrowserSeed(), onProof: (v) => openProof(v) });
+  const seeds = mountSeeds($('#panel-seeds'), { wasm, badges: log.badges, logPanel: log.panel, onRotate: () => { revealed.refresh().catch(showError); dice.refresh().catch(showError); } });
   const revealed = mountRevealed($('#panel-revealed'), { wasm, onProof: (v) => openProof(v) });
   const verify = mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
   const tables = mountTables($('#panel-tables'), { wasm });

@@ -21,7 +21,7 @@ export function proofOf(bet) {
   };
 }
 
-export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof }) {
+export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, badges }) {
   const state = { condition: 'under', target: 4950, busy: false };
   const amount = h('input', { id: 'd-amount', type: 'number', min: 1, step: 1, value: 100, inputmode: 'numeric', 'aria-describedby': 'd-amount-error' });
   const slider = h('input', { id: 'd-target', type: 'range', min: 1, max: 9800, step: 1, value: state.target, 'aria-describedby': 'd-stats' });
@@ -133,7 +133,8 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof }) 
       const bet = await api.bet({ amount: value, condition: state.condition, target: state.target }, crypto.randomUUID());
       result.className = `result ${bet.win ? 'win' : 'loss'}`;
       clear(result, bet.win ? t('dice.result_win', { roll: fmtRoll(bet.roll), payout: fmtInt(bet.payout) }) : t('dice.result_loss', { roll: fmtRoll(bet.roll) }),
-        ' · ', h('span', { class: 'muted', 'data-nonce': bet.nonce }, t('dice.nonce', { nonce: fmtInt(bet.nonce) })));
+        ' · ', h('span', { class: 'muted', 'data-nonce': bet.nonce }, t('dice.nonce', { nonce: fmtInt(bet.nonce) })),
+        badges?.(bet.receipts));
       onBalance(bet.balance);
       historyBody.prepend(historyRow(bet));
       while (historyBody.children.length > 20) historyBody.lastChild.remove();

@@ -16,7 +16,7 @@ export function randomClientSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function mountSeeds(root, { wasm, onRotate }) {
+export function mountSeeds(root, { wasm, onRotate, badges, logPanel }) {
   let pair = null;
   const commitment = h('code', { class: 'hex', id: 's-commitment' }, '…');
   const nonce = h('output', { id: 's-nonce' }, '…');
@@ -75,7 +75,8 @@ export function mountSeeds(root, { wasm, onRotate }) {
     clear(revealOut, h('div', { class: `reveal ${ok ? 'ok' : 'bad'}` },
       h('p', {}, t('seeds.rotated', { check: ok ? t('seeds.matches') : t('seeds.does_not_match') })),
       h('p', {}, h('span', { class: 'muted' }, t('revealed.seed'), ': '), h('code', { class: 'hex', id: 's-revealed-seed' }, revealed.server_seed)),
-      h('p', {}, h('span', { class: 'muted' }, t('revealed.hash_seen'), ': '), h('code', { class: 'hex' }, seen))));
+      h('p', {}, h('span', { class: 'muted' }, t('revealed.hash_seen'), ': '), h('code', { class: 'hex' }, seen)),
+      badges?.(answer.receipts)));
     show(answer.seed_pair);
     await ensureBrowserSeed();
     onRotate?.(revealed);
@@ -104,6 +105,7 @@ export function mountSeeds(root, { wasm, onRotate }) {
       h('p', { class: 'muted small' }, t('seeds.rotate_help')),
       rotateError,
       revealOut),
+    logPanel,
     accountPanel());
   return { refresh, ensureBrowserSeed, current: () => pair };
 }

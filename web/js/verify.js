@@ -11,6 +11,7 @@ import { verdictCard } from './verdict.js';
 import { fmtRoll, parseRoll } from './format.js';
 import { coreErrorText } from './errors.js';
 import { mountRecords } from './records.js';
+import { receiptForm } from './receipts.js';
 
 /** The public values of a dice bet a link may carry (never anything secret before its reveal). */
 export const DICE_FIELDS = ['server_seed', 'commitment', 'client_seed', 'nonce', 'roll'];
@@ -132,6 +133,6 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
   const offline = offlineHref
     ? h('p', { class: 'offline-link' }, h('a', { href: offlineHref, download: 'fairseed-verifier.html', class: 'button', id: 'v-offline' }, t('verify.offline')), ' ', h('span', { class: 'muted' }, t('verify.offline_help')))
     : null;
-  clear(root, diceForm, records.panel, offline);
+  clear(root, diceForm, records.panel, receiptForm(wasm), offline);
   return { prefill };
 }

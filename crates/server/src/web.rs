@@ -49,6 +49,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = embed![
     "js/lang.js",
     "js/offline.js",
     "js/poker.js",
+    "js/receipts.js",
     "js/records.js",
     "js/render.js",
     "js/revealed.js",

@@ -16,6 +16,8 @@
 //! - [`checkpoint`]: the C2SP `tlog-checkpoint` body, signed as a note.
 //! - [`LogEntry`]: the versioned binary entry the log holds (fairseed's own format).
 //! - [`receipt`]: the log key's signed note on one entry, given when it is appended.
+//! - [`client`]: what a player checks: a receipt's inclusion proof to its
+//!   signed checkpoint, and consistency between checkpoints, read from tiles.
 //! - [`stored`]: a log kept as stored hashes in a database, read a few at a time.
 //!
 //! Pure: no I/O, clock, randomness or global state; the caller passes the
@@ -57,6 +59,7 @@
 #![warn(missing_docs)]
 
 pub mod checkpoint;
+pub mod client;
 mod entry;
 mod error;
 pub mod merkle;
@@ -66,12 +69,16 @@ pub mod stored;
 pub mod tiles;
 
 pub use checkpoint::{checkpoint, open_checkpoint, parse_checkpoint, sign_checkpoint, Checkpoint};
+pub use client::{
+    check_consistent, check_inclusion, consistency_from_tiles, consistency_tiles,
+    open_log_checkpoint,
+};
 pub use entry::{EntryKind, LogEntry, ENTRY_VERSION, MAX_ENTRY_BYTES};
 pub use error::TlogError;
 pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, MemoryLog, EMPTY_ROOT,
 };
-pub use note::{key_hash, open_note, NoteKey};
+pub use note::{check_vkey, key_hash, open_note, NoteKey};
 pub use receipt::{open_receipt, receipt_text, sign_receipt, RECEIPT_HEADER};
 pub use stored::{
     append_leaves, frontier_indexes, prove_consistency, prove_inclusion, tile_exists,

@@ -101,6 +101,16 @@ pub fn key_hash(name: &str, public_key: &[u8; 32]) -> u32 {
     signed_note::key_id(name, &encoded)
 }
 
+/// Checks that `vkey` is a verifier key in note `vkey` form.
+///
+/// # Errors
+/// [`TlogError::BadKey`] naming what is wrong.
+pub fn check_vkey(vkey: &str) -> Result<(), TlogError> {
+    StandardVerifier::new(vkey)
+        .map(|_| ())
+        .map_err(|e| TlogError::BadKey(format!("verifier key: {e}")))
+}
+
 /// Verifies `note` against the verifier key `vkey` and returns its text.
 ///
 /// Signatures by other keys are allowed (a witness may cosign), but the note

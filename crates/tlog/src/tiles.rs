@@ -226,20 +226,7 @@ pub fn root_from_tiles(
     size: u64,
     fetch: impl Fn(&TilePath) -> Option<Vec<u8>>,
 ) -> Result<Hash, TlogError> {
-    let reader = FetchedTiles {
-        size,
-        fetch,
-        failure: RefCell::new(None),
-    };
-    let root = tlog_tiles::tree_hash(size, &reader);
-    match (root, reader.failure.into_inner()) {
-        (Ok(root), None) => Ok(root),
-        (_, Some(failure)) => Err(failure),
-        (Err(e), None) => Err(TlogError::BadTile {
-            path: format!("for tree size {size}"),
-            reason: e.to_string(),
-        }),
-    }
+    read_with_tiles(size, fetch, |reader| tlog_tiles::tree_hash(size, reader))
 }
 
 /// Authenticates every hash tile of the tree of `size` leaves against its signed
@@ -284,6 +271,31 @@ pub fn verify_tiles(
     Ok(tiles.len() as u64)
 }
 
+/// Runs `f` over the hashes of the tiles of the tree of `size` leaves that `fetch` returns.
+///
+/// # Errors
+/// [`TlogError::BadTile`] naming the first tile that is missing or has the wrong length.
+pub(crate) fn read_with_tiles<R, F: Fn(&TilePath) -> Option<Vec<u8>>>(
+    size: u64,
+    fetch: F,
+    f: impl FnOnce(&FetchedTiles<F>) -> Result<R, tlog_tiles::Error>,
+) -> Result<R, TlogError> {
+    let reader = FetchedTiles {
+        size,
+        fetch,
+        failure: RefCell::new(None),
+    };
+    let out = f(&reader);
+    match (out, reader.failure.into_inner()) {
+        (Ok(out), None) => Ok(out),
+        (_, Some(failure)) => Err(failure),
+        (Err(e), None) => Err(TlogError::BadTile {
+            path: format!("for tree size {size}"),
+            reason: e.to_string(),
+        }),
+    }
+}
+
 /// Stored-hash indexes of the complete subtrees whose hashes make the root of `size` leaves.
 fn subtree_indexes(size: u64) -> Vec<u64> {
     if size == 0 {
@@ -293,7 +305,7 @@ fn subtree_indexes(size: u64) -> Vec<u64> {
 }
 
 /// The tile of a tree of `size` leaves that holds the stored hash `index`.
-fn widest_tile(index: u64, size: u64) -> Option<TilePath> {
+pub(crate) fn widest_tile(index: u64, size: u64) -> Option<TilePath> {
     Tile::from_index(TILE_HEIGHT, index)
         .parent(0, size)
         .map(|t| TilePath::from_hash_tile(&t))
@@ -302,7 +314,7 @@ fn widest_tile(index: u64, size: u64) -> Option<TilePath> {
 /// Hashes served from tiles a caller fetches, each read from the tile that the
 /// tree of `size` leaves publishes for it. The first failure is kept with its
 /// tile's path, since `tlog_tiles`' error type has no room for one.
-struct FetchedTiles<F> {
+pub(crate) struct FetchedTiles<F> {
     size: u64,
     fetch: F,
     failure: RefCell<Option<TlogError>>,
