@@ -151,6 +151,7 @@ fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, V
             *now = Millis(now.0.max(plan.at.0));
             return match plan.due {
                 driver::Due::Command(c) => live::apply(live, c, *now).ok(),
+                driver::Due::Close => live::close(live, *now).ok(),
                 driver::Due::StartHand => {
                     let seed = match live.session.scheme {
                         Scheme::SelfpokerV2 => live::derived_seed(live, &SECRET).unwrap(),
@@ -241,6 +242,7 @@ fn a_human_and_ais_play_hands_to_the_end_driven_by_the_driver() {
         now = Millis(now.0.max(plan.at.0));
         let (next, messages) = match plan.due {
             driver::Due::Command(c) => live::apply(&live, c, now).unwrap(),
+            driver::Due::Close => panic!("a table in play does not close"),
             driver::Due::StartHand => {
                 live::apply(&live, Command::StartHand { seed: decisions }, now).unwrap()
             }
@@ -285,6 +287,7 @@ fn an_ai_waits_its_delay_and_a_person_their_clock() {
     let timing = driver::Timing {
         ai_delay_ms: 300,
         next_hand_ms: 2_000,
+        idle_close_ms: 60_000,
     };
     let plan = driver::next(&live, timing, 1).unwrap();
     assert_eq!(plan.due, driver::Due::StartHand);
@@ -299,4 +302,47 @@ fn an_ai_waits_its_delay_and_a_person_their_clock() {
     } else {
         assert_eq!(plan.at, Millis(100 + 300));
     }
+}
+
+#[test]
+fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
+    let timing = driver::Timing {
+        ai_delay_ms: 10,
+        next_hand_ms: 10,
+        idle_close_ms: 5_000,
+    };
+    let mut live = new_table(3, &[1, 2]);
+    assert_eq!(
+        driver::next(&live, timing, 1),
+        None,
+        "never closes before anyone came"
+    );
+    let sit = Request::Sit {
+        seat: 0,
+        client_seed: "s".into(),
+    };
+    live = live::request(&live, 7, sit, Millis(100)).unwrap().0;
+    live = live::request(&live, 7, Request::SitOut, Millis(200))
+        .unwrap()
+        .0;
+    let plan = driver::next(&live, timing, 1).unwrap();
+    assert_eq!(
+        plan,
+        driver::Plan {
+            at: Millis(5_200),
+            due: driver::Due::Close
+        }
+    );
+    let (closed, messages) = live::close(&live, Millis(5_200)).unwrap();
+    assert!(closed.closed && closed.humans().is_empty());
+    assert!(matches!(
+        &messages[..],
+        [Message::Event {
+            event: fairseed_holdem::Event::Left { seat: 0 },
+            ..
+        }]
+    ));
+    assert_eq!(driver::next(&closed, timing, 1), None);
+    let again = live::request(&closed, 8, Request::SitIn, Millis(6_000));
+    assert_eq!(again.unwrap_err(), live::LiveError::Closed);
 }

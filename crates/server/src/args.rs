@@ -83,6 +83,12 @@ pub struct ServeArgs {
     /// The pause (ms) between the end of a hold'em hand and the next deal.
     #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(i64).range(0..=600_000))]
     pub holdem_next_hand_ms: i64,
+
+    /// How long (ms) a hold'em table where nobody can be dealt in (no person
+    /// sitting in) stays open after a person last acted there; then the
+    /// people still seated leave, the table closes and its secret is revealed.
+    #[arg(long, default_value_t = 600_000, value_parser = clap::value_parser!(i64).range(100..=86_400_000))]
+    pub holdem_idle_close_ms: i64,
 }
 
 impl std::fmt::Debug for ServeArgs {
@@ -105,6 +111,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("lease_ttl_ms", &self.lease_ttl_ms)
             .field("holdem_ai_delay_ms", &self.holdem_ai_delay_ms)
             .field("holdem_next_hand_ms", &self.holdem_next_hand_ms)
+            .field("holdem_idle_close_ms", &self.holdem_idle_close_ms)
             .finish()
     }
 }

@@ -534,3 +534,48 @@ fn a_table_survives_a_kill_mid_hand_and_plays_on() {
         act_if_asked(&mut ws, &m, &mut acted);
     }
 }
+
+#[test]
+fn a_table_nobody_plays_at_closes_and_reveals_its_secret() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut o = options(dir.path());
+    o.extra_args
+        .extend(["--holdem-idle-close-ms", "300"].map(String::from));
+    let server = Server::start(&o);
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    // A short clock: a hand the person is still dealt into plays out by timeouts.
+    let body = json!({"ais": [3], "seats": 2, "action_ms": 400});
+    let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
+    let table = created["table_id"].as_str().expect("table_id");
+    let session_commit = created["session_commit"].as_str().expect("commit");
+    let mut ws = Ws::connect(addr, table, json!({"type": "hello", "token": token}));
+    ws.send(&json!({"type": "sit", "seat": 0, "client_seed": "then gone"}));
+    let mut acted = 0;
+    loop {
+        let m = ws.next();
+        if m["type"] == "hand_end" {
+            check_hand_end(&m, table, session_commit);
+            ws.send(&json!({"type": "sit_out"}));
+            break;
+        }
+        act_if_asked(&mut ws, &m, &mut acted);
+    }
+    let closed = ws.until("the table closing", |m| m["table"]["closed"] == true);
+    let t = &closed["table"];
+    assert_eq!(t["you"], Value::Null, "the person was made to leave");
+    let secret = t["session"]["secret"]
+        .as_str()
+        .expect("the secret, revealed");
+    let secret = selfpoker_v2::parse_secret(secret, "secret").expect("hex");
+    assert!(selfpoker_v2::secret_matches(&secret, session_commit));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while http.ok("GET", "/v1/records", &token, None)["records"]
+        .as_array()
+        .is_none_or(|r| r.is_empty())
+    {
+        assert!(Instant::now() < deadline, "the hand was not archived");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
