@@ -220,7 +220,13 @@ fn play(server: &Server) {
             }
         }
         act_if_asked(&mut human, &m, &mut acted);
-        if sat_out && m["type"] == "state" && m["table"]["hand"].is_null() {
+        // Out of the hands for good: sat out, and no hand (none starts without a person).
+        let t = &m["table"];
+        if sat_out
+            && m["type"] == "state"
+            && t["hand"].is_null()
+            && t["seats"][0]["sitting_out"] == true
+        {
             break;
         }
     }
