@@ -31,7 +31,7 @@ echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== the pure crates build for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
-cargo build -p fairseed-core -p fairseed-play -p fairseed-holdem -p fairseed-tlog --target wasm32-unknown-unknown --locked
+cargo build -p fairseed-core -p fairseed-play -p fairseed-holdem -p fairseed-tlog -p fairseed-audit --target wasm32-unknown-unknown --locked
 
 echo "== cargo test"
 cargo test --workspace --locked

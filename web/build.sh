@@ -11,8 +11,8 @@ cd "$root"
 
 # The committed artifacts must be the build of committed sources (CI rebuilds
 # from a fresh clone): say so when the tree differs.
-if ! git diff --quiet HEAD -- crates/core crates/lanes crates/wasm Cargo.lock rust-toolchain.toml 2>/dev/null; then
-  echo "web/build.sh: warning: crates/core, crates/lanes, crates/wasm, Cargo.lock or rust-toolchain.toml has uncommitted changes;" >&2
+if ! git diff --quiet HEAD -- crates/core crates/lanes crates/play crates/holdem crates/wasm Cargo.lock rust-toolchain.toml 2>/dev/null; then
+  echo "web/build.sh: warning: crates/core, crates/lanes, crates/play, crates/holdem, crates/wasm, Cargo.lock or rust-toolchain.toml has uncommitted changes;" >&2
   echo "  this build will not match CI's. Build from a clean clone to commit the artifacts." >&2
 fi
 

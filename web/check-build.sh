@@ -41,7 +41,7 @@ if ! git diff --quiet -- "${files[@]}" || [ -n "$(git status --porcelain -- "${f
     echo "installs it: rustup toolchain install $pinned_rustc --target wasm32-unknown-unknown)"
     echo "and wasm-bindgen-cli $pinned_bindgen (web/build.sh installs it:"
     echo "cargo install wasm-bindgen-cli --version $pinned_bindgen), on a tree whose"
-    echo "crates/core, crates/lanes, crates/wasm and Cargo.lock are committed, run"
+    echo "crates/core, crates/lanes, crates/play, crates/holdem, crates/wasm and Cargo.lock are committed, run"
     echo "  bash web/build.sh"
     echo "and commit web/pkg and web/fairseed-verifier.html."
   } >&2

@@ -1,5 +1,5 @@
 // The player's page: tabs, the balance, and wiring between the tabs. Verify and
-// Tables work without the service; Dice, Seeds and Revealed need it.
+// Tables work without the service; Dice, Seeds, Revealed and Table need it.
 import { h, $, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
@@ -15,7 +15,7 @@ import { mountTables } from './tables.js';
 import { mountLanguageSwitch } from './lang.js';
 import { takeLoginLink } from './account.js';
 
-const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables'];
+const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables', 'table'];
 /** Opens Verify with a bet's values; set once the tabs exist. */
 let openProof = () => {};
 
@@ -94,7 +94,13 @@ async function main() {
   const revealed = mountRevealed($('#panel-revealed'), { wasm, onProof: (v) => openProof(v) });
   const verify = mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
   const tables = mountTables($('#panel-tables'), { wasm });
-  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll() };
+  // The Table tab's modules load the first time it is shown.
+  let table = null;
+  const showTable = async () => {
+    table ??= (await import('./table.js')).mountTable($('#panel-table'), { wasm });
+    return table.show();
+  };
+  const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll(), table: showTable };
   const tabs = setupTabs((name) => loaders[name]?.().catch(showError));
   const shared = sharedCheck();
   if (shared) verify.prefill(shared);

@@ -240,6 +240,37 @@ export function classify(value, known_json) {
 }
 
 /**
+ * [`coach_json`] for JavaScript.
+ *
+ * # Errors
+ * A view that does not parse or does not hold together, naming the field.
+ * @param {string} view
+ * @param {number} seed
+ * @returns {string}
+ */
+export function coach(view, seed) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+        const val2 = +seed;
+        const ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.coach(ptr0, len0, val2);
+        var ptr3 = ret[0];
+        var len3 = ret[1];
+        if (ret[3]) {
+            ptr3 = 0; len3 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred4_0 = ptr3;
+        deferred4_1 = len3;
+        return getStringFromWasm0(ptr3, len3);
+    } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
+
+/**
  * `dice_v1` roll (0..=9999) of `server_seed`, `client_seed` and `nonce`.
  *
  * # Errors
@@ -321,6 +352,35 @@ export function error_code(message) {
         return getStringFromWasm0(ret[0], ret[1]);
     } finally {
         wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
+ * [`replay_json`] for JavaScript.
+ *
+ * # Errors
+ * A record that does not parse, naming the field.
+ * @param {string} record
+ * @returns {string}
+ */
+export function holdem_replay(record) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        const ptr0 = passStringToWasm0(record, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.holdem_replay(ptr0, len0);
+        var ptr2 = ret[0];
+        var len2 = ret[1];
+        if (ret[3]) {
+            ptr2 = 0; len2 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred3_0 = ptr2;
+        deferred3_1 = len2;
+        return getStringFromWasm0(ptr2, len2);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
     }
 }
 

@@ -100,14 +100,16 @@ function freePort() {
 /**
  * Starts a real `fairseed-server` (built with cargo, or FAIRSEED_SERVER_BIN)
  * on a free port with a fresh data directory: the page is the one compiled
- * into the binary. Returns {base, operatorKey, close}.
+ * into the binary, or with `webDir` the files of that directory. Returns
+ * {base, operatorKey, close}.
  */
-export async function startService() {
+export async function startService({ webDir } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'fairseed-web-'));
   const operatorKey = 'web-tests-operator-key-0123456789';
   const bin = process.env.FAIRSEED_SERVER_BIN || cargoBin('fairseed-server', 'fairseed-server');
-  const proc = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0', '--operator-key', operatorKey],
+  const web = webDir ? ['--web-dir', webDir] : [];
+  const proc = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0', '--operator-key', operatorKey, ...web],
     { stdio: ['ignore', 'ignore', 'ignore'] });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {

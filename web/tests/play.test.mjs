@@ -169,6 +169,8 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.keyboard.press('Home');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-dice');
   await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-table');
+  await page.keyboard.press('ArrowLeft');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-tables');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-verify');
@@ -206,8 +208,8 @@ test('phone width: every tab fits without horizontal scrolling', { skip: !HAVE_S
   await page.click('#t-deal');
   await page.waitForSelector('#t-play .deal-badge');
   const tabsFit = await page.evaluate(() => { const n = document.querySelector('#tabs'); return n.scrollWidth <= n.clientWidth; });
-  assert.ok(tabsFit, 'all five tabs fit at phone width');
-  for (const tab of ['dice', 'seeds', 'revealed', 'verify', 'tables']) {
+  assert.ok(tabsFit, 'all six tabs fit at phone width');
+  for (const tab of ['dice', 'seeds', 'revealed', 'verify', 'tables', 'table']) {
     await page.click(`#tab-${tab}`);
     await page.waitForTimeout(150);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -36,6 +36,16 @@ pub enum Command {
 
     /// Hold'em tables: simulate AI-only hands, export hand records.
     Table(crate::table::TableArgs),
+
+    /// Audit a transparency log: checkpoint, tiles, consistency, every reveal.
+    ///
+    /// Exit status: 0 the log passed, 1 at least one finding, 2 the log could not be read.
+    #[cfg(feature = "audit")]
+    Audit(crate::audit::AuditArgs),
+
+    /// Cosign a transparency log's checkpoints (C2SP tlog-witness `add-checkpoint`).
+    #[cfg(feature = "witness")]
+    Witness(crate::witness::WitnessArgs),
 }
 
 #[derive(Debug, Args)]

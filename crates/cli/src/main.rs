@@ -12,6 +12,12 @@ use anyhow::Context;
 use clap::Parser;
 
 mod args;
+#[cfg(feature = "audit")]
+mod audit;
+#[cfg(feature = "audit")]
+mod audit_html;
+#[cfg(feature = "audit")]
+mod audit_source;
 mod commit;
 mod holdem_verify;
 mod input;
@@ -22,6 +28,8 @@ mod roll;
 mod table;
 mod tally;
 mod verify;
+#[cfg(feature = "witness")]
+mod witness;
 
 use args::{Cli, Command};
 
@@ -48,6 +56,10 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Roll(args) => roll::run(&args),
         Command::Commit(args) => commit::run(&args),
         Command::Table(args) => table::run(args),
+        #[cfg(feature = "audit")]
+        Command::Audit(args) => audit::run(&args),
+        #[cfg(feature = "witness")]
+        Command::Witness(args) => witness::run(args),
     }
 }
 

@@ -31,6 +31,28 @@ impl Progress {
         Self { bar: Some(bar) }
     }
 
+    /// A bar counting `unit` (leaves of a log) against a total told by [`Progress::set`].
+    #[cfg_attr(not(feature = "audit"), allow(dead_code))]
+    pub fn new_count(unit: &str) -> Self {
+        if !io::stderr().is_terminal() {
+            return Self { bar: None };
+        }
+        let template = format!("{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} (eta {{eta}})");
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
+            .with_style(style(&template));
+        bar.enable_steady_tick(Duration::from_millis(100));
+        Self { bar: Some(bar) }
+    }
+
+    /// Sets the bar to `done` of `total`.
+    #[cfg_attr(not(feature = "audit"), allow(dead_code))]
+    pub fn set(&self, done: u64, total: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+    }
+
     /// Records `bytes` more of the input read and `records` checked so far in all.
     pub fn advance(&self, bytes: u64, records: u64) {
         if let Some(bar) = &self.bar {

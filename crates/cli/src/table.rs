@@ -10,8 +10,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
+use fairseed_core::selfpoker_v2::ClientSeedEntry;
+use fairseed_core::ClientSeed;
 use fairseed_holdem::ai::Level;
-use fairseed_holdem::HandRecord;
+use fairseed_holdem::{HandRecord, SessionV2};
 
 #[derive(Debug, Args)]
 pub struct TableArgs {
@@ -49,6 +51,13 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "L,L,…", value_delimiter = ',',
           value_parser = clap::value_parser!(u8).range(1..=3))]
     levels: Vec<u8>,
+
+    /// A human seat and its client seed, `SEAT=TEXT` (repeatable): the seat
+    /// is a human played by its level's AI, and every hand is dealt under
+    /// `selfpoker_v2` from a session secret derived from `--seed`, revealed in
+    /// each record (docs/spec.md §17).
+    #[arg(long = "client-seed", value_name = "SEAT=TEXT")]
+    client_seeds: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -91,10 +100,39 @@ fn seat_levels(seats: usize, given: &[u8]) -> anyhow::Result<Vec<Level>> {
         .collect()
 }
 
+/// The `selfpoker_v2` session of `--client-seed`s, `None` without any.
+fn session(given: &[String]) -> anyhow::Result<Option<SessionV2>> {
+    if given.is_empty() {
+        return Ok(None);
+    }
+    let client_seeds = given
+        .iter()
+        .map(|arg| {
+            let (seat, text) = arg
+                .split_once('=')
+                .with_context(|| format!("--client-seed: expected SEAT=TEXT, got {arg:?}"))?;
+            let seat: usize = seat
+                .parse()
+                .with_context(|| format!("--client-seed: seat {seat:?} is not a number"))?;
+            ClientSeed::parse_chosen(text, &format!("--client-seed {seat}"))?;
+            Ok(ClientSeedEntry::new(seat, text)?)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Some(SessionV2 {
+        table_id: SIMULATED_TABLE.to_owned(),
+        client_seeds,
+    }))
+}
+
+/// The table id of simulated `selfpoker_v2` sessions.
+const SIMULATED_TABLE: &str = "simulated";
+
 fn simulate(args: &SimulateArgs) -> anyhow::Result<ExitCode> {
     let levels = seat_levels(usize::from(args.seats), &args.levels)?;
-    let records = fairseed_holdem::simulate(&levels, args.hands, args.seed)
-        .context("cannot simulate the table")?;
+    let session = session(&args.client_seeds)?;
+    let records =
+        fairseed_holdem::simulate_session(&levels, args.hands, args.seed, session.as_ref())
+            .context("cannot simulate the table")?;
     let mut out = BufWriter::new(io::stdout().lock());
     for record in &records {
         serde_json::to_writer(&mut out, record).context("cannot write a hand record")?;

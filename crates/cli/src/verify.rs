@@ -2,7 +2,7 @@
 //! cores, print verdicts in input order, and add up the exit status.
 //!
 //! The checking itself is core's `Verifier` (hold'em hand records go to
-//! `fairseed_holdem::replay`, see `holdem_verify`); this file only moves
+//! `fairseed_holdem::verdict`, see `holdem_verify`); this file only moves
 //! records and verdicts around and counts them.
 
 use std::fmt::Write as _;

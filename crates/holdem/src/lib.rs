@@ -5,7 +5,10 @@
 //! - [`card`]: the selfpoker card layout (`rank × 4 + suit`);
 //! - [`rules`]: no-limit hold'em for 2 to 6 seats, `apply(table, command, now)`;
 //! - [`ai`]: three AI levels deciding from a seat's view only;
-//! - [`record`]: hand records that replay and check every chip; [`mod@simulate`]: AI-only tables;
+//! - [`coach`]: equity, pot odds and a suggested action from a seat's view only;
+//! - [`record`]: hand records that replay and check every chip, and [`deal`]: their
+//!   `selfpoker_v2` seed derivation; [`mod@simulate`]: AI-only tables;
+//! - [`verdict`]: `fairseed verify`'s verdicts on hand records;
 //! - [`live`]: a table open to people and AIs, its views and what it does next;
 //! - [`phh`]: hand records in the Poker Hand History format, for other tools.
 
@@ -13,15 +16,18 @@
 
 pub mod ai;
 pub mod card;
+pub mod coach;
+pub mod deal;
 pub mod eval;
 pub mod live;
 pub mod phh;
 pub mod record;
 pub mod rules;
 pub mod simulate;
+pub mod verdict;
 
 pub use card::{Card, CardSet};
 pub use eval::{evaluator, Category, EvalError, Evaluator, Hand, HandRank};
 pub use record::{replay, HandRecord, Outcome, ReplayError};
 pub use rules::{apply, Action, Command, Event, HoldemError, Player, Street, Table, TableConfig};
-pub use simulate::simulate;
+pub use simulate::{simulate, simulate_session, SessionV2};

@@ -176,6 +176,7 @@ mod tests {
                 .collect(),
             actions: Vec::new(),
             results: crate::record::Outcome::default(),
+            deal: None,
         }
     }
 

@@ -4,7 +4,9 @@
 //! AI and its level) with their chips, the public action log and the
 //! results. [`replay`] recomputes the deck from the seed, plays every action
 //! under [`crate::rules`] and compares the pots, the winners and the final
-//! stacks with the record, naming the first difference in words.
+//! stacks with the record, naming the first difference in words. A hand dealt
+//! under `selfpoker_v2` also carries its [`DealV2`], and its seed is first
+//! checked against the session secret and the client seeds ([`crate::deal`]).
 //!
 //! As JSON (cards are selfpoker ids, `rank × 4 + suit`; seats 0 to 5; an
 //! action's `to` is the total the seat has in front of it on that street):
@@ -27,6 +29,7 @@ use fairseed_play::Millis;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
+use crate::deal::{self, DealStatus, DealV2};
 use crate::rules::{
     apply, chips, Command, Event, HoldemError, Logged, Player, Seat, Street, Table, TableConfig,
 };
@@ -113,6 +116,10 @@ pub struct HandRecord {
     pub actions: Vec<Logged>,
     /// How the hand ended.
     pub results: Outcome,
+    /// Under `selfpoker_v2`, where `seed` comes from; absent under plain
+    /// `selfpoker`, where the house drew it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<DealV2>,
 }
 
 /// Why a record does not replay to its own results.
@@ -130,6 +137,45 @@ pub enum ReplayError {
     /// The commitment is not the seed's.
     #[error("hand {0}: commit does not match sha256(\"selfpoker:\" + seed)")]
     Commit(u64),
+    /// A field of the record is malformed (the error names it).
+    #[error("hand {hand}: {error}")]
+    Input {
+        /// The hand.
+        hand: u64,
+        /// The field and what is wrong with it.
+        error: fairseed_core::Error,
+    },
+    /// The `selfpoker_v2` session is still open: its secret is not revealed.
+    #[error("hand {0}: the session secret is not revealed yet; the seed's derivation is checked once the session ends")]
+    Unrevealed(u64),
+    /// The revealed secret is not the one the session committed to.
+    #[error("hand {hand}: sha256(session_secret) is {hashed}, the record says session_commit {recorded}")]
+    SessionCommit {
+        /// The hand.
+        hand: u64,
+        /// The hash of the revealed secret.
+        hashed: String,
+        /// The recorded commitment.
+        recorded: String,
+    },
+    /// A human dealt in has no client seed, or an AI has one.
+    #[error("hand {hand}: {difference}")]
+    ClientSeeds {
+        /// The hand.
+        hand: u64,
+        /// Which seat, in words.
+        difference: String,
+    },
+    /// The seed is not the one the secret and the client seeds derive.
+    #[error("hand {hand}: the seed derived from the session secret, the table, the hand number and the client seeds is {derived}, the record says {recorded}")]
+    Derivation {
+        /// The hand.
+        hand: u64,
+        /// The derived seed.
+        derived: u64,
+        /// The recorded seed.
+        recorded: u64,
+    },
     /// The table or seats cannot be set up as recorded.
     #[error("hand {hand}: {error}")]
     Setup {
@@ -205,18 +251,44 @@ fn table_before(record: &HandRecord) -> Result<Table, ReplayError> {
     Ok(table)
 }
 
-/// Replays `record` under the rules and checks its results.
+/// Checks `record` whole: its deal ([`check_deal`]; an unrevealed
+/// `selfpoker_v2` session is an error here), then [`replay_hand`].
 ///
 /// # Errors
 /// [`ReplayError`] naming the first thing that differs.
 pub fn replay(record: &HandRecord) -> Result<Outcome, ReplayError> {
-    let hand = record.hand;
+    if check_deal(record)? == Some(DealStatus::Unrevealed) {
+        return Err(ReplayError::Unrevealed(record.hand));
+    }
+    replay_hand(record)
+}
+
+/// The scheme, then under `selfpoker_v2` the seed's derivation: `None` for
+/// a plain `selfpoker` hand.
+///
+/// # Errors
+/// [`ReplayError`] naming the first thing that differs.
+pub fn check_deal(record: &HandRecord) -> Result<Option<DealStatus>, ReplayError> {
     if record.scheme != SCHEME {
         return Err(ReplayError::Scheme {
-            hand,
+            hand: record.hand,
             scheme: record.scheme.clone(),
         });
     }
+    record
+        .deal
+        .as_ref()
+        .map(|d| deal::check(d, record))
+        .transpose()
+}
+
+/// The seed against `commit`, then every action replayed under the rules and
+/// the results compared, whatever the deal's scheme.
+///
+/// # Errors
+/// [`ReplayError`] naming the first thing that differs.
+pub fn replay_hand(record: &HandRecord) -> Result<Outcome, ReplayError> {
+    let hand = record.hand;
     if !fairseed_core::ct_eq(
         fairseed_core::selfpoker::commit(record.seed).as_bytes(),
         record.commit.to_ascii_lowercase().as_bytes(),
@@ -386,5 +458,6 @@ pub fn record_of(
         seats,
         actions: log,
         results: Outcome::from_events(events),
+        deal: None,
     })
 }

@@ -1,11 +1,18 @@
 //! AI-only tables played deterministically from one seed, for benchmarks,
 //! tests and the `simulate` command. Live tables draw each hand's seed from
 //! the OS CSPRNG instead; here every seed comes from the one given.
+//!
+//! With a [`SessionV2`] some seats are humans (played by the AI of their
+//! level, standing in) with client seeds, and every hand's seed is derived
+//! under `selfpoker_v2` from a session secret that also derives from the run's
+//! seed: test data for the derivation's verifier, not a live session.
 
 use fairseed_core::numpy::Pcg64;
+use fairseed_core::selfpoker_v2::{self, ClientSeedEntry};
 use fairseed_play::Millis;
 
 use crate::ai::{decide, Level, SeatView};
+use crate::deal::DealV2;
 use crate::record::{record_of, HandRecord};
 use crate::rules::{apply, Command, Event, HoldemError, Player, Table, TableConfig};
 
@@ -82,6 +89,33 @@ pub(crate) fn action_log(events: &[Event]) -> Vec<crate::rules::Logged> {
         .collect()
 }
 
+/// A simulated `selfpoker_v2` session: the table and the seats that are
+/// humans, with their client seeds.
+#[derive(Debug, Clone)]
+pub struct SessionV2 {
+    /// The table id in every hand's message.
+    pub table_id: String,
+    /// The human seats' client seeds.
+    pub client_seeds: Vec<ClientSeedEntry>,
+}
+
+impl SessionV2 {
+    /// The session secret of a run seeded with `seed`: 32 bytes from the
+    /// run's generator (a live session draws them from the OS CSPRNG).
+    pub fn secret(seed: u64) -> [u8; 32] {
+        let mut rng = Pcg64::new(seed ^ 0x5e55_10f5_ec2e_7000);
+        let mut out = [0u8; 32];
+        for chunk in out.chunks_exact_mut(8) {
+            chunk.copy_from_slice(&rng.next_u64().to_be_bytes());
+        }
+        out
+    }
+
+    fn is_human(&self, seat: usize) -> bool {
+        self.client_seeds.iter().any(|e| e.seat == seat)
+    }
+}
+
 /// Plays `hands` hands at an AI-only table with one seat per entry of
 /// `seats` (2 to 6), default blinds and stacks, every seed derived from
 /// `seed`. A seat below the starting stack tops up before each hand.
@@ -89,17 +123,47 @@ pub(crate) fn action_log(events: &[Event]) -> Vec<crate::rules::Logged> {
 /// # Errors
 /// [`HoldemError::Config`] for fewer than 2 or more than 6 seats.
 pub fn simulate(seats: &[Level], hands: u64, seed: u64) -> Result<Vec<HandRecord>, HoldemError> {
+    simulate_session(seats, hands, seed, None)
+}
+
+/// [`simulate`], and under `session` its human seats and `selfpoker_v2` deals,
+/// every record carrying its deal with the secret revealed.
+///
+/// # Errors
+/// As [`simulate`]; [`HoldemError::NoSuchSeat`] for a client seed of a seat
+/// the table lacks, [`HoldemError::Config`] for a table id that is not an
+/// identifier.
+pub fn simulate_session(
+    seats: &[Level],
+    hands: u64,
+    seed: u64,
+    session: Option<&SessionV2>,
+) -> Result<Vec<HandRecord>, HoldemError> {
     let config = TableConfig {
         seats: seats.len(),
         ..TableConfig::default()
     };
     let mut table = Table::new(config)?;
     for (seat, level) in seats.iter().enumerate() {
-        let player = Player::Ai {
-            level: *level as u8,
+        let player = match session {
+            Some(s) if s.is_human(seat) => Player::Human {
+                id: seat as i64 + 1,
+            },
+            _ => Player::Ai {
+                level: *level as u8,
+            },
         };
         table = apply(&table, Command::Sit { seat, player }, Millis(0))?.0;
     }
+    if let Some(s) = session {
+        if let Some(e) = s.client_seeds.iter().find(|e| e.seat >= seats.len()) {
+            return Err(HoldemError::NoSuchSeat {
+                seat: e.seat,
+                last: seats.len() - 1,
+            });
+        }
+    }
+    let secret = SessionV2::secret(seed);
     let mut records = Vec::new();
     for index in 0..hands {
         for seat in 0..seats.len() {
@@ -111,8 +175,18 @@ pub fn simulate(seats: &[Level], hands: u64, seed: u64) -> Result<Vec<HandRecord
             }
         }
         let now = Millis(index as i64 * 1_000_000);
-        let (next, record, _) =
-            play_hand(&table, HandSeeds::derive(seed, index), &|s| seats[s], now)?;
+        let mut seeds = HandSeeds::derive(seed, index);
+        if let Some(s) = session {
+            seeds.deal = selfpoker_v2::hand_seed(&secret, &s.table_id, index + 1, &s.client_seeds)
+                .map_err(|e| HoldemError::Config {
+                    field: "session",
+                    reason: e.to_string(),
+                })?;
+        }
+        let (next, mut record, _) = play_hand(&table, seeds, &|s| seats[s], now)?;
+        if let Some(s) = session {
+            record.deal = Some(DealV2::new(&secret, &s.table_id, &s.client_seeds, true));
+        }
         table = next;
         records.push(record);
     }

@@ -8,10 +8,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is a failure
 
 use fairseed_core::selfpoker_v2;
+use fairseed_holdem::deal::DealStatus;
 use fairseed_holdem::live::{
     self, driver, sealed, view, LiveTable, Message, Request, Scheme, Session,
 };
-use fairseed_holdem::{replay, Action, Card, Command, Player, Table, TableConfig};
+use fairseed_holdem::record::{check_deal, replay_hand};
+use fairseed_holdem::{replay, Action, Card, Command, HandRecord, Player, Table, TableConfig};
 use fairseed_play::{Millis, Viewer};
 use proptest::prelude::*;
 
@@ -20,6 +22,11 @@ const PEOPLE: [i64; 3] = [1, 2, 3];
 
 /// The session secret of the `selfpoker_v2` tables of these tests.
 const SECRET: [u8; 32] = [0x5a; 32];
+
+/// [`SECRET`] as a record carries it.
+fn hex_secret() -> String {
+    "5a".repeat(32)
+}
 
 fn new_table(seats: usize, ais: &[u8]) -> LiveTable {
     table_with(seats, ais, false)
@@ -195,22 +202,22 @@ proptest! {
                 let text = serde_json::to_string(m).unwrap();
                 prop_assert!(!text.contains("\"hole\""), "no message carries hole cards");
                 if let Message::HandEnd { record, fairplay, .. } = m {
-                    let hand = &record.hand;
-                    prop_assert!(replay(hand).is_ok(), "{:?}", replay(hand));
+                    let hand: &HandRecord = record;
                     prop_assert_eq!(&fairplay.commit, &hand.commit);
                     prop_assert_eq!(fairplay.seed.parse::<u64>().unwrap(), hand.seed);
-                    prop_assert_eq!(record.deal.is_some(), v2);
-                    if let Some(deal) = &record.deal {
-                        let entries: Vec<_> = deal
-                            .client_seeds
-                            .iter()
-                            .map(|(seat, seed)| {
-                                selfpoker_v2::ClientSeedEntry::new(seat.parse().unwrap(), seed).unwrap()
-                            })
-                            .collect();
-                        let derived =
-                            selfpoker_v2::hand_seed(&SECRET, "t1", hand.hand, &entries).unwrap();
-                        prop_assert_eq!(derived, hand.seed, "the seed is the derivation's");
+                    prop_assert_eq!(hand.deal.is_some(), v2);
+                    if v2 {
+                        // Unrevealed until the session ends; then the whole
+                        // record checks, derivation included.
+                        prop_assert_eq!(check_deal(hand), Ok(Some(DealStatus::Unrevealed)));
+                        prop_assert!(replay_hand(hand).is_ok(), "{:?}", replay_hand(hand));
+                        let mut revealed = hand.clone();
+                        if let Some(deal) = revealed.deal.as_mut() {
+                            deal.session_secret = Some(hex_secret());
+                        }
+                        prop_assert!(replay(&revealed).is_ok(), "{:?}", replay(&revealed));
+                    } else {
+                        prop_assert!(replay(hand).is_ok(), "{:?}", replay(hand));
                     }
                 }
             }

@@ -89,6 +89,30 @@ pub struct ServeArgs {
     /// people still seated leave, the table closes and its secret is revealed.
     #[arg(long, default_value_t = 600_000, value_parser = clap::value_parser!(i64).range(100..=86_400_000))]
     pub holdem_idle_close_ms: i64,
+
+    /// The transparency log (docs/service.md): `on` queues every commitment,
+    /// reveal and bet outcome, sequences them, serves `/log/` and gives
+    /// receipts; `off` only to measure what it costs.
+    #[arg(long, value_enum, default_value_t = LogSwitch::On)]
+    pub log: LogSwitch,
+
+    /// The log's origin: its name in checkpoints and the key's name
+    /// (no spaces or `+`), conventionally `<host>/fairseed`.
+    #[arg(
+        long,
+        env = "FAIRSEED_LOG_ORIGIN",
+        default_value = "localhost/fairseed"
+    )]
+    pub log_origin: String,
+}
+
+/// Whether the transparency log runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogSwitch {
+    /// Queue, sequence, serve and give receipts.
+    On,
+    /// Nothing is logged (for measuring the log's cost only).
+    Off,
 }
 
 impl std::fmt::Debug for ServeArgs {
@@ -112,6 +136,8 @@ impl std::fmt::Debug for ServeArgs {
             .field("holdem_ai_delay_ms", &self.holdem_ai_delay_ms)
             .field("holdem_next_hand_ms", &self.holdem_next_hand_ms)
             .field("holdem_idle_close_ms", &self.holdem_idle_close_ms)
+            .field("log", &self.log)
+            .field("log_origin", &self.log_origin)
             .finish()
     }
 }

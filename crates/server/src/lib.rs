@@ -17,6 +17,7 @@ pub mod fleet;
 pub mod handlers;
 mod holdem;
 mod listener;
+pub mod log;
 pub mod metrics;
 mod ratelimit;
 mod rounds;

@@ -8,7 +8,7 @@ use axum::Router;
 
 use crate::error::ApiError;
 use crate::handlers::{
-    chess, dice, events, health, holdem, matches, operator, operator_players, players, poker,
+    chess, dice, events, health, holdem, log, matches, operator, operator_players, players, poker,
     records, seeds, selfpoker,
 };
 use crate::metrics;
@@ -18,8 +18,9 @@ use crate::web::WebRoot;
 /// Largest accepted request body.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// The OpenAPI document, written by `scripts/service/openapi.py`; a test
-/// checks that it lists exactly the routes of [`router`].
+/// The OpenAPI document, edited by hand beside the routes; a test checks
+/// that it lists exactly the routes of [`router`], and Schemathesis checks
+/// that the server is exactly as strict as its schemas.
 pub const OPENAPI: &str = include_str!("openapi.json");
 
 /// The API routes over `state`, without the web page.
@@ -91,6 +92,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/operator/records", post(operator::import))
         .route("/v1/operator/records/export", get(operator::export))
         .route("/v1/operator/records/{id}", get(operator::get_record))
+        .route("/log/checkpoint", get(log::checkpoint))
+        .route("/log/key", get(log::vkey))
+        .route("/log/tile/{*path}", get(log::tile))
+        .route("/log/receipts/{entry_hash}", get(log::receipt))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(whole_body))

@@ -7,9 +7,11 @@ use std::time::Duration;
 use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
-use crate::args::{LogFormat, ServeArgs};
+use crate::args::{LogFormat, LogSwitch, ServeArgs};
 use crate::fleet::Fleet;
 use crate::listener::{Connections, Limits};
+use crate::log::key::LOG_KEY_FILE;
+use crate::log::LogKey;
 use crate::metrics::Metrics;
 use crate::ratelimit::AddressLimits;
 use crate::router::{router, with_static};
@@ -32,13 +34,19 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
         .context("opening the seed key")?;
     let operator_key = operator_key(&args)?;
+    let log_on = args.log == LogSwitch::On;
+    let log_key = log_on
+        .then(|| LogKey::load_or_create(&args.data_dir.join(LOG_KEY_FILE), &args.log_origin))
+        .transpose()?
+        .map(Arc::new);
     let mut sqlite = None;
     let (store, backend, fleet): (Arc<dyn Store>, String, Fleet) = match &args.database {
         Some(url) => (
             Arc::new(
                 PgStore::connect(url, None, cipher)
                     .await
-                    .context("connecting to PostgreSQL")?,
+                    .context("connecting to PostgreSQL")?
+                    .with_log(log_on),
             ),
             "postgresql".to_owned(),
             // Several processes may share the database: each its own owner.
@@ -47,7 +55,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ),
         None => {
             let path = args.data_dir.join(SQLITE_FILE);
-            let store = SqliteStore::open(&path, cipher).context("opening the SQLite database")?;
+            let store = SqliteStore::open(&path, cipher)
+                .context("opening the SQLite database")?
+                .with_log(log_on);
             sqlite = Some(store.clone());
             (
                 Arc::new(store),
@@ -70,6 +80,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             next_hand_ms: args.holdem_next_hand_ms,
             idle_close_ms: args.holdem_idle_close_ms,
         },
+        log: log_key.clone(),
     };
     let state = AppState::with_options(
         Arc::clone(&store),
@@ -94,6 +105,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let holdem = crate::holdem::spawn_sweep(state.clone());
+    let sequencer = log_key.map(|key| {
+        println!("transparency log {} key {}", key.origin(), key.vkey());
+        crate::log::sequencer::spawn(state.clone(), key)
+    });
     let app = with_static(router(state), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -109,6 +124,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // Leases are left to expire: another process then rotates the sessions.
     heartbeat.abort();
     holdem.abort();
+    if let Some(sequencer) = sequencer {
+        sequencer.abort();
+    }
     tracing::info!("stopped");
     Ok(())
 }

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 use fairseed_store::Store;
 
 use crate::args::SignupMode;
+use crate::error::ApiError;
 use crate::events::Hub;
 use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
+use crate::log::{LogKey, Receipt};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
@@ -37,6 +39,7 @@ struct Inner {
     metrics: Metrics,
     fleet: Fleet,
     holdem: crate::holdem::Tables,
+    log: Option<Arc<LogKey>>,
 }
 
 impl Default for ServiceOptions {
@@ -47,6 +50,7 @@ impl Default for ServiceOptions {
             signup: SignupMode::default(),
             fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
             holdem: fairseed_holdem::live::driver::Timing::default(),
+            log: None,
         }
     }
 }
@@ -64,6 +68,8 @@ pub struct ServiceOptions {
     pub fleet: Fleet,
     /// The pace of live hold'em tables (AI delay, pause between hands).
     pub holdem: fairseed_holdem::live::driver::Timing,
+    /// The transparency log's key; `None`: no receipts, no `/log/`.
+    pub log: Option<Arc<LogKey>>,
 }
 
 impl AppState {
@@ -104,6 +110,7 @@ impl AppState {
                 metrics: options.metrics,
                 fleet: options.fleet,
                 holdem: crate::holdem::Tables::new(options.holdem),
+                log: options.log,
             }),
         }
     }
@@ -130,6 +137,42 @@ impl AppState {
     /// The live hold'em tables this process drives.
     pub(crate) fn holdem(&self) -> &crate::holdem::Tables {
         &self.inner.holdem
+    }
+
+    /// The transparency log's key, when the log is on.
+    pub fn log_key(&self) -> Option<&LogKey> {
+        self.inner.log.as_deref()
+    }
+
+    /// Receipts for the log entries a change queued (none when the log is off).
+    pub(crate) fn receipts(&self, entries: &[Vec<u8>]) -> Result<Vec<Receipt>, ApiError> {
+        crate::log::receipt::receipts(self.log_key(), entries)
+    }
+
+    /// `body` (a JSON object) with `receipts` for every log entry `updates` queued.
+    pub(crate) fn with_receipts(
+        &self,
+        body: serde_json::Value,
+        updates: &[fairseed_store::RoundUpdate],
+    ) -> Result<serde_json::Value, ApiError> {
+        let entries: Vec<Vec<u8>> = updates.iter().flat_map(|u| u.appended.clone()).collect();
+        self.with_entry_receipts(body, entries)
+    }
+
+    /// `body` (a JSON object) with `receipts` for `entries`, ordered by entry
+    /// hash so an answer and its replay (which reads them back) agree.
+    pub(crate) fn with_entry_receipts(
+        &self,
+        mut body: serde_json::Value,
+        mut entries: Vec<Vec<u8>>,
+    ) -> Result<serde_json::Value, ApiError> {
+        entries.sort_by_cached_key(|e| fairseed_tlog::leaf_hash(e).0);
+        let receipts = self.receipts(&entries)?;
+        if let (Some(object), false) = (body.as_object_mut(), receipts.is_empty()) {
+            let receipts = serde_json::to_value(receipts).map_err(ApiError::internal)?;
+            object.insert("receipts".into(), receipts);
+        }
+        Ok(body)
     }
 
     /// The live-event hub.

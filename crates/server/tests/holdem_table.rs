@@ -137,7 +137,11 @@ impl<'a, I: Iterator<Item = &'a Value> + 'a> Seats<'a> for I {
 /// commitment's, and the message's fairplay agrees.
 fn check_hand_end(m: &Value, table: &str, session_commit: &str) -> HandRecord {
     let record: HandRecord = serde_json::from_value(m["record"].clone()).expect("a hand record");
-    fairseed_holdem::replay(&record).unwrap_or_else(|e| panic!("hand does not replay: {e}"));
+    // The session is open: the derivation is checked once the secret is out.
+    let status = fairseed_holdem::record::check_deal(&record).expect("the deal's form");
+    assert_eq!(status, Some(fairseed_holdem::deal::DealStatus::Unrevealed));
+    fairseed_holdem::record::replay_hand(&record)
+        .unwrap_or_else(|e| panic!("hand does not replay: {e}"));
     assert_eq!(record.commit, fairseed_core::selfpoker::commit(record.seed));
     let fp = &m["fairplay"];
     assert_eq!(fp["scheme"], "selfpoker_v2");
@@ -311,6 +315,8 @@ fn play(server: &Server) {
             })
             .collect();
         assert_eq!(seeds.len(), 1);
+        let whole: HandRecord = serde_json::from_value(record.clone()).expect("a record");
+        fairseed_holdem::replay(&whole).unwrap_or_else(|e| panic!("the revealed hand: {e}"));
         let derived = selfpoker_v2::hand_seed(&secret, &table, hand.hand, &seeds).expect("seed");
         assert_eq!(
             derived, hand.seed,

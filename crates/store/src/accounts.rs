@@ -5,6 +5,7 @@
 use crate::error::{StoreError, StoreResult};
 use crate::rounds;
 use crate::seal::{SecretSeed, SeedCipher};
+use crate::translog::{append, entries, subject, Queue};
 use crate::tx::{SealedPair, Tx};
 use crate::types::{
     BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordsFn,
@@ -20,18 +21,32 @@ pub(crate) fn seal_pair(cipher: &SeedCipher, pair: &NewSeedPair) -> StoreResult<
     })
 }
 
+/// Inserts a pair and, if `log`, queues its commitment entry.
 async fn insert_pair<T: Tx>(
     tx: &mut T,
     player_id: i64,
     pair: &SealedPair,
+    log: bool,
     now: i64,
 ) -> StoreResult<SeedPair> {
+    let id = tx.insert_pair(player_id, pair, now).await?;
+    let entry = entries::dice_commitment(&pair.commitment);
     Ok(SeedPair {
-        id: tx.insert_pair(player_id, pair, now).await?,
+        id,
         player_id,
         commitment: pair.commitment.clone(),
         client_seed: pair.client_seed.clone(),
         next_nonce: 0,
+        appended: append(
+            tx,
+            Queue {
+                on: log,
+                subject: None,
+            },
+            Some(entry),
+            now,
+        )
+        .await?,
     })
 }
 
@@ -40,10 +55,11 @@ pub(crate) async fn create_player<T: Tx>(
     token_hash: &str,
     balance: u128,
     pair: &SealedPair,
+    log: bool,
     now: i64,
 ) -> StoreResult<(Player, SeedPair)> {
     let id = tx.insert_player(token_hash, balance, now).await?;
-    let pair = insert_pair(tx, id, pair, now).await?;
+    let pair = insert_pair(tx, id, pair, log, now).await?;
     Ok((Player { id, balance }, pair))
 }
 
@@ -102,6 +118,7 @@ pub(crate) async fn place_bet<T: Tx>(
     tx: &mut T,
     cipher: &SeedCipher,
     req: BetRequest,
+    log: bool,
     now: i64,
 ) -> StoreResult<BetReceipt> {
     // On PostgreSQL the player's row lock serializes this player's bets
@@ -109,9 +126,11 @@ pub(crate) async fn place_bet<T: Tx>(
     // its first attempt waits for it and replays it.
     let player = player(tx, req.player_id, true).await?;
     if let Some(existing) = tx.bet_by_key(req.player_id, &req.idempotency_key).await? {
+        let subject = bet_subject(req.player_id, &req.idempotency_key);
         return Ok(BetReceipt {
             bet: existing.check()?,
             replayed: true,
+            appended: tx.log_entries_of(&subject).await?,
         });
     }
     let (pair, sealed) = current_sealed(tx, req.player_id, true).await?;
@@ -141,10 +160,22 @@ pub(crate) async fn place_bet<T: Tx>(
         idempotency_key: req.idempotency_key,
     };
     bet.id = tx.insert_bet(&bet, now).await?;
+    let subject = bet_subject(req.player_id, &bet.idempotency_key);
+    let queue = Queue {
+        on: log,
+        subject: Some(&subject),
+    };
+    let appended = append(tx, queue, Some(entries::dice_outcome(&pair, &bet)), now).await?;
     Ok(BetReceipt {
         bet,
         replayed: false,
+        appended,
     })
+}
+
+/// The log subject of a bet: the player's idempotency scope and the bet's key.
+fn bet_subject(player_id: i64, key: &str) -> String {
+    subject(&format!("player:{player_id}"), key)
 }
 
 /// Reveals the current pair, stores its records (the player's) and commits
@@ -155,12 +186,24 @@ pub(crate) async fn rotate<T: Tx>(
     player_id: i64,
     next: &SealedPair,
     records: RecordsFn,
+    log: bool,
     now: i64,
 ) -> StoreResult<Rotation> {
     player(tx, player_id, true).await?;
     let (pair, sealed) = current_sealed(tx, player_id, true).await?;
     let seed = cipher.open(&sealed, &pair.commitment)?;
     tx.reveal_pair(pair.id, seed.expose(), now).await?;
+    let reveal = entries::dice_reveal(&pair.commitment, seed.expose());
+    let appended = append(
+        tx,
+        Queue {
+            on: log,
+            subject: None,
+        },
+        Some(reveal),
+        now,
+    )
+    .await?;
     let revealed = RevealedPair {
         id: pair.id,
         player_id,
@@ -180,11 +223,12 @@ pub(crate) async fn rotate<T: Tx>(
         let out = RecordOut::for_player(player_id, record);
         stored.push(rounds::insert_record(tx, &out, now).await?);
     }
-    let current = insert_pair(tx, player_id, next, now).await?;
+    let current = insert_pair(tx, player_id, next, log, now).await?;
     Ok(Rotation {
         revealed,
         records: stored,
         current,
+        appended,
     })
 }
 

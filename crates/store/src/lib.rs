@@ -22,6 +22,7 @@ mod settings;
 mod sqlite;
 mod store_impl;
 mod time;
+mod translog;
 mod tx;
 mod types;
 
@@ -33,6 +34,7 @@ pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
 pub use sqlite::{SqliteStore, WalStats};
+pub use translog::{LogCheckpoint, LoggedEntry, SignFn, MAX_BATCH as MAX_LOG_BATCH};
 pub use types::{
     fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
     Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
@@ -221,6 +223,28 @@ pub trait Store: Send + Sync + 'static {
         key: &str,
         amount: u128,
     ) -> StoreResult<ChipGrant>;
+
+    /// Gives up to `max` queued log entries their leaf indexes and stores
+    /// the checkpoint `sign` signs for the grown tree (docs/spec.md §16);
+    /// `None` if nothing was queued since the last one.
+    async fn sequence_log(&self, max: u32, sign: SignFn) -> StoreResult<Option<LogCheckpoint>>;
+
+    /// The latest signed checkpoint.
+    async fn log_checkpoint(&self) -> StoreResult<Option<LogCheckpoint>>;
+
+    /// The log's stored hashes among `indexes` (`stored_hash_index` order of
+    /// Go's `sumdb/tlog`); a missing one is left out.
+    async fn log_hashes(&self, indexes: &[u64]) -> StoreResult<Vec<(u64, [u8; 32])>>;
+
+    /// The entries of leaves `from .. from + count`, in order.
+    async fn log_leaves(&self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// The log entries the idempotent call `scope`/`key` queued, in queue
+    /// order (for its replay's receipts).
+    async fn idempotent_log_entries(&self, scope: &str, key: &str) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// A log entry by its leaf hash, queued or sequenced.
+    async fn log_entry(&self, leaf_hash: [u8; 32]) -> StoreResult<Option<LoggedEntry>>;
 }
 
 /// Live events from every process on the database, as broadcast.

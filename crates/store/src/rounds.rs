@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{Refusal, StoreError, StoreResult};
 use crate::seal::{SecretSeed, SeedCipher};
+use crate::translog::{append, entries, subject, Queue};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
     fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
@@ -16,6 +17,7 @@ pub(crate) struct SealedCommit {
     creates: Vec<(NewRound, Vec<u8>)>,
     writes: Vec<RoundWrite>,
     idempotent: Option<Idempotent>,
+    log: Vec<fairseed_tlog::LogEntry>,
 }
 
 /// Seals the secrets of a commit's new rounds (before the transaction, so
@@ -33,6 +35,7 @@ pub(crate) fn seal_commit(cipher: &SeedCipher, commit: Commit) -> StoreResult<Se
         creates,
         writes: commit.writes,
         idempotent: commit.idempotent,
+        log: commit.log,
     })
 }
 
@@ -97,6 +100,20 @@ fn new_row(round: &NewRound) -> RoundRow {
     }
 }
 
+/// Queues a commit's own log entries; the bytes queued.
+async fn append_all<T: Tx>(
+    tx: &mut T,
+    queue: Queue<'_>,
+    entries: &[fairseed_tlog::LogEntry],
+    now: i64,
+) -> StoreResult<Vec<Vec<u8>>> {
+    let mut appended = Vec::with_capacity(entries.len());
+    for entry in entries {
+        appended.extend(append(tx, queue, Some(entry.clone()), now).await?);
+    }
+    Ok(appended)
+}
+
 /// Stores an idempotency entry, its record-id slots filled with `ids`;
 /// `idempotency_key_used` if the key is taken.
 async fn insert_idempotent<T: Tx>(
@@ -136,14 +153,25 @@ pub(crate) async fn import_record<T: Tx>(
 /// All of a commit or none of it (the caller rolls back on error): the new
 /// rounds, each write if its version holds, then the idempotency entry
 /// (its response's record-id slots filled with the ids just stored).
-/// One update per create, then one per write, in the order given.
+/// One update per create, then one per write, in the order given. With
+/// `log`, each round's commitment and reveal entries are queued with it, and
+/// the commit's own entries with the first update.
 pub(crate) async fn commit<T: Tx>(
     tx: &mut T,
     cipher: &SeedCipher,
     commit: SealedCommit,
+    log: bool,
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
     let mut updates = Vec::with_capacity(commit.creates.len() + commit.writes.len());
+    let subject = commit
+        .idempotent
+        .as_ref()
+        .map(|entry| subject(&entry.scope, &entry.key));
+    let queue = Queue {
+        on: log,
+        subject: subject.as_deref(),
+    };
     for (round, sealed) in &commit.creates {
         if !tx.insert_round(round, sealed, now).await? {
             return Err(StoreError::conflict(
@@ -151,10 +179,12 @@ pub(crate) async fn commit<T: Tx>(
                 format!("round '{}' already exists", round.id),
             ));
         }
+        let appended = append(tx, queue, entries::round_commitment(round), now).await?;
         updates.push(RoundUpdate {
             row: new_row(round),
             log: Vec::new(),
             records: Vec::new(),
+            appended,
         });
     }
     let ids: Vec<String> = commit.writes.iter().map(|w| w.id.clone()).collect();
@@ -172,10 +202,28 @@ pub(crate) async fn commit<T: Tx>(
             return Err(version_conflict(&write.id, write.expected_version));
         }
         let secret = unseal(cipher, raw)?;
-        let update = apply(tx, raw.row.clone(), secret.as_ref(), &write.change, now).await?;
+        let update = apply(
+            tx,
+            raw.row.clone(),
+            secret.as_ref(),
+            &write.change,
+            queue,
+            now,
+        )
+        .await?;
         written[i] = Some(update);
     }
     updates.extend(written.into_iter().flatten());
+    let own = append_all(tx, queue, &commit.log, now).await?;
+    match updates.first_mut() {
+        Some(first) => first.appended.extend(own),
+        None if own.is_empty() => {}
+        None => {
+            return Err(StoreError::other(
+                "log entries in a commit that changes no round",
+            ))
+        }
+    }
     if let Some(entry) = &commit.idempotent {
         let ids: Vec<i64> = updates
             .iter()
@@ -200,6 +248,7 @@ async fn apply<T: Tx>(
     row: RoundRow,
     secret: Option<&SecretSeed>,
     change: &RoundChange,
+    queue: Queue<'_>,
     now: i64,
 ) -> StoreResult<RoundUpdate> {
     let reveal = secret.filter(|_| change.reveal).map(SecretSeed::expose);
@@ -228,6 +277,8 @@ async fn apply<T: Tx>(
     for out in &change.records {
         records.push(insert_record(tx, out, now).await?);
     }
+    let reveal_entry = reveal.and_then(|secret| entries::round_reveal(&row, secret));
+    let appended = append(tx, queue, reveal_entry, now).await?;
     Ok(RoundUpdate {
         row: RoundRow {
             revealed: reveal.map(str::to_owned).or(row.revealed),
@@ -239,6 +290,7 @@ async fn apply<T: Tx>(
         },
         log,
         records,
+        appended,
     })
 }
 

@@ -27,9 +27,11 @@ macro_rules! impl_store {
                 pair: $crate::NewSeedPair,
             ) -> $crate::StoreResult<($crate::Player, $crate::SeedPair)> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
+                let log = self.log;
                 let token_hash = token_hash.to_owned();
                 self.write_tx(async move |tx| {
-                    $crate::accounts::create_player(tx, &token_hash, balance, &sealed, now()).await
+                    $crate::accounts::create_player(tx, &token_hash, balance, &sealed, log, now())
+                        .await
                 })
                 .await
             }
@@ -73,9 +75,10 @@ macro_rules! impl_store {
                 &self,
                 bet: $crate::BetRequest,
             ) -> $crate::StoreResult<$crate::BetReceipt> {
+                let log = self.log;
                 let cipher = std::sync::Arc::clone(&self.cipher);
                 self.write_tx(async move |tx| {
-                    $crate::accounts::place_bet(tx, &cipher, bet, now()).await
+                    $crate::accounts::place_bet(tx, &cipher, bet, log, now()).await
                 })
                 .await
             }
@@ -99,9 +102,11 @@ macro_rules! impl_store {
                 records: $crate::RecordsFn,
             ) -> $crate::StoreResult<$crate::Rotation> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &next)?;
+                let log = self.log;
                 let cipher = std::sync::Arc::clone(&self.cipher);
                 self.write_tx(async move |tx| {
-                    $crate::accounts::rotate(tx, &cipher, player_id, &sealed, records, now()).await
+                    $crate::accounts::rotate(tx, &cipher, player_id, &sealed, records, log, now())
+                        .await
                 })
                 .await
             }
@@ -168,9 +173,10 @@ macro_rules! impl_store {
                 commit: $crate::Commit,
             ) -> $crate::StoreResult<Vec<$crate::RoundUpdate>> {
                 let sealed = $crate::rounds::seal_commit(&self.cipher, commit)?;
+                let log = self.log;
                 let cipher = std::sync::Arc::clone(&self.cipher);
                 self.write_tx(async move |tx| {
-                    $crate::rounds::commit(tx, &cipher, sealed, now()).await
+                    $crate::rounds::commit(tx, &cipher, sealed, log, now()).await
                 })
                 .await
             }
@@ -204,6 +210,7 @@ macro_rules! impl_store {
                 pair: $crate::NewSeedPair,
             ) -> $crate::StoreResult<$crate::OperatorPlayer> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
+                let log = self.log;
                 let (external, token) = (external_id.to_owned(), token_hash.to_owned());
                 let created = self
                     .write_tx(async move |tx| {
@@ -213,6 +220,7 @@ macro_rules! impl_store {
                             &token,
                             balance,
                             &sealed,
+                            log,
                             now(),
                         )
                         .await
@@ -311,6 +319,64 @@ macro_rules! impl_store {
                 let id = id.to_owned();
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::round_log(tx, &id, from_seq, limit).await
+                })
+                .await
+            }
+
+            async fn sequence_log(
+                &self,
+                max: u32,
+                sign: $crate::SignFn,
+            ) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+                self.write_tx(async move |tx| {
+                    $crate::translog::sequence(tx, max, sign, now()).await
+                })
+                .await
+            }
+
+            async fn log_checkpoint(&self) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::latest_log_checkpoint(tx).await
+                })
+                .await
+            }
+
+            async fn log_hashes(
+                &self,
+                indexes: &[u64],
+            ) -> $crate::StoreResult<Vec<(u64, [u8; 32])>> {
+                let indexes = indexes.to_vec();
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_hashes(tx, &indexes).await
+                })
+                .await
+            }
+
+            async fn log_leaves(&self, from: u64, count: u32) -> $crate::StoreResult<Vec<Vec<u8>>> {
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_leaves(tx, from, count).await
+                })
+                .await
+            }
+
+            async fn idempotent_log_entries(
+                &self,
+                scope: &str,
+                key: &str,
+            ) -> $crate::StoreResult<Vec<Vec<u8>>> {
+                let subject = $crate::translog::subject(scope, key);
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_entries_of(tx, &subject).await
+                })
+                .await
+            }
+
+            async fn log_entry(
+                &self,
+                leaf_hash: [u8; 32],
+            ) -> $crate::StoreResult<Option<$crate::LoggedEntry>> {
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_entry_by_hash(tx, &leaf_hash).await
                 })
                 .await
             }

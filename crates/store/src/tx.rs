@@ -101,7 +101,7 @@ pub(crate) struct LeaseRow {
 }
 
 /// The statements of one transaction (or one read connection).
-pub(crate) trait Tx {
+pub(crate) trait Tx: crate::translog::LogTx {
     /// A trivial query: the database answers.
     async fn ping(&mut self) -> StoreResult<()>;
 

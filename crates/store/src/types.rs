@@ -40,6 +40,9 @@ pub struct SeedPair {
     pub client_seed: String,
     /// The nonce the next bet will use.
     pub next_nonce: u64,
+    /// The log entry the call that created the pair queued (its commitment);
+    /// empty when the pair is read back.
+    pub appended: Vec<Vec<u8>>,
 }
 
 /// A rotated pair with its server seed revealed.
@@ -156,6 +159,9 @@ pub struct BetReceipt {
     pub bet: BetRow,
     /// True when the idempotency key had been seen: nothing new happened.
     pub replayed: bool,
+    /// The log entry the bet queued (its outcome); for a replay, the entry
+    /// the first answer queued, read back so both answers carry one receipt.
+    pub appended: Vec<Vec<u8>>,
 }
 
 /// A record to store (JSON text of one record, docs/spec.md §10).
@@ -221,8 +227,10 @@ pub struct Rotation {
     pub revealed: RevealedPair,
     /// The records written for it.
     pub records: Vec<RecordRow>,
-    /// The new current pair.
+    /// The new current pair (its `appended` holds its commitment entry).
     pub current: SeedPair,
+    /// The log entry of the old pair's reveal.
+    pub appended: Vec<Vec<u8>>,
 }
 
 /// One page request: items with id below `before`, newest first.
@@ -339,6 +347,10 @@ pub struct Commit {
     pub writes: Vec<RoundWrite>,
     /// The response to replay for a retry of this call.
     pub idempotent: Option<Idempotent>,
+    /// Log entries to queue beyond the ones the store writes itself (a new
+    /// round's commitment, a reveal): e.g. a poker hand's commitment. Their
+    /// time is set when they are queued.
+    pub log: Vec<fairseed_tlog::LogEntry>,
 }
 
 /// The answer to a lease request.
@@ -387,6 +399,9 @@ pub struct RoundUpdate {
     pub log: Vec<LogRow>,
     /// The records the step stored.
     pub records: Vec<RecordRow>,
+    /// The log entries queued with this round (its commitment, its reveal;
+    /// the commit's own entries go with its first update).
+    pub appended: Vec<Vec<u8>>,
 }
 
 #[cfg(test)]

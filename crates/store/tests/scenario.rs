@@ -643,6 +643,7 @@ async fn commits(store: Arc<dyn Store>, alice: i64, bob: i64) {
             creates: vec![new_round("poker:c", 13)],
             writes: vec![write("poker:a", 1, "a2"), write("poker:b", 0, "b-stale")],
             idempotent: Some(key.clone()),
+            log: Vec::new(),
         })
         .await;
     assert_eq!(conflict_code(mixed), "version_conflict");

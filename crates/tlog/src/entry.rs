@@ -1,7 +1,7 @@
 //! The log entry: what the service commits to and reveals, in a versioned binary form.
 //!
 //! Binary rather than JSON so that one entry has one encoding, and its leaf
-//! hash is unambiguous (`docs/spec.md`, "Transparency log (draft)"):
+//! hash is unambiguous (docs/spec.md §16.1):
 //!
 //! ```text
 //! version (1 byte, 0x01) | kind (1 byte) | time_ms (u64 BE)
@@ -17,13 +17,16 @@ pub const ENTRY_VERSION: u8 = 0x01;
 /// The largest entry: its length must fit an entry bundle's `u16`.
 pub const MAX_ENTRY_BYTES: usize = u16::MAX as usize;
 
-/// Whether an entry publishes a commitment or its reveal.
+/// Whether an entry publishes a commitment, its reveal, or an outcome under it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EntryKind {
     /// Commitments shown to players, before any draw.
     Commitment,
     /// The secrets behind an earlier commitment entry.
     Reveal,
+    /// What one play settled to under a commitment still secret (a dice bet's
+    /// roll and payout), acknowledged before the reveal can check it.
+    Outcome,
 }
 
 impl EntryKind {
@@ -31,6 +34,7 @@ impl EntryKind {
         match self {
             Self::Commitment => 0x01,
             Self::Reveal => 0x02,
+            Self::Outcome => 0x03,
         }
     }
 
@@ -38,6 +42,7 @@ impl EntryKind {
         match byte {
             0x01 => Some(Self::Commitment),
             0x02 => Some(Self::Reveal),
+            0x03 => Some(Self::Outcome),
             _ => None,
         }
     }
@@ -46,9 +51,9 @@ impl EntryKind {
 /// One log entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogEntry {
-    /// Commitment or reveal.
+    /// Commitment, reveal or outcome.
     pub kind: EntryKind,
-    /// The service's time at sequencing, milliseconds since the Unix epoch.
+    /// The service's time when it queued the entry, milliseconds since the Unix epoch.
     pub time_ms: u64,
     /// The scheme, as records name it (`dice_v1`, `poker_hmac_v1`, …).
     pub scheme: String,

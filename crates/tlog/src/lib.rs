@@ -15,6 +15,8 @@
 //! - [`note`]: C2SP `signed-note` with Ed25519 keys and the `vkey` format.
 //! - [`checkpoint`]: the C2SP `tlog-checkpoint` body, signed as a note.
 //! - [`LogEntry`]: the versioned binary entry the log holds (fairseed's own format).
+//! - [`receipt`]: the log key's signed note on one entry, given when it is appended.
+//! - [`stored`]: a log kept as stored hashes in a database, read a few at a time.
 //!
 //! Pure: no I/O, clock, randomness or global state; the caller passes the
 //! private key bytes. Builds for `wasm32-unknown-unknown`.
@@ -59,6 +61,8 @@ mod entry;
 mod error;
 pub mod merkle;
 pub mod note;
+pub mod receipt;
+pub mod stored;
 pub mod tiles;
 
 pub use checkpoint::{checkpoint, open_checkpoint, parse_checkpoint, sign_checkpoint, Checkpoint};
@@ -68,6 +72,11 @@ pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, MemoryLog, EMPTY_ROOT,
 };
 pub use note::{key_hash, open_note, NoteKey};
+pub use receipt::{open_receipt, receipt_text, sign_receipt, RECEIPT_HEADER};
+pub use stored::{
+    append_leaves, frontier_indexes, prove_consistency, prove_inclusion, tile_exists,
+    tile_hash_indexes, tree_root, SparseHashes,
+};
 pub use tiles::{
     check_bundle, decode_bundle, encode_bundle, hash_tile_data, new_entry_bundles, new_hash_tiles,
     root_from_tiles, tiles_for_root, verify_tiles, TileKind, TilePath,

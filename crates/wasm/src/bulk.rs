@@ -57,7 +57,7 @@ fn offset(at: usize) -> u32 {
 pub fn check_lines(verifier: &mut Verifier, bytes: &[u8]) -> (Vec<u8>, Vec<u32>) {
     let records = lines(bytes);
     let texts: Vec<&str> = records.iter().filter_map(|(_, t)| *t).collect();
-    let mut verdicts = verifier.verify_batch(&texts).into_iter();
+    let mut verdicts = fairseed_holdem::verdict::verify_batch(verifier, &texts).into_iter();
     let statuses = records
         .iter()
         .map(|(_, text)| match text {
@@ -149,6 +149,11 @@ mod tests {
             .collect();
         assert_eq!(statuses, whole);
         let bad = b"{\"scheme\":\"dice_v1\"}\n\xff\xfe\n";
+        // Hold'em hand records are replayed here too, as in `fairseed verify`.
+        let hands = include_str!("../../../examples/holdem_selfpoker_v2.jsonl");
+        let changed = hands.replacen("\"alice\"", "\"alicf\"", 1);
+        let (statuses, _) = check_lines(&mut Verifier::new(), changed.as_bytes());
+        assert_eq!(statuses, vec![INVALID, VALID, VALID]);
         assert_eq!(
             check_lines(&mut Verifier::new(), bad).0,
             vec![UNREADABLE, UNREADABLE]

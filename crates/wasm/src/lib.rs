@@ -14,6 +14,7 @@
 
 mod bulk;
 mod classify;
+mod coach;
 mod codes;
 mod dice;
 mod names;
@@ -21,6 +22,7 @@ mod verify;
 
 pub use bulk::{check_lines, BulkVerifier, INVALID, UNREADABLE, VALID};
 pub use classify::{classify, classify_value, Classification, Found, Known, Relation, Shape};
+pub use coach::{coach, coach_json, holdem_replay, replay_json};
 pub use codes::{code_of, error_code};
 pub use dice::{dice_roll, dice_settle, roll, settle, BatchReport, DiceBatch, Mismatch, Quote};
 pub use names::{card_name, name, sha256_hex};

@@ -1,10 +1,12 @@
 //! The verifier's entry point: records in, `fairseed verify --json` verdicts out.
 //!
-//! The text goes through core's own splitter and `verify_value`, and each
-//! verdict is serialized by core's `Verdict::to_json`, so the browser's verdicts
-//! are byte for byte the command line's.
+//! The text goes through core's own splitter and `verify_value` (hold'em hand
+//! records through `fairseed_holdem::verdict`, as the command line routes
+//! them), and each verdict is serialized by core's `Verdict::to_json`, so the
+//! browser's verdicts are byte for byte the command line's.
 
 use fairseed_core::{record, report, Verdict, Verifier};
+use fairseed_holdem::verdict as holdem;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -18,6 +20,7 @@ fn verdicts(text: &str) -> Vec<Verdict> {
     record::split(text)
         .into_iter()
         .map(|item| match item {
+            Ok(value) if holdem::is_hand_record(&value) => holdem::verify_value(&value),
             Ok(value) => verifier.verify_value(&value),
             Err(e) => unreadable(&e.to_string()),
         })
@@ -120,5 +123,33 @@ mod tests {
         assert!(verify_text(&record(5, 7)).contains(&line));
         let report = out["reports"][0].as_str().unwrap_or("");
         assert!(report.starts_with("record 0 (dice_v1)"), "{report}");
+    }
+
+    /// The `selfpoker_v2` example verifies here as in `fairseed verify`, and a
+    /// changed client seed is named.
+    #[test]
+    fn holdem_records_verify_with_their_derivation() {
+        let text = include_str!("../../../examples/holdem_selfpoker_v2.jsonl");
+        let lines: Vec<Value> = json_lines(text)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_default())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        for line in &lines {
+            assert_eq!(line["valid"], Value::Bool(true), "{line}");
+            assert_eq!(line["checks"][1]["name"], "derivation");
+        }
+        let changed = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .replace("\"alice\"", "\"alicf\"");
+        let line: Value = serde_json::from_str(json_lines(&changed).trim()).unwrap_or_default();
+        assert_eq!(line["valid"], Value::Bool(false));
+        let detail = line["checks"][1]["detail"].as_str().unwrap_or("");
+        assert!(
+            detail.starts_with("hand 1: the seed derived from"),
+            "{detail}"
+        );
     }
 }

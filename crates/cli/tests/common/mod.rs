@@ -40,3 +40,36 @@ pub fn code(out: &Output) -> i32 {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// Starts `fairseed serve` on a free port with its data in `dir` (SQLite);
+/// returns the child and the address it printed. The caller kills it.
+pub fn serve(dir: &std::path::Path) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = fairseed()
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .env_remove("FAIRSEED_DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the service starts");
+    let addr = BufReader::new(child.stdout.take().expect("stdout"))
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            Some(
+                line.split("serving on http://")
+                    .nth(1)?
+                    .split_whitespace()
+                    .next()?
+                    .to_owned(),
+            )
+        });
+    match addr {
+        Some(addr) => (child, addr),
+        None => {
+            let _ = child.kill();
+            panic!("serve never said where it listens");
+        }
+    }
+}

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
 
-pub use message::{deal, Deal, Fairplay, LiveRecord, Message};
+pub use message::{deal, Fairplay, Message};
 pub use view::{
     view, HandView, LastHand, LastHole, LastResult, LegalView, SeatPlayer, SeatView, SessionView,
     TableView,

@@ -43,10 +43,11 @@ pub async fn post_seed(
         creates: vec![rounds::create(&seed, &secret)?],
         ..Commit::default()
     };
-    state.store().commit(commit).await?;
+    let updates = state.store().commit(commit).await?;
+    let body = json!({"seed_id": id, "commitment": seed.commitment.to_hex()});
     Ok((
         StatusCode::CREATED,
-        Json(json!({"seed_id": id, "commitment": seed.commitment.to_hex()})),
+        Json(state.with_receipts(body, &updates)?),
     ))
 }
 

@@ -14,6 +14,7 @@ use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::events::Audience;
 use crate::handlers::next_before;
+use crate::log::Receipt;
 use crate::state::AppState;
 
 /// Body of a bet.
@@ -38,6 +39,9 @@ pub struct BetView {
     amount: u64,
     condition: &'static str,
     target: u16,
+    /// The receipt of the bet's outcome entry (absent in lists and replays).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    receipts: Vec<Receipt>,
 }
 
 impl From<BetRow> for BetView {
@@ -53,6 +57,7 @@ impl From<BetRow> for BetView {
             amount: b.amount,
             condition: b.condition.as_str(),
             target: b.target,
+            receipts: Vec::new(),
         }
     }
 }
@@ -97,7 +102,11 @@ pub async fn post(
     if receipt.replayed {
         same_bet(&receipt.bet, &bet, &key)?;
     }
-    let view = BetView::from(receipt.bet);
+    let receipts = state.receipts(&receipt.appended)?;
+    let view = BetView {
+        receipts,
+        ..BetView::from(receipt.bet)
+    };
     if !receipt.replayed {
         if let Ok(body) = serde_json::to_value(&view) {
             state

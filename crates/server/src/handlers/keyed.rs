@@ -94,8 +94,13 @@ impl<T> Keyed<T> {
         let Some(key) = &self.key else {
             return Ok(None);
         };
-        let stored = step::replay(state, scope, key, &self.hash).await?;
-        Ok(stored.map(|body| answer(status, body, true)))
+        let Some(body) = step::replay(state, scope, key, &self.hash).await? else {
+            return Ok(None);
+        };
+        // The first answer's receipts, from the entries the call queued.
+        let entries = state.store().idempotent_log_entries(scope, key).await?;
+        let body = state.with_entry_receipts(body, entries)?;
+        Ok(Some(answer(status, body, true)))
     }
 
     /// The commit's idempotency entry for `response`, when a key was sent.
@@ -129,13 +134,13 @@ impl<T> Keyed<T> {
             Ok((commit, (body, out)))
         })
         .await;
-        let done = result.map(|(updates, (body, out))| {
+        let done = result.and_then(|(updates, (body, out))| {
             let ids: Vec<i64> = updates
                 .iter()
                 .flat_map(|u| &u.records)
                 .map(|r| r.id)
                 .collect();
-            (body, ids, out)
+            Ok((state.with_receipts(body, &updates)?, ids, out))
         });
         self.finish(state, scope, status, done).await
     }

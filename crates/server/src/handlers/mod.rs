@@ -6,6 +6,7 @@ pub mod events;
 pub mod health;
 pub mod holdem;
 pub mod keyed;
+pub mod log;
 pub mod matches;
 pub mod operator;
 pub mod operator_players;

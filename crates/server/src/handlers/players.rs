@@ -20,6 +20,9 @@ pub struct Created {
     token: String,
     balance: u128,
     seed_pair: PairView,
+    /// The receipt of the pair's commitment entry (none when the log is off).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    receipts: Vec<crate::log::Receipt>,
 }
 
 /// Creates an anonymous account with the opening balance and a first pair,
@@ -53,6 +56,7 @@ pub async fn post(
             player_id: player.id,
             token,
             balance: player.balance,
+            receipts: state.receipts(&pair.appended)?,
             seed_pair: pair.into(),
         }),
     ))

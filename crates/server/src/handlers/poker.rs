@@ -224,8 +224,8 @@ pub async fn post_table(
         ],
         ..Commit::default()
     };
-    match state.store().commit(commit).await {
-        Ok(_) => {}
+    let updates = match state.store().commit(commit).await {
+        Ok(updates) => updates,
         Err(StoreError::Conflict {
             code: fairseed_store::Refusal::RoundExists,
             ..
@@ -236,10 +236,11 @@ pub async fn post_table(
             ))
         }
         Err(e) => return Err(e.into()),
-    }
+    };
+    let body = table_json(&view(&opened, Viewer::Operator));
     Ok((
         StatusCode::CREATED,
-        Json(table_json(&view(&opened, Viewer::Operator))),
+        Json(state.with_receipts(body, &updates)?),
     ))
 }
 
@@ -384,7 +385,11 @@ pub async fn post_hand(
                 "the session reached 500 hands or 24 hours and was rotated; players must give client seeds for the new commitment",
             ))
         }
-        Ok(Stepped { out: Some(answer), .. }) => Ok((answer, Vec::new(), ())),
+        Ok(Stepped {
+            out: Some(answer),
+            updates,
+            ..
+        }) => Ok((state.with_receipts(answer, &updates)?, Vec::new(), ())),
         Err(e) => Err(e),
     };
     let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);

@@ -132,6 +132,9 @@ pub struct Rotated {
     revealed: RevealedView,
     records: Vec<RecordView>,
     seed_pair: PairView,
+    /// The receipts of the reveal and of the new pair's commitment.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    receipts: Vec<crate::log::Receipt>,
 }
 
 /// Reveals the current pair with its records and commits a new one.
@@ -158,6 +161,8 @@ pub async fn rotate(
             .into_iter()
             .map(RecordView::try_from)
             .collect::<Result<_, _>>()?,
+        receipts: state
+            .receipts(&[rotation.appended, rotation.current.appended.clone()].concat())?,
         seed_pair: rotation.current.into(),
     }))
 }

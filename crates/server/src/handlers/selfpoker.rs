@@ -56,11 +56,12 @@ pub async fn post(
         creates: vec![new_round(&hand, seed)?],
         ..Commit::default()
     };
-    state.store().commit(create).await?;
+    let updates = state.store().commit(create).await?;
     let message = rules::view(&hand, Viewer::Player(auth.id))?;
+    let body = serde_json::to_value(message).map_err(ApiError::internal)?;
     Ok((
         StatusCode::CREATED,
-        Json(serde_json::to_value(message).map_err(ApiError::internal)?),
+        Json(state.with_receipts(body, &updates)?),
     ))
 }
 
@@ -123,7 +124,7 @@ pub async fn post_next(
         message.clone(),
     );
     Ok(Json(Next {
-        message,
+        message: state.with_receipts(message, &updates)?,
         record_id: updates
             .first()
             .and_then(|u| u.records.first())

@@ -17,6 +17,7 @@ use fairseed_play::poker::{
 use fairseed_store::{
     Commit, LoadedRound, NewRecord, NewRound, RecordOut, RoundChange, RoundWrite, SecretSeed,
 };
+use fairseed_tlog::{EntryKind, LogEntry};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -148,6 +149,7 @@ pub fn commit(
         ..RoundChange::default()
     };
     let mut creates = Vec::new();
+    let mut log = Vec::new();
     for event in events {
         let public = public_event(next, event)?;
         session.log.push(save(&public)?);
@@ -189,7 +191,11 @@ pub fn commit(
                 creates.push(new_session(next, seed)?);
                 published.rotated = true;
             }
-            Event::Sat { .. } | Event::HandStarted { .. } | Event::StreetDealt { .. } => {}
+            Event::HandStarted { n } => {
+                let session = session_id(next.table.table.as_str(), next.table.session_no);
+                log.push(hand_entry(&session, *n, &published.public)?);
+            }
+            Event::Sat { .. } | Event::StreetDealt { .. } => {}
         }
     }
     let table = loaded.state.table.table.as_str();
@@ -213,8 +219,30 @@ pub fn commit(
         creates,
         writes,
         idempotent: None,
+        log,
     };
     Ok((commit, published))
+}
+
+/// The log entry of hand `n`'s commitment and deck root, read from the
+/// public event just published for it (the last one).
+fn hand_entry(session: &str, n: u64, public: &[Value]) -> Result<LogEntry, ApiError> {
+    let event = public
+        .last()
+        .ok_or_else(|| ApiError::internal("a hand started without its public event"))?;
+    let field = |name: &str| {
+        event[name]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| ApiError::internal(format!("a hand's public event lacks {name}")))
+    };
+    Ok(LogEntry {
+        kind: EntryKind::Commitment,
+        time_ms: 0,
+        scheme: "poker_hmac_v1".into(),
+        ids: vec![session.to_owned(), n.to_string()],
+        values: vec![field("hand_commitment")?, field("deck_root")?],
+    })
 }
 
 /// Tables a player's index remembers (the most recent sits).

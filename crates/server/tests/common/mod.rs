@@ -3,7 +3,7 @@
 //! as a child (`server`), a small HTTP client over TCP (`http`), a
 //! concurrent dice load (`load`), the ledger checks those tests end with
 //! (`ledger`), an operator's table-game match (`matches`) and a live-event
-//! subscriber (`sse`).
+//! subscriber (`sse`), and a GET of raw bytes (`raw`).
 //!
 //! Each test file uses only part of it, hence the `dead_code` allowance.
 
@@ -15,6 +15,7 @@ pub mod ledger;
 pub mod load;
 pub mod matches;
 pub mod pg;
+pub mod raw;
 pub mod server;
 pub mod sse;
 

@@ -7,6 +7,7 @@
 //! commit, which with the default `synchronous_commit = on` is flushed.
 
 mod events;
+mod log_tx;
 mod tx;
 
 use std::str::FromStr;
@@ -31,6 +32,11 @@ const MIGRATIONS: &[(i64, &str)] = &[
         5,
         include_str!("../../migrations/postgres/0005_players.sql"),
     ),
+    (6, include_str!("../../migrations/postgres/0006_log.sql")),
+    (
+        7,
+        include_str!("../../migrations/postgres/0007_log_subjects.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations
@@ -44,6 +50,8 @@ pub struct PgStore {
     cipher: Arc<SeedCipher>,
     /// The `NOTIFY` channel of live events in this store's schema.
     events: String,
+    /// Whether changes queue transparency log entries (on unless turned off).
+    log: bool,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -93,7 +101,16 @@ impl PgStore {
             events: events::channel(&pool).await?,
             pool,
             cipher: Arc::new(cipher),
+            log: true,
         })
+    }
+
+    /// Turns the transparency log's entries off (`false`) or on: for
+    /// measuring what the log costs, never for a public service.
+    #[must_use]
+    pub fn with_log(mut self, on: bool) -> Self {
+        self.log = on;
+        self
     }
 
     /// Drops `schema` and everything in it (test clean-up).

@@ -265,6 +265,7 @@ impl Tx for PgTx<'_> {
                 commitment: row.try_get("commitment")?,
                 client_seed: row.try_get("client_seed")?,
                 next_nonce: convert::to_u64(row.try_get("next_nonce")?, "nonce")?,
+                appended: Vec::new(),
             };
             Ok((pair, row.try_get("sealed_seed")?))
         })

@@ -14,6 +14,7 @@
 
 mod checkpoint;
 mod files;
+mod log_tx;
 mod tx;
 mod writer;
 
@@ -37,6 +38,11 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../../migrations/sqlite/0002_rounds.sql")),
     (3, include_str!("../../migrations/sqlite/0003_versions.sql")),
     (4, include_str!("../../migrations/sqlite/0004_players.sql")),
+    (5, include_str!("../../migrations/sqlite/0005_log.sql")),
+    (
+        6,
+        include_str!("../../migrations/sqlite/0006_log_subjects.sql"),
+    ),
 ];
 
 /// Read connections kept open.
@@ -51,6 +57,8 @@ pub struct SqliteStore {
     wal: Option<Arc<WalStats>>,
     readers: Option<Arc<Readers>>,
     cipher: Arc<SeedCipher>,
+    /// Whether changes queue transparency log entries (on unless turned off).
+    log: bool,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -100,7 +108,16 @@ impl SqliteStore {
                 permits: Semaphore::new(READERS),
             })),
             cipher: Arc::new(cipher),
+            log: true,
         })
+    }
+
+    /// Turns the transparency log's entries off (`false`) or on: for
+    /// measuring what the log costs, never for a public service.
+    #[must_use]
+    pub fn with_log(mut self, on: bool) -> Self {
+        self.log = on;
+        self
     }
 
     /// An in-memory database (tests): every operation goes through the writer.
@@ -114,6 +131,7 @@ impl SqliteStore {
             wal: None,
             readers: None,
             cipher: Arc::new(cipher),
+            log: true,
         })
     }
 

@@ -285,6 +285,7 @@ impl Tx for SqliteTx<'_> {
                 commitment,
                 client_seed,
                 next_nonce: convert::to_u64(nonce, "nonce")?,
+                appended: Vec::new(),
             };
             Ok((pair, sealed))
         })

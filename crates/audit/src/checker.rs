@@ -1,0 +1,178 @@
+//! The entry checker: fed every entry of the log in order, it pairs each reveal
+//! with its commitment, applies the scheme's rule and policy, and gathers the
+//! statistics. Memory grows with what is still open (unrevealed commitments and
+//! their bets) and with the number of commitments (one 16-byte fingerprint
+//! each, for duplicates), never with the number of bets already settled.
+
+use std::collections::HashMap;
+
+use crate::entry::{Entry, Kind};
+use sha2::{Digest, Sha256};
+
+use crate::finding::{Finding, FindingKind, Findings};
+use crate::schemes::{dice::Dice, generic::Generic, poker::Poker, selfpoker::Selfpoker};
+use crate::stats::{Rtp, Series};
+use crate::summary::{EntryCounts, Summary};
+
+/// Slack on every deadline: the log sequences in batches of about a second,
+/// and a rotation's reveal and the next commitment may land in either order.
+pub const GRACE_MS: u64 = 60_000;
+
+/// Statistics gathered while checking.
+#[derive(Debug, Clone)]
+pub struct Stats {
+    /// Recomputed dice rolls, by value 0..=9999.
+    pub rolls: Box<[u64; 10_000]>,
+    /// Revealed deals: `cards[position * 52 + card]`.
+    pub cards: Box<[u64; 52 * 52]>,
+    /// Returns to player of settled dice bets.
+    pub rtp: Rtp,
+    /// `(bets settled, paid / staked so far)` for the plot.
+    pub rtp_series: Series,
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Self {
+            rolls: Box::new([0; 10_000]),
+            cards: Box::new([0; 52 * 52]),
+            rtp: Rtp::default(),
+            rtp_series: Series::default(),
+        }
+    }
+}
+
+impl Stats {
+    /// Counts one deck of 52 card ids by position.
+    pub fn deal(&mut self, deck: &[u8; 52]) {
+        for (position, &card) in deck.iter().enumerate() {
+            self.cards[position * 52 + usize::from(card % 52)] += 1;
+        }
+    }
+}
+
+/// What the scheme checkers share: where findings go, the statistics, the log's clock.
+#[derive(Debug, Default)]
+pub struct Context {
+    /// Findings so far.
+    pub findings: Findings,
+    /// Statistics so far.
+    pub stats: Stats,
+    /// The latest entry time seen (the log's own clock, for deadlines).
+    pub now_ms: u64,
+    /// Commitment fingerprints: first 16 bytes of SHA-256 of the value, to its leaf.
+    commitments: HashMap<[u8; 16], u64>,
+}
+
+impl Context {
+    /// Records a finding at `leaf`.
+    pub fn find(&mut self, kind: FindingKind, leaf: u64, message: impl Into<String>) {
+        self.findings.push(Finding::at(kind, leaf, message));
+    }
+
+    /// Records a finding about an entry as a whole.
+    pub fn find_log(&mut self, kind: FindingKind, message: impl Into<String>) {
+        self.findings.push(Finding::new(kind, message));
+    }
+
+    /// Remembers a commitment value shown at `leaf`; a value shown before is a finding.
+    /// `what` names it in the finding ("dice seed pair p1's commitment").
+    pub fn commitment_seen(&mut self, leaf: u64, value: &str, what: &str) {
+        let fingerprint = fingerprint(value.as_bytes());
+        if let Some(&first) = self.commitments.get(&fingerprint) {
+            self.find(
+                FindingKind::DuplicateCommitment,
+                leaf,
+                format!("{what} {value} was already committed at entry {first}"),
+            );
+        } else {
+            self.commitments.insert(fingerprint, leaf);
+        }
+    }
+}
+
+/// 128 bits of SHA-256: a false match among 10^9 values has probability below 10^-20.
+fn fingerprint(bytes: &[u8]) -> [u8; 16] {
+    let digest = Sha256::digest(bytes);
+    let mut out = [0; 16];
+    out.copy_from_slice(&digest[..16]);
+    out
+}
+
+/// The entry checker.
+#[derive(Debug, Default)]
+pub struct Checker {
+    ctx: Context,
+    dice: Dice,
+    poker: Poker,
+    selfpoker: Selfpoker,
+    generic: Generic,
+    counts: EntryCounts,
+}
+
+impl Checker {
+    /// A checker that has seen nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Checks the entry at `leaf`, given as its bytes.
+    pub fn entry_bytes(&mut self, leaf: u64, bytes: &[u8]) {
+        match Entry::decode(bytes) {
+            Ok(entry) => self.entry(leaf, &entry),
+            Err(e) => {
+                self.counts.invalid += 1;
+                self.ctx.find(FindingKind::BadEntry, leaf, e.to_string());
+            }
+        }
+    }
+
+    /// Checks one decoded entry at `leaf`.
+    pub fn entry(&mut self, leaf: u64, entry: &Entry) {
+        self.ctx.now_ms = self.ctx.now_ms.max(entry.time_ms);
+        self.counts.count(entry);
+        let ctx = &mut self.ctx;
+        match entry.scheme.as_str() {
+            "dice_v1" => self.dice.entry(ctx, leaf, entry),
+            "poker_hmac_v1" => self.poker.entry(ctx, leaf, entry),
+            "selfpoker" => self.selfpoker.entry(ctx, leaf, entry),
+            "selfpoker_v2" if entry.ids.len() == 2 => self.selfpoker.entry(ctx, leaf, entry),
+            _ => self.generic.entry(ctx, leaf, entry),
+        }
+        if entry.kind == Kind::Commitment {
+            let what = format!("{} {} commitment", entry.scheme, entry.ids.join("/"));
+            for value in &entry.values {
+                if looks_like_commitment(value) {
+                    self.ctx.commitment_seen(leaf, value, &what);
+                }
+            }
+        }
+    }
+
+    /// Applies the end-of-log policies (what should have been revealed by the
+    /// last entry's time) and returns the summary.
+    pub fn finish(mut self) -> (Summary, Findings) {
+        let ctx = &mut self.ctx;
+        self.dice.finish(ctx);
+        self.poker.finish(ctx);
+        self.selfpoker.finish(ctx);
+        self.generic.finish(ctx);
+        let mut open = self.dice.open() + self.poker.open() + self.selfpoker.open();
+        open += self.generic.open();
+        let summary = Summary::new(&self.counts, open, &self.ctx.stats, &mut self.ctx.findings);
+        (summary, self.ctx.findings)
+    }
+
+    /// The findings so far.
+    pub fn findings(&self) -> &Findings {
+        &self.ctx.findings
+    }
+}
+
+/// A commitment is 64 lowercase hex characters; seats and other values are not.
+fn looks_like_commitment(value: &str) -> bool {
+    value.len() == 64
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}

@@ -1,0 +1,91 @@
+//! Hostile input never panics the monitor or the witness: arbitrary entry
+//! bytes, entries with arbitrary fields, arbitrary request bodies.
+
+use fairseed_audit::witness::{Witness, WitnessState};
+use fairseed_audit::{Checker, Entry, Kind};
+use proptest::prelude::*;
+
+fn kind() -> impl Strategy<Value = Kind> {
+    prop_oneof![
+        Just(Kind::Commitment),
+        Just(Kind::Reveal),
+        Just(Kind::Outcome)
+    ]
+}
+
+fn field() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[0-9a-f]{64}",
+        "[0-9]{0,25}",
+        Just("under".to_owned()),
+        Just("18446744073709551615".to_owned()),
+        ".{0,12}",
+    ]
+}
+
+fn entry() -> impl Strategy<Value = Entry> {
+    let scheme = prop_oneof![
+        Just("dice_v1"),
+        Just("poker_hmac_v1"),
+        Just("selfpoker"),
+        Just("selfpoker_v2"),
+        Just("chess_colour_v1"),
+        Just("other"),
+    ];
+    (
+        kind(),
+        any::<u64>(),
+        scheme,
+        prop::collection::vec(field(), 0..4),
+        prop::collection::vec(field(), 0..8),
+    )
+        .prop_map(|(kind, time_ms, scheme, ids, values)| Entry {
+            kind,
+            time_ms,
+            scheme: scheme.to_owned(),
+            ids,
+            values,
+        })
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_are_findings(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let mut checker = Checker::new();
+        checker.entry_bytes(0, &bytes);
+        let _ = checker.finish();
+    }
+
+    #[test]
+    fn arbitrary_entries_are_findings(entries in prop::collection::vec(entry(), 0..40)) {
+        let mut checker = Checker::new();
+        for (leaf, entry) in entries.iter().enumerate() {
+            checker.entry(leaf as u64, entry);
+        }
+        let _ = checker.finish();
+    }
+
+    #[test]
+    fn arbitrary_requests_are_refused(body in prop::collection::vec(any::<u8>(), 0..300), text in "old [0-9]{1,3}\n([A-Za-z0-9+/=]{0,50}\n){0,3}\n.{0,80}") {
+        let witness = Witness::new("w.test/w", &[1; 32], &["fairseed.test/log+00000000+AQ==".to_owned()]);
+        let _ = witness.add_checkpoint(&WitnessState::default(), &body, 1);
+        let _ = witness.add_checkpoint(&WitnessState::default(), text.as_bytes(), 1);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_tiles_are_findings(size in 0u64..2000, tile in prop::collection::vec(any::<u8>(), 0..9000), seen in 0u64..3000) {
+        let key = fairseed_tlog::NoteKey::from_private_bytes("fairseed.test/log", &[1; 32]).expect("key");
+        let body = fairseed_tlog::checkpoint("fairseed.test/log", size, fairseed_tlog::EMPTY_ROOT, &[]).expect("body");
+        let note = fairseed_tlog::sign_checkpoint(&key, &body).expect("signed");
+        let state = fairseed_audit::State {
+            key: None,
+            checkpoints: vec![fairseed_audit::Seen { origin: "fairseed.test/log".into(), size: seen, root: "AAAA".into(), note: String::new() }],
+        };
+        let report = fairseed_audit::audit(note.as_bytes(), &key.vkey(), &state, |_| Some(tile.clone()), |_, _| {});
+        prop_assert!(size == 0 || !report.passed());
+    }
+}

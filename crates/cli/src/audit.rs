@@ -1,0 +1,195 @@
+//! `fairseed audit`: the transparency log monitor (docs/spec.md §16.8).
+//!
+//! The checks are `fairseed-audit`'s; this shell fetches the checkpoint, the key
+//! and the tiles, keeps the checkpoints seen in a state file, draws the progress
+//! bar and writes the reports. Exit status: 0 the log passed, 1 a finding,
+//! 2 the log could not be read at all.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use fairseed_audit::{audit, Report, State};
+
+use crate::audit_html::num;
+use crate::audit_source::Source;
+use crate::progress::Progress;
+
+/// `fairseed audit` flags.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// The log: its URL prefix (`http://host/log`) or a directory holding
+    /// `checkpoint`, `tile/...` and optionally `key`.
+    pub source: String,
+
+    /// The log's verifier key (note `vkey` form). Default: the key pinned in
+    /// the state file, else the log's own `key` file, trusted on first use.
+    #[arg(long, value_name = "VKEY")]
+    pub key: Option<String>,
+
+    /// Keeps the checkpoints seen (and the key) here, so the next audit checks
+    /// the log is consistent with them. Created if missing.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+
+    /// Print the report as JSON on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also write an HTML report with plots to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// Runs the audit and reports it.
+pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
+    let source = Source::parse(&args.source)?;
+    let state = match &args.state {
+        Some(path) => read_state(path)?,
+        None => State::default(),
+    };
+    let note = source
+        .get("checkpoint")?
+        .with_context(|| format!("{}: no checkpoint", args.source))?;
+    let key = resolve_key(args, &state, &source)?;
+    let error = RefCell::new(None);
+    let progress = Progress::new_count("leaves");
+    let report = audit(
+        &note,
+        &key,
+        &state,
+        |tile| source.tile(&tile.path(), &error),
+        |done, total| progress.set(done, total),
+    );
+    progress.finish();
+    if let Some(e) = error.into_inner() {
+        eprintln!("fairseed: some tiles could not be read (named missing below): {e}");
+    }
+    if let Some(path) = &args.state {
+        write_state(path, &report.state)?;
+    }
+    if let Some(path) = &args.html {
+        std::fs::write(path, crate::audit_html::page(&args.source, &report))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&json(&report))?);
+    } else {
+        print!("{}", text(&report));
+    }
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `--key`, else the pinned key, else the log's own (printed, so it can be pinned).
+fn resolve_key(args: &AuditArgs, state: &State, source: &Source) -> anyhow::Result<String> {
+    if let Some(key) = args.key.clone().or_else(|| state.key.clone()) {
+        return Ok(key);
+    }
+    let Some(bytes) = source.get("key")? else {
+        bail!(
+            "{}: no key file; give the log's verifier key with --key",
+            args.source
+        );
+    };
+    let key = String::from_utf8(bytes).context("the log's key file is not UTF-8")?;
+    let key = key.trim().to_owned();
+    eprintln!("fairseed: trusting the log's own key {key} (pin it with --key or --state)");
+    Ok(key)
+}
+
+fn read_state(path: &Path) -> anyhow::Result<State> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .with_context(|| format!("{}: not a fairseed audit state file", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(State::default()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// `state` as JSON, written whole to a temporary file, then renamed over the old one,
+/// so a crash leaves the old state or the new, never half of one.
+pub fn write_state(path: &Path, state: &impl serde::Serialize) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, serde_json::to_vec_pretty(state)?)
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
+}
+
+fn json(report: &Report) -> serde_json::Value {
+    serde_json::json!({
+        "passed": report.passed(),
+        "checkpoint": report.checkpoint.as_ref().map(|c| serde_json::json!({"origin": c.origin, "size": c.size, "root": c.root})),
+        "tiles": report.tiles,
+        "findings": report.findings,
+        "summary": report.summary,
+    })
+}
+
+/// The readable report.
+fn text(report: &Report) -> String {
+    let mut out = String::new();
+    if let Some(c) = &report.checkpoint {
+        out += &format!(
+            "log {}: checkpoint of {} entries, root {}, {} hash tiles authenticated\n",
+            c.origin, c.size, c.root, report.tiles
+        );
+    }
+    if let Some(s) = &report.summary {
+        let schemes: Vec<String> = s
+            .counts
+            .by_scheme
+            .iter()
+            .map(|(scheme, [c, r, o])| {
+                format!("{scheme} {c} commitments, {o} outcomes, {r} reveals")
+            })
+            .collect();
+        out += &format!("entries: {} ({})\n", s.counts.entries, schemes.join("; "));
+        out += &format!("open, not yet due: {}\n", s.open);
+        out += &format!(
+            "dice rolls: {}, chi-square {:.1} on {} degrees of freedom, p = {}\n",
+            s.rolls.n,
+            s.rolls.chi2,
+            s.rolls.df,
+            num(s.rolls.p)
+        );
+        out += &format!(
+            "cards: {} deals, position x card chi-square {:.1} on {} degrees of freedom, p = {}\n",
+            s.cards.n / 52,
+            s.cards.chi2,
+            s.cards.df,
+            num(s.cards.p)
+        );
+        let r = &s.rtp;
+        match (r.mean, r.ci99, r.theoretical) {
+            (Some(mean), Some((lo, hi)), Some(t)) => {
+                out += &format!(
+                    "return to player: {:.4} by chips (the rules give {:.4}), {mean:.4} per bet over {} bets (99 % CI {lo:.4} to {hi:.4}); the rules give {t:.4}: {}\n",
+                    r.by_chips.unwrap_or(0.0),
+                    r.theoretical_by_chips.unwrap_or(0.0),
+                    r.bets,
+                    if r.consistent == Some(true) { "consistent" } else { "NOT consistent" }
+                )
+            }
+            _ => out += &format!("return to player: {} bets settled, too few to estimate\n", r.bets),
+        }
+    }
+    if report.passed() {
+        out += "audit passed: no findings\n";
+    } else {
+        out += &format!("audit FAILED: {} findings\n", report.findings.total);
+        for finding in &report.findings.first {
+            out += &format!("  {finding}\n");
+        }
+        let hidden = report.findings.total - report.findings.first.len() as u64;
+        if hidden > 0 {
+            out += &format!("  … and {hidden} more\n");
+        }
+    }
+    out
+}

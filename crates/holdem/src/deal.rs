@@ -1,0 +1,195 @@
+//! The `deal` of a hand record dealt under `selfpoker_v2` (docs/spec.md §17.5):
+//! the session's commitment, the table, the seated humans' client seeds and,
+//! once the session has ended, its secret.
+//!
+//! [`check`] ties the record's `seed` to them: the secret to its commitment,
+//! then the seed to the HMAC derivation. The seed's own `commit`, the deck and
+//! the actions are then checked as for any hand ([`crate::record::replay`]).
+
+use std::collections::BTreeMap;
+
+use fairseed_core::selfpoker_v2::{self, ClientSeedEntry};
+use fairseed_core::{Commitment, Error, ServerSeed};
+use serde::{Deserialize, Serialize};
+
+use crate::record::{HandRecord, ReplayError};
+use crate::rules::Player;
+
+/// The session and client seeds a `selfpoker_v2` hand's seed derives from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DealV2 {
+    /// Always [`selfpoker_v2::SCHEME`].
+    pub scheme: String,
+    /// `sha256(session_secret)`, shown before any client seed was given.
+    pub session_commit: String,
+    /// The table, an identifier (docs/spec.md §1.5).
+    pub table_id: String,
+    /// Seat → client seed, one per human seated when the hand started.
+    pub client_seeds: BTreeMap<usize, String>,
+    /// The session secret, 64 lowercase hex; absent until the session ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_secret: Option<String>,
+}
+
+impl DealV2 {
+    /// The deal of a hand at `table_id` under the session of `secret`;
+    /// `revealed` says whether the secret goes into the record yet.
+    pub fn new(
+        secret: &[u8; 32],
+        table_id: &str,
+        client_seeds: &[ClientSeedEntry],
+        revealed: bool,
+    ) -> DealV2 {
+        DealV2 {
+            scheme: selfpoker_v2::SCHEME.to_owned(),
+            session_commit: selfpoker_v2::session_commit(secret),
+            table_id: table_id.to_owned(),
+            client_seeds: client_seeds
+                .iter()
+                .map(|e| (e.seat, e.seed.as_str().to_owned()))
+                .collect(),
+            session_secret: revealed.then(|| ServerSeed::from_bytes(*secret).reveal().to_owned()),
+        }
+    }
+
+    /// The client seeds, checked (`deal.client_seeds[<seat>]` names a bad one).
+    fn entries(&self) -> Result<Vec<ClientSeedEntry>, Error> {
+        self.client_seeds
+            .iter()
+            .map(|(seat, seed)| ClientSeedEntry::new(*seat, seed).map_err(in_deal))
+            .collect()
+    }
+
+    /// Checks every field's form, naming the first bad one (`deal.…`).
+    ///
+    /// # Errors
+    /// The scheme is not `selfpoker_v2`, a hex value is malformed, the table
+    /// is not an identifier, or a client seed or seat is out of range.
+    pub fn check_form(&self, hand: u64) -> Result<(), Error> {
+        if self.scheme != selfpoker_v2::SCHEME {
+            return Err(Error::invalid(
+                "deal.scheme",
+                format!("'{}', expected selfpoker_v2", self.scheme),
+            ));
+        }
+        Commitment::parse_field(&self.session_commit, "deal.session_commit")?;
+        if let Some(secret) = &self.session_secret {
+            selfpoker_v2::parse_secret(secret, "deal.session_secret")?;
+        }
+        selfpoker_v2::message(&self.table_id, hand, &self.entries()?).map_err(in_deal)?;
+        Ok(())
+    }
+}
+
+/// What the deal's check found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DealStatus {
+    /// The secret matches its commitment and derives the record's seed.
+    Derived,
+    /// The session is still open: the secret is not in the record yet.
+    Unrevealed,
+}
+
+/// Checks the `selfpoker_v2` deal of `record`: the secret (when revealed)
+/// against `session_commit`, that every human dealt in (and no AI) has a
+/// client seed, then that the derivation gives the record's `seed`.
+///
+/// # Errors
+/// [`ReplayError`] naming the first thing that differs; a malformed field is
+/// [`ReplayError::Input`].
+pub fn check(deal: &DealV2, record: &HandRecord) -> Result<DealStatus, ReplayError> {
+    let hand = record.hand;
+    let input = |error| ReplayError::Input { hand, error };
+    deal.check_form(hand).map_err(input)?;
+    let secret = match &deal.session_secret {
+        Some(text) => Some(selfpoker_v2::parse_secret(text, "deal.session_secret").map_err(input)?),
+        None => None,
+    };
+    if let Some(secret) = &secret {
+        if !selfpoker_v2::secret_matches(secret, &deal.session_commit) {
+            return Err(ReplayError::SessionCommit {
+                hand,
+                hashed: selfpoker_v2::session_commit(secret),
+                recorded: deal.session_commit.to_ascii_lowercase(),
+            });
+        }
+    }
+    check_seats(deal, record)?;
+    let Some(secret) = secret else {
+        return Ok(DealStatus::Unrevealed);
+    };
+    let entries = deal.entries().map_err(input)?;
+    let derived =
+        selfpoker_v2::hand_seed(&secret, &deal.table_id, hand, &entries).map_err(input)?;
+    if derived != record.seed {
+        return Err(ReplayError::Derivation {
+            hand,
+            derived,
+            recorded: record.seed,
+        });
+    }
+    Ok(DealStatus::Derived)
+}
+
+/// Every human dealt in has a client seed, no AI dealt in has one, and every
+/// seed's seat is at the table.
+fn check_seats(deal: &DealV2, record: &HandRecord) -> Result<(), ReplayError> {
+    let seats = record.config.seats;
+    if let Some(seat) = deal.client_seeds.keys().find(|&&s| s >= seats) {
+        return Err(ReplayError::ClientSeeds {
+            hand: record.hand,
+            difference: format!(
+                "seat {seat} has a client seed, the table has seats 0 to {}",
+                seats.saturating_sub(1)
+            ),
+        });
+    }
+    for s in &record.seats {
+        let has_seed = deal.client_seeds.contains_key(&s.seat);
+        let problem = match s.player {
+            Player::Human { .. } if !has_seed => "is a human dealt in without a client seed",
+            Player::Ai { .. } if has_seed => "is an AI and has a client seed",
+            _ => continue,
+        };
+        return Err(ReplayError::ClientSeeds {
+            hand: record.hand,
+            difference: format!("seat {} {problem}", s.seat),
+        });
+    }
+    Ok(())
+}
+
+/// A core error about a field of the deal, named from the record's root.
+fn in_deal(error: Error) -> Error {
+    match error.field() {
+        Some(field) if !field.starts_with("deal.") => {
+            let reason = error.to_string();
+            let reason = reason
+                .strip_prefix(&format!("{field}: "))
+                .unwrap_or(&reason);
+            Error::invalid(format!("deal.{field}"), reason)
+        }
+        _ => error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Until the session ends a record carries the commitment, never the secret.
+    #[test]
+    fn an_unrevealed_deal_holds_no_secret() {
+        let secret = [0x5a; 32];
+        let seeds = [ClientSeedEntry::new(0, "me").expect("valid")];
+        let hidden = DealV2::new(&secret, "t1", &seeds, false);
+        let hex = ServerSeed::from_bytes(secret).reveal().to_owned();
+        let json = serde_json::to_string(&hidden).expect("serializes");
+        assert!(!json.contains(&hex) && !format!("{hidden:?}").contains(&hex));
+        assert!(!json.contains("session_secret"), "{json}");
+        assert!(json.contains(&selfpoker_v2::session_commit(&secret)));
+        let shown = DealV2::new(&secret, "t1", &seeds, true);
+        assert_eq!(shown.session_secret.as_deref(), Some(hex.as_str()));
+    }
+}

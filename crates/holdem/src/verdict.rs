@@ -1,0 +1,201 @@
+//! Verdicts on hand records, in core's `fairseed verify` form, shared by the
+//! command line and the browser's verifier so both say the same words.
+//!
+//! Core cannot know the hold'em rules (this crate depends on core), so each
+//! verifier routes records whose `scheme` is `holdem_hand_v1` here and every
+//! other record to core ([`verify_batch`] does both for a batch of texts).
+
+use std::borrow::Cow;
+
+use fairseed_core::{Check, Verdict, Verifier};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use crate::deal::DealStatus;
+use crate::record::{check_deal, replay_hand, HandRecord, Outcome, ReplayError, SCHEME};
+
+/// Verdicts on `texts`, in order: hand records here, the rest by core's
+/// `verifier` in one batch (so a dice pair's bets still share its key state).
+pub fn verify_batch(verifier: &mut Verifier, texts: &[&str]) -> Vec<Verdict> {
+    let own: Vec<Option<Verdict>> = texts.iter().map(|t| verify_if_hand(t)).collect();
+    if own.iter().all(Option::is_none) {
+        return verifier.verify_batch(texts);
+    }
+    let rest: Vec<&str> = texts
+        .iter()
+        .zip(&own)
+        .filter(|(_, v)| v.is_none())
+        .map(|(t, _)| *t)
+        .collect();
+    let mut by_core = verifier.verify_batch(&rest).into_iter();
+    own.into_iter()
+        .map(|v| {
+            v.or_else(|| by_core.next()).unwrap_or_else(|| {
+                Verdict::unreadable(None, "internal error: a record got no verdict".to_owned())
+            })
+        })
+        .collect()
+}
+
+/// Just the `scheme` of a record, read without building the rest.
+#[derive(Deserialize)]
+struct SchemeOnly<'a> {
+    #[serde(borrow)]
+    scheme: Option<Cow<'a, str>>,
+}
+
+/// The verdict on `text` if it is a hand record, `None` for core.
+pub fn verify_if_hand(text: &str) -> Option<Verdict> {
+    // Most records are not hold'em: a substring search is far cheaper than a parse.
+    if !text.contains(SCHEME) {
+        return None;
+    }
+    let scheme = serde_json::from_str::<SchemeOnly<'_>>(text).ok()?.scheme?;
+    (scheme == SCHEME).then(|| verify_text(text))
+}
+
+/// Whether `value` is a record this crate verifies.
+pub fn is_hand_record(value: &Value) -> bool {
+    value.get("scheme").and_then(Value::as_str) == Some(SCHEME)
+}
+
+/// The verdict on a record read as JSON text.
+pub fn verify_text(text: &str) -> Verdict {
+    match serde_json::from_str::<HandRecord>(text) {
+        Err(e) => unreadable(format!("invalid JSON: {e}")),
+        Ok(record) => verdict(&record),
+    }
+}
+
+/// The verdict on a record already parsed as a JSON value.
+pub fn verify_value(value: &Value) -> Verdict {
+    match HandRecord::deserialize(value) {
+        Err(e) => unreadable(format!("invalid record: {e}")),
+        Ok(record) => verdict(&record),
+    }
+}
+
+fn unreadable(error: String) -> Verdict {
+    Verdict::unreadable(Some(SCHEME.to_owned()), error)
+}
+
+/// The checks of a record, in order, and the outcome when the hand replays:
+/// under `selfpoker_v2` `session_secret` and `derivation` (docs/spec.md
+/// §17.5), then `commitment`, `actions` and `results` (§15.1). The first
+/// failure ends the list, except an unrevealed secret: the hand itself is
+/// still replayed.
+pub fn verdict(record: &HandRecord) -> Verdict {
+    let mut checks = Vec::new();
+    match check_deal(record) {
+        Ok(None) => {}
+        Ok(Some(status)) => checks.extend(deal_checks(record, status)),
+        Err(e @ ReplayError::SessionCommit { .. }) => {
+            return finish(vec![failed("session_secret", &e)], None);
+        }
+        Err(e @ (ReplayError::ClientSeeds { .. } | ReplayError::Derivation { .. })) => {
+            return finish(vec![secret_check(record), failed("derivation", &e)], None);
+        }
+        // A malformed field or a scheme this module does not read.
+        Err(e) => return unreadable(e.to_string()),
+    }
+    let (more, outcome) = hand_checks(record);
+    checks.extend(more);
+    finish(checks, outcome)
+}
+
+fn deal_checks(record: &HandRecord, status: DealStatus) -> Vec<Check> {
+    match status {
+        DealStatus::Unrevealed => vec![secret_check(record)],
+        DealStatus::Derived => {
+            let (table, seeds) = record
+                .deal
+                .as_ref()
+                .map_or(("", 0), |d| (d.table_id.as_str(), d.client_seeds.len()));
+            vec![
+                secret_check(record),
+                Check::new(
+                    "derivation",
+                    true,
+                    format!(
+                        "seed {} is HMAC-SHA256 of the session secret over table {table}, hand {} and {seeds} client seed{}",
+                        record.seed,
+                        record.hand,
+                        if seeds == 1 { "" } else { "s" }
+                    ),
+                ),
+            ]
+        }
+    }
+}
+
+/// The `session_secret` check of a record whose secret, if revealed, matched.
+fn secret_check(record: &HandRecord) -> Check {
+    match &record.deal {
+        Some(d) if d.session_secret.is_some() => Check::new(
+            "session_secret",
+            true,
+            format!(
+                "sha256 of the revealed session secret is session_commit {}",
+                d.session_commit.to_ascii_lowercase()
+            ),
+        ),
+        _ => failed("session_secret", &ReplayError::Unrevealed(record.hand)),
+    }
+}
+
+/// §15.1's three checks of the hand itself.
+fn hand_checks(record: &HandRecord) -> (Vec<Check>, Option<Value>) {
+    let commitment = Check::new("commitment", true, "sha256(\"selfpoker:\" + seed) matches");
+    let actions = Check::new(
+        "actions",
+        true,
+        match record.actions.len() {
+            1 => "1 action replays under the rules".to_owned(),
+            n => format!("{n} actions replay under the rules"),
+        },
+    );
+    let results = Check::new(
+        "results",
+        true,
+        "board, returned chips, hands shown, pots, winners and final stacks match",
+    );
+    match replay_hand(record) {
+        Ok(outcome) => (
+            vec![commitment, actions, results],
+            Some(outcome_value(&outcome)),
+        ),
+        Err(e @ ReplayError::Commit(_)) => (vec![failed("commitment", &e)], None),
+        Err(
+            e @ (ReplayError::Setup { .. }
+            | ReplayError::Rule { .. }
+            | ReplayError::Unfinished { .. }
+            | ReplayError::AfterEnd { .. }),
+        ) => (vec![commitment, failed("actions", &e)], None),
+        Err(e) => (vec![commitment, actions, failed("results", &e)], None),
+    }
+}
+
+fn finish(checks: Vec<Check>, outcome: Option<Value>) -> Verdict {
+    let mut verdict = Verdict::unreadable(Some(SCHEME.to_owned()), String::new());
+    verdict.error = None;
+    verdict.valid = checks.iter().all(|c| c.ok);
+    verdict.checks = checks;
+    verdict.outcome = outcome;
+    verdict
+}
+
+fn failed(name: &'static str, error: &ReplayError) -> Check {
+    Check::new(name, false, error.to_string())
+}
+
+/// The replayed board (card names), pots and final stacks, for the report.
+fn outcome_value(outcome: &Outcome) -> Value {
+    let board: Vec<String> = outcome.board.iter().map(ToString::to_string).collect();
+    let pots: Vec<u64> = outcome.pots.iter().map(|p| p.amount).collect();
+    let stacks: Map<String, Value> = outcome
+        .stacks
+        .iter()
+        .map(|(seat, chips)| (format!("seat {seat}"), json!(chips)))
+        .collect();
+    json!({ "board": board, "pots": pots, "stacks": stacks })
+}

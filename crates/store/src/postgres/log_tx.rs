@@ -1,0 +1,137 @@
+//! The [`LogTx`] primitives in PostgreSQL's dialect: batches go as arrays
+//! (`UNNEST`), one round trip each.
+
+use super::tx::PgTx;
+use crate::convert;
+use crate::error::StoreResult;
+use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, HashBytes, LogTx};
+use crate::translog::{LogCheckpoint, LoggedEntry};
+
+fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64>> {
+    values.map(|v| convert::to_i64(v, what)).collect()
+}
+
+impl LogTx for PgTx<'_> {
+    async fn insert_log_entry(
+        &mut self,
+        entry: &[u8],
+        leaf_hash: &HashBytes,
+        subject: Option<&str>,
+        now: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO log_entries (entry, leaf_hash, subject, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(entry)
+        .bind(&leaf_hash[..])
+        .bind(subject)
+        .bind(now)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>> {
+        Ok(
+            sqlx::query_scalar("SELECT entry FROM log_entries WHERE subject = $1 ORDER BY id")
+                .bind(subject)
+                .fetch_all(&mut *self.0)
+                .await?,
+        )
+    }
+
+    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {
+        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT id, leaf_hash FROM log_entries WHERE leaf_index IS NULL ORDER BY id LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&mut *self.0)
+        .await?;
+        rows.into_iter()
+            .map(|(id, hash)| Ok((id, hash_bytes(hash)?)))
+            .collect()
+    }
+
+    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64)]) -> StoreResult<u64> {
+        let ids: Vec<i64> = assigned.iter().map(|(id, _)| *id).collect();
+        let indexes = to_i64s(assigned.iter().map(|(_, i)| *i), "leaf index")?;
+        let done = sqlx::query(
+            "UPDATE log_entries e SET leaf_index = v.idx
+             FROM UNNEST($1::bigint[], $2::bigint[]) AS v(id, idx)
+             WHERE e.id = v.id AND e.leaf_index IS NULL",
+        )
+        .bind(ids)
+        .bind(indexes)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
+        let indexes = to_i64s(hashes.iter().map(|(i, _)| *i), "hash index")?;
+        let values: Vec<Vec<u8>> = hashes.iter().map(|(_, h)| h.to_vec()).collect();
+        sqlx::query(
+            "INSERT INTO log_hashes (idx, hash) SELECT * FROM UNNEST($1::bigint[], $2::bytea[])",
+        )
+        .bind(indexes)
+        .bind(values)
+        .execute(&mut *self.0)
+        .await?;
+        Ok(())
+    }
+
+    async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
+        let wanted = to_i64s(indexes.iter().copied(), "hash index")?;
+        let rows: Vec<(i64, Vec<u8>)> =
+            sqlx::query_as("SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)")
+                .bind(wanted)
+                .fetch_all(&mut *self.0)
+                .await?;
+        rows.into_iter()
+            .map(|(index, hash)| Ok((convert::to_u64(index, "hash index")?, hash_bytes(hash)?)))
+            .collect()
+    }
+
+    async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
+        sqlx::query("INSERT INTO log_checkpoints (size, note, created_at) VALUES ($1, $2, $3)")
+            .bind(convert::to_i64(size, "tree size")?)
+            .bind(note)
+            .bind(now)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+
+    async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
+        let row: Option<(i64, String)> =
+            sqlx::query_as("SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1")
+                .fetch_optional(&mut *self.0)
+                .await?;
+        checkpoint_row(row)
+    }
+
+    async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
+        let from = convert::to_i64(from, "leaf index")?;
+        Ok(sqlx::query_scalar(
+            "SELECT entry FROM log_entries WHERE leaf_index >= $1 AND leaf_index < $1 + $2
+             ORDER BY leaf_index",
+        )
+        .bind(from)
+        .bind(i64::from(count))
+        .fetch_all(&mut *self.0)
+        .await?)
+    }
+
+    async fn log_entry_by_hash(
+        &mut self,
+        leaf_hash: &HashBytes,
+    ) -> StoreResult<Option<LoggedEntry>> {
+        let row: Option<(Vec<u8>, Option<i64>)> = sqlx::query_as(
+            "SELECT entry, leaf_index FROM log_entries WHERE leaf_hash = $1 ORDER BY id LIMIT 1",
+        )
+        .bind(&leaf_hash[..])
+        .fetch_optional(&mut *self.0)
+        .await?;
+        entry_row(row)
+    }
+}

@@ -1,0 +1,94 @@
+//! Which entries each change queues (docs/spec.md §16.1): a dice pair's
+//! commitment and reveal and each bet's outcome; a round's commitment when it
+//! is created and its reveal when it ends. The values are the text the
+//! records carry, so a monitor can match every entry with the record a player holds.
+
+use fairseed_tlog::{EntryKind, LogEntry};
+
+use crate::types::{BetRow, NewRound, RoundRow, SeedPair};
+
+/// The scheme of dice entries.
+const DICE: &str = "dice_v1";
+
+fn entry(kind: EntryKind, scheme: &str, ids: Vec<String>, values: Vec<String>) -> LogEntry {
+    LogEntry {
+        kind,
+        // Set when the entry is queued.
+        time_ms: 0,
+        scheme: scheme.to_owned(),
+        ids,
+        values,
+    }
+}
+
+/// A new dice pair's commitment; the pair is named by its commitment.
+pub(crate) fn dice_commitment(commitment: &str) -> LogEntry {
+    entry(
+        EntryKind::Commitment,
+        DICE,
+        vec![commitment.to_owned()],
+        vec![commitment.to_owned()],
+    )
+}
+
+/// A rotated dice pair's server seed.
+pub(crate) fn dice_reveal(commitment: &str, server_seed: &str) -> LogEntry {
+    entry(
+        EntryKind::Reveal,
+        DICE,
+        vec![commitment.to_owned()],
+        vec![server_seed.to_owned()],
+    )
+}
+
+/// A settled bet under the pair's commitment: ids the commitment and the
+/// nonce; values the client seed, stake, condition, target, roll and payout.
+pub(crate) fn dice_outcome(pair: &SeedPair, bet: &BetRow) -> LogEntry {
+    entry(
+        EntryKind::Outcome,
+        DICE,
+        vec![pair.commitment.clone(), bet.nonce.to_string()],
+        vec![
+            pair.client_seed.clone(),
+            bet.amount.to_string(),
+            bet.condition.as_str().to_owned(),
+            bet.target.to_string(),
+            bet.roll.to_string(),
+            bet.payout.to_string(),
+        ],
+    )
+}
+
+/// The scheme of the rounds of `kind` whose commitment players are shown;
+/// `None` for bookkeeping rounds (a poker table, a player's index).
+fn round_scheme(kind: &str) -> Option<&'static str> {
+    match kind {
+        "match" => Some("match_seed_v1"),
+        "chess" => Some("chess_colour_v1"),
+        "poker" => Some("poker_hmac_v1"),
+        "selfpoker" => Some("selfpoker"),
+        _ => None,
+    }
+}
+
+/// A new round's commitment, named by the round id.
+pub(crate) fn round_commitment(round: &NewRound) -> Option<LogEntry> {
+    let scheme = round_scheme(&round.kind)?;
+    Some(entry(
+        EntryKind::Commitment,
+        scheme,
+        vec![round.id.clone()],
+        vec![round.commitment.clone()],
+    ))
+}
+
+/// A round's revealed secret.
+pub(crate) fn round_reveal(row: &RoundRow, secret: &str) -> Option<LogEntry> {
+    let scheme = round_scheme(&row.kind)?;
+    Some(entry(
+        EntryKind::Reveal,
+        scheme,
+        vec![row.id.clone()],
+        vec![secret.to_owned()],
+    ))
+}

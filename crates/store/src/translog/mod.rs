@@ -1,0 +1,116 @@
+//! The transparency log's storage (docs/spec.md §16), decided once for every
+//! backend over the [`LogTx`] primitives.
+//!
+//! Appending is queueing: the transaction that shows a commitment, reveal or
+//! outcome also inserts its entry, so nothing is shown that the log will not
+//! hold. The sequencer ([`sequence`]) later takes the queue in order, gives
+//! each entry the next leaf index, stores the tree's new hashes (only the
+//! frontier is read for that) and a checkpoint signed by the caller's key, in
+//! one transaction: a second sequencer racing it fails on the unique leaf
+//! indexes and writes nothing.
+
+pub(crate) mod entries;
+pub(crate) mod tx;
+
+use fairseed_tlog::{append_leaves, frontier_indexes, leaf_hash, Hash, LogEntry, SparseHashes};
+
+use crate::error::{Refusal, StoreError, StoreResult};
+pub(crate) use tx::LogTx;
+
+/// The most entries one sequencing step takes.
+pub const MAX_BATCH: u32 = 4096;
+
+/// A signed checkpoint as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogCheckpoint {
+    /// The tree size it signs.
+    pub size: u64,
+    /// The signed note (C2SP tlog-checkpoint in a signed-note).
+    pub note: String,
+}
+
+/// One entry of the log, queued or sequenced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedEntry {
+    /// The entry's bytes (docs/spec.md §16.1).
+    pub entry: Vec<u8>,
+    /// Its leaf index once sequenced.
+    pub leaf_index: Option<u64>,
+}
+
+/// Signs the checkpoint of a tree of `size` leaves with root `root`; the
+/// signed note, or an error that aborts the sequencing step.
+pub type SignFn = Box<dyn FnOnce(u64, [u8; 32]) -> StoreResult<String> + Send>;
+
+/// The subject of the entries an idempotent call queues: its scope and key.
+pub(crate) fn subject(scope: &str, key: &str) -> String {
+    format!("{scope}\n{key}")
+}
+
+/// Where and whether entries are queued: `on` (the log runs) and the
+/// idempotent call queueing them, whose replay reads them back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Queue<'a> {
+    pub(crate) on: bool,
+    pub(crate) subject: Option<&'a str>,
+}
+
+/// Queues `entry` (its time set to `now`) if the log is on; the bytes
+/// queued, to hand to the caller for a receipt.
+pub(crate) async fn append<T: LogTx>(
+    tx: &mut T,
+    queue: Queue<'_>,
+    entry: Option<LogEntry>,
+    now: i64,
+) -> StoreResult<Vec<Vec<u8>>> {
+    let Some(mut entry) = entry.filter(|_| queue.on) else {
+        return Ok(Vec::new());
+    };
+    entry.time_ms = u64::try_from(now).unwrap_or(0);
+    let bytes = entry
+        .encode()
+        .map_err(|e| StoreError::other(format!("a log entry does not encode: {e}")))?;
+    tx.insert_log_entry(&bytes, &leaf_hash(&bytes).0, queue.subject, now)
+        .await?;
+    Ok(vec![bytes])
+}
+
+/// Sequences up to `max` queued entries and signs the new checkpoint;
+/// `None` if nothing was queued and a checkpoint exists (the first call
+/// signs the empty tree).
+pub(crate) async fn sequence<T: LogTx>(
+    tx: &mut T,
+    max: u32,
+    sign: SignFn,
+    now: i64,
+) -> StoreResult<Option<LogCheckpoint>> {
+    let latest = tx.latest_log_checkpoint().await?;
+    let size = latest.as_ref().map_or(0, |c| c.size);
+    let pending = tx.pending_log_entries(max).await?;
+    if pending.is_empty() && latest.is_some() {
+        return Ok(None);
+    }
+    let mut hashes = SparseHashes::new();
+    for (index, hash) in tx.log_hashes(&frontier_indexes(size)).await? {
+        hashes.insert(index, Hash(hash));
+    }
+    let leaves: Vec<Hash> = pending.iter().map(|(_, h)| Hash(*h)).collect();
+    let (added, root) = append_leaves(size, &leaves, &mut hashes)
+        .map_err(|e| StoreError::other(format!("the stored log is incomplete: {e}")))?;
+    let assigned: Vec<(i64, u64)> = pending.iter().map(|(id, _)| *id).zip(size..).collect();
+    if tx.set_leaf_indexes(&assigned).await? != assigned.len() as u64 {
+        return Err(StoreError::conflict(
+            Refusal::Constraint,
+            "another sequencer took these entries",
+        ));
+    }
+    let added: Vec<(u64, [u8; 32])> = added.into_iter().map(|(i, h)| (i, h.0)).collect();
+    tx.insert_log_hashes(&added).await?;
+    let new_size = size + assigned.len() as u64;
+    let note = sign(new_size, root.0)?;
+    tx.insert_log_checkpoint(new_size, &note, now).await?;
+    Ok(Some(LogCheckpoint {
+        size: new_size,
+        note,
+    }))
+}

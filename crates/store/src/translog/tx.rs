@@ -1,0 +1,82 @@
+//! The SQL primitives of the transparency log, which each backend provides
+//! beside its [`crate::tx::Tx`] ones.
+
+use crate::convert;
+use crate::error::{StoreError, StoreResult};
+use crate::translog::{LogCheckpoint, LoggedEntry};
+
+/// A 32-byte SHA-256 hash as stored.
+pub(crate) type HashBytes = [u8; 32];
+
+/// A stored hash, which must be 32 bytes.
+pub(crate) fn hash_bytes(blob: Vec<u8>) -> StoreResult<HashBytes> {
+    blob.try_into()
+        .map_err(|_| StoreError::other("a stored log hash is not 32 bytes"))
+}
+
+/// A checkpoint row.
+pub(crate) fn checkpoint_row(row: Option<(i64, String)>) -> StoreResult<Option<LogCheckpoint>> {
+    row.map(|(size, note)| {
+        Ok(LogCheckpoint {
+            size: convert::to_u64(size, "tree size")?,
+            note,
+        })
+    })
+    .transpose()
+}
+
+/// An entry row: its bytes and leaf index.
+pub(crate) fn entry_row(row: Option<(Vec<u8>, Option<i64>)>) -> StoreResult<Option<LoggedEntry>> {
+    row.map(|(entry, index)| {
+        Ok(LoggedEntry {
+            entry,
+            leaf_index: index
+                .map(|i| convert::to_u64(i, "leaf index"))
+                .transpose()?,
+        })
+    })
+    .transpose()
+}
+
+/// The log's statements inside one transaction (or one read connection).
+pub(crate) trait LogTx {
+    /// Queues an entry with its leaf hash and the idempotent call that queued it.
+    async fn insert_log_entry(
+        &mut self,
+        entry: &[u8],
+        leaf_hash: &HashBytes,
+        subject: Option<&str>,
+        now: i64,
+    ) -> StoreResult<()>;
+
+    /// The entries queued under `subject`, in queue order.
+    async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// Up to `limit` queued entries without a leaf index, oldest first: `(id, leaf hash)`.
+    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>>;
+
+    /// Gives each queued entry `(id, leaf index)` its index if it has none;
+    /// how many were given one.
+    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64)]) -> StoreResult<u64>;
+
+    /// Stores new tree hashes by their stored-hash index.
+    async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()>;
+
+    /// The stored hashes among `indexes` (any order; a missing one is left out).
+    async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>>;
+
+    /// Stores a signed checkpoint.
+    async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()>;
+
+    /// The checkpoint of the largest tree.
+    async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>>;
+
+    /// The entries of leaves `from .. from + count`, in order (fewer if the tree is smaller).
+    async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// An entry by its leaf hash (the earliest queued, should two be equal).
+    async fn log_entry_by_hash(
+        &mut self,
+        leaf_hash: &HashBytes,
+    ) -> StoreResult<Option<LoggedEntry>>;
+}

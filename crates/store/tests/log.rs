@@ -1,0 +1,353 @@
+//! The transparency log's storage on every backend: what each change queues,
+//! sequencing into a tree that the stored hashes and entries rebuild, and one
+//! sequencer winning when two race on one PostgreSQL database.
+
+use std::sync::Arc;
+
+mod common;
+
+use fairseed_store::{
+    BetDraw, BetRequest, Commit, Condition, LogCheckpoint, NewRound, NewSeedPair, PgStore,
+    RoundChange, RoundWrite, SecretSeed, SeedCipher, Settled, SignFn, SqliteStore, Store,
+};
+use fairseed_tlog::{
+    checkpoint, decode_bundle, leaf_hash, new_entry_bundles, open_checkpoint, prove_inclusion,
+    root_from_tiles, sign_checkpoint, tile_hash_indexes, verify_inclusion, EntryKind, Hash,
+    LogEntry, NoteKey, SparseHashes, TileKind,
+};
+use sha2::{Digest, Sha256};
+
+const ORIGIN: &str = "store.test/fairseed";
+
+fn key() -> NoteKey {
+    NoteKey::from_private_bytes(ORIGIN, &[5; 32]).expect("key")
+}
+
+fn signer() -> SignFn {
+    Box::new(|size, root| {
+        let body =
+            checkpoint(ORIGIN, size, Hash(root), &[]).map_err(fairseed_store::StoreError::other)?;
+        sign_checkpoint(&key(), &body).map_err(fairseed_store::StoreError::other)
+    })
+}
+
+fn pair(n: u8) -> NewSeedPair {
+    let server_seed = SecretSeed::new(hex::encode([n; 32]));
+    NewSeedPair {
+        commitment: hex::encode(Sha256::digest(server_seed.expose().as_bytes())),
+        server_seed,
+        client_seed: format!("client-{n}"),
+    }
+}
+
+fn bet(player_id: i64, key: &str) -> BetRequest {
+    BetRequest {
+        player_id,
+        idempotency_key: key.to_owned(),
+        amount: 1,
+        condition: Condition::Under,
+        target: 5000,
+        settle: Box::new(|d: BetDraw<'_>| {
+            Ok(Settled {
+                roll: 42,
+                win: false,
+                payout: 0,
+                balance_after: d.balance - 1,
+            })
+        }),
+    }
+}
+
+fn round(id: &str, kind: &str, n: u8) -> NewRound {
+    let secret = SecretSeed::new(hex::encode([n; 32]));
+    NewRound {
+        id: id.into(),
+        kind: kind.into(),
+        commitment: hex::encode(Sha256::digest(secret.expose().as_bytes())),
+        secret,
+        state: "{}".into(),
+        status: "open".into(),
+    }
+}
+
+fn decode(bytes: &[u8]) -> LogEntry {
+    LogEntry::decode(bytes).expect("entry decodes")
+}
+
+/// Every change queues the entries docs/spec.md §16.1 names; returns them in order.
+async fn changes(store: &dyn Store) -> Vec<Vec<u8>> {
+    let mut queued = Vec::new();
+    let (player, first) = store
+        .create_player(&"a".repeat(64), 100, pair(1))
+        .await
+        .expect("player");
+    let commitment = decode(&first.appended[0]);
+    assert_eq!(commitment.kind, EntryKind::Commitment);
+    assert_eq!(commitment.values, vec![first.commitment.clone()]);
+    queued.extend(first.appended.clone());
+
+    let placed = store.place_bet(bet(player.id, "b1")).await.expect("bet");
+    let outcome = decode(&placed.appended[0]);
+    assert_eq!(outcome.kind, EntryKind::Outcome);
+    assert_eq!(outcome.ids, vec![first.commitment.clone(), "0".into()]);
+    assert_eq!(
+        outcome.values,
+        ["client-1", "1", "under", "5000", "42", "0"]
+    );
+    queued.extend(placed.appended.clone());
+    // A replay queues nothing new: it reads back the first answer's entries
+    // (for its receipts); the queue is checked whole below.
+    let replay = store.place_bet(bet(player.id, "b1")).await.expect("replay");
+    assert!(replay.replayed, "the same key replays");
+    assert_eq!(replay.appended, placed.appended, "a replay's entries are the first answer's");
+
+    let rotation = store
+        .rotate(player.id, pair(2), Box::new(|_, _| Ok(Vec::new())))
+        .await
+        .expect("rotate");
+    let reveal = decode(&rotation.appended[0]);
+    assert_eq!(reveal.kind, EntryKind::Reveal);
+    assert_eq!(reveal.values, vec![hex::encode([1u8; 32])]);
+    queued.extend(rotation.appended);
+    queued.extend(rotation.current.appended);
+
+    let extra = LogEntry {
+        kind: EntryKind::Commitment,
+        time_ms: 0,
+        scheme: "poker_hmac_v1".into(),
+        ids: vec!["poker:t:s1".into(), "1".into()],
+        values: vec!["aa".into(), "bb".into()],
+    };
+    let created = store
+        .commit(Commit {
+            creates: vec![
+                round("poker:t:s1", "poker", 3),
+                round("poker_table:t", "poker_table", 4),
+            ],
+            log: vec![extra],
+            ..Commit::default()
+        })
+        .await
+        .expect("create");
+    assert_eq!(
+        created[0].appended.len(),
+        2,
+        "the session's commitment, then the hand's"
+    );
+    assert!(created[1].appended.is_empty(), "a table commits to nothing");
+    queued.extend(created[0].appended.clone());
+    let revealed = store
+        .commit(Commit {
+            writes: vec![RoundWrite {
+                id: "poker:t:s1".into(),
+                expected_version: 0,
+                change: RoundChange {
+                    state: "{}".into(),
+                    status: "rotated".into(),
+                    reveal: true,
+                    ..RoundChange::default()
+                },
+            }],
+            ..Commit::default()
+        })
+        .await
+        .expect("reveal");
+    assert_eq!(
+        decode(&revealed[0].appended[0]).values,
+        vec![hex::encode([3u8; 32])]
+    );
+    queued.extend(revealed[0].appended.clone());
+    queued
+}
+
+/// Rebuilds the tree from the stored hashes and entries, as the served tiles are.
+async fn check_tree(store: &dyn Store, head: &LogCheckpoint, queued: &[Vec<u8>]) {
+    let parsed = open_checkpoint(head.note.as_bytes(), &key().vkey()).expect("signed");
+    assert_eq!(parsed.size(), head.size);
+    let size = head.size;
+    let mut tiles = std::collections::BTreeMap::new();
+    for tile in fairseed_tlog::new_hash_tiles(0, size) {
+        let indexes = tile_hash_indexes(&tile);
+        let mut hashes = SparseHashes::new();
+        for (i, h) in store.log_hashes(&indexes).await.expect("hashes") {
+            hashes.insert(i, Hash(h));
+        }
+        tiles.insert(
+            tile,
+            fairseed_tlog::hash_tile_data(&hashes, &tile).expect("tile"),
+        );
+    }
+    let root = root_from_tiles(size, |t| tiles.get(t).cloned()).expect("root");
+    assert_eq!(&root, parsed.hash());
+    let mut leaves = Vec::new();
+    for bundle in new_entry_bundles(0, size) {
+        assert_eq!(bundle.kind, TileKind::Entries);
+        let from = bundle.index * 256;
+        let entries = store.log_leaves(from, bundle.width).await.expect("leaves");
+        let encoded = fairseed_tlog::encode_bundle(&entries).expect("bundle");
+        leaves.extend(
+            decode_bundle(&encoded)
+                .expect("decodes")
+                .into_iter()
+                .map(<[u8]>::to_vec),
+        );
+    }
+    assert_eq!(
+        leaves, queued,
+        "the log holds every queued entry, in queue order"
+    );
+    for (index, entry) in (0..).zip(queued) {
+        let found = store
+            .log_entry(leaf_hash(entry).0)
+            .await
+            .expect("read")
+            .expect("found");
+        assert_eq!(found.leaf_index, Some(index));
+        let mut hashes = SparseHashes::new();
+        let proof = loop {
+            if let Some(proof) = hashes
+                .try_with(|h| prove_inclusion(h, index, size))
+                .expect("proof")
+            {
+                break proof;
+            }
+            let missing = hashes.take_missing();
+            for (i, h) in store.log_hashes(&missing).await.expect("hashes") {
+                hashes.insert(i, Hash(h));
+            }
+        };
+        verify_inclusion(&proof, size, root, index, leaf_hash(entry)).expect("included");
+    }
+}
+
+async fn scenario(store: Arc<dyn Store>) {
+    let empty = store
+        .sequence_log(100, signer())
+        .await
+        .expect("first")
+        .expect("signs the empty tree");
+    assert_eq!(empty.size, 0);
+    assert!(store
+        .sequence_log(100, signer())
+        .await
+        .expect("idle")
+        .is_none());
+    let queued = changes(store.as_ref()).await;
+    assert_eq!(queued.len(), 7);
+    let queued_only = store
+        .log_entry(leaf_hash(&queued[0]).0)
+        .await
+        .expect("read")
+        .expect("queued");
+    assert_eq!(queued_only.leaf_index, None, "not sequenced yet");
+    // Two steps of at most 5: sequencing resumes from the stored frontier.
+    let first = store
+        .sequence_log(5, signer())
+        .await
+        .expect("step")
+        .expect("grew");
+    assert_eq!(first.size, 5);
+    check_tree(store.as_ref(), &first, &queued[..5]).await;
+    let second = store
+        .sequence_log(5, signer())
+        .await
+        .expect("step")
+        .expect("grew");
+    assert_eq!(second.size, 7);
+    assert_eq!(
+        store.log_checkpoint().await.expect("latest"),
+        Some(second.clone())
+    );
+    check_tree(store.as_ref(), &second, &queued).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = SqliteStore::open(
+        &dir.path().join("db.sqlite"),
+        SeedCipher::random().expect("key"),
+    )
+    .expect("open");
+    scenario(Arc::new(store)).await;
+    let memory = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
+    scenario(Arc::new(memory)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn off_queues_nothing() {
+    let store = SqliteStore::open_memory(SeedCipher::random().expect("key"))
+        .expect("open")
+        .with_log(false);
+    let (player, pair) = store
+        .create_player(&"c".repeat(64), 10, pair(7))
+        .await
+        .expect("player");
+    assert!(pair.appended.is_empty());
+    assert!(store
+        .place_bet(bet(player.id, "k"))
+        .await
+        .expect("bet")
+        .appended
+        .is_empty());
+    store.sequence_log(100, signer()).await.expect("empty tree");
+    assert!(store
+        .sequence_log(100, signer())
+        .await
+        .expect("idle")
+        .is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres() {
+    let Some(url) = common::postgres_url("transparency log on PostgreSQL") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("connect");
+    scenario(Arc::new(store.clone())).await;
+
+    // Two stores sequencing the same queue at once: every entry gets one
+    // index, and the tree the checkpoints sign stays one tree.
+    let peer = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("peer");
+    let before = store
+        .log_checkpoint()
+        .await
+        .expect("latest")
+        .expect("some")
+        .size;
+    let mut queued = Vec::new();
+    for n in 0..40u8 {
+        let (_, p) = store
+            .create_player(&format!("{n:064}"), 1, pair(100 + n))
+            .await
+            .expect("player");
+        queued.extend(p.appended);
+    }
+    let (a, b) = tokio::join!(
+        store.sequence_log(25, signer()),
+        peer.sequence_log(25, signer())
+    );
+    assert!(a.is_ok() || b.is_ok(), "one of them sequences");
+    while store
+        .sequence_log(25, signer())
+        .await
+        .expect("drain")
+        .is_some()
+    {}
+    let head = store.log_checkpoint().await.expect("latest").expect("some");
+    assert_eq!(head.size, before + 40);
+    let all: Vec<Vec<u8>> = store
+        .log_leaves(0, u32::try_from(head.size).expect("small"))
+        .await
+        .expect("all");
+    assert_eq!(&all[usize::try_from(before).expect("small")..], &queued[..]);
+    check_tree(&store, &head, &all).await;
+    store.close().await;
+    peer.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}

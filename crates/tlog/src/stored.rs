@@ -1,0 +1,235 @@
+//! A log kept as stored hashes in a database, read a few at a time.
+//!
+//! A store cannot hand `tlog_tiles` a synchronous reader over its whole tree,
+//! and need not: appending reads only the roots of the tree's complete
+//! subtrees (its frontier), a proof or a tile reads a known handful. So the
+//! caller fills a [`SparseHashes`] with what it fetched, runs the computation,
+//! and if that asked for hashes it lacked ([`SparseHashes::take_missing`]),
+//! fetches them and runs it again.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use tlog_tiles::HashReader;
+
+use crate::tiles::{TileKind, TilePath, TILE_HEIGHT, TILE_WIDTH};
+use crate::{Hash, TlogError};
+
+/// Some stored hashes by `stored_hash_index`, and the ones a computation asked for and lacked.
+#[derive(Debug, Default)]
+pub struct SparseHashes {
+    known: BTreeMap<u64, Hash>,
+    missing: RefCell<BTreeSet<u64>>,
+}
+
+impl SparseHashes {
+    /// No hashes yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a fetched hash.
+    pub fn insert(&mut self, index: u64, hash: Hash) {
+        self.known.insert(index, hash);
+    }
+
+    /// The indexes asked for since the last call that were not known, ascending.
+    pub fn take_missing(&self) -> Vec<u64> {
+        std::mem::take(&mut *self.missing.borrow_mut())
+            .into_iter()
+            .collect()
+    }
+
+    /// Runs `f` over these hashes; `Ok(None)` if it needed hashes not known
+    /// yet (see [`Self::take_missing`]).
+    ///
+    /// # Errors
+    /// The error of `f` when it failed with every hash it asked for at hand.
+    pub fn try_with<R>(
+        &self,
+        f: impl FnOnce(&Self) -> Result<R, TlogError>,
+    ) -> Result<Option<R>, TlogError> {
+        match f(self) {
+            Ok(out) => Ok(Some(out)),
+            Err(_) if !self.missing.borrow().is_empty() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl HashReader for SparseHashes {
+    fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
+        let found: Vec<Option<Hash>> = indexes.iter().map(|i| self.known.get(i).copied()).collect();
+        if found.iter().all(Option::is_some) {
+            return Ok(found.into_iter().flatten().collect());
+        }
+        let mut missing = self.missing.borrow_mut();
+        for (i, hash) in indexes.iter().zip(&found) {
+            if hash.is_none() {
+                missing.insert(*i);
+            }
+        }
+        Err(tlog_tiles::Error::IndexesNotInTree)
+    }
+}
+
+/// The stored hashes appending to a tree of `size` leaves reads: the roots of its complete subtrees.
+pub fn frontier_indexes(size: u64) -> Vec<u64> {
+    if size == 0 {
+        return Vec::new();
+    }
+    tlog_tiles::sub_tree_index(0, size, Vec::new())
+}
+
+/// Appends `leaves` to a tree of `size` leaves whose [`frontier_indexes`] are in
+/// `hashes`: the new stored hashes with their indexes (to persist), and the new root.
+///
+/// # Errors
+/// [`TlogError::OutOfRange`] if `hashes` lacks a frontier hash.
+pub fn append_leaves(
+    size: u64,
+    leaves: &[Hash],
+    hashes: &mut SparseHashes,
+) -> Result<(Vec<(u64, Hash)>, Hash), TlogError> {
+    let mut added = Vec::new();
+    for (n, leaf) in (size..).zip(leaves) {
+        let new = tlog_tiles::stored_hashes_for_record_hash(n, *leaf, &*hashes)
+            .map_err(|e| TlogError::OutOfRange(format!("appending leaf {n}: {e}")))?;
+        let first = tlog_tiles::stored_hash_index(0, n);
+        for (index, hash) in (first..).zip(new) {
+            hashes.insert(index, hash);
+            added.push((index, hash));
+        }
+    }
+    let new_size = size + leaves.len() as u64;
+    let root = tree_root(hashes, new_size)?;
+    Ok((added, root))
+}
+
+/// The root of the tree of `size` leaves.
+///
+/// # Errors
+/// [`TlogError::OutOfRange`] if `hashes` lacks a hash it needs.
+pub fn tree_root(hashes: &impl HashReader, size: u64) -> Result<Hash, TlogError> {
+    tlog_tiles::tree_hash(size, hashes).map_err(|e| TlogError::OutOfRange(e.to_string()))
+}
+
+/// The inclusion proof of leaf `index` in the tree of `size` leaves.
+///
+/// # Errors
+/// [`TlogError::OutOfRange`] unless `index < size` and `hashes` has what it needs.
+pub fn prove_inclusion(
+    hashes: &impl HashReader,
+    index: u64,
+    size: u64,
+) -> Result<Vec<Hash>, TlogError> {
+    if index >= size {
+        return Err(TlogError::OutOfRange(format!(
+            "leaf index {index} is not in a tree of {size} leaves"
+        )));
+    }
+    tlog_tiles::prove_record(size, index, hashes).map_err(|e| TlogError::OutOfRange(e.to_string()))
+}
+
+/// The consistency proof from the tree of `old_size` leaves to the one of `new_size`.
+///
+/// # Errors
+/// [`TlogError::OutOfRange`] unless `1 <= old_size <= new_size` and `hashes` has what it needs.
+pub fn prove_consistency(
+    hashes: &impl HashReader,
+    old_size: u64,
+    new_size: u64,
+) -> Result<Vec<Hash>, TlogError> {
+    if old_size == 0 || old_size > new_size {
+        return Err(TlogError::OutOfRange(format!(
+            "consistency needs 1 <= old size <= new size, got {old_size} and {new_size}"
+        )));
+    }
+    tlog_tiles::prove_tree(new_size, old_size, hashes)
+        .map_err(|e| TlogError::OutOfRange(e.to_string()))
+}
+
+/// The stored-hash indexes a hash tile holds, in order; empty for an entry bundle.
+pub fn tile_hash_indexes(tile: &TilePath) -> Vec<u64> {
+    let TileKind::Hashes { level } = tile.kind else {
+        return Vec::new();
+    };
+    let Some(tree_level) = level.checked_mul(TILE_HEIGHT) else {
+        return Vec::new();
+    };
+    let start = tile.index.saturating_mul(u64::from(TILE_WIDTH));
+    (0..u64::from(tile.width))
+        .map(|i| tlog_tiles::stored_hash_index(tree_level, start + i))
+        .collect()
+}
+
+/// Whether the tree of `size` leaves has the hashes of `tile` (at least its width of them).
+pub fn tile_exists(tile: &TilePath, size: u64) -> bool {
+    let count = match tile.kind {
+        TileKind::Hashes { level } => {
+            let shift = u32::from(level) * u32::from(TILE_HEIGHT);
+            size.checked_shr(shift).unwrap_or(0)
+        }
+        TileKind::Entries => size,
+    };
+    tile.index
+        .checked_mul(u64::from(TILE_WIDTH))
+        .and_then(|start| start.checked_add(u64::from(tile.width)))
+        .is_some_and(|end| end <= count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{hash_tile_data, leaf_hash, MemoryLog};
+
+    /// Appending batch by batch from the frontier alone gives the in-memory log's hashes and roots.
+    #[test]
+    fn appending_from_the_frontier_matches_the_memory_log() {
+        let mut memory = MemoryLog::new();
+        let mut stored: BTreeMap<u64, Hash> = BTreeMap::new();
+        let mut size = 0u64;
+        for batch in [1usize, 2, 5, 250, 1, 300, 17] {
+            let leaves: Vec<Hash> = (0..batch)
+                .map(|i| leaf_hash(format!("entry {}", size + i as u64).as_bytes()))
+                .collect();
+            for leaf in &leaves {
+                memory.append_leaf_hash(*leaf);
+            }
+            let mut hashes = SparseHashes::new();
+            for index in frontier_indexes(size) {
+                hashes.insert(index, stored[&index]);
+            }
+            let (added, root) = append_leaves(size, &leaves, &mut hashes).expect("appends");
+            stored.extend(added);
+            size += batch as u64;
+            assert_eq!(root, memory.root(size).expect("root"));
+        }
+        let dense: Vec<Hash> = stored.values().copied().collect();
+        assert_eq!(dense, memory.stored_hashes());
+        // A proof and a tile read through the sparse reader after fetching what it asked for.
+        let mut hashes = SparseHashes::new();
+        assert!(hashes
+            .try_with(|h| prove_inclusion(h, 300, size))
+            .expect("no failure")
+            .is_none());
+        for index in hashes.take_missing() {
+            hashes.insert(index, stored[&index]);
+        }
+        let proof = hashes
+            .try_with(|h| prove_inclusion(h, 300, size))
+            .expect("proves")
+            .expect("has the hashes");
+        assert_eq!(proof, memory.inclusion_proof(300, size).expect("proof"));
+        let tile = crate::new_hash_tiles(0, size)[0];
+        let mut hashes = SparseHashes::new();
+        for index in tile_hash_indexes(&tile) {
+            hashes.insert(index, stored[&index]);
+        }
+        assert_eq!(
+            hash_tile_data(&hashes, &tile).expect("tile"),
+            hash_tile_data(&memory, &tile).expect("tile")
+        );
+        assert!(tile_exists(&tile, size));
+    }
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# What the transparency log costs (docs/performance.md, "Transparency log"):
+# durable dice bets per second with `--log on` and `--log off`, side by side
+# in one run, alternating so that a busy machine slows both alike.
+#
+# For each of $ROUNDS rounds, for each mode: a fresh SQLite data dir (or a
+# fresh PostgreSQL database with PG=1), $PLAYERS players, wrk -c$CONNECTIONS
+# for $DURATION s on POST /v1/dice/bets (scripts/load/bet.lua). Durable bets
+# are counted from the server's state afterwards (every player's next nonce);
+# with the log on, the signed checkpoint must then cover every entry within
+# ~1 s (each player's commitment and each bet's outcome). Prints a Markdown
+# table (also left in $OUT). A benchmark, not a test: nothing asserts a ratio.
+#
+# Usage: scripts/load/log_overhead.sh
+#   DURATION=20 ROUNDS=3 scripts/load/log_overhead.sh
+#   PG=1 scripts/load/log_overhead.sh                 (PostgreSQL at $PG_BASE)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE="$ROOT/scripts/load"
+DURATION=${DURATION:-30}
+ROUNDS=${ROUNDS:-2}
+CONNECTIONS=${CONNECTIONS:-32}
+PLAYERS=${PLAYERS:-256}
+PG_BASE=${PG_BASE:-postgres://postgres@127.0.0.1:5432}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target-load}
+OUT=${OUT:-$CARGO_TARGET_DIR/log-overhead.md}
+
+for tool in wrk curl jq; do
+  command -v "$tool" >/dev/null || { echo "log_overhead.sh: $tool is required" >&2; exit 2; }
+done
+[[ -n "${PG:-}" ]] && { command -v psql >/dev/null || { echo "log_overhead.sh: psql is required with PG=1" >&2; exit 2; }; }
+
+echo "== building the release server" >&2
+cargo build --release --quiet -p fairseed-server --bin fairseed-server
+BIN="$CARGO_TARGET_DIR/release/fairseed-server"
+
+WORK=$(mktemp -d "$CARGO_TARGET_DIR/log-overhead.XXXXXX")
+SERVER_PID=""
+PG_DBS=()
+cleanup() {
+  if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  for db in "${PG_DBS[@]}"; do
+    psql -q "$PG_BASE/postgres" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# start_server LABEL MODE: sets URL and SERVER_PID.
+start_server() {
+  local label=$1 mode=$2 log="$WORK/server-$1.log"
+  local args=(--listen 127.0.0.1:0 --data-dir "$WORK/data-$label" --rate-limit 0 --signups-per-minute 0 --log "$mode")
+  if [[ -n "${PG:-}" ]]; then
+    local db="fairseed_log_${label//-/_}_$$"
+    PG_DBS+=("$db")
+    psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $db" >/dev/null
+    args+=(--database "$PG_BASE/$db")
+  fi
+  RUST_LOG=warn "$BIN" "${args[@]}" >"$log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 300); do
+    if grep -q 'http://' "$log"; then
+      URL=$(grep -o 'http://[0-9.:]*' "$log" | head -1)
+      return
+    fi
+    sleep 0.1
+  done
+  echo "server did not start:" >&2; cat "$log" >&2; exit 1
+}
+
+stop_server() {
+  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
+}
+
+make_players() {
+  : >"$WORK/tokens"
+  for _ in $(seq "$PLAYERS"); do
+    curl -sf -X POST "$URL/v1/players" | jq -r .token >>"$WORK/tokens"
+  done
+}
+
+durable_bets() {
+  local total=0 n
+  while read -r token; do
+    n=$(curl -sf -H "Authorization: Bearer $token" "$URL/v1/seeds" | jq .next_nonce)
+    total=$((total + n))
+  done <"$WORK/tokens"
+  echo "$total"
+}
+
+# The tree size the latest checkpoint signs (its second line).
+tree_size() { curl -sf "$URL/log/checkpoint" | sed -n 2p; }
+
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+
+ROWS=()
+declare -A BETS SECS
+for round in $(seq "$ROUNDS"); do
+  for mode in off on; do
+    label="$mode-$round"
+    echo "== round $round, log $mode" >&2
+    start_server "$label" "$mode"
+    make_players
+    out="$WORK/wrk-$label.txt"
+    RUN_ID="$label-$$" TOKENS_FILE="$WORK/tokens" WRK_THREADS=1 \
+      wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
+      -s "$HERE/bet.lua" "$URL" >"$out"
+    bets=$(durable_bets)
+    line=$(grep '^p50_ms=' "$out")
+    secs=$(field duration_s "$line")
+    logged="–"
+    if [[ $mode == on ]]; then
+      sleep 1.5
+      logged=$(tree_size)
+      want=$((bets + PLAYERS))
+      (( logged >= want )) || echo "log_overhead.sh: the checkpoint covers $logged of $want entries 1.5 s after the load" >&2
+    fi
+    BETS[$mode]=$(( ${BETS[$mode]:-0} + bets ))
+    SECS[$mode]=$(awk -v a="${SECS[$mode]:-0}" -v b="$secs" 'BEGIN { print a + b }')
+    rate=$(awk -v b="$bets" -v s="$secs" 'BEGIN { printf "%.0f", b / s }')
+    ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $logged |")
+    stop_server
+  done
+done
+
+ratio=$(awk -v bon="${BETS[on]}" -v son="${SECS[on]}" -v boff="${BETS[off]}" -v soff="${SECS[off]}" \
+  'BEGIN { printf "%.1f", 100 * (bon / son) / (boff / soff) }')
+{
+  echo "| round | log | durable bets | bets/s | p50 ms | p99 ms | non-2xx | tree size after |"
+  echo "|---|---|---|---|---|---|---|---|"
+  printf '%s\n' "${ROWS[@]}"
+  echo
+  echo "bets/s with the log: **$ratio %** of without (all rounds)."
+  echo "$(nproc) cores, $(uname -r); backend $([[ -n "${PG:-}" ]] && echo PostgreSQL || echo SQLite); DURATION=$DURATION ROUNDS=$ROUNDS CONNECTIONS=$CONNECTIONS PLAYERS=$PLAYERS"
+} | tee "$OUT"

@@ -1,0 +1,197 @@
+// Finished hands of the live table: each hand's "verifiable deal" badge, the
+// checks behind it, and a step-by-step replay of its record.
+//
+// The commitment is stored when the hand's first state arrives, before any of
+// its cards is drawn. At `hand_end` the seed is revealed and this browser
+// checks: the commitment seen before is the one the record carries;
+// sha256("selfpoker:" + seed) is that commitment (the badge, tables.js); the
+// deck rebuilt from the seed in the core (wasm `holdem_replay`) deals exactly
+// the cards the player was shown; and the record replays under the rules to
+// its own results, chip for chip; under selfpoker_v2, the client seed this
+// browser chose is the one the seed was derived with. Any failure is named
+// on the badge.
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+import { store } from './store.js';
+import { card } from './render.js';
+import { fmtInt } from './format.js';
+import { badge } from './tables.js';
+import { actionText } from './table-render.js';
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** JSON text of a record parsed with exact integers: a 63-bit seed is written back digit for digit. */
+export function exactJson(value) {
+  return JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v));
+}
+
+function cards(wasm, ids) {
+  return h('span', { class: 'cards' }, (ids || []).map((id) => card(wasm, 'selfpoker', id)));
+}
+
+/** What replaying a record in the core says, or its error as a failed replay. */
+function replayOf(wasm, record) {
+  try {
+    return JSON.parse(wasm.holdem_replay(exactJson(record)));
+  } catch (e) {
+    return { valid: false, error: e.message || String(e), steps: [], deal: null };
+  }
+}
+
+/** The problems of a finished hand, in the player's words (none: verified). */
+export function checkEnd(wasm, entry, fairplay, record, replay, clientSeed) {
+  const problems = [];
+  // selfpoker_v2: the seed derives from the seated humans' client seeds, this browser's among them.
+  if (fairplay.client_seeds && entry.seat !== null && fairplay.client_seeds[String(entry.seat)] !== clientSeed) problems.push(t('table.check_client_seed'));
+  if (fairplay.commit !== entry.commitment || record.commit !== entry.commitment) problems.push(t('table.check_commit'));
+  if (wasm.sha256_hex(`selfpoker:${fairplay.seed}`) !== entry.commitment) problems.push(t('table.check_hash'));
+  if (String(record.seed) !== String(fairplay.seed)) problems.push(t('table.check_seed'));
+  if (!replay.valid) problems.push(t('table.check_replay', { error: replay.error || '' }));
+  const deal = replay.deal;
+  if (!deal) {
+    problems.push(t('table.check_deck'));
+  } else {
+    const mine = deal.holes.find(([seat]) => seat === entry.seat);
+    if (entry.hole && (!mine || !same(mine[1], entry.hole))) problems.push(t('table.check_hole'));
+    if (!same(deal.board.slice(0, entry.board.length), entry.board)) problems.push(t('table.check_board'));
+  }
+  return problems;
+}
+
+export function mountHistory({ wasm }) {
+  const entries = new Map(); // hand number → {commitment, seed, hole, board, seat, problems, record}
+  const list = h('ol', { id: 'tb-hands', class: 'hands', reversed: true });
+  const replayBox = h('div', { id: 'tb-replay' });
+  const element = h('section', { class: 'card-panel', id: 'tb-history', 'aria-labelledby': 'tb-history-title' },
+    h('h2', { id: 'tb-history-title' }, t('table.history')),
+    h('p', { class: 'muted small' }, t('table.history_help')),
+    list, replayBox);
+  let tableId = null;
+  let shown = null; // the number of the hand the felt's badge is about
+  let mySeat = 0; // the page sits in seat 0; a state saying otherwise updates it
+
+  function label(n) {
+    return `${t('table.title')} ${tableId} #${n}`;
+  }
+
+  function resultText(record, seat) {
+    const before = (record.seats || []).find((s) => s.seat === seat);
+    const after = ((record.results && record.results.stacks) || []).find(([s]) => s === seat);
+    if (!before || !after) return '';
+    const diff = after[1] - before.stack;
+    return diff > 0 ? t('table.won', { chips: fmtInt(diff) }) : diff < 0 ? t('table.lost', { chips: fmtInt(-diff) }) : t('table.even');
+  }
+
+  function render() {
+    const done = [...entries.entries()].filter(([, e]) => e.record).sort((a, b) => b[0] - a[0]);
+    clear(list, done.length ? done.map(([n, e]) => h('li', { 'data-hand': n },
+      h('span', { class: 'hand-label' }, t('table.hand_n', { n })), ' ',
+      e.commitment ? badge(wasm, e) : h('span', { class: 'muted small' }, t('table.not_seen')), ' ',
+      h('span', { class: 'small' }, resultText(e.record, e.seat ?? mySeat)), ' ',
+      h('button', { type: 'button', class: 'link', 'data-replay': n, onclick: () => openReplay(n) }, t('table.replay')),
+      e.problems.length ? h('ul', { class: 'error-text small poker-problems' }, e.problems.map((p) => h('li', {}, p))) : null))
+      : h('li', { class: 'muted' }, t('table.no_hands')));
+  }
+
+  function stepView(record, steps, k) {
+    const s = steps[k];
+    const who = s.action ? t('table.step_action', { seat: s.action.seat, action: actionText(s.action.action) }) : t('table.step_blinds');
+    return h('div', { class: 'replay-step', 'data-step': k },
+      h('p', { class: 'step-title' }, h('strong', {}, t('table.step', { k: k + 1, n: steps.length })), ' · ', who),
+      h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('table.board')), cards(wasm, s.board)),
+      h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('table.pot_label')), fmtInt(s.pot)),
+      (s.won || []).length ? h('ul', { class: 'replay-won' }, s.won.map(([seat, chips]) => h('li', {}, t('table.seat_won', { seat, chips: fmtInt(chips) })))) : null,
+      h('ul', { class: 'replay-seats' }, s.seats.map((p) => h('li', { class: p.folded ? 'folded' : '' },
+        h('span', { class: 'replay-seat' }, t('table.seat', { seat: p.seat })), ' ', cards(wasm, p.hole), ' ',
+        h('span', { class: 'small' }, t('table.stack', { chips: fmtInt(p.stack) })),
+        p.street_bet ? h('span', { class: 'small' }, ` · ${t('table.bet', { chips: fmtInt(p.street_bet) })}`) : null,
+        p.folded ? h('span', { class: 'small muted' }, ` · ${t('table.folded')}`) : null))));
+  }
+
+  function openReplay(n) {
+    const e = entries.get(n);
+    if (!e || !e.record) return;
+    const replay = e.replay || replayOf(wasm, e.record);
+    e.replay = replay;
+    const steps = replay.steps || [];
+    let k = 0;
+    const body = h('div', {});
+    const prev = h('button', { type: 'button', id: 'tb-prev', onclick: () => go(k - 1) }, t('table.prev'));
+    const next = h('button', { type: 'button', id: 'tb-next', onclick: () => go(k + 1) }, t('table.next'));
+    const go = (to) => {
+      k = Math.max(0, Math.min(steps.length - 1, to));
+      prev.disabled = k === 0;
+      next.disabled = k === steps.length - 1;
+      clear(body, steps.length ? stepView(e.record, steps, k) : h('p', { class: 'error-text' }, replay.error || ''));
+    };
+    clear(replayBox,
+      h('h3', { id: 'tb-replay-title' }, t('table.replay_title', { n })),
+      h('p', { class: replay.valid ? 'ok-text small' : 'error-text small' }, replay.valid ? t('table.replay_ok') : t('table.check_replay', { error: replay.error || '' })),
+      h('div', { class: 'actions' }, prev, next),
+      body,
+      ((e.record.results && e.record.results.shown) || []).length
+        ? [h('h4', {}, t('table.showdown')), h('ul', { class: 'replay-seats' }, e.record.results.shown.map(([seat, ids]) => h('li', {}, h('span', { class: 'replay-seat' }, t('table.seat', { seat })), ' ', cards(wasm, ids))))]
+        : null);
+    go(0);
+    replayBox.querySelector('#tb-replay-title').scrollIntoView({ block: 'nearest' });
+  }
+
+  return {
+    element,
+    /** A hand's commitment, seen before its cards. */
+    seen(id, n, commitment) {
+      tableId = id;
+      shown = n;
+      entries.set(n, { scheme: 'selfpoker', commitment, seed: null, hole: null, board: [], seat: null, problems: [], record: null });
+      globalThis.fairseedTables?.seen({ scheme: 'selfpoker', label: label(n), commitment });
+    },
+    /** What the player was shown of hand `n` (kept to compare with the deck after the hand). */
+    saw(n, seat, hole, board) {
+      const e = entries.get(n);
+      if (!e) return;
+      e.seat = seat;
+      mySeat = seat;
+      if (hole) e.hole = hole;
+      if (board && board.length >= e.board.length) e.board = board;
+    },
+    /** The hand is over: check the reveal and the record, and list it. */
+    ended(id, msg, clientSeed) {
+      tableId = id;
+      const n = msg.number;
+      const e = entries.get(n) || { scheme: 'selfpoker', commitment: null, hole: null, board: [], seat: null, problems: [] };
+      entries.set(n, e);
+      e.record = msg.record;
+      e.seed = String(msg.fairplay.seed);
+      e.replay = replayOf(wasm, msg.record);
+      if (e.commitment) {
+        e.problems = checkEnd(wasm, e, msg.fairplay, msg.record, e.replay, clientSeed);
+        globalThis.fairseedTables?.revealed({ scheme: 'selfpoker', label: label(n), seed: e.seed });
+        if (e.problems.length) {
+          const hands = store.hands();
+          const stored = hands.find((x) => x.id === `selfpoker:${label(n)}`);
+          if (stored) stored.problems = e.problems;
+          store.saveHands(hands);
+        }
+      }
+      shown = n;
+      render();
+    },
+    /** Finished hands the service kept (after a reload): listed for replay, checked by the rules. */
+    async load(id) {
+      tableId = id;
+      const { hands } = await api.holdemHands(id);
+      for (const record of hands) {
+        if (entries.has(record.hand) && entries.get(record.hand).record) continue;
+        const e = entries.get(record.hand) || { scheme: 'selfpoker', commitment: null, seed: null, hole: null, board: [], seat: null, problems: [] };
+        e.record = record;
+        e.seed = String(record.seed);
+        entries.set(record.hand, e);
+      }
+      render();
+    },
+    /** The badge entry of the hand the felt shows (being played, or the last one). */
+    current: () => (shown !== null ? entries.get(shown) || null : null),
+    render,
+  };
+}

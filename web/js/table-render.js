@@ -1,0 +1,145 @@
+// Draws a hold'em table view (docs/api.md, "Live hold'em table"): the seats
+// around the felt with their chips, bets and cards, the board, the pot, whose
+// turn it is with the clock, the "AI · level N" badges, the verifiable-deal
+// badge, and the action buttons. Cards drawn are only those the view holds:
+// the player's own, and others' once shown at showdown; the rest are backs.
+import { h, clear } from './dom.js';
+import { t } from './i18n.js';
+import { card } from './render.js';
+import { fmtInt } from './format.js';
+import { badge } from './tables.js';
+
+/** Seats in the order the desktop layout places them around the felt (you at the bottom). */
+const AROUND = ['at-bottom', 'at-left', 'at-top-left', 'at-top', 'at-top-right', 'at-right'];
+
+function back() {
+  return h('span', { class: 'card back', 'aria-hidden': 'true' }, '\u00a0');
+}
+
+/** An action in the player's words: "calls", "raises to 300". */
+export function actionText(action) {
+  if (!action) return '';
+  if (action.kind === 'raise_to') return t('table.did_raise', { to: fmtInt(action.to) });
+  return t(`table.did_${action.kind}`);
+}
+
+function seatName(table, seat) {
+  if (seat.seat === table.you) return t('table.you');
+  if (seat.player && seat.player.kind === 'ai') return t('table.ai_seat', { seat: seat.seat });
+  return (seat.player && seat.player.name) || t('table.seat', { seat: seat.seat });
+}
+
+function holeCards(wasm, seat, hand) {
+  if (seat.hole) return h('span', { class: 'cards' }, seat.hole.map((id) => card(wasm, 'selfpoker', id)));
+  if (hand && seat.in_hand && !seat.folded) {
+    return h('span', { class: 'cards', role: 'img', 'aria-label': t('table.hidden_cards') }, back(), back());
+  }
+  return h('span', { class: 'cards empty' });
+}
+
+function clock(hand) {
+  return h('div', { class: 'clock', 'data-deadline': hand.deadline_ms },
+    h('span', { class: 'clock-text' }, ''),
+    h('span', { class: 'clock-track', 'aria-hidden': 'true' }, h('span', { class: 'clock-bar' })));
+}
+
+function seatBox(wasm, table, seat, place, lastActions) {
+  const hand = table.hand;
+  if (!seat) return h('div', { class: `seat empty ${place}` }, h('span', { class: 'muted small' }, t('table.empty_seat')));
+  const toAct = hand && hand.to_act === seat.seat;
+  const level = seat.player && seat.player.kind === 'ai' ? seat.player.level : null;
+  const status = seat.folded ? t('table.folded') : seat.sitting_out ? t('table.sitting_out')
+    : hand && seat.in_hand && seat.stack === 0 ? t('table.all_in') : lastActions[seat.seat] ? actionText(lastActions[seat.seat]) : '';
+  return h('div', {
+    class: `seat ${place}${toAct ? ' to-act' : ''}${seat.folded ? ' folded' : ''}${seat.seat === table.you ? ' mine' : ''}`,
+    'data-seat': seat.seat, 'aria-current': toAct ? 'true' : null,
+  },
+  h('div', { class: 'seat-head' },
+    h('strong', { class: 'seat-name' }, seatName(table, seat)),
+    table.button === seat.seat ? h('span', { class: 'dealer', title: t('table.button') }, 'D', h('span', { class: 'sr-only' }, ` ${t('table.button')}`)) : null,
+    level !== null ? h('span', { class: 'ai-badge' }, t('table.ai_badge', { level })) : null),
+  holeCards(wasm, seat, hand),
+  h('div', { class: 'seat-chips small' },
+    h('span', { class: 'stack' }, t('table.stack', { chips: fmtInt(seat.stack) })),
+    seat.street_bet ? h('span', { class: 'bet' }, t('table.bet', { chips: fmtInt(seat.street_bet) })) : null),
+  h('div', { class: 'seat-status small' }, status),
+  toAct ? clock(hand) : null);
+}
+
+/** The felt's middle: hand number, street, board, pot and the deal badge. */
+function middle(wasm, table, deal) {
+  const hand = table.hand;
+  const board = hand ? hand.board : (table.last_hand && table.last_hand.board) || (deal && deal.board) || [];
+  const slots = [...board.map((id) => card(wasm, 'selfpoker', id))];
+  while (slots.length < 5) slots.push(h('span', { class: 'card slot', 'aria-hidden': 'true' }, '\u00a0'));
+  return h('div', { class: 'felt-middle' },
+    h('div', { class: 'small muted' }, hand ? `${t('table.hand_n', { n: hand.number })} · ${t(`table.street_${hand.street}`)}` : t('table.between_hands')),
+    h('div', { class: 'board cards', role: 'group', 'aria-label': t('table.board') }, slots),
+    hand || !table.last_hand
+      ? h('div', { class: 'pot' }, t('table.pot', { chips: fmtInt(hand ? hand.pot : 0) }))
+      : h('ul', { class: 'pot-won' }, table.last_hand.pots.flatMap((p) => p.winners).map(([seat, chips]) =>
+        h('li', {}, seat === table.you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))),
+    deal ? h('div', { id: 'tb-deal' }, badge(wasm, deal)) : null);
+}
+
+/**
+ * Draws `table` into `root`. `deal` is the verifiable-deal entry of the hand
+ * shown (its commitment, and once revealed its seed and any problem);
+ * `lastActions` the latest action of each seat in this hand.
+ */
+export function renderTable(root, wasm, table, { deal, lastActions = {} }) {
+  const n = table.seats.length;
+  const you = table.you ?? 0;
+  // Seats from the player's own, clockwise, onto the places around the felt.
+  const places = n <= 2 ? ['at-bottom', 'at-top'] : n === 3 ? ['at-bottom', 'at-top-left', 'at-top-right'] : AROUND;
+  const seats = table.seats.map((seat, i) => {
+    const k = (i - you + n) % n;
+    return seatBox(wasm, table, seat, places[Math.min(k, places.length - 1)], lastActions);
+  });
+  clear(root, h('div', { class: `felt seats-${n}`, 'data-hand': table.hand ? table.hand.number : null }, middle(wasm, table, deal), seats));
+}
+
+/**
+ * The action buttons: fold, check or call, raise to an amount within
+ * `legal.raise`. Always drawn (disabled off turn) so nothing jumps.
+ */
+export function actionBar(table, act, remembered) {
+  const hand = table.hand;
+  const legal = hand && hand.to_act === table.you ? hand.legal : null;
+  const range = legal && legal.raise;
+  const toCall = legal ? legal.to_call : 0;
+  const amount = h('input', {
+    id: 'tb-amount', type: 'number', inputmode: 'numeric', min: range ? range[0] : 0, max: range ? range[1] : 0, step: 1,
+    value: range ? Math.min(range[1], Math.max(range[0], remembered.amount ?? range[0])) : '', disabled: !range,
+    'aria-label': t('table.amount'),
+  });
+  const slider = h('input', {
+    id: 'tb-slider', type: 'range', min: range ? range[0] : 0, max: range ? range[1] : 1, step: 1,
+    value: range ? amount.value : 0, disabled: !range, 'aria-label': t('table.amount_slider'),
+  });
+  // Facing a bet (the blinds count): a raise; else the street's first bet.
+  const facing = toCall > 0 || table.seats.some((s) => s && s.street_bet > 0);
+  const label = (chips) => t(facing ? 'table.raise_to' : 'table.bet_to', { chips: fmtInt(chips) });
+  const valid = () => {
+    const v = Number(amount.value);
+    return range && Number.isInteger(v) && v >= range[0] && v <= range[1];
+  };
+  const raise = h('button', { type: 'button', id: 'tb-raise', 'aria-keyshortcuts': 'R', disabled: !range,
+    onclick: () => { if (valid()) act({ kind: 'raise_to', to: Number(amount.value) }); } },
+  range ? label(Number(amount.value)) : t('table.raise'));
+  const sync = (from, to) => {
+    to.value = from.value;
+    remembered.amount = Number(from.value);
+    raise.disabled = !valid();
+    if (range) raise.textContent = label(Number(from.value) || 0);
+  };
+  amount.addEventListener('input', () => sync(amount, slider));
+  slider.addEventListener('input', () => sync(slider, amount));
+  return h('div', { class: 'tb-bar', 'data-my-turn': String(Boolean(legal)) },
+    h('p', { class: 'turn small', id: 'tb-turn' }, legal ? t('table.your_turn') : hand && hand.to_act !== null ? t('table.waiting', { seat: hand.to_act }) : '\u00a0'),
+    h('div', { class: 'tb-buttons' },
+      h('button', { type: 'button', id: 'tb-fold', 'aria-keyshortcuts': 'F', disabled: !legal, onclick: () => act({ kind: 'fold' }) }, t('table.fold')),
+      h('button', { type: 'button', id: 'tb-call', class: 'primary', 'aria-keyshortcuts': 'C', disabled: !legal,
+        onclick: () => act({ kind: toCall ? 'call' : 'check' }) }, toCall ? t('table.call', { chips: fmtInt(toCall) }) : t('table.check'))),
+    h('div', { class: 'tb-raise' }, amount, slider, raise));
+}

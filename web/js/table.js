@@ -1,0 +1,264 @@
+// The Table tab: a live hold'em table against five AIs of mixed levels
+// (docs/api.md, "Live hold'em table"). The page creates the table, opens its
+// WebSocket, says hello with the player's token, sits in seat 0 with a client
+// seed drawn here (crypto.getRandomValues), and from then on draws every
+// `state` the server sends. The player acts with the buttons or the keys
+// F (fold), C (check or call) and R (raise to the amount shown).
+//
+// Nothing about other seats' cards is known here before the server shows
+// them: the page draws only what the table view holds. The coach works from
+// the player's own view (table-coach.js), and each finished hand is checked
+// and can be replayed step by step (table-history.js).
+import { h, clear } from './dom.js';
+import { t, has } from './i18n.js';
+import { api, ensureToken } from './api.js';
+import { errorText } from './errors.js';
+import { parseExact } from './json.js';
+import { renderTable, actionBar } from './table-render.js';
+import { mountCoach, actionsOf } from './table-coach.js';
+import { mountHistory } from './table-history.js';
+
+/** The AI levels the page asks for: two rocks, two calculators, one reader. */
+export const AI_LEVELS = [1, 2, 3, 1, 2];
+const TABLE_KEY = 'fairseed.table';
+const SEED_KEY = 'fairseed.table_seeds';
+
+/** A printable client seed of 32 hex digits from the browser's CSPRNG. */
+export function newClientSeed() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function remembered(key, fallback) {
+  try {
+    return JSON.parse(localStorage.getItem(key)) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage disabled: the table lasts while the page is open.
+  }
+}
+
+/** The client seed this browser chose for a table (chosen once, kept). */
+function clientSeedFor(tableId) {
+  const seeds = remembered(SEED_KEY, {});
+  seeds[tableId] ??= newClientSeed();
+  remember(SEED_KEY, seeds);
+  return seeds[tableId];
+}
+
+function wsUrl(path) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}${path}`;
+}
+
+export function mountTable(root, { wasm }) {
+  const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
+  const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
+  const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
+  const bar = h('div', { id: 'tb-actions', class: 'tb-actions' });
+  const start = h('button', { type: 'button', class: 'primary', id: 'tb-open', onclick: () => openNew() }, t('table.open'));
+  const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {} };
+  const coach = mountCoach({ wasm, current: () => state });
+  const history = mountHistory({ wasm });
+
+  const panel = h('section', { class: 'card-panel tb-main', id: 'tb-panel' },
+    h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), start),
+    h('p', { class: 'muted small tb-help' }, t('table.help')),
+    status, felt, bar, error,
+    h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
+  clear(root, panel, coach.element, history.element);
+
+  /** Sends a command; resolves with the ack, rejects with the error message. */
+  function send(message) {
+    const id = crypto.randomUUID();
+    return new Promise((resolve, reject) => {
+      if (!state.ws || state.ws.readyState !== WebSocket.OPEN) {
+        reject(new Error(t('table.not_connected')));
+        return;
+      }
+      state.pending.set(id, { resolve, reject });
+      state.ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  async function act(action) {
+    error.textContent = '';
+    try {
+      await send({ type: 'act', action });
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  }
+
+  function draw() {
+    const table = state.table;
+    if (!table) {
+      clear(felt);
+      clear(bar);
+      return;
+    }
+    const street = table.hand && table.hand.street;
+    const lastActions = {};
+    for (const a of actionsOf(table, state.log)) if (a.street === street) lastActions[a.seat] = a.action;
+    renderTable(felt, wasm, table, { deal: history.current(), lastActions });
+    const focused = document.activeElement && document.activeElement.id;
+    clear(bar, actionBar(table, act, state.remembered));
+    tick();
+    // A redraw keeps the keyboard where it was.
+    if (focused && bar.querySelector(`#${focused}`)) bar.querySelector(`#${focused}`).focus();
+    coach.update();
+  }
+
+  /** The clock: the seat to act's time left, redrawn every quarter second. */
+  function tick() {
+    const clock = felt.querySelector('[data-deadline]');
+    if (!clock) return;
+    const left = Math.max(0, Number(clock.dataset.deadline) - Date.now());
+    const total = state.table?.config?.action_ms || 30000;
+    clock.querySelector('.clock-text').textContent = t('table.clock', { s: Math.ceil(left / 1000) });
+    const bar = clock.querySelector('.clock-bar');
+    if (bar) bar.style.width = `${Math.min(100, (100 * left) / total)}%`;
+  }
+
+  function onState(table) {
+    const hand = table.hand;
+    if (hand && !(hand.number in state.commits)) {
+      // The commitment, stored before any card of the hand is drawn here.
+      state.commits[hand.number] = hand.commit;
+      state.log = [];
+      state.remembered = {};
+      history.seen(state.tableId, hand.number, hand.commit);
+    }
+    state.table = table;
+    if (hand && table.you !== null && table.seats[table.you]) history.saw(hand.number, table.you, table.seats[table.you].hole, hand.board);
+    if (table.you === null && table.seats[0] === null) {
+      send({ type: 'sit', seat: 0, client_seed: clientSeedFor(state.tableId) }).catch((e) => { error.textContent = e.message; });
+    }
+    panel.classList.toggle('seated', table.you !== null);
+    status.textContent = table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
+    draw();
+  }
+
+  function onMessage(msg) {
+    if (typeof msg.seq === 'number') state.seq = msg.seq;
+    switch (msg.type) {
+      case 'state':
+        onState(msg.table);
+        break;
+      case 'event':
+        if (msg.event && msg.event.event === 'acted') {
+          state.log.push({ seat: msg.event.seat, street: msg.event.street, action: msg.event.action });
+        }
+        break;
+      case 'hand_end':
+        history.ended(state.tableId, msg, clientSeedFor(state.tableId));
+        draw();
+        break;
+      case 'error':
+        if (!msg.id) {
+          // The table refused the connection itself (unknown table, bad token): say so, do not retry.
+          error.textContent = has(`table.error.${msg.code}`) ? t(`table.error.${msg.code}`) : msg.message;
+          state.refused = true;
+          break;
+        }
+      // falls through: the answer to one of this page's commands
+      case 'ack': {
+        const waiting = state.pending.get(msg.id);
+        state.pending.delete(msg.id);
+        if (!waiting) break;
+        if (msg.type === 'ack') waiting.resolve(msg);
+        else waiting.reject(new Error(has(`table.error.${msg.code}`) ? t(`table.error.${msg.code}`) : msg.message));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  async function connect(tableId) {
+    state.ws?.close();
+    state.refused = false;
+    state.tableId = tableId;
+    remember(TABLE_KEY, tableId);
+    const token = await ensureToken();
+    const ws = new WebSocket(wsUrl(`/v1/holdem/tables/${encodeURIComponent(tableId)}/ws`));
+    state.ws = ws;
+    status.textContent = t('table.connecting');
+    let opened = false;
+    ws.addEventListener('open', () => {
+      opened = true;
+      ws.send(JSON.stringify({ type: 'hello', token, after: state.seq }));
+    });
+    ws.addEventListener('message', (ev) => {
+      try {
+        onMessage(parseExact(ev.data));
+      } catch (e) {
+        error.textContent = errorText(e);
+      }
+    });
+    ws.addEventListener('close', () => {
+      if (state.ws !== ws) return;
+      if (!opened || state.refused) {
+        // The table is gone (the service restarted): forget it, offer a new one.
+        state.ws = null;
+        state.table = null;
+        remember(TABLE_KEY, null);
+        status.textContent = t('table.gone');
+        draw();
+        return;
+      }
+      status.textContent = t('table.disconnected');
+      for (const { reject } of state.pending.values()) reject(new Error(t('table.not_connected')));
+      state.pending.clear();
+      // Reconnect after a pause, resuming after the last message seen.
+      setTimeout(() => { if (state.ws === ws) connect(tableId).catch((e) => { error.textContent = errorText(e); }); }, 2000);
+    });
+    history.load(tableId).catch(() => {});
+  }
+
+  async function openNew() {
+    error.textContent = '';
+    start.disabled = true;
+    try {
+      const made = await api.holdemTable({ ais: AI_LEVELS }, crypto.randomUUID());
+      state.seq = null;
+      state.commits = {};
+      await connect(made.table_id);
+    } catch (e) {
+      error.textContent = errorText(e);
+    } finally {
+      start.disabled = false;
+    }
+  }
+
+  /** F, C and R act when it is the player's turn and no text field has the keys. */
+  document.addEventListener('keydown', (ev) => {
+    if (root.hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const typing = ev.target instanceof HTMLElement && ev.target.matches('input:not([type=range]), textarea, select');
+    const key = ev.key.toLowerCase();
+    if (typing && !(ev.target.id === 'tb-amount' && ev.key === 'Enter')) return;
+    const button = { f: '#tb-fold', c: '#tb-call', r: '#tb-raise', enter: ev.target.id === 'tb-amount' ? '#tb-raise' : null }[key];
+    const target = button && bar.querySelector(button);
+    if (target && !target.disabled) {
+      ev.preventDefault();
+      target.click();
+    }
+  });
+
+  state.timer = setInterval(tick, 250);
+  return {
+    /** Reconnects to the table this browser last opened, if any. */
+    show() {
+      const last = remembered(TABLE_KEY, null);
+      if (!state.ws && last) return connect(last);
+      return Promise.resolve();
+    },
+    state: () => state,
+  };
+}
