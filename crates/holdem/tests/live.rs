@@ -8,10 +8,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is a failure
 
 use fairseed_core::selfpoker_v2;
+use fairseed_holdem::deal::DealStatus;
 use fairseed_holdem::live::{
     self, driver, sealed, view, LiveTable, Message, Request, Scheme, Session,
 };
-use fairseed_holdem::{replay, Action, Card, Command, Player, Table, TableConfig};
+use fairseed_holdem::record::{check_deal, replay_hand};
+use fairseed_holdem::{replay, Action, Card, Command, HandRecord, Player, Table, TableConfig};
 use fairseed_play::{Millis, Viewer};
 use proptest::prelude::*;
 
@@ -20,6 +22,11 @@ const PEOPLE: [i64; 3] = [1, 2, 3];
 
 /// The session secret of the `selfpoker_v2` tables of these tests.
 const SECRET: [u8; 32] = [0x5a; 32];
+
+/// [`SECRET`] as a record carries it.
+fn hex_secret() -> String {
+    "5a".repeat(32)
+}
 
 fn new_table(seats: usize, ais: &[u8]) -> LiveTable {
     table_with(seats, ais, false)
@@ -151,6 +158,7 @@ fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, V
             *now = Millis(now.0.max(plan.at.0));
             return match plan.due {
                 driver::Due::Command(c) => live::apply(live, c, *now).ok(),
+                driver::Due::Close => live::close(live, *now).ok(),
                 driver::Due::StartHand => {
                     let seed = match live.session.scheme {
                         Scheme::SelfpokerV2 => live::derived_seed(live, &SECRET).unwrap(),
@@ -194,22 +202,22 @@ proptest! {
                 let text = serde_json::to_string(m).unwrap();
                 prop_assert!(!text.contains("\"hole\""), "no message carries hole cards");
                 if let Message::HandEnd { record, fairplay, .. } = m {
-                    let hand = &record.hand;
-                    prop_assert!(replay(hand).is_ok(), "{:?}", replay(hand));
+                    let hand: &HandRecord = record;
                     prop_assert_eq!(&fairplay.commit, &hand.commit);
                     prop_assert_eq!(fairplay.seed.parse::<u64>().unwrap(), hand.seed);
-                    prop_assert_eq!(record.deal.is_some(), v2);
-                    if let Some(deal) = &record.deal {
-                        let entries: Vec<_> = deal
-                            .client_seeds
-                            .iter()
-                            .map(|(seat, seed)| {
-                                selfpoker_v2::ClientSeedEntry::new(seat.parse().unwrap(), seed).unwrap()
-                            })
-                            .collect();
-                        let derived =
-                            selfpoker_v2::hand_seed(&SECRET, "t1", hand.hand, &entries).unwrap();
-                        prop_assert_eq!(derived, hand.seed, "the seed is the derivation's");
+                    prop_assert_eq!(hand.deal.is_some(), v2);
+                    if v2 {
+                        // Unrevealed until the session ends; then the whole
+                        // record checks, derivation included.
+                        prop_assert_eq!(check_deal(hand), Ok(Some(DealStatus::Unrevealed)));
+                        prop_assert!(replay_hand(hand).is_ok(), "{:?}", replay_hand(hand));
+                        let mut revealed = hand.clone();
+                        if let Some(deal) = revealed.deal.as_mut() {
+                            deal.session_secret = Some(hex_secret());
+                        }
+                        prop_assert!(replay(&revealed).is_ok(), "{:?}", replay(&revealed));
+                    } else {
+                        prop_assert!(replay(hand).is_ok(), "{:?}", replay(hand));
                     }
                 }
             }
@@ -241,6 +249,7 @@ fn a_human_and_ais_play_hands_to_the_end_driven_by_the_driver() {
         now = Millis(now.0.max(plan.at.0));
         let (next, messages) = match plan.due {
             driver::Due::Command(c) => live::apply(&live, c, now).unwrap(),
+            driver::Due::Close => panic!("a table in play does not close"),
             driver::Due::StartHand => {
                 live::apply(&live, Command::StartHand { seed: decisions }, now).unwrap()
             }
@@ -285,6 +294,7 @@ fn an_ai_waits_its_delay_and_a_person_their_clock() {
     let timing = driver::Timing {
         ai_delay_ms: 300,
         next_hand_ms: 2_000,
+        idle_close_ms: 60_000,
     };
     let plan = driver::next(&live, timing, 1).unwrap();
     assert_eq!(plan.due, driver::Due::StartHand);
@@ -299,4 +309,47 @@ fn an_ai_waits_its_delay_and_a_person_their_clock() {
     } else {
         assert_eq!(plan.at, Millis(100 + 300));
     }
+}
+
+#[test]
+fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
+    let timing = driver::Timing {
+        ai_delay_ms: 10,
+        next_hand_ms: 10,
+        idle_close_ms: 5_000,
+    };
+    let mut live = new_table(3, &[1, 2]);
+    assert_eq!(
+        driver::next(&live, timing, 1),
+        None,
+        "never closes before anyone came"
+    );
+    let sit = Request::Sit {
+        seat: 0,
+        client_seed: "s".into(),
+    };
+    live = live::request(&live, 7, sit, Millis(100)).unwrap().0;
+    live = live::request(&live, 7, Request::SitOut, Millis(200))
+        .unwrap()
+        .0;
+    let plan = driver::next(&live, timing, 1).unwrap();
+    assert_eq!(
+        plan,
+        driver::Plan {
+            at: Millis(5_200),
+            due: driver::Due::Close
+        }
+    );
+    let (closed, messages) = live::close(&live, Millis(5_200)).unwrap();
+    assert!(closed.closed && closed.humans().is_empty());
+    assert!(matches!(
+        &messages[..],
+        [Message::Event {
+            event: fairseed_holdem::Event::Left { seat: 0 },
+            ..
+        }]
+    ));
+    assert_eq!(driver::next(&closed, timing, 1), None);
+    let again = live::request(&closed, 8, Request::SitIn, Millis(6_000));
+    assert_eq!(again.unwrap_err(), live::LiveError::Closed);
 }

@@ -84,6 +84,12 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(i64).range(0..=600_000))]
     pub holdem_next_hand_ms: i64,
 
+    /// How long (ms) a hold'em table where nobody can be dealt in (no person
+    /// sitting in) stays open after a person last acted there; then the
+    /// people still seated leave, the table closes and its secret is revealed.
+    #[arg(long, default_value_t = 600_000, value_parser = clap::value_parser!(i64).range(100..=86_400_000))]
+    pub holdem_idle_close_ms: i64,
+
     /// The transparency log (docs/service.md): `on` queues every commitment,
     /// reveal and bet outcome, sequences them, serves `/log/` and gives
     /// receipts; `off` only to measure what it costs.
@@ -129,6 +135,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("lease_ttl_ms", &self.lease_ttl_ms)
             .field("holdem_ai_delay_ms", &self.holdem_ai_delay_ms)
             .field("holdem_next_hand_ms", &self.holdem_next_hand_ms)
+            .field("holdem_idle_close_ms", &self.holdem_idle_close_ms)
             .field("log", &self.log)
             .field("log_origin", &self.log_origin)
             .finish()

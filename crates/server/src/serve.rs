@@ -78,6 +78,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         holdem: fairseed_holdem::live::driver::Timing {
             ai_delay_ms: args.holdem_ai_delay_ms,
             next_hand_ms: args.holdem_next_hand_ms,
+            idle_close_ms: args.holdem_idle_close_ms,
         },
         log: log_key.clone(),
     };

@@ -137,7 +137,11 @@ impl<'a, I: Iterator<Item = &'a Value> + 'a> Seats<'a> for I {
 /// commitment's, and the message's fairplay agrees.
 fn check_hand_end(m: &Value, table: &str, session_commit: &str) -> HandRecord {
     let record: HandRecord = serde_json::from_value(m["record"].clone()).expect("a hand record");
-    fairseed_holdem::replay(&record).unwrap_or_else(|e| panic!("hand does not replay: {e}"));
+    // The session is open: the derivation is checked once the secret is out.
+    let status = fairseed_holdem::record::check_deal(&record).expect("the deal's form");
+    assert_eq!(status, Some(fairseed_holdem::deal::DealStatus::Unrevealed));
+    fairseed_holdem::record::replay_hand(&record)
+        .unwrap_or_else(|e| panic!("hand does not replay: {e}"));
     assert_eq!(record.commit, fairseed_core::selfpoker::commit(record.seed));
     let fp = &m["fairplay"];
     assert_eq!(fp["scheme"], "selfpoker_v2");
@@ -220,7 +224,13 @@ fn play(server: &Server) {
             }
         }
         act_if_asked(&mut human, &m, &mut acted);
-        if sat_out && m["type"] == "state" && m["table"]["hand"].is_null() {
+        // Out of the hands for good: sat out, and no hand (none starts without a person).
+        let t = &m["table"];
+        if sat_out
+            && m["type"] == "state"
+            && t["hand"].is_null()
+            && t["seats"][0]["sitting_out"] == true
+        {
             break;
         }
     }
@@ -305,6 +315,8 @@ fn play(server: &Server) {
             })
             .collect();
         assert_eq!(seeds.len(), 1);
+        let whole: HandRecord = serde_json::from_value(record.clone()).expect("a record");
+        fairseed_holdem::replay(&whole).unwrap_or_else(|e| panic!("the revealed hand: {e}"));
         let derived = selfpoker_v2::hand_seed(&secret, &table, hand.hand, &seeds).expect("seed");
         assert_eq!(
             derived, hand.seed,
@@ -532,5 +544,50 @@ fn a_table_survives_a_kill_mid_hand_and_plays_on() {
             break;
         }
         act_if_asked(&mut ws, &m, &mut acted);
+    }
+}
+
+#[test]
+fn a_table_nobody_plays_at_closes_and_reveals_its_secret() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut o = options(dir.path());
+    o.extra_args
+        .extend(["--holdem-idle-close-ms", "300"].map(String::from));
+    let server = Server::start(&o);
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    // A short clock: a hand the person is still dealt into plays out by timeouts.
+    let body = json!({"ais": [3], "seats": 2, "action_ms": 400});
+    let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
+    let table = created["table_id"].as_str().expect("table_id");
+    let session_commit = created["session_commit"].as_str().expect("commit");
+    let mut ws = Ws::connect(addr, table, json!({"type": "hello", "token": token}));
+    ws.send(&json!({"type": "sit", "seat": 0, "client_seed": "then gone"}));
+    let mut acted = 0;
+    loop {
+        let m = ws.next();
+        if m["type"] == "hand_end" {
+            check_hand_end(&m, table, session_commit);
+            ws.send(&json!({"type": "sit_out"}));
+            break;
+        }
+        act_if_asked(&mut ws, &m, &mut acted);
+    }
+    let closed = ws.until("the table closing", |m| m["table"]["closed"] == true);
+    let t = &closed["table"];
+    assert_eq!(t["you"], Value::Null, "the person was made to leave");
+    let secret = t["session"]["secret"]
+        .as_str()
+        .expect("the secret, revealed");
+    let secret = selfpoker_v2::parse_secret(secret, "secret").expect("hex");
+    assert!(selfpoker_v2::secret_matches(&secret, session_commit));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while http.ok("GET", "/v1/records", &token, None)["records"]
+        .as_array()
+        .is_none_or(|r| r.is_empty())
+    {
+        assert!(Instant::now() < deadline, "the hand was not archived");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -1,7 +1,8 @@
 //! What a live table does by itself, and when: an AI acts a moment after
-//! its turn began, a person's clock runs out, a busted AI tops up, and a
-//! new hand is dealt a pause after the last one when two seats are ready
-//! and a person is among them. The service calls [`next`] with the time
+//! its turn began, a person's clock runs out, a busted AI tops up, a new
+//! hand is dealt a pause after the last one when two seats are ready and a
+//! person is among them, and a table where nobody can be dealt in closes
+//! after a quiet spell. The service calls [`next`] with the time
 //! and fresh OS-random seeds, waits until the plan is due, and applies it
 //! (re-planning on the state it then loads).
 
@@ -19,14 +20,18 @@ pub struct Timing {
     pub ai_delay_ms: i64,
     /// The pause between the end of a hand and the next deal.
     pub next_hand_ms: i64,
+    /// How long a table where nobody can be dealt in (no person sitting in
+    /// with chips) stays open after a person last did something there.
+    pub idle_close_ms: i64,
 }
 
 impl Default for Timing {
-    /// 700 ms per AI action, 2 s between hands.
+    /// 700 ms per AI action, 2 s between hands, closed after 10 idle minutes.
     fn default() -> Self {
         Timing {
             ai_delay_ms: 700,
             next_hand_ms: 2_000,
+            idle_close_ms: 600_000,
         }
     }
 }
@@ -38,6 +43,9 @@ pub enum Due {
     Command(Command),
     /// Deal the next hand (the service supplies its seed).
     StartHand,
+    /// Nobody could be dealt in for `idle_close_ms`: every person leaves and
+    /// the table closes, ending its session ([`super::close`]).
+    Close,
 }
 
 /// [`Due`] and the moment it is due.
@@ -88,9 +96,15 @@ pub fn next(live: &LiveTable, timing: Timing, decision_seed: u64) -> Option<Plan
             .as_ref()
             .is_some_and(|seat| matches!(seat.player, Player::Human { .. }))
     });
-    (ready.len() >= 2 && human_ready).then(|| Plan {
-        at: Millis(since.0.saturating_add(timing.next_hand_ms)),
-        due: Due::StartHand,
+    if ready.len() >= 2 && human_ready {
+        return Some(Plan {
+            at: Millis(since.0.saturating_add(timing.next_hand_ms)),
+            due: Due::StartHand,
+        });
+    }
+    live.quiet_since.map(|quiet| Plan {
+        at: Millis(quiet.0.saturating_add(timing.idle_close_ms)),
+        due: Due::Close,
     })
 }
 

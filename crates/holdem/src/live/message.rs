@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{ClientSeed, LiveTable, Scheme};
+use fairseed_core::selfpoker_v2;
+
+use super::{LiveTable, Scheme};
+use crate::deal::DealV2;
 use crate::record::{record_of, HandRecord};
 use crate::rules::{Event, HoldemError};
 use crate::simulate::action_log;
@@ -29,8 +32,9 @@ pub enum Message {
         number: u64,
         /// The seed, its commitment and how it was made.
         fairplay: Fairplay,
-        /// The hand's record, as `fairseed verify` reads it.
-        record: Box<LiveRecord>,
+        /// The hand's record, as `fairseed verify` reads it (with its
+        /// `selfpoker_v2` deal, the secret absent until the session ends).
+        record: Box<HandRecord>,
     },
 }
 
@@ -51,34 +55,6 @@ impl Message {
     }
 }
 
-/// A hand's record: `holdem_hand_v1` (docs/spec.md §15), with the `deal`
-/// of §17.5 when the seed was derived under `selfpoker_v2`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LiveRecord {
-    /// The hand.
-    #[serde(flatten)]
-    pub hand: HandRecord,
-    /// How the seed was derived (v2 only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deal: Option<Deal>,
-}
-
-/// The `deal` of a `selfpoker_v2` hand record (docs/spec.md §17.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Deal {
-    /// Always `selfpoker_v2`.
-    pub scheme: &'static str,
-    /// `sha256` of the session secret.
-    pub session_commit: String,
-    /// The table the derivation names.
-    pub table_id: String,
-    /// Decimal seat → client seed: the seated humans' when the hand started.
-    pub client_seeds: BTreeMap<String, String>,
-    /// The session secret, once the session ended.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_secret: Option<String>,
-}
-
 /// How a hand's seed was made, revealed at its end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fairplay {
@@ -94,9 +70,9 @@ pub struct Fairplay {
     /// v2: the table the derivation names.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table_id: Option<String>,
-    /// v2: decimal seat → client seed, the seated humans' the seed derives from.
+    /// v2: seat → client seed, the seated humans' the seed derives from.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub client_seeds: Option<BTreeMap<String, String>>,
+    pub client_seeds: Option<BTreeMap<usize, String>>,
     /// v2: the session secret, once the session ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_secret: Option<String>,
@@ -112,43 +88,42 @@ pub(crate) fn hand_end(
     seed: u64,
 ) -> Result<Message, HoldemError> {
     let events = &next.hand_events;
-    let hand =
+    let mut record =
         record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
-    let deal = deal(next);
+    record.deal = deal(next);
+    let deal = record.deal.as_ref();
     let fairplay = Fairplay {
         scheme: next.session.scheme.as_str(),
-        commit: hand.commit.clone(),
+        commit: record.commit.clone(),
         seed: seed.to_string(),
-        session_commit: deal.as_ref().map(|d| d.session_commit.clone()),
-        table_id: deal.as_ref().map(|d| d.table_id.clone()),
-        client_seeds: deal.as_ref().map(|d| d.client_seeds.clone()),
-        session_secret: deal.as_ref().and_then(|d| d.session_secret.clone()),
+        session_commit: deal.map(|d| d.session_commit.clone()),
+        table_id: deal.map(|d| d.table_id.clone()),
+        client_seeds: deal.map(|d| d.client_seeds.clone()),
+        session_secret: deal.and_then(|d| d.session_secret.clone()),
     };
     Ok(Message::HandEnd {
         seq: 0,
         number,
         fairplay,
-        record: Box::new(LiveRecord { hand, deal }),
+        record: Box::new(record),
     })
 }
 
-/// The `deal` of the hand `live` is playing or just ended (v2 only).
-pub fn deal(live: &LiveTable) -> Option<Deal> {
+/// The `deal` (docs/spec.md §17.5) of the hand `live` is playing or just
+/// ended, `None` under plain `selfpoker`; the secret only once revealed.
+pub fn deal(live: &LiveTable) -> Option<DealV2> {
     if live.session.scheme != Scheme::SelfpokerV2 {
         return None;
     }
-    Some(Deal {
-        scheme: Scheme::SelfpokerV2.as_str(),
+    Some(DealV2 {
+        scheme: selfpoker_v2::SCHEME.to_owned(),
         session_commit: live.session.commit.clone().unwrap_or_default(),
         table_id: live.table_id.clone(),
-        client_seeds: seed_map(&live.hand_client_seeds),
+        client_seeds: live
+            .hand_client_seeds
+            .iter()
+            .map(|c| (c.seat, c.seed.clone()))
+            .collect(),
         session_secret: live.session.revealed.clone(),
     })
-}
-
-fn seed_map(seeds: &[ClientSeed]) -> BTreeMap<String, String> {
-    seeds
-        .iter()
-        .map(|c| (c.seat.to_string(), c.seed.clone()))
-        .collect()
 }

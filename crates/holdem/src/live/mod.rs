@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
 
-pub use message::{deal, Deal, Fairplay, LiveRecord, Message};
+pub use message::{deal, Fairplay, Message};
 pub use view::{
     view, HandView, LastHand, LastHole, LastResult, LegalView, SeatPlayer, SeatView, SessionView,
     TableView,
@@ -92,6 +92,11 @@ pub struct LiveTable {
     pub last: Option<LastHand>,
     /// When the last hand ended.
     pub ended_at: Option<Millis>,
+    /// When a person last did something here (or a hand last ended): a
+    /// table where nobody can be dealt in closes after a quiet spell, so its
+    /// session ends and its secret is revealed. `None`: never closes so.
+    #[serde(default)]
+    pub quiet_since: Option<Millis>,
     /// No human is left: the session ended and the table plays no more.
     pub closed: bool,
 }
@@ -168,6 +173,7 @@ impl LiveTable {
             hand_client_seeds: Vec::new(),
             last: None,
             ended_at: None,
+            quiet_since: None,
             closed: false,
         }
     }
@@ -286,6 +292,7 @@ pub fn request(
             seat,
             seed: client_seed,
         });
+        next.quiet_since = Some(now);
         return Ok((next, messages));
     }
     let seat = seated.ok_or(LiveError::NotSeated)?;
@@ -302,6 +309,29 @@ pub fn request(
         next.client_seeds.retain(|c| c.seat != seat);
         next.closed = next.humans().is_empty();
     }
+    next.quiet_since = Some(now);
+    Ok((next, messages))
+}
+
+/// Closes a quiet table (see [`driver::Due::Close`]): every person still
+/// seated leaves (none is in a hand: none is being played), and the table
+/// plays no more, so its session ends.
+///
+/// # Errors
+/// [`HoldemError::HandRunning`] while a hand is being played.
+pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>), HoldemError> {
+    if let Some(hand) = &live.table.hand {
+        return Err(HoldemError::HandRunning(hand.number));
+    }
+    let mut next = live.clone();
+    let mut messages = Vec::new();
+    for (seat, _) in live.humans() {
+        let (after, more) = apply(&next, Command::Leave { seat }, now)?;
+        next = after;
+        messages.extend(more);
+    }
+    next.client_seeds.clear();
+    next.closed = true;
     Ok((next, messages))
 }
 
@@ -353,6 +383,7 @@ pub fn apply(
                 messages.push(hand_end.at(next.seq));
                 next.last = Some(LastHand::of(live, &next.hand_events, number, seed));
                 next.ended_at = Some(now);
+                next.quiet_since = next.quiet_since.map(|q| q.max(now));
                 next.hand_events.clear();
             }
             _ if next.hand_events.is_empty() => {}

@@ -113,7 +113,8 @@ pub async fn post_table(
         commit: Some(selfpoker_v2::session_commit(&secret)),
         revealed: None,
     };
-    let live = LiveTable::new(table_id.clone(), table, session);
+    let mut live = LiveTable::new(table_id.clone(), table, session);
+    live.quiet_since = Some(now());
     let answer = json!({
         "table_id": table_id,
         "ws": format!("/v1/holdem/tables/{table_id}/ws"),

@@ -3,7 +3,8 @@
 //! next deal), sleeps until then or until the table changes, and applies
 //! it in a step. Time and seeds come from here: the clock, the OS CSPRNG for
 //! the AIs' decisions, and the session secret for each hand's seed. When
-//! the last human leaves, it archives the hands and stops.
+//! the last human leaves (or the table closes after a quiet spell), it
+//! archives the hands and stops.
 
 use std::time::Duration;
 
@@ -106,6 +107,7 @@ async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
             driver::Due::StartHand => fairseed_holdem::Command::StartHand {
                 seed: live::derived_seed(&loaded.live, &loaded.secret)?,
             },
+            driver::Due::Close => return Ok(live::close(&loaded.live, now)?),
         };
         Ok(live::apply(&loaded.live, command, now)?)
     })
