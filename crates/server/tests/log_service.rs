@@ -234,17 +234,7 @@ fn audit(addr: &str, shown: &Shown) {
         let index = full["leaf_index"].as_u64().expect("sequenced");
         let note = full["checkpoint"].as_str().expect("checkpoint");
         let at = open_checkpoint(note.as_bytes(), &vkey).expect("signed");
-        let proof: Vec<Hash> = full["inclusion_proof"]
-            .as_array()
-            .expect("proof")
-            .iter()
-            .map(|h| {
-                let bytes = BASE64_STANDARD
-                    .decode(h.as_str().expect("b64"))
-                    .expect("b64");
-                Hash(bytes.try_into().expect("32 bytes"))
-            })
-            .collect();
+        let proof = hashes(&full["inclusion_proof"]);
         verify_inclusion(&proof, at.size(), *at.hash(), index, leaf_hash(&entry))
             .expect("inclusion proof");
         assert_eq!(entries[usize::try_from(index).expect("small")], entry);
