@@ -165,7 +165,14 @@ test('a bet and a rotation: acknowledged, then in the log; the key pinned with i
   assert.equal(leaf.toString('hex'), entry);
   const proof = full.inclusion_proof.map((p) => Buffer.from(p, 'base64'));
   assert.equal(rootFromInclusion(full.leaf_index, Number(size), leaf, proof)?.toString('base64'), rootB64);
-  assert.ok(openNote(full.signature, serverKey)?.endsWith(`${leaf.toString('base64')}\n`), 'the receipt signs the leaf hash');
+  // The receipt signs the root of its batch; the entry is in that batch.
+  const receiptText = openNote(full.signature, serverKey);
+  assert.ok(receiptText, 'the receipt is signed by the log key');
+  const [header, , batchSize, batchRoot] = receiptText.split('\n');
+  assert.equal(header, 'fairseed receipts v1');
+  const batchProof = full.batch_proof.map((p) => Buffer.from(p, 'base64'));
+  assert.equal(rootFromInclusion(full.batch_index, Number(batchSize), leaf, batchProof)?.toString('base64'), batchRoot,
+    'the entry is in the signed batch');
   sequencedReceipt = full;
   // The page kept a checkpoint at least as large as the one the receipt's proof leads to.
   const kept = await page.evaluate(() => localStorage.getItem('fairseed.log_checkpoint'));

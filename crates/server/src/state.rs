@@ -10,7 +10,7 @@ use crate::args::SignupMode;
 use crate::error::ApiError;
 use crate::events::Hub;
 use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
-use crate::log::{LogKey, Receipt};
+use crate::log::{LogKey, Receipt, Signer};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
 
@@ -39,7 +39,7 @@ struct Inner {
     metrics: Metrics,
     fleet: Fleet,
     holdem: crate::holdem::Tables,
-    log: Option<Arc<LogKey>>,
+    log: Option<(Arc<LogKey>, Signer)>,
 }
 
 impl Default for ServiceOptions {
@@ -110,7 +110,9 @@ impl AppState {
                 metrics: options.metrics,
                 fleet: options.fleet,
                 holdem: crate::holdem::Tables::new(options.holdem),
-                log: options.log,
+                log: options
+                    .log
+                    .map(|key| (Arc::clone(&key), Signer::spawn(key))),
             }),
         }
     }
@@ -141,33 +143,43 @@ impl AppState {
 
     /// The transparency log's key, when the log is on.
     pub fn log_key(&self) -> Option<&LogKey> {
-        self.inner.log.as_deref()
+        self.inner.log.as_ref().map(|(key, _)| key.as_ref())
     }
 
     /// Receipts for the log entries a change queued (none when the log is off).
-    pub(crate) fn receipts(&self, entries: &[Vec<u8>]) -> Result<Vec<Receipt>, ApiError> {
-        crate::log::receipt::receipts(self.log_key(), entries)
+    pub(crate) async fn receipts(&self, entries: &[Vec<u8>]) -> Result<Vec<Receipt>, ApiError> {
+        let Some((_, signer)) = &self.inner.log else {
+            return Ok(Vec::new());
+        };
+        let leaves = entries
+            .iter()
+            .map(|e| fairseed_tlog::leaf_hash(e))
+            .collect();
+        let signed = signer.sign(leaves).await?;
+        Ok(entries
+            .iter()
+            .zip(signed)
+            .map(|(entry, batch)| Receipt::signed(entry, batch))
+            .collect())
     }
 
     /// `body` (a JSON object) with `receipts` for every log entry `updates` queued.
-    pub(crate) fn with_receipts(
+    pub(crate) async fn with_receipts(
         &self,
         body: serde_json::Value,
         updates: &[fairseed_store::RoundUpdate],
     ) -> Result<serde_json::Value, ApiError> {
         let entries: Vec<Vec<u8>> = updates.iter().flat_map(|u| u.appended.clone()).collect();
-        self.with_entry_receipts(body, entries)
+        self.with_entry_receipts(body, &entries).await
     }
 
-    /// `body` (a JSON object) with `receipts` for `entries`, ordered by entry
-    /// hash so an answer and its replay (which reads them back) agree.
-    pub(crate) fn with_entry_receipts(
+    /// `body` (a JSON object) with `receipts` for `entries`.
+    pub(crate) async fn with_entry_receipts(
         &self,
         mut body: serde_json::Value,
-        mut entries: Vec<Vec<u8>>,
+        entries: &[Vec<u8>],
     ) -> Result<serde_json::Value, ApiError> {
-        entries.sort_by_cached_key(|e| fairseed_tlog::leaf_hash(e).0);
-        let receipts = self.receipts(&entries)?;
+        let receipts = self.receipts(entries).await?;
         if let (Some(object), false) = (body.as_object_mut(), receipts.is_empty()) {
             let receipts = serde_json::to_value(receipts).map_err(ApiError::internal)?;
             object.insert("receipts".into(), receipts);

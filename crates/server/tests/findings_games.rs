@@ -122,7 +122,10 @@ fn retried_draws_deal_once(addr: &str) {
     let done = op(c, "POST", &finish, Some("fin"), None);
     assert_eq!(done.status, 200, "{}", done.body);
     let replay = op(c, "POST", &finish, Some("fin"), None);
-    assert_eq!(replay.json(), done.json());
+    assert_eq!(
+        common::without_receipts(&replay.json()),
+        common::without_receipts(&done.json())
+    );
     assert_eq!(done.json()["record"]["record"]["play"]["deals"], 3);
     let record_id = done.json()["record"]["id"].clone();
     let lines = export(c);

@@ -15,7 +15,7 @@
 //! - [`note`]: C2SP `signed-note` with Ed25519 keys and the `vkey` format.
 //! - [`checkpoint`]: the C2SP `tlog-checkpoint` body, signed as a note.
 //! - [`LogEntry`]: the versioned binary entry the log holds (fairseed's own format).
-//! - [`receipt`]: the log key's signed note on one entry, given when it is appended.
+//! - [`receipt`]: the log key's signed note on a batch of entries, given when they are queued.
 //! - [`client`]: what a player checks: a receipt's inclusion proof to its
 //!   signed checkpoint, and consistency between checkpoints, read from tiles.
 //! - [`stored`]: a log kept as stored hashes in a database, read a few at a time.
@@ -79,7 +79,7 @@ pub use merkle::{
     leaf_hash, node_hash, verify_consistency, verify_inclusion, Hash, MemoryLog, EMPTY_ROOT,
 };
 pub use note::{check_vkey, key_hash, open_note, NoteKey};
-pub use receipt::{open_receipt, receipt_text, sign_receipt, RECEIPT_HEADER};
+pub use receipt::{open_receipt, receipt_text, sign_receipts, BatchReceipt, RECEIPT_HEADER};
 pub use stored::{
     append_leaves, frontier_indexes, prove_consistency, prove_inclusion, tile_exists,
     tile_hash_indexes, tree_root, SparseHashes,

@@ -11,7 +11,8 @@
 use base64::prelude::*;
 use fairseed_tlog::{
     check_consistent, check_inclusion, check_vkey, consistency_from_tiles, consistency_tiles,
-    leaf_hash, open_log_checkpoint, open_receipt, Checkpoint, Hash, LogEntry, TilePath, TlogError,
+    leaf_hash, open_log_checkpoint, open_receipt, BatchReceipt, Checkpoint, Hash, LogEntry,
+    TilePath, TlogError,
 };
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
@@ -108,6 +109,26 @@ fn hash_of(text: &str, field: &str) -> Result<Hash, Failure> {
         .map_err(|_| fail("receipt", format!("{field}: a hash is 32 bytes")))
 }
 
+/// The acknowledged part of a receipt: the signed note over its batch's root,
+/// the entry's index in the batch and its proof to that root (docs/spec.md §16.5).
+fn batch_receipt(receipt: &Value) -> Result<BatchReceipt, Failure> {
+    let index = receipt["batch_index"]
+        .as_u64()
+        .ok_or_else(|| fail("receipt", "batch_index: expected a whole number"))?;
+    let proof = receipt["batch_proof"]
+        .as_array()
+        .ok_or_else(|| fail("receipt", "batch_proof: expected an array"))?
+        .iter()
+        .enumerate()
+        .map(|(i, h)| hash_of(h.as_str().unwrap_or_default(), &format!("batch_proof[{i}]")))
+        .collect::<Result<_, _>>()?;
+    Ok(BatchReceipt {
+        note: text(receipt, "signature")?.to_owned(),
+        index,
+        proof,
+    })
+}
+
 /// The sequenced part of a receipt: leaf index, inclusion proof, signed checkpoint.
 type Sequenced<'a> = (u64, Vec<Hash>, &'a str);
 
@@ -184,9 +205,10 @@ fn receipt_checks(
     }
     let decoded = LogEntry::decode(&entry).map_err(|e| fail("entry", e))?;
     out.insert("entry".into(), entry_json(&decoded));
-    open_receipt(text(&receipt, "signature")?.as_bytes(), vkey, &entry).map_err(|e| match e {
-        TlogError::BadNote(m) if m.contains("another entry") => {
-            fail("entry", format!("signature: {m}"))
+    let batch = batch_receipt(&receipt)?;
+    open_receipt(&batch, vkey, &entry).map_err(|e| match e {
+        TlogError::ProofFailed { .. } => {
+            fail("entry", "batch_proof: the entry is not in the signed batch")
         }
         e => note_failure("signature", e),
     })?;
@@ -364,7 +386,7 @@ pub fn log_consistency_proof(vkey: &str, kept: &str, seen: &str, proof_json: &st
 mod tests {
     use super::*;
     use fairseed_tlog::{
-        checkpoint, hash_tile_data, new_hash_tiles, sign_checkpoint, sign_receipt, EntryKind,
+        checkpoint, hash_tile_data, new_hash_tiles, sign_checkpoint, sign_receipts, EntryKind,
         MemoryLog, NoteKey,
     };
 
@@ -406,6 +428,14 @@ mod tests {
     /// The receipt of entry `i` as the service answers it, sequenced in `log`.
     fn receipt(log: &MemoryLog, note: &str, i: u64) -> Value {
         let e = entry(i);
+        let batch = sign_receipts(&key(), &[leaf_hash(&e)])
+            .expect("signs")
+            .remove(0);
+        let batch_proof: Vec<String> = batch
+            .proof
+            .iter()
+            .map(|h| BASE64_STANDARD.encode(h.0))
+            .collect();
         let proof: Vec<String> = log
             .inclusion_proof(i, log.size())
             .expect("proof")
@@ -413,7 +443,7 @@ mod tests {
             .map(|h| BASE64_STANDARD.encode(h.0))
             .collect();
         json!({"entry": BASE64_STANDARD.encode(&e), "entry_hash": hex_hash(&e),
-            "signature": sign_receipt(&key(), &e).expect("signs"),
+            "signature": batch.note, "batch_index": batch.index, "batch_proof": batch_proof,
             "leaf_index": i, "inclusion_proof": proof, "checkpoint": note})
     }
 

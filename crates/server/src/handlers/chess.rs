@@ -47,7 +47,7 @@ pub async fn post_seed(
     let body = json!({"seed_id": id, "commitment": seed.commitment.to_hex()});
     Ok((
         StatusCode::CREATED,
-        Json(state.with_receipts(body, &updates)?),
+        Json(state.with_receipts(body, &updates).await?),
     ))
 }
 

@@ -102,7 +102,7 @@ pub async fn post(
     if receipt.replayed {
         same_bet(&receipt.bet, &bet, &key)?;
     }
-    let receipts = state.receipts(&receipt.appended)?;
+    let receipts = state.receipts(&receipt.appended).await?;
     let view = BetView {
         receipts,
         ..BetView::from(receipt.bet)

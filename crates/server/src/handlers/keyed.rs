@@ -99,7 +99,7 @@ impl<T> Keyed<T> {
         };
         // The first answer's receipts, from the entries the call queued.
         let entries = state.store().idempotent_log_entries(scope, key).await?;
-        let body = state.with_entry_receipts(body, entries)?;
+        let body = state.with_entry_receipts(body, &entries).await?;
         Ok(Some(answer(status, body, true)))
     }
 
@@ -134,14 +134,20 @@ impl<T> Keyed<T> {
             Ok((commit, (body, out)))
         })
         .await;
-        let done = result.and_then(|(updates, (body, out))| {
-            let ids: Vec<i64> = updates
-                .iter()
-                .flat_map(|u| &u.records)
-                .map(|r| r.id)
-                .collect();
-            Ok((state.with_receipts(body, &updates)?, ids, out))
-        });
+        let done = match result {
+            Ok((updates, (body, out))) => {
+                let ids: Vec<i64> = updates
+                    .iter()
+                    .flat_map(|u| &u.records)
+                    .map(|r| r.id)
+                    .collect();
+                state
+                    .with_receipts(body, &updates)
+                    .await
+                    .map(|body| (body, ids, out))
+            }
+            Err(e) => Err(e),
+        };
         self.finish(state, scope, status, done).await
     }
 

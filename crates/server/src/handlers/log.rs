@@ -81,5 +81,5 @@ pub async fn receipt(
         .ok()
         .and_then(|b| b.try_into().ok())
         .ok_or_else(|| ApiError::invalid("entry_hash", "expected 64 hex characters"))?;
-    Ok(Json(read::receipt(state.store(), key, hash).await?))
+    Ok(Json(read::receipt(&state, key, hash).await?))
 }

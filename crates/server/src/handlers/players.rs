@@ -56,7 +56,7 @@ pub async fn post(
             player_id: player.id,
             token,
             balance: player.balance,
-            receipts: state.receipts(&pair.appended)?,
+            receipts: state.receipts(&pair.appended).await?,
             seed_pair: pair.into(),
         }),
     ))

@@ -240,7 +240,7 @@ pub async fn post_table(
     let body = table_json(&view(&opened, Viewer::Operator));
     Ok((
         StatusCode::CREATED,
-        Json(state.with_receipts(body, &updates)?),
+        Json(state.with_receipts(body, &updates).await?),
     ))
 }
 
@@ -389,7 +389,7 @@ pub async fn post_hand(
             out: Some(answer),
             updates,
             ..
-        }) => Ok((state.with_receipts(answer, &updates)?, Vec::new(), ())),
+        }) => Ok((state.with_receipts(answer, &updates).await?, Vec::new(), ())),
         Err(e) => Err(e),
     };
     let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);

@@ -162,7 +162,8 @@ pub async fn rotate(
             .map(RecordView::try_from)
             .collect::<Result<_, _>>()?,
         receipts: state
-            .receipts(&[rotation.appended, rotation.current.appended.clone()].concat())?,
+            .receipts(&[rotation.appended, rotation.current.appended.clone()].concat())
+            .await?,
         seed_pair: rotation.current.into(),
     }))
 }

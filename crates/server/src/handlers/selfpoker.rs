@@ -61,7 +61,7 @@ pub async fn post(
     let body = serde_json::to_value(message).map_err(ApiError::internal)?;
     Ok((
         StatusCode::CREATED,
-        Json(state.with_receipts(body, &updates)?),
+        Json(state.with_receipts(body, &updates).await?),
     ))
 }
 
@@ -124,7 +124,7 @@ pub async fn post_next(
         message.clone(),
     );
     Ok(Json(Next {
-        message: state.with_receipts(message, &updates)?,
+        message: state.with_receipts(message, &updates).await?,
         record_id: updates
             .first()
             .and_then(|u| u.records.first())

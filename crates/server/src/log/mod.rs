@@ -10,6 +10,8 @@ pub mod key;
 pub mod read;
 pub mod receipt;
 pub mod sequencer;
+pub mod signer;
 
 pub use key::LogKey;
 pub use receipt::Receipt;
+pub use signer::Signer;

@@ -1,15 +1,16 @@
 //! Reading the log from the store: tiles, bundles, proofs. The hashes come
 //! from the store a few at a time ([`fairseed_tlog::SparseHashes`]).
 
-use base64::prelude::*;
 use fairseed_store::{LogCheckpoint, Store};
 use fairseed_tlog::{
     hash_tile_data, open_checkpoint, prove_inclusion, tile_exists, tile_hash_indexes, Hash,
     SparseHashes, TileKind, TilePath, TlogError,
 };
 
+use super::receipt::base64_hashes;
 use super::{LogKey, Receipt};
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// Rounds of fetching before a computation is taken to be broken.
 const MAX_FETCHES: usize = 4;
@@ -66,18 +67,23 @@ pub async fn tile(store: &dyn Store, tile: &TilePath, size: u64) -> Result<Vec<u
     }
 }
 
-/// The full receipt of the entry with leaf hash `entry_hash`: with its
-/// inclusion proof to the latest checkpoint once sequenced.
+/// The full receipt of the entry with leaf hash `entry_hash`, signed anew:
+/// with its inclusion proof to the latest checkpoint once sequenced.
 pub async fn receipt(
-    store: &dyn Store,
+    state: &AppState,
     key: &LogKey,
     entry_hash: [u8; 32],
 ) -> Result<Receipt, ApiError> {
+    let store = state.store();
     let found = store
         .log_entry(entry_hash)
         .await?
         .ok_or_else(|| ApiError::not_found("log entry"))?;
-    let mut receipt = Receipt::queued(key, &found.entry)?;
+    let mut receipt = state
+        .receipts(std::slice::from_ref(&found.entry))
+        .await?
+        .pop()
+        .ok_or_else(|| ApiError::not_found("transparency log"))?;
     let Some(index) = found.leaf_index else {
         return Ok(receipt);
     };
@@ -88,7 +94,7 @@ pub async fn receipt(
         .size();
     let proof = with_hashes(store, &[], |h| prove_inclusion(h, index, size)).await?;
     receipt.leaf_index = Some(index);
-    receipt.inclusion_proof = Some(proof.iter().map(|h| BASE64_STANDARD.encode(h.0)).collect());
+    receipt.inclusion_proof = Some(base64_hashes(&proof));
     receipt.checkpoint = Some(head.note);
     Ok(receipt)
 }

@@ -2,11 +2,8 @@
 //! bet carries, so a player can prove later what the service acknowledged.
 
 use base64::prelude::*;
-use fairseed_tlog::leaf_hash;
+use fairseed_tlog::{leaf_hash, BatchReceipt, Hash};
 use serde::Serialize;
-
-use super::LogKey;
-use crate::error::ApiError;
 
 /// One entry's receipt (docs/api.md, "Receipts").
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -15,8 +12,13 @@ pub struct Receipt {
     pub entry: String,
     /// Its RFC 6962 leaf hash, hex: the key of `GET /log/receipts/{entry_hash}`.
     pub entry_hash: String,
-    /// A signed note by the log key over the entry's leaf hash (docs/spec.md §16.5).
+    /// A signed note by the log key over the root of a batch of entries
+    /// signed together (docs/spec.md §16.5).
     pub signature: String,
+    /// The entry's index in that batch.
+    pub batch_index: u64,
+    /// Its inclusion proof (base64 hashes) to the batch root.
+    pub batch_proof: Vec<String>,
     /// The leaf index, once sequenced.
     pub leaf_index: Option<u64>,
     /// The inclusion proof (base64 hashes) to `checkpoint`, once sequenced.
@@ -25,31 +27,23 @@ pub struct Receipt {
     pub checkpoint: Option<String>,
 }
 
+/// Hashes as base64 strings.
+pub fn base64_hashes(hashes: &[Hash]) -> Vec<String> {
+    hashes.iter().map(|h| BASE64_STANDARD.encode(h.0)).collect()
+}
+
 impl Receipt {
-    /// The receipt of an entry just queued: signed, not yet sequenced.
-    ///
-    /// # Errors
-    /// The key cannot sign (a malformed origin, refused at start).
-    pub fn queued(key: &LogKey, entry: &[u8]) -> Result<Self, ApiError> {
-        Ok(Self {
+    /// The receipt of an entry just signed, not yet sequenced.
+    pub fn signed(entry: &[u8], batch: BatchReceipt) -> Self {
+        Self {
             entry: BASE64_STANDARD.encode(entry),
             entry_hash: hex::encode(leaf_hash(entry).0),
-            signature: fairseed_tlog::sign_receipt(key.note_key(), entry)
-                .map_err(ApiError::internal)?,
+            signature: batch.note,
+            batch_index: batch.index,
+            batch_proof: base64_hashes(&batch.proof),
             leaf_index: None,
             inclusion_proof: None,
             checkpoint: None,
-        })
+        }
     }
-}
-
-/// The receipts of `entries`, or none when the log is off.
-///
-/// # Errors
-/// As [`Receipt::queued`].
-pub fn receipts(key: Option<&LogKey>, entries: &[Vec<u8>]) -> Result<Vec<Receipt>, ApiError> {
-    let Some(key) = key else {
-        return Ok(Vec::new());
-    };
-    entries.iter().map(|e| Receipt::queued(key, e)).collect()
 }

@@ -192,7 +192,11 @@ fn bettor(
             match bet(&mut c, &sent) {
                 Ok(again) => {
                     assert_eq!(again.status, 200, "replay {}: {}", sent.key, again.body);
-                    assert_eq!(again.json(), first, "a replay returns the first answer");
+                    assert_eq!(
+                        super::without_receipts(&again.json()),
+                        super::without_receipts(&first),
+                        "a replay returns the first answer"
+                    );
                     assert_eq!(again.header("idempotency-replayed"), Some("true"));
                     out.replays += 1;
                 }

@@ -47,3 +47,13 @@ pub fn wait_for(what: &str, timeout: std::time::Duration, mut done: impl FnMut()
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
+
+/// An answer without its transparency-log receipts: a replay answers the same
+/// call, its receipts signed again in another batch (docs/api.md, "Receipts").
+pub fn without_receipts(answer: &serde_json::Value) -> serde_json::Value {
+    let mut answer = answer.clone();
+    if let Some(fields) = answer.as_object_mut() {
+        fields.remove("receipts");
+    }
+    answer
+}

@@ -38,6 +38,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         7,
         include_str!("../../migrations/postgres/0007_log_subjects.sql"),
     ),
+    (
+        8,
+        include_str!("../../migrations/postgres/0008_log_pending.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

@@ -43,6 +43,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         6,
         include_str!("../../migrations/sqlite/0006_log_subjects.sql"),
     ),
+    (
+        7,
+        include_str!("../../migrations/sqlite/0007_log_pending.sql"),
+    ),
 ];
 
 /// Read connections kept open.
