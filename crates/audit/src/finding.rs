@@ -22,6 +22,8 @@ pub enum FindingKind {
     UnexpectedReveal,
     /// A commitment not revealed within its scheme's policy.
     Overdue,
+    /// A seed session ended for a reason outside its policy.
+    EarlyEnd,
     /// A commitment value, or a commitment's ids, seen twice.
     DuplicateCommitment,
     /// A dice nonce used twice, or skipped.

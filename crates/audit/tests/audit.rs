@@ -408,6 +408,39 @@ fn a_selfpoker_v2_session_and_its_hands_are_checked() {
     );
 }
 
+/// A live table logs its session's end with the reason (docs/spec.md §17.4):
+/// the policy's reasons pass, any other is an early end.
+#[test]
+fn a_selfpoker_v2_session_ended_outside_its_policy_is_reported() {
+    use fairseed_core::ServerSeed;
+    let secret = ServerSeed::from_bytes([6; 32]);
+    let session = |reason: &str| {
+        vec![
+            entry(
+                Kind::Commitment,
+                "selfpoker_v2",
+                &["holdem_table:t1"],
+                &[&secret.commitment().to_hex()],
+            ),
+            entry(
+                Kind::Reveal,
+                "selfpoker_v2",
+                &["holdem_table:t1"],
+                &[secret.reveal(), reason],
+            ),
+        ]
+    };
+    for reason in ["table_empty", "table_idle"] {
+        let report = run(&build(session(reason)), &State::default());
+        assert!(report.passed(), "{reason}: {:#?}", report.findings);
+    }
+    let report = run(&build(session("process_gone")), &State::default());
+    assert_eq!(
+        messages(&report, FindingKind::EarlyEnd),
+        ["entry 1: selfpoker_v2 holdem_table:t1 ended before its policy: reason \"process_gone\", expected one of table_empty, table_idle"]
+    );
+}
+
 /// The service names a poker session `poker:<table>:<session>`: its hands are
 /// checked against the revealed seed, and the table's next session makes an
 /// unrevealed one overdue.

@@ -73,6 +73,9 @@ impl Generic {
                         name(entry)
                     ),
                 ),
+                Some(open) if entry.scheme == "selfpoker_v2" && entry.values.len() == 2 => {
+                    session_end(ctx, leaf, entry, &open)
+                }
                 Some(open) if SHA256_SCHEMES.contains(&entry.scheme.as_str()) => {
                     check_sha256(ctx, leaf, entry, &open)
                 }
@@ -83,6 +86,32 @@ impl Generic {
 
     /// Nothing is due: these schemes reveal when a match ends, which the log does not show.
     pub fn finish(&mut self, _ctx: &mut Context) {}
+}
+
+/// The reasons a `selfpoker_v2` session may end: its policy (docs/spec.md §17.4).
+const SESSION_POLICY: [&str; 2] = ["table_empty", "table_idle"];
+
+/// A `selfpoker_v2` session's end: its secret against the commitment, and
+/// its reason, which must be one of the policy's; any other is the house
+/// ending a session when it chose, and is reported.
+fn session_end(ctx: &mut Context, leaf: u64, entry: &Entry, open: &Open) {
+    let secret = Entry {
+        values: entry.values[..1].to_vec(),
+        ..entry.clone()
+    };
+    check_sha256(ctx, leaf, &secret, open);
+    let reason = &entry.values[1];
+    if !SESSION_POLICY.contains(&reason.as_str()) {
+        ctx.find(
+            FindingKind::EarlyEnd,
+            leaf,
+            format!(
+                "{} ended before its policy: reason {reason:?}, expected one of {}",
+                name(entry),
+                SESSION_POLICY.join(", ")
+            ),
+        );
+    }
 }
 
 fn check_sha256(ctx: &mut Context, leaf: u64, entry: &Entry, open: &Open) {

@@ -99,6 +99,30 @@ pub struct LiveTable {
     pub quiet_since: Option<Millis>,
     /// No human is left: the session ended and the table plays no more.
     pub closed: bool,
+    /// Why the session ended, once it has (docs/spec.md §17.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<SessionEnd>,
+}
+
+/// Why a table's session ended: both are its policy, and the transparency
+/// log carries the reason with the revealed secret (docs/spec.md §17.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionEnd {
+    /// The last human left.
+    TableEmpty,
+    /// Nobody could be dealt in for the table's idle limit.
+    TableIdle,
+}
+
+impl SessionEnd {
+    /// The reason as the log and the spec write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SessionEnd::TableEmpty => "table_empty",
+            SessionEnd::TableIdle => "table_idle",
+        }
+    }
 }
 
 /// What a person asks of the table.
@@ -175,6 +199,7 @@ impl LiveTable {
             ended_at: None,
             quiet_since: None,
             closed: false,
+            end: None,
         }
     }
 
@@ -308,6 +333,9 @@ pub fn request(
     if matches!(command, Command::Leave { .. }) {
         next.client_seeds.retain(|c| c.seat != seat);
         next.closed = next.humans().is_empty();
+        if next.closed {
+            next.end = Some(SessionEnd::TableEmpty);
+        }
     }
     next.quiet_since = Some(now);
     Ok((next, messages))
@@ -332,6 +360,7 @@ pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>),
     }
     next.client_seeds.clear();
     next.closed = true;
+    next.end = Some(SessionEnd::TableIdle);
     Ok((next, messages))
 }
 

@@ -161,7 +161,7 @@ pub async fn change(
         let commit = Commit {
             writes: vec![write],
             idempotent: idempotent.clone(),
-            log: rows::log_entries(&next, &messages),
+            log: rows::log_entries(&loaded, &next, &messages),
             ..Commit::default()
         };
         Ok((commit, next.seq))

@@ -115,11 +115,12 @@ pub fn write(
     })
 }
 
-/// The log entries `messages` call for (docs/spec.md §16.7): each hand's
-/// commit when it is dealt, and its seed when it ends, named
-/// `[table, hand number]`. The session's own commitment and reveal are the
-/// round's, which the store logs itself.
-pub fn log_entries(next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
+/// The log entries a change from `loaded` to `next` with `messages` calls
+/// for (docs/spec.md §16.7): each hand's commit when it is dealt and its seed
+/// when it ends, named `[table, hand number]`; when the table closes, the
+/// session's secret and why it ended, named `[session]` as the session's
+/// commitment (which the store logs when it creates the round).
+pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
     let scheme = next.session.scheme.as_str();
     let entry = |kind, number: u64, value: &str| LogEntry {
         kind,
@@ -129,6 +130,16 @@ pub fn log_entries(next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
         ids: vec![next.table_id.clone(), number.to_string()],
         values: vec![value.to_owned()],
     };
+    let session_end = (next.closed && !loaded.live.closed).then(|| LogEntry {
+        kind: EntryKind::Reveal,
+        time_ms: 0,
+        scheme: scheme.to_owned(),
+        ids: vec![round_id(&next.table_id)],
+        values: vec![
+            hex::encode(loaded.secret),
+            next.end.map_or("table_empty", |e| e.as_str()).to_owned(),
+        ],
+    });
     messages
         .iter()
         .filter_map(|m| match m {
@@ -141,5 +152,6 @@ pub fn log_entries(next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
             } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
             Message::Event { .. } => None,
         })
+        .chain(session_end)
         .collect()
 }

@@ -85,8 +85,12 @@ pub(crate) fn round_commitment(round: &NewRound) -> Option<LogEntry> {
     ))
 }
 
-/// A round's revealed secret.
+/// A round's revealed secret. A hold'em table logs its session's end
+/// itself, with the reason beside the secret (docs/spec.md §17.4).
 pub(crate) fn round_reveal(row: &RoundRow, secret: &str) -> Option<LogEntry> {
+    if row.kind == "holdem_table" {
+        return None;
+    }
     let scheme = round_scheme(&row.kind)?;
     Some(entry(
         EntryKind::Reveal,
