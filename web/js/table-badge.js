@@ -18,7 +18,8 @@ export const V2 = 'selfpoker_v2';
 
 /** The badge of a hand: its state mark, the scheme, what it proves, and why on hover or focus. */
 export function dealBadge(wasm, entry) {
-  const state = checkHand(wasm, { ...entry, scheme: 'selfpoker' });
+  // A failed derivation takes the claim back: the badge turns red with the hand's line.
+  const state = entry.derivation && !entry.derivation.ok ? 'bad' : checkHand(wasm, { ...entry, scheme: 'selfpoker' });
   const v2 = entry.dealScheme === V2;
   const claim = v2 ? t('table.badge_v2') : t('table.badge_v1');
   const text = { ok: claim, bad: t('tables.badge_bad'), wait: t('tables.badge_wait') }[state];

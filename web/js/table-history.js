@@ -32,10 +32,17 @@ function cards(wasm, ids) {
   return h('span', { class: 'cards' }, (ids || []).map((id) => card(wasm, 'selfpoker', id)));
 }
 
-/** What replaying a record in the core says, or its error as a failed replay. */
+/**
+ * What replaying a record in the core says, or its error as a failed replay.
+ * The core's replay refuses a `selfpoker_v2` hand whose session secret is not
+ * out yet; the hand itself (commitment, deck, rules, results) is replayed
+ * without its deal then, and the derivation is checked once the secret is
+ * revealed (table-badge.js).
+ */
 function replayOf(wasm, record) {
+  const hand = record.deal && !record.deal.session_secret ? { ...record, deal: undefined } : record;
   try {
-    return JSON.parse(wasm.holdem_replay(exactJson(record)));
+    return JSON.parse(wasm.holdem_replay(exactJson(hand)));
   } catch (e) {
     return { valid: false, error: e.message || String(e), steps: [], deal: null };
   }

@@ -157,7 +157,7 @@ export function mountTable(root, { wasm }) {
       send({ type: 'sit', seat: 0, client_seed: clientSeedFor(state.tableId) }).catch((e) => { error.textContent = e.message; });
     }
     panel.classList.toggle('seated', table.you !== null);
-    status.textContent = table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
+    status.textContent = state.left && table.you === null ? t('table.left') : table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
     draw();
   }
 
@@ -269,6 +269,7 @@ export function mountTable(root, { wasm }) {
     for (let i = 0; i < 30 && !state.revealed; i++) {
       if (await history.load(state.tableId).catch(() => false)) {
         state.revealed ??= true;
+        draw();
         return;
       }
       await new Promise((r) => setTimeout(r, 1000));
@@ -278,7 +279,7 @@ export function mountTable(root, { wasm }) {
   /** The session secret is out: verify every hand held here, with the service's records of them. */
   function closed(secret) {
     history.reveal(secret);
-    history.load(state.tableId).catch(() => {});
+    history.load(state.tableId).then(draw, () => {});
   }
 
   async function openNew() {
