@@ -39,7 +39,7 @@ function cards(wasm, ids) {
  * without its deal then, and the derivation is checked once the secret is
  * revealed (table-badge.js).
  */
-function replayOf(wasm, record) {
+export function replayOf(wasm, record) {
   const hand = record.deal && !record.deal.session_secret ? { ...record, deal: undefined } : record;
   try {
     return JSON.parse(wasm.holdem_replay(exactJson(hand)));
