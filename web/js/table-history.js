@@ -9,14 +9,16 @@
 // the cards the player was shown; and the record replays under the rules to
 // its own results, chip for chip; under selfpoker_v2, the client seed this
 // browser chose is the one the seed was derived with. Any failure is named
-// on the badge.
+// on the badge. Once the table's session ends and its secret is revealed,
+// each `selfpoker_v2` hand held here is verified whole in the core, the
+// seed's derivation included (table-badge.js), and the hand says so.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { store } from './store.js';
 import { card } from './render.js';
 import { fmtInt } from './format.js';
-import { badge } from './tables.js';
+import { dealBadge, derivationLine, verifyDerivation, V2 } from './table-badge.js';
 import { actionText } from './table-render.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -30,10 +32,17 @@ function cards(wasm, ids) {
   return h('span', { class: 'cards' }, (ids || []).map((id) => card(wasm, 'selfpoker', id)));
 }
 
-/** What replaying a record in the core says, or its error as a failed replay. */
-function replayOf(wasm, record) {
+/**
+ * What replaying a record in the core says, or its error as a failed replay.
+ * The core's replay refuses a `selfpoker_v2` hand whose session secret is not
+ * out yet; the hand itself (commitment, deck, rules, results) is replayed
+ * without its deal then, and the derivation is checked once the secret is
+ * revealed (table-badge.js).
+ */
+export function replayOf(wasm, record) {
+  const hand = record.deal && !record.deal.session_secret ? { ...record, deal: undefined } : record;
   try {
-    return JSON.parse(wasm.holdem_replay(exactJson(record)));
+    return JSON.parse(wasm.holdem_replay(exactJson(hand)));
   } catch (e) {
     return { valid: false, error: e.message || String(e), steps: [], deal: null };
   }
@@ -87,7 +96,8 @@ export function mountHistory({ wasm }) {
     const done = [...entries.entries()].filter(([, e]) => e.record).sort((a, b) => b[0] - a[0]);
     clear(list, done.length ? done.map(([n, e]) => h('li', { 'data-hand': n },
       h('span', { class: 'hand-label' }, t('table.hand_n', { n })), ' ',
-      e.commitment ? badge(wasm, e) : h('span', { class: 'muted small' }, t('table.not_seen')), ' ',
+      e.commitment ? dealBadge(wasm, e) : h('span', { class: 'muted small' }, t('table.not_seen')), ' ',
+      derivationLine(e), ' ',
       h('span', { class: 'small' }, resultText(e.record, e.seat ?? mySeat)), ' ',
       h('button', { type: 'button', class: 'link', 'data-replay': n, onclick: () => openReplay(n) }, t('table.replay')),
       e.problems.length ? h('ul', { class: 'error-text small poker-problems' }, e.problems.map((p) => h('li', {}, p))) : null))
@@ -140,10 +150,10 @@ export function mountHistory({ wasm }) {
   return {
     element,
     /** A hand's commitment, seen before its cards. */
-    seen(id, n, commitment) {
+    seen(id, n, commitment, dealScheme = V2) {
       tableId = id;
       shown = n;
-      entries.set(n, { scheme: 'selfpoker', commitment, seed: null, hole: null, board: [], seat: null, problems: [], record: null });
+      entries.set(n, { scheme: 'selfpoker', dealScheme, commitment, seed: null, hole: null, board: [], seat: null, problems: [], record: null });
       globalThis.fairseedTables?.seen({ scheme: 'selfpoker', label: label(n), commitment });
     },
     /** What the player was shown of hand `n` (kept to compare with the deck after the hand). */
@@ -163,6 +173,8 @@ export function mountHistory({ wasm }) {
       entries.set(n, e);
       e.record = msg.record;
       e.seed = String(msg.fairplay.seed);
+      e.dealScheme = msg.fairplay.scheme;
+      if (msg.fairplay.session_secret && msg.record.deal) e.derivation = verifyDerivation(wasm, msg.record, msg.fairplay.session_secret);
       e.replay = replayOf(wasm, msg.record);
       if (e.commitment) {
         e.problems = checkEnd(wasm, e, msg.fairplay, msg.record, e.replay, clientSeed);
@@ -186,7 +198,23 @@ export function mountHistory({ wasm }) {
         const e = entries.get(record.hand) || { scheme: 'selfpoker', commitment: null, seed: null, hole: null, board: [], seat: null, problems: [] };
         e.record = record;
         e.seed = String(record.seed);
+        e.dealScheme = record.deal ? V2 : 'selfpoker';
         entries.set(record.hand, e);
+      }
+      const secret = hands.map((r) => r.deal && r.deal.session_secret).find(Boolean);
+      if (secret) this.reveal(secret, hands);
+      render();
+      return Boolean(secret);
+    },
+    /**
+     * The session secret is out (the table closed): every `selfpoker_v2` hand
+     * held here is verified whole in the core, derivation included, with the
+     * secret the service's record of that hand carries (`records`), else `secret`.
+     */
+    reveal(secret, records = []) {
+      const revealed = new Map(records.filter((r) => r.deal && r.deal.session_secret).map((r) => [r.hand, r.deal.session_secret]));
+      for (const [n, e] of entries) {
+        if (e.record && e.record.deal) e.derivation = verifyDerivation(wasm, e.record, revealed.get(n) || secret);
       }
       render();
     },

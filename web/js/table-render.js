@@ -7,7 +7,7 @@ import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { card } from './render.js';
 import { fmtInt } from './format.js';
-import { badge } from './tables.js';
+import { dealBadge } from './table-badge.js';
 
 /** Seats in the order the desktop layout places them around the felt (you at the bottom). */
 const AROUND = ['at-bottom', 'at-left', 'at-top-left', 'at-top', 'at-top-right', 'at-right'];
@@ -79,7 +79,7 @@ function middle(wasm, table, deal) {
       ? h('div', { class: 'pot' }, t('table.pot', { chips: fmtInt(hand ? hand.pot : 0) }))
       : h('ul', { class: 'pot-won' }, table.last_hand.pots.flatMap((p) => p.winners).map(([seat, chips]) =>
         h('li', {}, seat === table.you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))),
-    deal ? h('div', { id: 'tb-deal' }, badge(wasm, deal)) : null);
+    deal ? h('div', { id: 'tb-deal' }, dealBadge(wasm, deal)) : null);
 }
 
 /**

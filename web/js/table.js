@@ -8,7 +8,10 @@
 // Nothing about other seats' cards is known here before the server shows
 // them: the page draws only what the table view holds. The coach works from
 // the player's own view (table-coach.js), and each finished hand is checked
-// and can be replayed step by step (table-history.js).
+// and can be replayed step by step (table-history.js). The session
+// commitment is in the header from the start; when the player leaves as the
+// last person the table closes, its secret is revealed, and every hand held
+// here is verified again with the seed's derivation (table-badge.js).
 import { h, clear } from './dom.js';
 import { t, has } from './i18n.js';
 import { api, ensureToken } from './api.js';
@@ -17,6 +20,7 @@ import { parseExact } from './json.js';
 import { renderTable, actionBar } from './table-render.js';
 import { mountCoach, actionsOf } from './table-coach.js';
 import { mountHistory } from './table-history.js';
+import { sessionLine } from './table-badge.js';
 
 /** The AI levels the page asks for: two rocks, two calculators, one reader. */
 export const AI_LEVELS = [1, 2, 3, 1, 2];
@@ -63,12 +67,15 @@ export function mountTable(root, { wasm }) {
   const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
   const bar = h('div', { id: 'tb-actions', class: 'tb-actions' });
   const start = h('button', { type: 'button', class: 'primary', id: 'tb-open', onclick: () => openNew() }, t('table.open'));
-  const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {} };
+  const leave = h('button', { type: 'button', id: 'tb-leave', hidden: true, onclick: () => leaveTable() }, t('table.leave'));
+  const session = h('div', { id: 'tb-session-box' });
+  const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {}, leaving: false, left: false, revealed: null };
   const coach = mountCoach({ wasm, current: () => state });
   const history = mountHistory({ wasm });
 
   const panel = h('section', { class: 'card-panel tb-main', id: 'tb-panel' },
-    h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), start),
+    h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), leave, start),
+    session,
     h('p', { class: 'muted small tb-help' }, t('table.help')),
     status, felt, bar, error,
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
@@ -133,15 +140,24 @@ export function mountTable(root, { wasm }) {
       state.commits[hand.number] = hand.commit;
       state.log = [];
       state.remembered = {};
-      history.seen(state.tableId, hand.number, hand.commit);
+      history.seen(state.tableId, hand.number, hand.commit, hand.scheme);
     }
     state.table = table;
     if (hand && table.you !== null && table.seats[table.you]) history.saw(hand.number, table.you, table.seats[table.you].hole, hand.board);
-    if (table.you === null && table.seats[0] === null) {
+    clear(session, sessionLine(table.session));
+    if (table.session && table.session.secret && state.revealed !== table.session.secret) {
+      state.revealed = table.session.secret;
+      closed(table.session.secret);
+    }
+    // Leaving waits for the hand the player is dealt into to end.
+    const mine = table.you !== null ? table.seats[table.you] : null;
+    if (state.leaving && mine && !(hand && mine.in_hand)) leaveNow();
+    leave.hidden = table.you === null;
+    if (table.you === null && table.seats[0] === null && !state.left && !table.closed) {
       send({ type: 'sit', seat: 0, client_seed: clientSeedFor(state.tableId) }).catch((e) => { error.textContent = e.message; });
     }
     panel.classList.toggle('seated', table.you !== null);
-    status.textContent = table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
+    status.textContent = state.left && table.you === null ? t('table.left') : table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
     draw();
   }
 
@@ -222,6 +238,50 @@ export function mountTable(root, { wasm }) {
     history.load(tableId).catch(() => {});
   }
 
+  /** Leaves now, or once the hand the player is dealt into ends (sitting out meanwhile). */
+  function leaveTable() {
+    error.textContent = '';
+    const table = state.table;
+    const mine = table && table.you !== null ? table.seats[table.you] : null;
+    if (!mine) return;
+    state.leaving = true;
+    if (table.hand && mine.in_hand) {
+      status.textContent = t('table.leaving');
+      if (!mine.sitting_out) send({ type: 'sit_out' }).catch(() => {});
+    } else {
+      leaveNow();
+    }
+  }
+
+  function leaveNow() {
+    state.leaving = false;
+    state.left = true;
+    send({ type: 'leave' })
+      .then(() => { status.textContent = t('table.left'); return awaitSecret(); })
+      .catch((e) => { state.left = false; error.textContent = e.message; });
+  }
+
+  /**
+   * The table closes when its last person leaves: ask for its hands until
+   * their records carry the session secret (the state may say so first).
+   */
+  async function awaitSecret() {
+    for (let i = 0; i < 30 && !state.revealed; i++) {
+      if (await history.load(state.tableId).catch(() => false)) {
+        state.revealed ??= true;
+        draw();
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  /** The session secret is out: verify every hand held here, with the service's records of them. */
+  function closed(secret) {
+    history.reveal(secret);
+    history.load(state.tableId).then(draw, () => {});
+  }
+
   async function openNew() {
     error.textContent = '';
     start.disabled = true;
@@ -229,6 +289,9 @@ export function mountTable(root, { wasm }) {
       const made = await api.holdemTable({ ais: AI_LEVELS }, crypto.randomUUID());
       state.seq = null;
       state.commits = {};
+      state.left = false;
+      state.leaving = false;
+      state.revealed = null;
       await connect(made.table_id);
     } catch (e) {
       error.textContent = errorText(e);

@@ -124,7 +124,7 @@ test('hands against five AIs: the coach answers, each deal is verified, hands re
 
   // The checks behind the badge fail when anything differs from what this browser saw.
   const checks = await page.evaluate(async () => {
-    const { checkEnd, exactJson } = await import('/js/table-history.js');
+    const { checkEnd, replayOf } = await import('/js/table-history.js');
     const { parseExact } = await import('/js/json.js');
     const { loadWasm } = await import('/js/wasm.js');
     const wasm = await loadWasm();
@@ -132,7 +132,8 @@ test('hands against five AIs: the coach answers, each deal is verified, hands re
     const token = JSON.parse(localStorage.getItem('fairseed.token'));
     const res = await fetch(`/v1/holdem/tables/${table}/hands`, { headers: { Authorization: `Bearer ${token}` } });
     const record = parseExact(await res.text()).hands[0];
-    const replay = (r) => JSON.parse(wasm.holdem_replay(exactJson(r)));
+    // The hand replayed as the page does while the session secret is not out.
+    const replay = (r) => replayOf(wasm, r);
     const honest = replay(record);
     const hole = honest.deal.holes.find(([seat]) => seat === 0)[1];
     const entry = { commitment: record.commit, seat: 0, hole, board: honest.deal.board.slice(0, 3) };

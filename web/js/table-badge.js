@@ -1,0 +1,77 @@
+// What the live table's "verifiable deal" badge says, by scheme, and the
+// check that gives `selfpoker_v2` its meaning once the table's session ends.
+//
+// A plain `selfpoker` hand proves only that the deck did not change during
+// the hand: the commitment was shown before the first card, and the seed
+// revealed after it hashes to it. Under `selfpoker_v2` (docs/spec.md §17) the
+// seed is also derived from a session secret committed before the player sat
+// and from the player's own client seed, so the house could not choose the
+// deck; that derivation is checked here, by the core (wasm `verify`, the same
+// checks as `fairseed verify`), once the session secret is revealed.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { checkHand } from './tables.js';
+import { parseExact } from './json.js';
+import { exactJson } from './table-history.js';
+
+export const V2 = 'selfpoker_v2';
+
+/** The badge of a hand: its state mark, the scheme, what it proves, and why on hover or focus. */
+export function dealBadge(wasm, entry) {
+  // A failed derivation takes the claim back: the badge turns red with the hand's line.
+  const state = entry.derivation && !entry.derivation.ok ? 'bad' : checkHand(wasm, { ...entry, scheme: 'selfpoker' });
+  const v2 = entry.dealScheme === V2;
+  const claim = v2 ? t('table.badge_v2') : t('table.badge_v1');
+  const text = { ok: claim, bad: t('tables.badge_bad'), wait: t('tables.badge_wait') }[state];
+  const why = v2 ? [t('table.badge_v2_session'), t('table.badge_v2_client'), t('table.badge_v2_derivation')] : [t('table.badge_v1_why')];
+  return h('span', { class: `deal-badge ${state}`, tabindex: 0, 'data-state': state, 'data-scheme': entry.dealScheme || 'selfpoker' },
+    h('span', { 'aria-hidden': 'true' }, state === 'ok' ? '✓ ' : state === 'bad' ? '✗ ' : '… '),
+    t('tables.badge'), ' · ', h('span', { class: 'badge-claim' }, text),
+    h('span', { class: 'badge-pop', role: 'tooltip' },
+      h('strong', {}, t('table.badge_scheme', { scheme: entry.dealScheme || 'selfpoker' })), ' ', claim, '.',
+      h('ul', { class: 'badge-why' }, why.map((line) => h('li', {}, line))),
+      t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment)));
+}
+
+/** `record` with the revealed session secret in its deal. */
+function withSecret(record, secret) {
+  return { ...record, deal: { ...record.deal, session_secret: secret } };
+}
+
+/**
+ * The core's verdict on a `selfpoker_v2` hand record once the session secret
+ * is known: `{ok: true}` when every check passes (derivation included), else
+ * the first failed check's name and detail.
+ */
+export function verifyDerivation(wasm, record, secret) {
+  let verdict;
+  try {
+    verdict = parseExact(wasm.verify(exactJson(withSecret(record, secret)))).verdicts[0];
+  } catch (e) {
+    return { ok: false, check: 'record', detail: e.message || String(e) };
+  }
+  const failed = (verdict.checks || []).find((c) => !c.ok);
+  if (failed) return { ok: false, check: failed.name, detail: failed.detail };
+  if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '' };
+  if (!(verdict.checks || []).some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing') };
+  return { ok: true };
+}
+
+/** A hand's derivation line: pending until the secret is out, then checked or the named failure. */
+export function derivationLine(entry) {
+  if (entry.dealScheme !== V2) return null;
+  const d = entry.derivation;
+  if (!d) return h('span', { class: 'tb-derivation small muted', 'data-state': 'wait' }, t('table.derivation_wait'));
+  if (d.ok) return h('span', { class: 'tb-derivation small ok-text', 'data-state': 'ok' }, '✓ ', t('table.derivation_ok'));
+  return h('span', { class: 'tb-derivation small error-text', 'data-state': 'bad', 'data-check': d.check },
+    '✗ ', t('table.derivation_bad', { check: d.check, detail: d.detail }));
+}
+
+/** The table header's session line: the commitment from the start, and the reveal once the table closed. */
+export function sessionLine(session) {
+  if (!session || !session.commit) return null;
+  return h('p', { class: 'small tb-session', id: 'tb-session' },
+    h('span', { class: 'muted' }, t('table.session_commit', { scheme: session.scheme || V2 }), ' '),
+    h('code', { class: 'hex', id: 'tb-session-commit' }, session.commit),
+    session.secret ? h('span', { class: 'muted', id: 'tb-session-revealed' }, ' · ', t('table.session_revealed')) : null);
+}
