@@ -46,6 +46,7 @@ fn anything_else_is_refused_with_the_field_named() {
     bytes[0] = 2;
     refuse(&bytes, "version");
     bytes[0] = 1;
+    // 0x03 (outcome) is a kind; 0x04 is not.
     bytes[1] = 4;
     refuse(&bytes, "kind");
     refuse(&DICE_COMMITMENT_BYTES[..5], "time_ms");
