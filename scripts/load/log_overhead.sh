@@ -46,6 +46,8 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+# shellcheck source=scripts/load/lib.sh
+source "$ROOT/scripts/load/lib.sh"
 
 # start_server LABEL MODE: sets URL and SERVER_PID.
 start_server() {
@@ -57,36 +59,7 @@ start_server() {
     psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $db" >/dev/null
     args+=(--database "$PG_BASE/$db")
   fi
-  RUST_LOG=warn "$BIN" "${args[@]}" >"$log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 300); do
-    if grep -q 'http://' "$log"; then
-      URL=$(grep -o 'http://[0-9.:]*' "$log" | head -1)
-      return
-    fi
-    sleep 0.1
-  done
-  echo "server did not start:" >&2; cat "$log" >&2; exit 1
-}
-
-stop_server() {
-  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
-}
-
-make_players() {
-  : >"$WORK/tokens"
-  for _ in $(seq "$PLAYERS"); do
-    curl -sf -X POST "$URL/v1/players" | jq -r .token >>"$WORK/tokens"
-  done
-}
-
-durable_bets() {
-  local total=0 n
-  while read -r token; do
-    n=$(curl -sf -H "Authorization: Bearer $token" "$URL/v1/seeds" | jq .next_nonce)
-    total=$((total + n))
-  done <"$WORK/tokens"
-  echo "$total"
+  launch_server "$log" "${args[@]}"
 }
 
 # The tree size the latest checkpoint signs (its second line).

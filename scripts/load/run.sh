@@ -59,6 +59,8 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+# shellcheck source=scripts/load/lib.sh
+source "$ROOT/scripts/load/lib.sh"
 
 # start_server LABEL [DATABASE_URL]: sets URL and SERVER_PID.
 start_server() {
@@ -66,37 +68,7 @@ start_server() {
   local log="$WORK/server-$label.log"
   local args=(--listen 127.0.0.1:0 --data-dir "$WORK/data-$label" --rate-limit 0 --signups-per-minute 0)
   [[ -n "$db" ]] && args+=(--database "$db")
-  RUST_LOG=warn "$BIN" "${args[@]}" >"$log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 300); do
-    if grep -q 'http://' "$log"; then
-      URL=$(grep -o 'http://[0-9.:]*' "$log" | head -1)
-      return
-    fi
-    sleep 0.1
-  done
-  echo "server did not start:" >&2; cat "$log" >&2; exit 1
-}
-
-stop_server() {
-  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
-}
-
-make_players() {
-  : >"$WORK/tokens"
-  for _ in $(seq "$PLAYERS"); do
-    curl -sf -X POST "$URL/v1/players" | jq -r .token >>"$WORK/tokens"
-  done
-}
-
-# The number of bets the server holds: every player's next nonce, summed.
-durable_bets() {
-  local total=0 n
-  while read -r token; do
-    n=$(curl -sf -H "Authorization: Bearer $token" "$URL/v1/seeds" | jq .next_nonce)
-    total=$((total + n))
-  done <"$WORK/tokens"
-  echo "$total"
+  launch_server "$log" "${args[@]}"
 }
 
 cpu_seconds() { # user+system CPU of a pid, in seconds
