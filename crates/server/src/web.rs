@@ -55,6 +55,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = embed![
     "js/revealed.js",
     "js/seeds.js",
     "js/store.js",
+    "js/table-badge.js",
     "js/table-coach.js",
     "js/table-history.js",
     "js/table-render.js",
