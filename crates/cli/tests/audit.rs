@@ -313,4 +313,6 @@ fn the_service_log_passes_the_audit() {
         json["summary"]["rolls"]["n"], 20,
         "the rotated pair's 20 rolls recomputed: {json:#}"
     );
+    // The rotated pair was revealed: only the current pair is still open.
+    assert_eq!(json["summary"]["open"], 1, "{json:#}");
 }

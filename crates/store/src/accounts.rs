@@ -30,7 +30,7 @@ async fn insert_pair<T: Tx>(
     now: i64,
 ) -> StoreResult<SeedPair> {
     let id = tx.insert_pair(player_id, pair, now).await?;
-    let entry = entries::dice_commitment(&pair.commitment);
+    let entry = entries::dice_commitment(player_id, &pair.commitment);
     Ok(SeedPair {
         id,
         player_id,
@@ -193,7 +193,7 @@ pub(crate) async fn rotate<T: Tx>(
     let (pair, sealed) = current_sealed(tx, player_id, true).await?;
     let seed = cipher.open(&sealed, &pair.commitment)?;
     tx.reveal_pair(pair.id, seed.expose(), now).await?;
-    let reveal = entries::dice_reveal(&pair.commitment, seed.expose());
+    let reveal = entries::dice_reveal(player_id, &pair.commitment, seed.expose());
     let appended = append(
         tx,
         Queue {

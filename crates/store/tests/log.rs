@@ -84,6 +84,11 @@ async fn changes(store: &dyn Store) -> Vec<Vec<u8>> {
         .expect("player");
     let commitment = decode(&first.appended[0]);
     assert_eq!(commitment.kind, EntryKind::Commitment);
+    // Named by its owner, so a monitor links the player's pairs (§16.7).
+    assert_eq!(
+        commitment.ids,
+        vec![format!("p{}", player.id), first.commitment.clone()]
+    );
     assert_eq!(commitment.values, vec![first.commitment.clone()]);
     queued.extend(first.appended.clone());
 
@@ -109,6 +114,10 @@ async fn changes(store: &dyn Store) -> Vec<Vec<u8>> {
         .expect("rotate");
     let reveal = decode(&rotation.appended[0]);
     assert_eq!(reveal.kind, EntryKind::Reveal);
+    assert_eq!(
+        reveal.ids, commitment.ids,
+        "the reveal names the pair as its commitment"
+    );
     assert_eq!(reveal.values, vec![hex::encode([1u8; 32])]);
     queued.extend(rotation.appended);
     queued.extend(rotation.current.appended);

@@ -21,22 +21,29 @@ fn entry(kind: EntryKind, scheme: &str, ids: Vec<String>, values: Vec<String>) -
     }
 }
 
-/// A new dice pair's commitment; the pair is named by its commitment.
-pub(crate) fn dice_commitment(commitment: &str) -> LogEntry {
+/// The owner id of a player's dice pairs in the log: `p` and the account
+/// number. It links a player's pairs, so a monitor sees that the next pair
+/// rotated this one, which must then be revealed (docs/spec.md §16.7).
+fn dice_owner(player_id: i64) -> String {
+    format!("p{player_id}")
+}
+
+/// A new dice pair's commitment, named `[owner, pair]`, the pair by its commitment.
+pub(crate) fn dice_commitment(player_id: i64, commitment: &str) -> LogEntry {
     entry(
         EntryKind::Commitment,
         DICE,
-        vec![commitment.to_owned()],
+        vec![dice_owner(player_id), commitment.to_owned()],
         vec![commitment.to_owned()],
     )
 }
 
-/// A rotated dice pair's server seed.
-pub(crate) fn dice_reveal(commitment: &str, server_seed: &str) -> LogEntry {
+/// A rotated dice pair's server seed, named as its commitment.
+pub(crate) fn dice_reveal(player_id: i64, commitment: &str, server_seed: &str) -> LogEntry {
     entry(
         EntryKind::Reveal,
         DICE,
-        vec![commitment.to_owned()],
+        vec![dice_owner(player_id), commitment.to_owned()],
         vec![server_seed.to_owned()],
     )
 }
