@@ -137,3 +137,13 @@ export async function callApi(base, method, path, token, body) {
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return JSON.parse(text);
 }
+
+/** axe-core's violations on the page as it is now (injected by evaluate, which
+ * a page's Content-Security-Policy does not block). */
+export async function violations(page) {
+  if (!(await page.evaluate(() => Boolean(globalThis.axe)))) {
+    await page.evaluate(readFileSync(join(WEB, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+  }
+  return page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+}

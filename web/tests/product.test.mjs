@@ -9,13 +9,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { callApi, launch, newPage, shot, startService, vectorLines, REPO, WEB } from './harness.mjs';
+import { callApi, launch, newPage, shot, startService, vectorLines, REPO, WEB, violations } from './harness.mjs';
 
 const vectorLine = (file, i) => vectorLines(file)[i];
 
 const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
 const skip = !HAVE_SERVER && 'crates/server is not in this tree';
-const AXE = readFileSync(join(WEB, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables'];
 
 let service;
@@ -33,14 +32,6 @@ async function open(page, path = '/') {
   await page.goto(`${service.base}${path}`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   await page.waitForFunction(() => /\d/.test(document.querySelector('#balance').textContent));
-}
-
-/** axe-core's violations on the page as it is now. */
-async function violations(page) {
-  if (!(await page.evaluate(() => Boolean(globalThis.axe)))) await page.addScriptTag({ content: AXE });
-  const found = await page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
-  return found;
 }
 
 test('errors show where the action was; no quote for an amount that cannot be bet', { skip }, async () => {
@@ -207,8 +198,6 @@ test('axe-core: no violation on any tab at 1280×800 and 390×844, nor on the of
   await offline.waitForFunction(() => document.body.dataset.ready === 'true');
   await offline.setInputFiles('#v-file', { name: 'selfpoker.jsonl', mimeType: 'application/json', buffer: Buffer.from(vectorLines('selfpoker.jsonl').join('\n')) });
   await offline.waitForSelector('#records-detail .verdict');
-  // The offline file's CSP forbids inline script tags added later: axe goes in through the page's own evaluate.
-  await offline.evaluate(AXE);
   assert.deepEqual(await violations(offline), [], 'offline verifier');
   await offline.close();
 });

@@ -12,11 +12,10 @@ import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from '
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launch, newPage, shot, startService, REPO, WEB } from './harness.mjs';
+import { launch, newPage, shot, startService, REPO, WEB, violations } from './harness.mjs';
 
 const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
 const skip = !HAVE_SERVER && 'crates/server is not in this tree';
-const AXE = readFileSync(join(WEB, 'node_modules/axe-core/axe.min.js'), 'utf8');
 if (skip) console.log(`SKIPPED: ${skip}`);
 
 let service;
@@ -107,12 +106,6 @@ function testKey(name) {
 async function open(page, path = '/') {
   await page.goto(`${service.base}${path}`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
-}
-
-async function violations(page) {
-  if (!(await page.evaluate(() => Boolean(globalThis.axe)))) await page.evaluate(AXE);
-  return page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
 }
 
 /** Records every state each log badge passes through, in order. */

@@ -7,13 +7,12 @@
 // and phone width.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, newPage, shot, startService, REPO, WEB } from './harness.mjs';
+import { launch, newPage, shot, startService, REPO, WEB, violations } from './harness.mjs';
 
 const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
 const skip = !HAVE_SERVER && 'crates/server is not in this tree';
-const AXE = readFileSync(join(WEB, 'node_modules/axe-core/axe.min.js'), 'utf8');
 /** A hand against five AIs: their turns (~0.7 s each), the showdown and the pause before the next. */
 const HAND_MS = 90_000;
 
@@ -28,12 +27,6 @@ after(async () => {
   await browser?.close();
   service?.close();
 });
-
-async function violations(page) {
-  if (!(await page.evaluate(() => Boolean(globalThis.axe)))) await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
-}
 
 /**
  * Watches the page: every time it changes while a hand is being played, no
