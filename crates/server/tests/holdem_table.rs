@@ -56,7 +56,11 @@ impl Ws {
 
     /// The next message (scanned by the caller through `got`).
     fn next(&mut self) -> Value {
+        // Pings keep the socket's read timeout from firing: a table that
+        // stops playing must still fail the test, not hang it.
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
+            assert!(Instant::now() < deadline, "no message within 60 s");
             match self.socket.read().expect("a message within 60 s") {
                 Message::Text(text) => {
                     let v: Value = serde_json::from_str(&text).expect("JSON");
@@ -153,6 +157,18 @@ fn check_hand_end(m: &Value, table: &str, session_commit: &str) -> HandRecord {
     record
 }
 
+/// Checking and calling can lose every chip, and a busted person is never
+/// dealt in again: between hands, top up (free play chips) so play goes on.
+fn top_up_if_busted(ws: &mut Ws, m: &Value) {
+    let t = &m["table"];
+    if m["type"] == "state" && t["hand"].is_null() && t["seats"][0]["stack"] == 0 {
+        // One id per hand: states that still show the old stack repeat the
+        // same message, which the table applies once.
+        let id = format!("top-up-{}", t["hands_played"]);
+        ws.send(&json!({"type": "top_up", "id": id}));
+    }
+}
+
 /// Plays check or call when the person is to act; returns the ids sent.
 fn act_if_asked(ws: &mut Ws, m: &Value, n: &mut u32) {
     let t = &m["table"];
@@ -224,6 +240,9 @@ fn play(server: &Server) {
             }
         }
         act_if_asked(&mut human, &m, &mut acted);
+        if !sat_out {
+            top_up_if_busted(&mut human, &m);
+        }
         // Out of the hands for good: sat out, and no hand (none starts without a person).
         let t = &m["table"];
         if sat_out
@@ -515,6 +534,7 @@ fn a_table_survives_a_kill_mid_hand_and_plays_on() {
             );
         }
         act_if_asked(&mut ws, &m, &mut acted);
+        top_up_if_busted(&mut ws, &m);
     };
     drop(ws);
     server.kill9();
