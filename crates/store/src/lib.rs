@@ -229,8 +229,18 @@ pub trait Store: Send + Sync + 'static {
     /// `None` if nothing was queued since the last one.
     async fn sequence_log(&self, max: u32, sign: SignFn) -> StoreResult<Option<LogCheckpoint>>;
 
-    /// The latest signed checkpoint.
+    /// The latest signed checkpoint, with the cosignatures stored for it.
     async fn log_checkpoint(&self) -> StoreResult<Option<LogCheckpoint>>;
+
+    /// The newest checkpoint with at least `min` witness cosignatures, with them.
+    async fn log_cosigned_checkpoint(&self, min: u32) -> StoreResult<Option<LogCheckpoint>>;
+
+    /// Stores a witness's cosignature line on the checkpoint of `size`; the
+    /// caller has verified it against `witness` (its verifier key).
+    async fn add_log_cosignature(&self, size: u64, witness: &str, line: &str) -> StoreResult<()>;
+
+    /// The largest checkpoint size `witness` (its verifier key) cosigned.
+    async fn log_cosigned_size(&self, witness: &str) -> StoreResult<Option<u64>>;
 
     /// The log's stored hashes among `indexes` (`stored_hash_index` order of
     /// Go's `sumdb/tlog`); a missing one is left out.

@@ -335,8 +335,42 @@ macro_rules! impl_store {
             }
 
             async fn log_checkpoint(&self) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+                self.read_tx(async move |tx| $crate::translog::with_cosignatures(tx, None).await)
+                    .await
+            }
+
+            async fn log_cosigned_checkpoint(
+                &self,
+                min: u32,
+            ) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+                self.read_tx(async move |tx| $crate::translog::cosigned(tx, min).await)
+                    .await
+            }
+
+            async fn add_log_cosignature(
+                &self,
+                size: u64,
+                witness: &str,
+                line: &str,
+            ) -> $crate::StoreResult<()> {
+                let (witness, line) = (witness.to_owned(), line.to_owned());
+                self.write_tx(async move |tx| {
+                    $crate::translog::LogTx::insert_log_cosignature(
+                        tx,
+                        size,
+                        &witness,
+                        &line,
+                        now(),
+                    )
+                    .await
+                })
+                .await
+            }
+
+            async fn log_cosigned_size(&self, witness: &str) -> $crate::StoreResult<Option<u64>> {
+                let witness = witness.to_owned();
                 self.read_tx(async move |tx| {
-                    $crate::translog::LogTx::latest_log_checkpoint(tx).await
+                    $crate::translog::LogTx::log_cosigned_size(tx, &witness).await
                 })
                 .await
             }

@@ -270,6 +270,55 @@ async fn scenario(store: Arc<dyn Store>) {
         Some(second.clone())
     );
     check_tree(store.as_ref(), &second, &queued).await;
+    cosignatures(store.as_ref(), &first, &second).await;
+}
+
+/// Witness lines are kept per checkpoint and witness, served with it, and
+/// the newest checkpoint with enough of them is found.
+async fn cosignatures(store: &dyn Store, first: &LogCheckpoint, second: &LogCheckpoint) {
+    let (a, b) = ("w.test/a+00000001+BA==", "w.test/b+00000002+BA==");
+    assert_eq!(store.log_cosigned_size(a).await.expect("none"), None);
+    assert_eq!(store.log_cosigned_checkpoint(1).await.expect("none"), None);
+    store
+        .add_log_cosignature(5, a, "— w.test/a AAAA\n")
+        .await
+        .expect("a on 5");
+    store
+        .add_log_cosignature(5, b, "— w.test/b BBBB\n")
+        .await
+        .expect("b on 5");
+    store
+        .add_log_cosignature(7, a, "— w.test/a CCCC\n")
+        .await
+        .expect("a on 7");
+    // A second line of one witness on one size keeps the first.
+    store
+        .add_log_cosignature(7, a, "— w.test/a DDDD\n")
+        .await
+        .expect("again");
+    assert_eq!(store.log_cosigned_size(a).await.expect("a"), Some(7));
+    assert_eq!(store.log_cosigned_size(b).await.expect("b"), Some(5));
+    let latest = store.log_checkpoint().await.expect("latest").expect("some");
+    assert_eq!(latest.note, second.note);
+    assert_eq!(latest.cosignatures, vec!["— w.test/a CCCC\n".to_owned()]);
+    assert_eq!(
+        latest.cosigned_note(),
+        format!("{}— w.test/a CCCC\n", second.note)
+    );
+    let one = store
+        .log_cosigned_checkpoint(1)
+        .await
+        .expect("one")
+        .expect("7");
+    assert_eq!(one.size, 7);
+    let two = store
+        .log_cosigned_checkpoint(2)
+        .await
+        .expect("two")
+        .expect("5");
+    assert_eq!((two.size, two.note.as_str()), (5, first.note.as_str()));
+    assert_eq!(two.cosignatures.len(), 2);
+    assert_eq!(store.log_cosigned_checkpoint(3).await.expect("three"), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

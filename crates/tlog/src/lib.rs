@@ -14,6 +14,7 @@
 //!   a tree head from tiles.
 //! - [`note`]: C2SP `signed-note` with Ed25519 keys and the `vkey` format.
 //! - [`checkpoint`]: the C2SP `tlog-checkpoint` body, signed as a note.
+//! - [`cosignature`]: a witness's C2SP `tlog-cosignature` on a checkpoint, checked.
 //! - [`LogEntry`]: the versioned binary entry the log holds (fairseed's own format).
 //! - [`receipt`]: the log key's signed note on a batch of entries, given when they are queued.
 //! - [`client`]: what a player checks: a receipt's inclusion proof to its
@@ -60,6 +61,7 @@
 
 pub mod checkpoint;
 pub mod client;
+pub mod cosignature;
 mod entry;
 mod error;
 pub mod merkle;
@@ -73,6 +75,7 @@ pub use client::{
     check_consistent, check_inclusion, consistency_from_tiles, consistency_tiles,
     open_log_checkpoint,
 };
+pub use cosignature::{append_signatures, cosigned_by, CosignerKey};
 pub use entry::{EntryKind, LogEntry, ENTRY_VERSION, MAX_ENTRY_BYTES};
 pub use error::TlogError;
 pub use merkle::{

@@ -110,6 +110,66 @@ impl LogTx for PgTx<'_> {
         checkpoint_row(row)
     }
 
+    async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
+        let row: Option<(i64, String)> =
+            sqlx::query_as("SELECT size, note FROM log_checkpoints WHERE size = $1")
+                .bind(convert::to_i64(size, "tree size")?)
+                .fetch_optional(self.conn().await?)
+                .await?;
+        checkpoint_row(row)
+    }
+
+    async fn insert_log_cosignature(
+        &mut self,
+        size: u64,
+        witness: &str,
+        line: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO log_cosignatures (size, witness, line, created_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (size, witness) DO NOTHING",
+        )
+        .bind(convert::to_i64(size, "tree size")?)
+        .bind(witness)
+        .bind(line)
+        .bind(now)
+        .execute(self.conn().await?)
+        .await?;
+        Ok(())
+    }
+
+    async fn log_cosignature_lines(&mut self, size: u64) -> StoreResult<Vec<String>> {
+        Ok(
+            sqlx::query_scalar(
+                "SELECT line FROM log_cosignatures WHERE size = $1 ORDER BY witness",
+            )
+            .bind(convert::to_i64(size, "tree size")?)
+            .fetch_all(self.conn().await?)
+            .await?,
+        )
+    }
+
+    async fn log_cosigned_size(&mut self, witness: &str) -> StoreResult<Option<u64>> {
+        let size: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(size) FROM log_cosignatures WHERE witness = $1")
+                .bind(witness)
+                .fetch_one(self.conn().await?)
+                .await?;
+        size.map(|s| convert::to_u64(s, "tree size")).transpose()
+    }
+
+    async fn latest_cosigned_size(&mut self, min: u32) -> StoreResult<Option<u64>> {
+        let size: Option<i64> = sqlx::query_scalar(
+            "SELECT size FROM log_cosignatures GROUP BY size HAVING COUNT(*) >= $1
+             ORDER BY size DESC LIMIT 1",
+        )
+        .bind(i64::from(min))
+        .fetch_optional(self.conn().await?)
+        .await?;
+        size.map(|s| convert::to_u64(s, "tree size")).transpose()
+    }
+
     async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
         let from = convert::to_i64(from, "leaf index")?;
         Ok(sqlx::query_scalar(

@@ -42,6 +42,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         8,
         include_str!("../../migrations/postgres/0008_log_pending.sql"),
     ),
+    (
+        9,
+        include_str!("../../migrations/postgres/0009_log_cosignatures.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

@@ -102,6 +102,68 @@ impl LogTx for SqliteTx<'_> {
         checkpoint_row(row)
     }
 
+    async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
+        let row: Option<(i64, String)> = self
+            .0
+            .prepare_cached("SELECT size, note FROM log_checkpoints WHERE size = ?1")?
+            .query_row([convert::to_i64(size, "tree size")?], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        checkpoint_row(row)
+    }
+
+    async fn insert_log_cosignature(
+        &mut self,
+        size: u64,
+        witness: &str,
+        line: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO log_cosignatures (size, witness, line, created_at)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT (size, witness) DO NOTHING",
+            )?
+            .execute(params![
+                convert::to_i64(size, "tree size")?,
+                witness,
+                line,
+                now
+            ])?;
+        Ok(())
+    }
+
+    async fn log_cosignature_lines(&mut self, size: u64) -> StoreResult<Vec<String>> {
+        let mut stmt = self
+            .0
+            .prepare_cached("SELECT line FROM log_cosignatures WHERE size = ?1 ORDER BY witness")?;
+        let rows = stmt.query_map([convert::to_i64(size, "tree size")?], |r| {
+            r.get::<_, String>(0)
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    async fn log_cosigned_size(&mut self, witness: &str) -> StoreResult<Option<u64>> {
+        let size: Option<i64> = self
+            .0
+            .prepare_cached("SELECT MAX(size) FROM log_cosignatures WHERE witness = ?1")?
+            .query_row([witness], |r| r.get(0))?;
+        size.map(|s| convert::to_u64(s, "tree size")).transpose()
+    }
+
+    async fn latest_cosigned_size(&mut self, min: u32) -> StoreResult<Option<u64>> {
+        let size: Option<i64> = self
+            .0
+            .prepare_cached(
+                "SELECT size FROM log_cosignatures GROUP BY size HAVING COUNT(*) >= ?1
+                 ORDER BY size DESC LIMIT 1",
+            )?
+            .query_row([min], |r| r.get(0))
+            .optional()?;
+        size.map(|s| convert::to_u64(s, "tree size")).transpose()
+    }
+
     async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
         let from = convert::to_i64(from, "leaf index")?;
         let mut stmt = self.0.prepare_cached(

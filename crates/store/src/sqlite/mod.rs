@@ -47,6 +47,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         7,
         include_str!("../../migrations/sqlite/0007_log_pending.sql"),
     ),
+    (
+        8,
+        include_str!("../../migrations/sqlite/0008_log_cosignatures.sql"),
+    ),
 ];
 
 /// Read connections kept open.

@@ -25,8 +25,42 @@ pub const MAX_BATCH: u32 = 4096;
 pub struct LogCheckpoint {
     /// The tree size it signs.
     pub size: u64,
-    /// The signed note (C2SP tlog-checkpoint in a signed-note).
+    /// The signed note (C2SP tlog-checkpoint in a signed-note), the log's signature only.
     pub note: String,
+    /// The witnesses' cosignature lines stored for it (each `— <name> <base64>\n`),
+    /// verified before they were stored; empty where not read.
+    pub cosignatures: Vec<String>,
+}
+
+impl LogCheckpoint {
+    /// The note with every stored cosignature appended: what `/log/checkpoint` serves.
+    pub fn cosigned_note(&self) -> String {
+        fairseed_tlog::append_signatures(&self.note, &self.cosignatures)
+    }
+}
+
+/// The checkpoint of `size` (the latest if `None`) with its cosignatures.
+pub(crate) async fn with_cosignatures<T: LogTx>(
+    tx: &mut T,
+    size: Option<u64>,
+) -> StoreResult<Option<LogCheckpoint>> {
+    let found = match size {
+        Some(size) => tx.log_checkpoint_at(size).await?,
+        None => tx.latest_log_checkpoint().await?,
+    };
+    let Some(mut head) = found else {
+        return Ok(None);
+    };
+    head.cosignatures = tx.log_cosignature_lines(head.size).await?;
+    Ok(Some(head))
+}
+
+/// The newest checkpoint cosigned by at least `min` witnesses, with its cosignatures.
+pub(crate) async fn cosigned<T: LogTx>(tx: &mut T, min: u32) -> StoreResult<Option<LogCheckpoint>> {
+    match tx.latest_cosigned_size(min).await? {
+        Some(size) => with_cosignatures(tx, Some(size)).await,
+        None => Ok(None),
+    }
 }
 
 /// One entry of the log, queued or sequenced.
@@ -112,5 +146,6 @@ pub(crate) async fn sequence<T: LogTx>(
     Ok(Some(LogCheckpoint {
         size: new_size,
         note,
+        cosignatures: Vec::new(),
     }))
 }

@@ -20,6 +20,7 @@ pub(crate) fn checkpoint_row(row: Option<(i64, String)>) -> StoreResult<Option<L
         Ok(LogCheckpoint {
             size: convert::to_u64(size, "tree size")?,
             note,
+            cosignatures: Vec::new(),
         })
     })
     .transpose()
@@ -70,6 +71,28 @@ pub(crate) trait LogTx {
 
     /// The checkpoint of the largest tree.
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>>;
+
+    /// The checkpoint of the tree of `size` leaves.
+    async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>>;
+
+    /// Stores `witness`'s cosignature `line` on the checkpoint of `size`
+    /// (a second one of the same witness and size is ignored).
+    async fn insert_log_cosignature(
+        &mut self,
+        size: u64,
+        witness: &str,
+        line: &str,
+        now: i64,
+    ) -> StoreResult<()>;
+
+    /// The cosignature lines of the checkpoint of `size`, by witness.
+    async fn log_cosignature_lines(&mut self, size: u64) -> StoreResult<Vec<String>>;
+
+    /// The largest size `witness` cosigned.
+    async fn log_cosigned_size(&mut self, witness: &str) -> StoreResult<Option<u64>>;
+
+    /// The largest size with at least `min` cosignatures.
+    async fn latest_cosigned_size(&mut self, min: u32) -> StoreResult<Option<u64>>;
 
     /// The entries of leaves `from .. from + count`, in order (fewer if the tree is smaller).
     async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>>;
