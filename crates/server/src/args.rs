@@ -104,6 +104,39 @@ pub struct ServeArgs {
         default_value = "localhost/fairseed"
     )]
     pub log_origin: String,
+
+    /// A witness that cosigns the log's checkpoints (C2SP tlog-witness), as
+    /// `<URL>=<vkey>`: its `add-checkpoint` base URL (http://) and its
+    /// cosigner verifier key as `fairseed witness` prints it; repeat for more.
+    #[arg(long = "witness", value_name = "URL=VKEY", value_parser = parse_witness)]
+    pub witnesses: Vec<WitnessArg>,
+}
+
+/// One `--witness`: where to send checkpoints and the key its cosignatures must verify with.
+#[derive(Debug, Clone)]
+pub struct WitnessArg {
+    /// The base URL; requests go to `<url>/add-checkpoint`.
+    pub url: String,
+    /// The witness's cosigner key (type 0x04).
+    pub key: fairseed_tlog::CosignerKey,
+}
+
+/// `<URL>=<vkey>`, split at the first `=`: a witness URL has no query, and a
+/// cosigner key (33 bytes in base64) has no padding.
+fn parse_witness(text: &str) -> Result<WitnessArg, String> {
+    let (url, vkey) = text
+        .split_once('=')
+        .ok_or_else(|| "expected <URL>=<vkey>".to_owned())?;
+    if !url.starts_with("http://") || url.len() <= "http://".len() {
+        return Err(format!(
+            "witness URL {url:?}: expected http://host[:port][/path] (put an https witness behind a local proxy)"
+        ));
+    }
+    let key = fairseed_tlog::CosignerKey::parse(vkey).map_err(|e| e.to_string())?;
+    Ok(WitnessArg {
+        url: url.trim_end_matches('/').to_owned(),
+        key,
+    })
 }
 
 /// Whether the transparency log runs.
@@ -138,6 +171,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("holdem_idle_close_ms", &self.holdem_idle_close_ms)
             .field("log", &self.log)
             .field("log_origin", &self.log_origin)
+            .field("witnesses", &self.witnesses)
             .finish()
     }
 }

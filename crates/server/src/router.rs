@@ -93,6 +93,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/operator/records/export", get(operator::export))
         .route("/v1/operator/records/{id}", get(operator::get_record))
         .route("/log/checkpoint", get(log::checkpoint))
+        .route("/log/checkpoint/cosigned", get(log::cosigned))
         .route("/log/key", get(log::vkey))
         .route("/log/tile/{*path}", get(log::tile))
         .route("/log/receipts/{entry_hash}", get(log::receipt))

@@ -105,9 +105,16 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let holdem = crate::holdem::spawn_sweep(state.clone());
+    let mut witness_task = None;
     let sequencer = log_key.map(|key| {
         println!("transparency log {} key {}", key.origin(), key.vkey());
-        crate::log::sequencer::spawn(state.clone(), key)
+        let signed = (!args.witnesses.is_empty()).then(|| {
+            let (wake, task) =
+                crate::log::witness::spawn(state.clone(), Arc::clone(&key), args.witnesses.clone());
+            witness_task = Some(task);
+            wake
+        });
+        crate::log::sequencer::spawn(state.clone(), key, signed)
     });
     let app = with_static(router(state), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
@@ -126,6 +133,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     holdem.abort();
     if let Some(sequencer) = sequencer {
         sequencer.abort();
+    }
+    if let Some(witness_task) = witness_task {
+        witness_task.abort();
     }
     tracing::info!("stopped");
     Ok(())

@@ -6,9 +6,10 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use fairseed_tlog::{tiles::TILE_WIDTH, TilePath};
+use serde::Deserialize;
 use tracing::instrument;
 
-use crate::error::{ApiError, ApiPath};
+use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::log::{read, LogKey, Receipt};
 use crate::state::AppState;
 
@@ -35,12 +36,41 @@ fn body(content_type: &'static str, cache: &'static str, bytes: Vec<u8>) -> Resp
         .into_response()
 }
 
-/// The latest signed checkpoint.
+/// The latest signed checkpoint, with the witness cosignatures it has so far.
 #[instrument(skip_all)]
 pub async fn checkpoint(State(state): State<AppState>) -> Result<Response, ApiError> {
     key(&state)?;
     let head = read::latest(state.store()).await?;
-    Ok(body(TEXT, LATEST, head.note.into_bytes()))
+    Ok(body(TEXT, LATEST, head.cosigned_note().into_bytes()))
+}
+
+/// `?min=` of `/log/checkpoint/cosigned`.
+#[derive(Debug, Deserialize)]
+pub struct CosignedQuery {
+    min: Option<u32>,
+}
+
+/// The most cosignatures a note carries (signed-note's limit is 100 signatures).
+const MAX_MIN: u32 = 99;
+
+/// The newest checkpoint with at least `min` (default 1) witness cosignatures,
+/// with them: what a client requiring cosignatures reads while witnesses lag
+/// behind `/log/checkpoint`.
+#[instrument(skip_all)]
+pub async fn cosigned(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<CosignedQuery>,
+) -> Result<Response, ApiError> {
+    key(&state)?;
+    let min = query.min.unwrap_or(1);
+    if !(1..=MAX_MIN).contains(&min) {
+        return Err(ApiError::invalid(
+            "min",
+            format!("expected 1 to {MAX_MIN} cosignatures"),
+        ));
+    }
+    let head = read::cosigned(state.store(), min).await?;
+    Ok(body(TEXT, LATEST, head.cosigned_note().into_bytes()))
 }
 
 /// The verifier key, in note `vkey` form.

@@ -1,6 +1,6 @@
 //! The transparency log's service side (docs/spec.md §16, docs/service.md):
 //! the log key, receipts for what a response shows, the sequencer, and
-//! reading tiles and proofs from the store.
+//! reading tiles and proofs from the store, and witness cosigning.
 //!
 //! Entries are queued by the store in the transaction that shows them; this
 //! module signs a receipt for each one a response carries, and the
@@ -11,6 +11,7 @@ pub mod read;
 pub mod receipt;
 pub mod sequencer;
 pub mod signer;
+pub mod witness;
 
 pub use key::LogKey;
 pub use receipt::Receipt;

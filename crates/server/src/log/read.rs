@@ -41,12 +41,28 @@ async fn with_hashes<R>(
     ))
 }
 
-/// The latest checkpoint, or `404` before the first one is signed.
+/// Runs `f` over the stored hashes it asks for (a proof, a root).
+pub async fn hashes<R>(
+    store: &dyn Store,
+    f: impl Fn(&SparseHashes) -> Result<R, TlogError>,
+) -> Result<R, ApiError> {
+    with_hashes(store, &[], f).await
+}
+
+/// The latest checkpoint with its cosignatures, or `404` before the first one is signed.
 pub async fn latest(store: &dyn Store) -> Result<LogCheckpoint, ApiError> {
     store
         .log_checkpoint()
         .await?
         .ok_or_else(|| ApiError::not_found("checkpoint"))
+}
+
+/// The newest checkpoint with at least `min` cosignatures, or `404`.
+pub async fn cosigned(store: &dyn Store, min: u32) -> Result<LogCheckpoint, ApiError> {
+    store
+        .log_cosigned_checkpoint(min)
+        .await?
+        .ok_or_else(|| ApiError::not_found("cosigned checkpoint"))
 }
 
 /// The contents of `tile` in the tree of `size` leaves; `404` past its edge.
@@ -95,6 +111,6 @@ pub async fn receipt(
     let proof = with_hashes(store, &[], |h| prove_inclusion(h, index, size)).await?;
     receipt.leaf_index = Some(index);
     receipt.inclusion_proof = Some(base64_hashes(&proof));
-    receipt.checkpoint = Some(head.note);
+    receipt.checkpoint = Some(head.cosigned_note());
     Ok(receipt)
 }

@@ -5,6 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::sync::Notify;
+
 use fairseed_store::{LeaseGrant, SignFn, StoreError, MAX_LOG_BATCH};
 use fairseed_tlog::{checkpoint, sign_checkpoint, Hash};
 
@@ -51,12 +53,25 @@ pub async fn step(state: &AppState, key: &Arc<LogKey>) -> Result<u64, StoreError
     Ok(signed)
 }
 
-/// Runs [`step`] every [`INTERVAL`] until the process ends.
-pub fn spawn(state: AppState, key: Arc<LogKey>) -> tokio::task::JoinHandle<()> {
+/// Runs [`step`] every [`INTERVAL`] until the process ends, waking
+/// `signed` (the witness task, if any) after each step that signed.
+pub fn spawn(
+    state: AppState,
+    key: Arc<LogKey>,
+    signed: Option<Arc<Notify>>,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
-            if let Err(e) = step(&state, &key).await {
-                tracing::warn!(error = %e, "sequencing the transparency log; retried next tick");
+            match step(&state, &key).await {
+                Ok(0) => {}
+                Ok(_) => {
+                    if let Some(signed) = &signed {
+                        signed.notify_one();
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "sequencing the transparency log; retried next tick");
+                }
             }
             tokio::time::sleep(INTERVAL).await;
         }
