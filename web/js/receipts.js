@@ -7,10 +7,15 @@
 // are not consistent raise a red alarm with both signed notes to download.
 // Each receipt an answer carries gets a badge: "acknowledged" once the log
 // key's signature on it checks, "in the log" once its inclusion proof leads to
-// a signed checkpoint consistent with the one kept.
+// a signed checkpoint consistent with the one kept. With witnesses required
+// (their keys and a number N, kept in this browser), a checkpoint is accepted
+// only with N valid cosignatures from distinct listed witnesses: the latest
+// one, else the newest cosigned one (`/log/checkpoint/cosigned?min=N`), and a
+// badge says "in the log" only once such a checkpoint covers its entry.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { parseExact } from './json.js';
+import { cosignerKey, countCosignatures, saveWitnessSettings, witnessSettings } from './witnesses.js';
 
 const KEY = 'fairseed.log_key';
 const CHECKPOINT = 'fairseed.log_checkpoint';
@@ -47,8 +52,10 @@ function grouped(hex) {
 export function createLog(wasm, { alarm }) {
   const state = { vkey: null, info: null, off: false, status: 'checking', error: '' };
   const panelBody = h('div', { id: 'log-status', 'data-state': 'checking' });
+  const witness = { min: 0, keys: [], count: 0, size: null, met: true, error: '' };
+  const settings = witnessForm();
   const panel = h('section', { class: 'card-panel', id: 'log-panel', 'aria-labelledby': 'log-title' },
-    h('h2', { id: 'log-title' }, t('log.title')), h('p', { class: 'muted small' }, t('log.help')), panelBody);
+    h('h2', { id: 'log-title' }, t('log.title')), h('p', { class: 'muted small' }, t('log.help')), panelBody, settings);
   let queue = Promise.resolve();
   let alarmed = false;
 
@@ -69,8 +76,88 @@ export function createLog(wasm, { alarm }) {
       h('dt', {}, t('log.fingerprint')), h('dd', {}, h('code', { class: 'hex', id: 'log-fingerprint' }, grouped(state.info.fingerprint))),
       h('dt', {}, t('log.kept')), h('dd', { id: 'log-kept' }, head && head.ok
         ? t('log.kept_size', { size: head.checkpoint.size })
-        : t('log.none'))),
+        : t('log.none')),
+      h('dt', {}, t('log.witnesses')), witnessFact()),
     state.error ? h('p', { class: 'error-text', id: 'log-error' }, state.error) : null);
+  }
+
+  function witnessFact() {
+    const attrs = { id: 'log-witnesses', 'data-met': String(witness.met) };
+    if (witness.error) return h('dd', { ...attrs, class: 'error-text' }, t('log.witness_bad_key', { error: witness.error }));
+    if (!witness.min) return h('dd', attrs, t('log.witnesses_none'));
+    if (witness.met) return h('dd', { ...attrs, class: 'ok-text' }, t('log.witnesses_met', { count: witness.count, min: witness.min, size: witness.size }));
+    return h('dd', { ...attrs, class: 'error-text' }, t('log.witnesses_unmet', { count: witness.count, min: witness.min }));
+  }
+
+  /** The settings: the witnesses' keys and N, kept in this browser; saving checks again. */
+  function witnessForm() {
+    const kept = witnessSettings();
+    const keys = h('textarea', { id: 'log-witness-keys', rows: 3, spellcheck: 'false', autocomplete: 'off' });
+    keys.value = kept.keys.join('\n');
+    const min = h('input', { id: 'log-witness-min', type: 'number', min: '0', max: '99', step: '1', value: String(kept.min) });
+    const form = h('details', { id: 'log-witness-settings', class: 'small' },
+      h('summary', {}, t('log.witness_settings')),
+      h('p', { class: 'muted' }, t('log.witness_help')),
+      h('div', { class: 'field' }, h('label', { for: 'log-witness-keys' }, t('log.witness_keys')), keys),
+      h('div', { class: 'field' }, h('label', { for: 'log-witness-min' }, t('log.witness_min')), min),
+      h('div', { class: 'actions' }, h('button', { type: 'button', id: 'log-witness-save' }, t('log.witness_save'))));
+    form.querySelector('#log-witness-save').addEventListener('click', async () => {
+      const list = [...new Set(keys.value.split('\n').map((k) => k.trim()).filter(Boolean))];
+      const n = Math.max(0, Math.min(99, Number.parseInt(min.value, 10) || 0));
+      saveWitnessSettings({ keys: list, min: n });
+      if (!(await ready)) return;
+      await loadWitnesses();
+      try {
+        await checkWitnesses(await getText('/log/checkpoint'));
+      } catch {
+        witness.met = false;
+      }
+      settle();
+      if (!alarmed) renderPanel();
+    });
+    return form;
+  }
+
+  async function loadWitnesses() {
+    const kept = witnessSettings();
+    Object.assign(witness, { min: kept.min, keys: [], count: 0, size: null, met: !kept.min, error: '' });
+    for (const vkey of kept.keys) {
+      try { witness.keys.push(await cosignerKey(vkey)); } catch (e) { witness.error = e.message || String(e); }
+    }
+  }
+
+  /** The size of a checkpoint signed by the log key (cosignatures after its signature are allowed). */
+  function sizeOf(note) {
+    const opened = parseExact(wasm.log_checkpoint(note, state.vkey));
+    return opened.ok ? opened.checkpoint.size : null;
+  }
+
+  /**
+   * Counts the listed witnesses' cosignatures on `note`; too few, the newest
+   * cosigned checkpoint is read and, consistent with the one kept, counted.
+   */
+  async function checkWitnesses(note) {
+    if (!witness.min) return;
+    let count = sizeOf(note) === null ? 0 : await countCosignatures(note, witness.keys);
+    let chosen = note;
+    if (count < witness.min) {
+      try {
+        const cosigned = await getText(`/log/checkpoint/cosigned?min=${witness.min}`);
+        if ((await observe(cosigned)).ok) {
+          const more = await countCosignatures(cosigned, witness.keys);
+          if (more > count) [count, chosen] = [more, cosigned];
+        }
+      } catch { /* none cosigned enough yet: the requirement stays unmet */ }
+    }
+    witness.count = count;
+    witness.met = count >= witness.min;
+    witness.size = sizeOf(chosen);
+  }
+
+  /** The panel's state once the checks are done: not met is not accepted. */
+  function settle() {
+    if (alarmed || state.off || !state.vkey) return;
+    if (state.status === 'ok' || state.status === 'unwitnessed') state.status = witness.met ? 'ok' : 'unwitnessed';
   }
 
   function raise(kind, first, second, detail) {
@@ -177,9 +264,13 @@ export function createLog(wasm, { alarm }) {
       return false;
     }
     try {
-      const v = await observe(await getText('/log/checkpoint'));
+      await loadWitnesses();
+      const note = await getText('/log/checkpoint');
+      const v = await observe(note);
+      if (v.ok) await checkWitnesses(note);
       if (!alarmed) state.status = v.ok ? 'ok' : 'error';
       if (!v.ok && !alarmed) state.error = t('log.checkpoint_failed', { error: v.error });
+      settle();
     } catch {
       state.error = t('log.unreachable');
       state.status = 'error';
@@ -241,12 +332,26 @@ export function createLog(wasm, { alarm }) {
       receipt = full;
       const consistent = await observe(full.checkpoint);
       const where = h('p', {}, t('log.where', { index: v.leaf_index, size: v.checkpoint.size }));
-      if (consistent.ok) set('in', t('log.in_log'), where);
+      if (consistent.ok && !(await witnessed(receipt.checkpoint, v.checkpoint.size, deadline))) set('ack', t('log.witnesses_pending'), where);
+      else if (consistent.ok) set('in', t('log.in_log'), where);
       else if (consistent.failed === 'consistency') set('bad', t('log.forked'), where);
       else set('ack', t('log.unchecked'), [where, h('p', { class: 'error-text' }, consistent.error)]);
     }
     follow();
     return el;
+  }
+
+  /** Whether a checkpoint of at least `size` entries meets the witness requirement (none set: yes), looking until `deadline`. */
+  async function witnessed(note, size, deadline) {
+    if (!witness.min) return true;
+    await checkWitnesses(note);
+    while (!(witness.met && witness.size >= size) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, NEXT_LOOK_MS));
+      try { await checkWitnesses(await getText('/log/checkpoint')); } catch { /* look again */ }
+    }
+    settle();
+    if (!alarmed) renderPanel();
+    return witness.met && witness.size >= size;
   }
 
   /** The badges of an answer's receipts, in a live region; nothing when it has none. */

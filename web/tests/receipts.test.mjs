@@ -103,6 +103,23 @@ function testKey(name) {
   };
 }
 
+/** A test witness: its cosigner key (type 0x04) and C2SP tlog-cosignature lines, from the spec. */
+function testWitness(name) {
+  const { privateKey, publicKey: pub } = generateKeyPairSync('ed25519');
+  const typed = Buffer.concat([Buffer.from([4]), Buffer.from(pub.export({ format: 'jwk' }).x, 'base64url')]);
+  const id = sha256(name, '\n', typed).subarray(0, 4);
+  return {
+    vkey: `${name}+${id.toString('hex')}+${typed.toString('base64')}`,
+    cosign(note, time = 1700000000) {
+      const text = note.slice(0, note.lastIndexOf('\n\n') + 1);
+      const stamp = Buffer.alloc(8);
+      stamp.writeBigUInt64BE(BigInt(time));
+      const sig = sign(null, Buffer.from(`cosignature/v1\ntime ${time}\n${text}`), privateKey);
+      return `${note}\u2014 ${name} ${Buffer.concat([id, stamp, sig]).toString('base64')}\n`;
+    },
+  };
+}
+
 async function open(page, path = '/') {
   await page.goto(`${service.base}${path}`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
@@ -246,6 +263,61 @@ test('checkpoints that are not consistent raise the alarm, with both notes to do
   await open(page);
   await page.waitForSelector('#log-alarm:not([hidden])');
   assert.match(await page.textContent('#log-alarm'), /two roots for tree size 9/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('witnesses required: N valid cosignatures from listed keys, else the requirement shows unmet', { skip }, async () => {
+  const key = testKey('test.example/log');
+  const [a, b] = [testWitness('witness.example/a'), testWitness('witness.example/b')];
+  const leaves = Array.from({ length: 5 }, (_, i) => leafHash(`entry ${i}`));
+  const cosigned = a.cosign(key.checkpoint(leaves));
+  const page = await newPage(browser, { width: 1280, height: 900 });
+  await page.route('**/log/**', (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/log/key') return route.fulfill({ contentType: 'text/plain', body: `${key.vkey}\n` });
+    if (url.pathname === '/log/checkpoint') return route.fulfill({ contentType: 'text/plain', body: cosigned });
+    if (url.pathname === '/log/checkpoint/cosigned' && Number(url.searchParams.get('min')) <= 1) {
+      return route.fulfill({ contentType: 'text/plain', body: cosigned });
+    }
+    return route.fulfill({ status: 404, contentType: 'application/json', body: '{"code":"not_found","message":"cosigned checkpoint not found"}' });
+  });
+  await open(page);
+  await page.waitForSelector('#log-status[data-state="ok"]', { state: 'attached' });
+  assert.equal(await page.textContent('#log-witnesses'), 'none required');
+
+  const require = async (keys, min) => {
+    // The log panel and its settings are on the Seeds tab.
+    await page.click('#tab-seeds');
+    await page.evaluate(() => { document.querySelector('#log-witness-settings').open = true; });
+    await page.fill('#log-witness-keys', keys.join('\n'));
+    await page.fill('#log-witness-min', String(min));
+    await page.click('#log-witness-save');
+    await page.waitForFunction((n) => JSON.parse(localStorage.getItem('fairseed.log_witnesses') || '{}').min === n, min);
+    await open(page);
+    await page.waitForSelector('#log-status:not([data-state="checking"])', { state: 'attached' });
+    return { state: await page.getAttribute('#log-status', 'data-state'), met: await page.getAttribute('#log-witnesses', 'data-met'), text: await page.textContent('#log-witnesses') };
+  };
+  // The right key, N = 1: accepted.
+  assert.deepEqual(await require([a.vkey], 1), { state: 'ok', met: 'true', text: '1 of 1 required cosignatures, on the checkpoint of 5 entries' });
+  await page.click('#tab-seeds');
+  await page.evaluate(() => { document.querySelector('#log-witness-settings').open = true; });
+  await page.locator('#log-witness-save').scrollIntoViewIfNeeded();
+  await shot(page, 'receipts-witnesses-met', { fullPage: false });
+  assert.deepEqual(await violations(page), [], 'the witness settings');
+  // Another witness's key: the line by `a` does not count.
+  assert.deepEqual(await require([b.vkey], 1), { state: 'unwitnessed', met: 'false', text: 'Requirement not met: 0 valid cosignatures of 1 required' });
+  // Both keys, N = 2: one cosignature is not enough, and none cosigned by two is served.
+  assert.deepEqual(await require([a.vkey, b.vkey], 2), { state: 'unwitnessed', met: 'false', text: 'Requirement not met: 1 valid cosignatures of 2 required' });
+  // A line that does not verify counts for nothing: a's line moved onto another checkpoint.
+  const forged = key.checkpoint(leaves.slice(0, 4)) + cosigned.slice(cosigned.lastIndexOf('\u2014 witness.example/a'));
+  assert.equal(await page.evaluate(async ([note, vkey]) => {
+    const w = await import('/js/witnesses.js');
+    return w.countCosignatures(note, [await w.cosignerKey(vkey)]);
+  }, [forged, a.vkey]), 0);
+  await page.click('#tab-seeds');
+  await page.locator('#log-witnesses').scrollIntoViewIfNeeded();
+  await shot(page, 'receipts-witnesses-unmet', { fullPage: false });
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -64,6 +64,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = embed![
     "js/verdict.js",
     "js/verify.js",
     "js/wasm.js",
+    "js/witnesses.js",
     "js/words.js",
     "js/worker.js",
     "pkg/fairseed_wasm.js",
