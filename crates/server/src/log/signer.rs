@@ -14,6 +14,9 @@ use crate::error::ApiError;
 /// Requests one batch takes at most.
 const MAX_BATCH: usize = 1024;
 
+/// Yields to the runtime at most while gathering one batch.
+const GATHER_YIELDS: usize = 4;
+
 /// Requests waiting at most, beyond which callers wait to send.
 const QUEUE: usize = 4096;
 
@@ -43,12 +46,7 @@ impl Signer {
         tokio::spawn(async move {
             while let Some(first) = queue.recv().await {
                 let mut batch = vec![first];
-                while batch.len() < MAX_BATCH {
-                    match queue.try_recv() {
-                        Ok(job) => batch.push(job),
-                        Err(_) => break,
-                    }
-                }
+                gather(&mut queue, &mut batch).await;
                 sign_batch(&key, batch);
             }
         });
@@ -72,6 +70,26 @@ impl Signer {
             .await
             .map_err(|_| ApiError::internal("the receipt signer stopped"))?
             .map_err(ApiError::internal)
+    }
+}
+
+/// Adds the jobs waiting to `batch`, yielding to the runtime between takes:
+/// the bets of one group commit wake together, and a yield lets the rest of
+/// them reach the queue, so one signature serves the group instead of the
+/// first bet alone.
+async fn gather(queue: &mut mpsc::Receiver<Job>, batch: &mut Vec<Job>) {
+    for _ in 0..GATHER_YIELDS {
+        tokio::task::yield_now().await;
+        let before = batch.len();
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        if batch.len() == before {
+            return;
+        }
     }
 }
 
