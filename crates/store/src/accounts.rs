@@ -126,11 +126,16 @@ pub(crate) async fn place_bet<T: Tx>(
     // its first attempt waits for it and replays it.
     let player = player(tx, req.player_id, true).await?;
     if let Some(existing) = tx.bet_by_key(req.player_id, &req.idempotency_key).await? {
-        let subject = bet_subject(req.player_id, &req.idempotency_key);
+        let mut appended = tx.log_entries_of(&bet_subject(existing.id)).await?;
+        if appended.is_empty() {
+            // Queued before bets were keyed by id.
+            let legacy = subject(&format!("player:{}", req.player_id), &req.idempotency_key);
+            appended = tx.log_entries_of(&legacy).await?;
+        }
         return Ok(BetReceipt {
             bet: existing.check()?,
             replayed: true,
-            appended: tx.log_entries_of(&subject).await?,
+            appended,
         });
     }
     let (pair, sealed) = current_sealed(tx, req.player_id, true).await?;
@@ -160,7 +165,7 @@ pub(crate) async fn place_bet<T: Tx>(
         idempotency_key: req.idempotency_key,
     };
     bet.id = tx.insert_bet(&bet, now).await?;
-    let subject = bet_subject(req.player_id, &bet.idempotency_key);
+    let subject = bet_subject(bet.id);
     let queue = Queue {
         on: log,
         subject: Some(&subject),
@@ -173,9 +178,11 @@ pub(crate) async fn place_bet<T: Tx>(
     })
 }
 
-/// The log subject of a bet: the player's idempotency scope and the bet's key.
-fn bet_subject(player_id: i64, key: &str) -> String {
-    subject(&format!("player:{player_id}"), key)
+/// The log subject of a bet, by its id: a replay finds the bet by its key
+/// first. Ids grow, so (zero-padded) each bet's subject lands at the end of
+/// the subject index rather than at a random page of it.
+fn bet_subject(bet_id: i64) -> String {
+    format!("dice-bet\n{bet_id:020}")
 }
 
 /// Reveals the current pair, stores its records (the player's) and commits

@@ -411,3 +411,68 @@ async fn postgres() {
     peer.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
+
+/// On SQLite a leaf is found by its hash through sorted chunks of 16,384
+/// leaves, the incomplete chunk and the queue's tail: entries in the first
+/// and second complete chunks, the incomplete one and the queue are all found
+/// with their leaf index, and a replayed bet reads back its own entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_finds_entries_across_hash_chunks() {
+    const CHUNK: usize = 16_384;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = SqliteStore::open(
+        &dir.path().join("db.sqlite"),
+        SeedCipher::random().expect("key"),
+    )
+    .expect("open");
+    let (player, first) = store
+        .create_player(&"d".repeat(64), 1 << 40, pair(4))
+        .await
+        .expect("player");
+    let mut queued = first.appended.clone();
+    while queued.len() < 2 * CHUNK + 100 {
+        let key = format!("k{}", queued.len());
+        let placed = store.place_bet(bet(player.id, &key)).await.expect("bet");
+        queued.extend(placed.appended);
+    }
+    while store
+        .sequence_log(1000, signer())
+        .await
+        .expect("step")
+        .is_some()
+    {}
+    let tail = store.place_bet(bet(player.id, "tail")).await.expect("bet");
+    for index in [
+        0,
+        1,
+        CHUNK - 1,
+        CHUNK,
+        2 * CHUNK - 1,
+        2 * CHUNK,
+        queued.len() - 1,
+    ] {
+        let found = store
+            .log_entry(leaf_hash(&queued[index]).0)
+            .await
+            .expect("read")
+            .expect("found");
+        assert_eq!(found.entry, queued[index]);
+        assert_eq!(found.leaf_index, Some(index as u64), "leaf {index}");
+    }
+    let waiting = store
+        .log_entry(leaf_hash(&tail.appended[0]).0)
+        .await
+        .expect("read")
+        .expect("found in the queue");
+    assert_eq!(
+        (waiting.entry.as_slice(), waiting.leaf_index),
+        (tail.appended[0].as_slice(), None)
+    );
+    assert!(store.log_entry([7; 32]).await.expect("read").is_none());
+    let replay = store
+        .place_bet(bet(player.id, "k5000"))
+        .await
+        .expect("replay");
+    assert!(replay.replayed);
+    assert_eq!(replay.appended, vec![queued[5000].clone()]);
+}

@@ -95,3 +95,54 @@ async fn readers_kept(store: &dyn Store) {
     let body = store.record(Viewer::Operator, 2).await.expect("kept").body;
     assert_eq!(body, "{\"n\":2}");
 }
+
+/// A log queued and sequenced in the `log_entries` table of migrations 5–8
+/// moves to the queue and leaves of migration 9: every entry is found by its
+/// hash with its leaf index, a waiting one without, and the leaves read back
+/// in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_log_entries_become_queue_and_leaves() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("old.sqlite");
+    let entries: [&[u8]; 3] = [b"first", b"second", b"waiting"];
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        for sql in [
+            include_str!("../migrations/sqlite/0001_dice.sql"),
+            include_str!("../migrations/sqlite/0002_rounds.sql"),
+            include_str!("../migrations/sqlite/0003_versions.sql"),
+            include_str!("../migrations/sqlite/0004_players.sql"),
+            include_str!("../migrations/sqlite/0005_log.sql"),
+            include_str!("../migrations/sqlite/0006_log_subjects.sql"),
+            include_str!("../migrations/sqlite/0007_log_pending.sql"),
+            include_str!("../migrations/sqlite/0008_log_cosignatures.sql"),
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
+             INSERT INTO schema_migrations (version) VALUES (1), (2), (3), (4), (5), (6), (7), (8);",
+        ] {
+            conn.execute_batch(sql).expect("old schema");
+        }
+        for (index, entry) in (0i64..).zip(entries) {
+            let leaf = (index < 2).then_some(index);
+            conn.execute(
+                "INSERT INTO log_entries (entry, leaf_hash, leaf_index, subject, created_at)
+                 VALUES (?1, ?2, ?3, NULL, 0)",
+                rusqlite::params![entry, &fairseed_tlog::leaf_hash(entry).0[..], leaf],
+            )
+            .expect("old entry");
+        }
+    }
+    let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("migrate");
+    for (index, entry) in (0u64..).zip(entries) {
+        let found = store
+            .log_entry(fairseed_tlog::leaf_hash(entry).0)
+            .await
+            .expect("read")
+            .expect("kept");
+        assert_eq!(found.entry, entry);
+        assert_eq!(found.leaf_index, (index < 2).then_some(index));
+    }
+    assert_eq!(
+        store.log_leaves(0, 10).await.expect("leaves"),
+        vec![b"first".to_vec(), b"second".to_vec()]
+    );
+}

@@ -52,9 +52,9 @@ impl LogTx for PgTx<'_> {
             .collect()
     }
 
-    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64)]) -> StoreResult<u64> {
-        let ids: Vec<i64> = assigned.iter().map(|(id, _)| *id).collect();
-        let indexes = to_i64s(assigned.iter().map(|(_, i)| *i), "leaf index")?;
+    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64, HashBytes)]) -> StoreResult<u64> {
+        let ids: Vec<i64> = assigned.iter().map(|(id, _, _)| *id).collect();
+        let indexes = to_i64s(assigned.iter().map(|(_, i, _)| *i), "leaf index")?;
         let done = sqlx::query(
             "UPDATE log_entries e SET leaf_index = v.idx
              FROM UNNEST($1::bigint[], $2::bigint[]) AS v(id, idx)

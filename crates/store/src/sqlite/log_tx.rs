@@ -1,4 +1,11 @@
 //! The [`LogTx`] primitives in SQLite's dialect.
+//!
+//! Entries queue in `log_queue`, which has no index a bet would update at a
+//! random place; the sequencer appends leaves to `log_leaves`. One writer
+//! commits in turn, so queue ids follow commit order and the entries still
+//! waiting are exactly those past the last leaf's entry
+//! (`migrations/sqlite/0008_log_leaves.sql`). A leaf is found by its hash
+//! through sorted chunks of [`HASH_CHUNK`] leaves, written when complete.
 
 use rusqlite::{params, OptionalExtension};
 
@@ -7,6 +14,17 @@ use crate::convert;
 use crate::error::StoreResult;
 use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, HashBytes, LogTx};
 use crate::translog::{LogCheckpoint, LoggedEntry};
+
+/// Leaves per chunk of sorted hashes (`log_hash_chunks`).
+const HASH_CHUNK: u64 = 16_384;
+
+/// The queue id of the last sequenced entry (0 before the first): every
+/// entry past it waits.
+macro_rules! last_sequenced {
+    () => {
+        "(SELECT ifnull((SELECT entry_id FROM log_leaves ORDER BY leaf_index DESC LIMIT 1), 0))"
+    };
+}
 
 impl LogTx for SqliteTx<'_> {
     async fn insert_log_entry(
@@ -18,7 +36,7 @@ impl LogTx for SqliteTx<'_> {
     ) -> StoreResult<()> {
         self.0
             .prepare_cached(
-                "INSERT INTO log_entries (entry, leaf_hash, subject, created_at)
+                "INSERT INTO log_queue (entry, leaf_hash, subject, created_at)
                  VALUES (?1, ?2, ?3, ?4)",
             )?
             .execute(params![entry, &leaf_hash[..], subject, now])?;
@@ -28,15 +46,17 @@ impl LogTx for SqliteTx<'_> {
     async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>> {
         let mut stmt = self
             .0
-            .prepare_cached("SELECT entry FROM log_entries WHERE subject = ?1 ORDER BY id")?;
+            .prepare_cached("SELECT entry FROM log_queue WHERE subject = ?1 ORDER BY id")?;
         let rows = stmt.query_map([subject], |r| r.get::<_, Vec<u8>>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT id, leaf_hash FROM log_entries WHERE leaf_index IS NULL ORDER BY id LIMIT ?1",
-        )?;
+        let mut stmt = self.0.prepare_cached(concat!(
+            "SELECT id, leaf_hash FROM log_queue WHERE id > ",
+            last_sequenced!(),
+            " ORDER BY id LIMIT ?1"
+        ))?;
         let rows = stmt.query_map([limit], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
         })?;
@@ -47,13 +67,17 @@ impl LogTx for SqliteTx<'_> {
         .collect()
     }
 
-    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64)]) -> StoreResult<u64> {
+    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64, HashBytes)]) -> StoreResult<u64> {
         let mut stmt = self.0.prepare_cached(
-            "UPDATE log_entries SET leaf_index = ?2 WHERE id = ?1 AND leaf_index IS NULL",
+            "INSERT OR IGNORE INTO log_leaves (leaf_index, entry_id, leaf_hash) VALUES (?1, ?2, ?3)",
         )?;
         let mut done = 0;
-        for (id, index) in assigned {
-            done += stmt.execute(params![id, convert::to_i64(*index, "leaf index")?])? as u64;
+        for (id, index, hash) in assigned {
+            let index = convert::to_i64(*index, "leaf index")?;
+            done += stmt.execute(params![index, id, &hash[..]])? as u64;
+        }
+        if let (Some(first), Some(last)) = (assigned.first(), assigned.last()) {
+            self.seal_hash_chunks(first.1, last.1 + 1)?;
         }
         Ok(done)
     }
@@ -167,24 +191,90 @@ impl LogTx for SqliteTx<'_> {
     async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
         let from = convert::to_i64(from, "leaf index")?;
         let mut stmt = self.0.prepare_cached(
-            "SELECT entry FROM log_entries WHERE leaf_index >= ?1 AND leaf_index < ?1 + ?2
-             ORDER BY leaf_index",
+            "SELECT q.entry FROM log_leaves l JOIN log_queue q ON q.id = l.entry_id
+             WHERE l.leaf_index >= ?1 AND l.leaf_index < ?1 + ?2 ORDER BY l.leaf_index",
         )?;
         let rows = stmt.query_map(params![from, count], |r| r.get::<_, Vec<u8>>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// A sequenced entry through the sorted chunks, then the incomplete
+    /// chunk; one still queued by reading the queue's tail.
     async fn log_entry_by_hash(
         &mut self,
         leaf_hash: &HashBytes,
     ) -> StoreResult<Option<LoggedEntry>> {
-        let row: Option<(Vec<u8>, Option<i64>)> = self
+        let size: i64 = self
             .0
-            .prepare_cached(
-                "SELECT entry, leaf_index FROM log_entries WHERE leaf_hash = ?1 ORDER BY id LIMIT 1",
-            )?
+            .prepare_cached("SELECT ifnull(max(leaf_index) + 1, 0) FROM log_leaves")?
+            .query_row([], |r| r.get(0))?;
+        let sealed = convert::to_u64(size, "tree size")? / HASH_CHUNK;
+        let mut probe = self.0.prepare_cached(
+            "SELECT leaf_index FROM log_hash_chunks WHERE chunk = ?1 AND leaf_hash = ?2
+             ORDER BY leaf_index LIMIT 1",
+        )?;
+        let mut found: Option<i64> = None;
+        for chunk in 0..sealed {
+            let chunk = convert::to_i64(chunk, "chunk")?;
+            found = probe
+                .query_row(params![chunk, &leaf_hash[..]], |r| r.get(0))
+                .optional()?;
+            if found.is_some() {
+                break;
+            }
+        }
+        drop(probe);
+        let row: Option<(Vec<u8>, Option<i64>)> = match found {
+            Some(index) => self
+                .0
+                .prepare_cached(
+                    "SELECT q.entry, l.leaf_index FROM log_leaves l JOIN log_queue q ON q.id = l.entry_id
+                     WHERE l.leaf_index = ?1",
+                )?
+                .query_row([index], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?,
+            None => self
+                .0
+                .prepare_cached(
+                    "SELECT q.entry, l.leaf_index FROM log_leaves l JOIN log_queue q ON q.id = l.entry_id
+                     WHERE l.leaf_index >= ?1 AND l.leaf_hash = ?2 ORDER BY l.leaf_index LIMIT 1",
+                )?
+                .query_row(
+                    params![convert::to_i64(sealed * HASH_CHUNK, "leaf index")?, &leaf_hash[..]],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?,
+        };
+        if row.is_some() {
+            return entry_row(row);
+        }
+        let queued: Option<(Vec<u8>, Option<i64>)> = self
+            .0
+            .prepare_cached(concat!(
+                "SELECT entry, NULL FROM log_queue WHERE id > ",
+                last_sequenced!(),
+                " AND leaf_hash = ?1 ORDER BY id LIMIT 1"
+            ))?
             .query_row([&leaf_hash[..]], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        entry_row(row)
+        entry_row(queued)
+    }
+}
+
+impl SqliteTx<'_> {
+    /// Writes the sorted hashes of every chunk completed by the leaves
+    /// `from .. to` just appended.
+    fn seal_hash_chunks(&mut self, from: u64, to: u64) -> StoreResult<()> {
+        let mut stmt = self.0.prepare_cached(
+            "INSERT INTO log_hash_chunks (chunk, leaf_hash, leaf_index)
+             SELECT ?1, leaf_hash, leaf_index FROM log_leaves
+             WHERE leaf_index >= ?1 * ?2 AND leaf_index < (?1 + 1) * ?2
+             ORDER BY leaf_hash, leaf_index",
+        )?;
+        for chunk in from / HASH_CHUNK..to / HASH_CHUNK {
+            let chunk = convert::to_i64(chunk, "chunk")?;
+            stmt.execute(params![chunk, HASH_CHUNK as i64])?;
+        }
+        Ok(())
     }
 }

@@ -51,6 +51,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         8,
         include_str!("../../migrations/sqlite/0008_log_cosignatures.sql"),
     ),
+    (
+        9,
+        include_str!("../../migrations/sqlite/0009_log_leaves.sql"),
+    ),
 ];
 
 /// Read connections kept open.

@@ -18,7 +18,7 @@ use crate::error::{Refusal, StoreError, StoreResult};
 pub(crate) use tx::LogTx;
 
 /// The most entries one sequencing step takes.
-pub const MAX_BATCH: u32 = 4096;
+pub const MAX_BATCH: u32 = 1024;
 
 /// A signed checkpoint as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,7 +131,11 @@ pub(crate) async fn sequence<T: LogTx>(
     let leaves: Vec<Hash> = pending.iter().map(|(_, h)| Hash(*h)).collect();
     let (added, root) = append_leaves(size, &leaves, &mut hashes)
         .map_err(|e| StoreError::other(format!("the stored log is incomplete: {e}")))?;
-    let assigned: Vec<(i64, u64)> = pending.iter().map(|(id, _)| *id).zip(size..).collect();
+    let assigned: Vec<(i64, u64, [u8; 32])> = pending
+        .iter()
+        .zip(size..)
+        .map(|(&(id, hash), index)| (id, index, hash))
+        .collect();
     if tx.set_leaf_indexes(&assigned).await? != assigned.len() as u64 {
         return Err(StoreError::conflict(
             Refusal::Constraint,

@@ -56,9 +56,9 @@ pub(crate) trait LogTx {
     /// Up to `limit` queued entries without a leaf index, oldest first: `(id, leaf hash)`.
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>>;
 
-    /// Gives each queued entry `(id, leaf index)` its index if it has none;
-    /// how many were given one.
-    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64)]) -> StoreResult<u64>;
+    /// Gives each queued entry `(id, leaf index, leaf hash)` its index if it
+    /// has none; how many were given one.
+    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64, HashBytes)]) -> StoreResult<u64>;
 
     /// Stores new tree hashes by their stored-hash index.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()>;
