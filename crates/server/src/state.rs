@@ -151,15 +151,16 @@ impl AppState {
         let Some((_, signer)) = &self.inner.log else {
             return Ok(Vec::new());
         };
-        let leaves = entries
+        let leaves: Vec<_> = entries
             .iter()
             .map(|e| fairseed_tlog::leaf_hash(e))
             .collect();
-        let signed = signer.sign(leaves).await?;
+        let signed = signer.sign(leaves.clone()).await?;
         Ok(entries
             .iter()
+            .zip(leaves)
             .zip(signed)
-            .map(|(entry, batch)| Receipt::signed(entry, batch))
+            .map(|((entry, leaf), batch)| Receipt::signed(entry, leaf, batch))
             .collect())
     }
 

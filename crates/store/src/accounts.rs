@@ -5,7 +5,7 @@
 use crate::error::{StoreError, StoreResult};
 use crate::rounds;
 use crate::seal::{SecretSeed, SeedCipher};
-use crate::translog::{append, entries, subject, Queue};
+use crate::translog::{self, append, entries, subject, Queue};
 use crate::tx::{SealedPair, Tx};
 use crate::types::{
     BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordsFn,
@@ -126,7 +126,9 @@ pub(crate) async fn place_bet<T: Tx>(
     // its first attempt waits for it and replays it.
     let player = player(tx, req.player_id, true).await?;
     if let Some(existing) = tx.bet_by_key(req.player_id, &req.idempotency_key).await? {
-        let mut appended = tx.log_entries_of(&bet_subject(existing.id)).await?;
+        let mut appended = tx
+            .log_entries_of(&translog::bet_subject(existing.id))
+            .await?;
         if appended.is_empty() {
             // Queued before bets were keyed by id.
             let legacy = subject(&format!("player:{}", req.player_id), &req.idempotency_key);
@@ -164,25 +166,13 @@ pub(crate) async fn place_bet<T: Tx>(
         balance_after: settled.balance_after,
         idempotency_key: req.idempotency_key,
     };
-    bet.id = tx.insert_bet(&bet, now).await?;
-    let subject = bet_subject(bet.id);
-    let queue = Queue {
-        on: log,
-        subject: Some(&subject),
-    };
-    let appended = append(tx, queue, Some(entries::dice_outcome(&pair, &bet)), now).await?;
+    let logged = translog::encode(log, Some(entries::dice_outcome(&pair, &bet)), now)?;
+    bet.id = tx.insert_bet(&bet, logged.as_deref(), now).await?;
     Ok(BetReceipt {
         bet,
         replayed: false,
-        appended,
+        appended: logged.into_iter().collect(),
     })
-}
-
-/// The log subject of a bet, by its id: a replay finds the bet by its key
-/// first. Ids grow, so (zero-padded) each bet's subject lands at the end of
-/// the subject index rather than at a random page of it.
-fn bet_subject(bet_id: i64) -> String {
-    format!("dice-bet\n{bet_id:020}")
 }
 
 /// Reveals the current pair, stores its records (the player's) and commits

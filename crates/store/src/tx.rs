@@ -204,7 +204,15 @@ pub(crate) trait Tx: crate::translog::LogTx {
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>>;
 
     /// Inserts a bet (its `id` is ignored); the id it got.
-    async fn insert_bet(&mut self, bet: &BetRow, now: i64) -> StoreResult<i64>;
+    /// With `logged`, the bet's outcome entry is queued with it under the
+    /// bet's log subject ([`crate::translog::bet_subject`]): on PostgreSQL in
+    /// the same statement, so the log costs a bet no round trip.
+    async fn insert_bet(
+        &mut self,
+        bet: &BetRow,
+        logged: Option<&[u8]>,
+        now: i64,
+    ) -> StoreResult<i64>;
 
     /// The player's bets, newest first, optionally of one pair.
     async fn bets(

@@ -419,12 +419,7 @@ async fn postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_finds_entries_across_hash_chunks() {
     const CHUNK: usize = 16_384;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let store = SqliteStore::open(
-        &dir.path().join("db.sqlite"),
-        SeedCipher::random().expect("key"),
-    )
-    .expect("open");
+    let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
     let (player, first) = store
         .create_player(&"d".repeat(64), 1 << 40, pair(4))
         .await

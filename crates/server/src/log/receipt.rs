@@ -2,7 +2,7 @@
 //! bet carries, so a player can prove later what the service acknowledged.
 
 use base64::prelude::*;
-use fairseed_tlog::{leaf_hash, BatchReceipt, Hash};
+use fairseed_tlog::{BatchReceipt, Hash};
 use serde::Serialize;
 
 /// One entry's receipt (docs/api.md, "Receipts").
@@ -33,11 +33,11 @@ pub fn base64_hashes(hashes: &[Hash]) -> Vec<String> {
 }
 
 impl Receipt {
-    /// The receipt of an entry just signed, not yet sequenced.
-    pub fn signed(entry: &[u8], batch: BatchReceipt) -> Self {
+    /// The receipt of an entry (with its leaf hash) just signed, not yet sequenced.
+    pub fn signed(entry: &[u8], leaf: Hash, batch: BatchReceipt) -> Self {
         Self {
             entry: BASE64_STANDARD.encode(entry),
-            entry_hash: hex::encode(leaf_hash(entry).0),
+            entry_hash: hex::encode(leaf.0),
             signature: batch.note,
             batch_index: batch.index,
             batch_proof: base64_hashes(&batch.proof),

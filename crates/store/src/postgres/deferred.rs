@@ -91,25 +91,62 @@ macro_rules! insert_bet_sql {
     };
 }
 
+macro_rules! held_updates_sql {
+    () => {
+        "nonce AS (UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $13),
+         balance AS (UPDATE players SET balance = $15::numeric WHERE id = $14)"
+    };
+}
+
+/// The bet's outcome entry, queued from the inserted bet under its subject:
+/// the text of `translog::bet_subject` (the id zero-padded to 20 digits).
+macro_rules! queue_entry_sql {
+    ($entry:literal, $hash:literal) => {
+        concat!(
+            "queued AS (INSERT INTO log_entries (entry, leaf_hash, subject, created_at)
+                SELECT ",
+            $entry,
+            ", ",
+            $hash,
+            ", 'dice-bet' || chr(10) || lpad(id::text, 20, '0'), $12 FROM bet)
+             SELECT id FROM bet"
+        )
+    };
+}
+
 const INSERT_BET: &str = insert_bet_sql!();
 
-const INSERT_BET_WITH_UPDATES: &str = concat!(
-    "WITH nonce AS (UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $13),
-          balance AS (UPDATE players SET balance = $15::numeric WHERE id = $14) ",
-    insert_bet_sql!()
+const INSERT_BET_WITH_UPDATES: &str = concat!("WITH ", held_updates_sql!(), " ", insert_bet_sql!());
+
+const INSERT_BET_LOGGED: &str = concat!(
+    "WITH bet AS (",
+    insert_bet_sql!(),
+    "), ",
+    queue_entry_sql!("$13", "$14")
 );
 
-/// Inserts `bet` (with its held updates, if given); its id.
+const INSERT_BET_WITH_UPDATES_LOGGED: &str = concat!(
+    "WITH ",
+    held_updates_sql!(),
+    ", bet AS (",
+    insert_bet_sql!(),
+    "), ",
+    queue_entry_sql!("$16", "$17")
+);
+
+/// Inserts `bet` (with its held updates and its outcome entry, if given); its id.
 pub(super) async fn insert_bet(
     conn: &mut PgConnection,
     bet: &BetRow,
     now: i64,
     updates: Option<BetUpdates>,
+    logged: Option<&[u8]>,
 ) -> StoreResult<i64> {
-    let sql = if updates.is_some() {
-        INSERT_BET_WITH_UPDATES
-    } else {
-        INSERT_BET
+    let sql = match (updates.is_some(), logged.is_some()) {
+        (false, false) => INSERT_BET,
+        (true, false) => INSERT_BET_WITH_UPDATES,
+        (false, true) => INSERT_BET_LOGGED,
+        (true, true) => INSERT_BET_WITH_UPDATES_LOGGED,
     };
     let mut query = sqlx::query_scalar(sql)
         .bind(bet.player_id)
@@ -126,6 +163,11 @@ pub(super) async fn insert_bet(
         .bind(now);
     if let Some((pair, player, balance)) = updates {
         query = query.bind(pair).bind(player).bind(balance.to_string());
+    }
+    if let Some(entry) = logged {
+        query = query
+            .bind(entry.to_vec())
+            .bind(fairseed_tlog::leaf_hash(entry).0.to_vec());
     }
     Ok(query.fetch_one(conn).await?)
 }

@@ -371,9 +371,14 @@ impl Tx for PgTx<'_> {
         .transpose()
     }
 
-    async fn insert_bet(&mut self, bet: &BetRow, now: i64) -> StoreResult<i64> {
+    async fn insert_bet(
+        &mut self,
+        bet: &BetRow,
+        logged: Option<&[u8]>,
+        now: i64,
+    ) -> StoreResult<i64> {
         let updates = self.deferred.take_bet();
-        deferred::insert_bet(self.conn().await?, bet, now, updates).await
+        deferred::insert_bet(self.conn().await?, bet, now, updates, logged).await
     }
 
     async fn bets(

@@ -369,7 +369,12 @@ impl Tx for SqliteTx<'_> {
             .pop())
     }
 
-    async fn insert_bet(&mut self, bet: &BetRow, now: i64) -> StoreResult<i64> {
+    async fn insert_bet(
+        &mut self,
+        bet: &BetRow,
+        logged: Option<&[u8]>,
+        now: i64,
+    ) -> StoreResult<i64> {
         self.0
             .prepare_cached(
                 "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
@@ -390,7 +395,14 @@ impl Tx for SqliteTx<'_> {
                 bet.idempotency_key,
                 now,
             ])?;
-        Ok(self.0.last_insert_rowid())
+        let id = self.0.last_insert_rowid();
+        if let Some(entry) = logged {
+            let subject = crate::translog::bet_subject(id);
+            let leaf = fairseed_tlog::leaf_hash(entry).0;
+            crate::translog::LogTx::insert_log_entry(self, entry, &leaf, Some(&subject), now)
+                .await?;
+        }
+        Ok(id)
     }
 
     async fn bets(

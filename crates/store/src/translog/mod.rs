@@ -97,16 +97,32 @@ pub(crate) async fn append<T: LogTx>(
     entry: Option<LogEntry>,
     now: i64,
 ) -> StoreResult<Vec<Vec<u8>>> {
-    let Some(mut entry) = entry.filter(|_| queue.on) else {
+    let Some(bytes) = encode(queue.on, entry, now)? else {
         return Ok(Vec::new());
     };
-    entry.time_ms = u64::try_from(now).unwrap_or(0);
-    let bytes = entry
-        .encode()
-        .map_err(|e| StoreError::other(format!("a log entry does not encode: {e}")))?;
     tx.insert_log_entry(&bytes, &leaf_hash(&bytes).0, queue.subject, now)
         .await?;
     Ok(vec![bytes])
+}
+
+/// The bytes of `entry` with its time set to `now`, if the log is `on`.
+pub(crate) fn encode(on: bool, entry: Option<LogEntry>, now: i64) -> StoreResult<Option<Vec<u8>>> {
+    let Some(mut entry) = entry.filter(|_| on) else {
+        return Ok(None);
+    };
+    entry.time_ms = u64::try_from(now).unwrap_or(0);
+    entry
+        .encode()
+        .map(Some)
+        .map_err(|e| StoreError::other(format!("a log entry does not encode: {e}")))
+}
+
+/// The log subject of a bet's outcome, by the bet's id: a replay finds the
+/// bet by its key first. Ids grow, so (zero-padded) each bet's subject lands
+/// at the end of the subject index rather than at a random page of it. The
+/// PostgreSQL store writes the same text in SQL (`postgres/deferred.rs`).
+pub(crate) fn bet_subject(bet_id: i64) -> String {
+    format!("dice-bet\n{bet_id:020}")
 }
 
 /// Sequences up to `max` queued entries and signs the new checkpoint;
