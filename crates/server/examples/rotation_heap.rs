@@ -11,6 +11,7 @@
 //! prints the rise of the peak resident set over the resident set just
 //! before, with the answer's size. Two processes, so that nothing the
 //! preparation allocated is reused by the rotation and hidden from the peak.
+//! `rotate` reveals the prepared pair: copy `DIR` first to measure again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
