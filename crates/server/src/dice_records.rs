@@ -51,3 +51,59 @@ pub fn build(pair: &RevealedPair, bets: &[BetRow]) -> StoreResult<Vec<NewRecord>
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use fairseed_store::Condition;
+
+    use super::*;
+
+    fn bet(nonce: u64) -> BetRow {
+        BetRow {
+            id: 100 + i64::try_from(nonce).expect("small"),
+            player_id: 7,
+            pair_id: 3,
+            nonce,
+            amount: 1 + nonce,
+            condition: if nonce.is_multiple_of(2) {
+                Condition::Under
+            } else {
+                Condition::Over
+            },
+            target: 5000,
+            roll: u16::try_from(nonce * 37 % 10_000).expect("below 10000"),
+            win: nonce.is_multiple_of(3),
+            payout: if nonce.is_multiple_of(3) {
+                u128::from(2 + 2 * nonce)
+            } else {
+                0
+            },
+            balance_after: 1_000,
+            idempotency_key: format!("k{nonce}"),
+        }
+    }
+
+    /// A rotation hands the bets over a page at a time: the records of the
+    /// pages, one after the other, must be the records of all bets at once.
+    #[test]
+    fn records_of_pages_are_the_records_of_all_bets() {
+        let seed = "ab".repeat(32);
+        let pair = RevealedPair {
+            id: 3,
+            player_id: 7,
+            commitment: fairseed_core::sha256_hex(seed.as_bytes()),
+            server_seed: seed,
+            client_seed: "client".into(),
+            bets: 25,
+        };
+        let bets: Vec<BetRow> = (0..25).map(bet).collect();
+        let whole = build(&pair, &bets).expect("whole");
+        assert_eq!(whole.len(), 25);
+        let paged: Vec<NewRecord> = bets
+            .chunks(7)
+            .map(|page| build(&pair, page).expect("page"))
+            .collect::<Vec<_>>()
+            .concat();
+        assert_eq!(paged, whole);
+    }
+}

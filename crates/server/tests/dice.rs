@@ -227,6 +227,7 @@ async fn dice_flow() {
     assert_eq!(rotated["revealed"]["bets"], 6);
     let records = rotated["records"].as_array().expect("records");
     assert_eq!(records.len(), 6);
+    assert_eq!(rotated["record_count"], 6);
     for r in records {
         assert_verifies(&r["record"]);
     }
@@ -243,6 +244,7 @@ async fn dice_flow() {
         .await
         .json();
     assert_eq!(empty["records"].as_array().map(Vec::len), Some(1));
+    assert_eq!(empty["record_count"], 1);
     assert_verifies(&empty["records"][0]["record"]);
 
     // Records by id, list, and the export `fairseed verify` reads.
@@ -330,6 +332,60 @@ async fn concurrent_bets_take_consecutive_nonces() {
         .as_i64()
         .expect("balance");
     assert_eq!(balance, 1_000_000 + net);
+}
+
+/// A pair with more bets than a rotation's answer lists: every bet still
+/// gets its one record, in nonce order, each verifying and carrying the
+/// bet's answered roll; the answer lists the first 1000 and counts all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rotation_of_more_bets_than_the_answer_lists() {
+    const BETS: u64 = 1001;
+    let h = Harness::new(1_000_000, 0).await;
+    let (token, _) = h.player().await;
+    let mut rolls = vec![Value::Null; BETS as usize];
+    for start in (0..BETS).step_by(100) {
+        let mut tasks = Vec::new();
+        for i in start..BETS.min(start + 100) {
+            let (h, token) = (h.clone(), token.clone());
+            tasks.push(tokio::spawn(async move {
+                let body = json!({"amount": 1, "condition": "over", "target": 5000});
+                h.bet(&token, &format!("m{i}"), body).await.json()
+            }));
+        }
+        for t in tasks {
+            let bet = t.await.expect("join");
+            let nonce = bet["nonce"].as_u64().expect("nonce");
+            rolls[nonce as usize] = bet["roll"].clone();
+        }
+    }
+    let rotated = h
+        .raw(Method::POST, "/v1/seeds/rotate", Some(&token), &[], None)
+        .await;
+    assert_eq!(rotated.status, StatusCode::OK, "{}", rotated.text);
+    let rotated = rotated.json();
+    assert_eq!(rotated["revealed"]["bets"], BETS);
+    assert_eq!(rotated["record_count"], BETS);
+    let listed = rotated["records"].as_array().expect("records");
+    assert_eq!(listed.len(), 1000);
+
+    let export = h.get("/v1/records/export", &token).await;
+    let records: Vec<Value> = export
+        .text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(records.len(), BETS as usize);
+    for (nonce, record) in records.iter().enumerate() {
+        assert_eq!(record["nonce"], nonce, "nonce order, each once");
+        assert_eq!(record["outcome"]["roll"], rolls[nonce]);
+        assert_verifies(record);
+    }
+    for (shown, stored) in listed.iter().zip(&records) {
+        assert_eq!(&shown["record"], stored);
+    }
+    let last = listed[999]["id"].as_i64().expect("id");
+    let newest = h.get("/v1/records?limit=1", &token).await.json();
+    assert!(newest["records"][0]["id"].as_i64().expect("id") > last);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -8,8 +8,8 @@ use crate::seal::{SecretSeed, SeedCipher};
 use crate::translog::{self, append, entries, subject, Queue};
 use crate::tx::{SealedPair, Tx};
 use crate::types::{
-    BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordsFn,
-    RevealedPair, Rotation, SeedPair,
+    BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordRow, RecordsFn,
+    RevealedPair, Rotation, SeedPair, ROTATION_PAGE,
 };
 
 /// Seals a new pair's server seed (outside the transaction).
@@ -176,7 +176,9 @@ pub(crate) async fn place_bet<T: Tx>(
 }
 
 /// Reveals the current pair, stores its records (the player's) and commits
-/// `next`, all in one transaction.
+/// `next`, all in one transaction. The pair's bets are read and their
+/// records stored a page at a time, so the memory a rotation holds is
+/// bounded however many bets the pair carries.
 pub(crate) async fn rotate<T: Tx>(
     tx: &mut T,
     cipher: &SeedCipher,
@@ -209,24 +211,60 @@ pub(crate) async fn rotate<T: Tx>(
         client_seed: pair.client_seed,
         bets: pair.next_nonce,
     };
-    let bets = tx
-        .pair_bets(pair.id)
-        .await?
-        .into_iter()
-        .map(|b| b.check())
-        .collect::<StoreResult<Vec<_>>>()?;
-    let mut stored = Vec::new();
-    for record in records(&revealed, &bets)? {
-        let out = RecordOut::for_player(player_id, record);
-        stored.push(rounds::insert_record(tx, &out, now).await?);
-    }
+    let stored = store_records(tx, &revealed, records, now).await?;
     let current = insert_pair(tx, player_id, next, log, now).await?;
     Ok(Rotation {
         revealed,
-        records: stored,
+        first_records: stored.first,
+        record_count: stored.count,
         current,
         appended,
     })
+}
+
+/// What [`store_records`] wrote: its first records and how many in all.
+struct Stored {
+    first: Vec<RecordRow>,
+    count: u64,
+}
+
+/// Reads the pair's bets a page at a time (keyset on the nonce) and stores
+/// each page's records before reading the next; a pair without bets gets
+/// `records` called once with none. Keeps only the first records.
+async fn store_records<T: Tx>(
+    tx: &mut T,
+    pair: &RevealedPair,
+    mut records: RecordsFn,
+    now: i64,
+) -> StoreResult<Stored> {
+    let mut stored = Stored {
+        first: Vec::new(),
+        count: 0,
+    };
+    let mut after = None;
+    loop {
+        let bets = tx
+            .pair_bets(pair.id, after, ROTATION_PAGE)
+            .await?
+            .into_iter()
+            .map(|b| b.check())
+            .collect::<StoreResult<Vec<_>>>()?;
+        if bets.is_empty() && after.is_some() {
+            return Ok(stored);
+        }
+        for record in records(pair, &bets)? {
+            let out = RecordOut::for_player(pair.player_id, record);
+            let row = rounds::insert_record(tx, &out, now).await?;
+            stored.count += 1;
+            if stored.first.len() < ROTATION_PAGE as usize {
+                stored.first.push(row);
+            }
+        }
+        match bets.last() {
+            Some(last) => after = Some(last.nonce),
+            None => return Ok(stored),
+        }
+    }
 }
 
 pub(crate) async fn bets<T: Tx>(

@@ -222,8 +222,15 @@ pub(crate) trait Tx: crate::translog::LogTx {
         page: Page,
     ) -> StoreResult<Vec<BetRaw>>;
 
-    /// A pair's bets by nonce.
-    async fn pair_bets(&mut self, pair_id: i64) -> StoreResult<Vec<BetRaw>>;
+    /// A page of a pair's bets by nonce: at most `limit`, with nonce above
+    /// `after` (from the first when `None`). Keyset paging, so a rotation
+    /// reads a pair of any size in pages of bounded memory.
+    async fn pair_bets(
+        &mut self,
+        pair_id: i64,
+        after: Option<u64>,
+        limit: u32,
+    ) -> StoreResult<Vec<BetRaw>>;
 
     /// One record the viewer may read.
     async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>>;

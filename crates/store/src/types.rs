@@ -214,19 +214,31 @@ pub struct RecordRow {
     pub body: String,
 }
 
-/// Builds the records of a revealed pair from the pair and its bets.
+/// Bets a rotation reads at once, and records a [`Rotation`] carries back.
+pub const ROTATION_PAGE: u32 = 1_000;
+
+/// Builds the records of a revealed pair from the pair and a page of its bets.
 ///
+/// Called for each page of at most [`ROTATION_PAGE`] bets in nonce order,
+/// each page's records stored before the next page is read, so a rotation's
+/// memory does not grow with the pair's bets; called once with no bet for a
+/// pair without bets, and never with an empty page otherwise. The records
+/// of a page must therefore depend only on the pair and that page's bets.
 /// An error aborts the whole rotation: a pair is never revealed without its records.
 pub type RecordsFn =
-    Box<dyn FnOnce(&RevealedPair, &[BetRow]) -> crate::StoreResult<Vec<NewRecord>> + Send>;
+    Box<dyn FnMut(&RevealedPair, &[BetRow]) -> crate::StoreResult<Vec<NewRecord>> + Send>;
 
 /// The result of rotating a seed pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rotation {
     /// The old pair, now revealed.
     pub revealed: RevealedPair,
-    /// The records written for it.
-    pub records: Vec<RecordRow>,
+    /// The first [`ROTATION_PAGE`] records written for it, in the order
+    /// written (all of them for a pair of that many bets or fewer); the
+    /// others are read back from the store like any record.
+    pub first_records: Vec<RecordRow>,
+    /// How many records were written for it.
+    pub record_count: u64,
     /// The new current pair (its `appended` holds its commitment entry).
     pub current: SeedPair,
     /// The log entry of the old pair's reveal.

@@ -280,7 +280,8 @@ async fn scenario(store: Arc<dyn Store>) {
     assert_eq!(rotation.revealed.server_seed, seed(1).expose());
     assert_eq!(rotation.revealed.client_seed, "mine");
     assert_eq!(rotation.revealed.bets, 41);
-    assert_eq!(rotation.records.len(), 41);
+    assert_eq!(rotation.record_count, 41);
+    assert_eq!(rotation.first_records.len(), 41);
     assert_eq!(rotation.current.next_nonce, 0);
     assert_ne!(rotation.current.id, a_pair.id);
     let after = store
@@ -325,7 +326,7 @@ async fn scenario(store: Arc<dyn Store>) {
         )
         .await
         .expect("operator record");
-    let first_record = rotation.records[0].clone();
+    let first_record = rotation.first_records[0].clone();
     assert_eq!(
         store
             .record(Viewer::Player(alice.id), first_record.id)

@@ -130,7 +130,11 @@ fn client_seed_changeable(pair: &SeedPair, commitment: &str) -> Result<(), ApiEr
 #[derive(Debug, Serialize)]
 pub struct Rotated {
     revealed: RevealedView,
+    /// The first records stored (at most `fairseed_store::ROTATION_PAGE`):
+    /// an answer listing every record would grow with the pair's bets.
     records: Vec<RecordView>,
+    /// How many records the rotation stored; all are in `/v1/records`.
+    record_count: u64,
     seed_pair: PairView,
     /// The receipts of the reveal and of the new pair's commitment.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -157,10 +161,11 @@ pub async fn rotate(
     Ok(Json(Rotated {
         revealed: rotation.revealed.into(),
         records: rotation
-            .records
+            .first_records
             .into_iter()
             .map(RecordView::try_from)
             .collect::<Result<_, _>>()?,
+        record_count: rotation.record_count,
         receipts: state
             .receipts(&[rotation.appended, rotation.current.appended.clone()].concat())
             .await?,

@@ -403,11 +403,20 @@ impl Tx for PgTx<'_> {
         .collect()
     }
 
-    async fn pair_bets(&mut self, pair_id: i64) -> StoreResult<Vec<BetRaw>> {
+    async fn pair_bets(
+        &mut self,
+        pair_id: i64,
+        after: Option<u64>,
+        limit: u32,
+    ) -> StoreResult<Vec<BetRaw>> {
+        let after = after.map(|n| convert::to_i64(n, "nonce")).transpose()?;
         sqlx::query(&format!(
-            "SELECT {BET_COLUMNS} FROM bets WHERE pair_id = $1 ORDER BY nonce"
+            "SELECT {BET_COLUMNS} FROM bets
+             WHERE pair_id = $1 AND ($2::bigint IS NULL OR nonce > $2) ORDER BY nonce LIMIT $3"
         ))
         .bind(pair_id)
+        .bind(after)
+        .bind(convert::limit(limit))
         .fetch_all(self.conn().await?)
         .await?
         .iter()

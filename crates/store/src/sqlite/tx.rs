@@ -418,8 +418,17 @@ impl Tx for SqliteTx<'_> {
         )
     }
 
-    async fn pair_bets(&mut self, pair_id: i64) -> StoreResult<Vec<BetRaw>> {
-        self.bets_where("pair_id = ?1 ORDER BY nonce", params![pair_id])
+    async fn pair_bets(
+        &mut self,
+        pair_id: i64,
+        after: Option<u64>,
+        limit: u32,
+    ) -> StoreResult<Vec<BetRaw>> {
+        let after = after.map(|n| convert::to_i64(n, "nonce")).transpose()?;
+        self.bets_where(
+            "pair_id = ?1 AND (?2 IS NULL OR nonce > ?2) ORDER BY nonce LIMIT ?3",
+            params![pair_id, after, convert::limit(limit)],
+        )
     }
 
     async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>> {
