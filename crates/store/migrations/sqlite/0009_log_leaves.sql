@@ -22,7 +22,7 @@ CREATE INDEX log_queue_subject ON log_queue (subject) WHERE subject IS NOT NULL;
 
 CREATE TABLE log_leaves (
     leaf_index  INTEGER PRIMARY KEY,
-    entry_id    INTEGER NOT NULL REFERENCES log_queue(id),
+    entry_id    INTEGER NOT NULL,
     leaf_hash   BLOB NOT NULL
 );
 INSERT INTO log_leaves (leaf_index, entry_id, leaf_hash)

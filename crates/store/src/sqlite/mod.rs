@@ -103,7 +103,8 @@ impl SqliteStore {
              PRAGMA busy_timeout = 5000;
              PRAGMA foreign_keys = ON;
              PRAGMA wal_autocheckpoint = 0;
-             PRAGMA journal_size_limit = 67108864;",
+             PRAGMA journal_size_limit = 67108864;
+             PRAGMA cache_size = -32768;",
         )?;
         migrate(&conn, &cipher)?;
         let alive = Arc::new(());
