@@ -412,31 +412,25 @@ async fn postgres() {
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
 
-/// On SQLite a leaf is found by its hash through sorted chunks of 16,384
-/// leaves, the incomplete chunk and the queue's tail: entries in the first
-/// and second complete chunks, the incomplete one and the queue are all found
-/// with their leaf index, and a replayed bet reads back its own entry.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_finds_entries_across_hash_chunks() {
-    const CHUNK: usize = 16_384;
-    let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
-    let (player, first) = store
-        .create_player(&"d".repeat(64), 1 << 40, pair(4))
-        .await
-        .expect("player");
-    let mut queued = first.appended.clone();
-    while queued.len() < 2 * CHUNK + 100 {
-        let key = format!("k{}", queued.len());
-        let placed = store.place_bet(bet(player.id, &key)).await.expect("bet");
-        queued.extend(placed.appended);
-    }
+/// Leaves per chunk of sorted hashes in both stores.
+const CHUNK: usize = 16_384;
+
+/// Sequences everything queued (`queued`, in queue order, the first leaf
+/// being leaf 0), then finds entries by their hash in the first and second
+/// complete chunks, the incomplete one and (`waiting`, queued afterwards)
+/// the queue, each with its leaf index; an unknown hash is not found.
+async fn finds_across_chunks(
+    store: &dyn Store,
+    queued: &[Vec<u8>],
+    waiting: impl AsyncFnOnce() -> Vec<u8>,
+) {
     while store
         .sequence_log(1000, signer())
         .await
         .expect("step")
         .is_some()
     {}
-    let tail = store.place_bet(bet(player.id, "tail")).await.expect("bet");
+    let waiting = waiting().await;
     for index in [
         0,
         1,
@@ -454,20 +448,80 @@ async fn sqlite_finds_entries_across_hash_chunks() {
         assert_eq!(found.entry, queued[index]);
         assert_eq!(found.leaf_index, Some(index as u64), "leaf {index}");
     }
-    let waiting = store
-        .log_entry(leaf_hash(&tail.appended[0]).0)
+    let found = store
+        .log_entry(leaf_hash(&waiting).0)
         .await
         .expect("read")
         .expect("found in the queue");
-    assert_eq!(
-        (waiting.entry.as_slice(), waiting.leaf_index),
-        (tail.appended[0].as_slice(), None)
-    );
+    assert_eq!((found.entry, found.leaf_index), (waiting, None));
     assert!(store.log_entry([7; 32]).await.expect("read").is_none());
+}
+
+/// On SQLite, with entries queued by bets; a replayed bet reads back its own entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_finds_entries_across_hash_chunks() {
+    let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
+    let (player, first) = store
+        .create_player(&"d".repeat(64), 1 << 40, pair(4))
+        .await
+        .expect("player");
+    let mut queued = first.appended.clone();
+    while queued.len() < 2 * CHUNK + 100 {
+        let key = format!("k{}", queued.len());
+        let placed = store.place_bet(bet(player.id, &key)).await.expect("bet");
+        queued.extend(placed.appended);
+    }
+    finds_across_chunks(&store, &queued, async || {
+        let tail = store.place_bet(bet(player.id, "tail")).await.expect("bet");
+        tail.appended[0].clone()
+    })
+    .await;
     let replay = store
         .place_bet(bet(player.id, "k5000"))
         .await
         .expect("replay");
     assert!(replay.replayed);
     assert_eq!(replay.appended, vec![queued[5000].clone()]);
+}
+
+/// On PostgreSQL, with entries queued directly in SQL (a bet per entry would
+/// take minutes), their leaf hashes computed by PostgreSQL's own `sha256`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_finds_entries_across_hash_chunks() {
+    let Some(url) = common::postgres_url("transparency log chunks on PostgreSQL") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("connect");
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("connect");
+    let count = 2 * CHUNK + 100;
+    let queue = |from: usize, to: usize| {
+        format!(
+            "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at)
+             SELECT e, sha256('\\x00'::bytea || e), 0
+             FROM (SELECT n, convert_to('entry ' || n, 'UTF8') AS e
+                   FROM generate_series({from}, {to}) AS n) s ORDER BY n"
+        )
+    };
+    sqlx::raw_sql(&queue(0, count - 1))
+        .execute(&mut conn)
+        .await
+        .expect("queued");
+    let queued: Vec<Vec<u8>> = (0..count)
+        .map(|n| format!("entry {n}").into_bytes())
+        .collect();
+    finds_across_chunks(&store, &queued, async || {
+        sqlx::raw_sql(&queue(count, count))
+            .execute(&mut conn)
+            .await
+            .expect("queued");
+        format!("entry {count}").into_bytes()
+    })
+    .await;
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }

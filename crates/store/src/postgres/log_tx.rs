@@ -5,7 +5,7 @@ use super::tx::PgTx;
 use crate::convert;
 use crate::error::StoreResult;
 use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, HashBytes, LogTx};
-use crate::translog::{LogCheckpoint, LoggedEntry};
+use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 
 fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64>> {
     values.map(|v| convert::to_i64(v, what)).collect()
@@ -64,6 +64,9 @@ impl LogTx for PgTx<'_> {
         .bind(indexes)
         .execute(self.conn().await?)
         .await?;
+        if let (Some(first), Some(last)) = (assigned.first(), assigned.last()) {
+            self.seal_hash_chunks(first.1, last.1 + 1).await?;
+        }
         Ok(done.rows_affected())
     }
 
@@ -182,16 +185,67 @@ impl LogTx for PgTx<'_> {
         .await?)
     }
 
+    /// A sequenced entry through the sorted chunks (one round trip, a probe
+    /// per chunk), then the incomplete chunk; one still queued by reading the
+    /// waiting entries.
     async fn log_entry_by_hash(
         &mut self,
         leaf_hash: &HashBytes,
     ) -> StoreResult<Option<LoggedEntry>> {
+        let size: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(leaf_index) + 1, 0) FROM log_entries")
+                .fetch_one(self.conn().await?)
+                .await?;
+        let sealed = convert::to_u64(size, "tree size")? / HASH_CHUNK;
+        let open_from = convert::to_i64(sealed * HASH_CHUNK, "leaf index")?;
         let row: Option<(Vec<u8>, Option<i64>)> = sqlx::query_as(
-            "SELECT entry, leaf_index FROM log_entries WHERE leaf_hash = $1 ORDER BY id LIMIT 1",
+            "WITH found AS (
+                 SELECT h.leaf_index FROM generate_series(0, $2 - 1) AS c(chunk)
+                 CROSS JOIN LATERAL (
+                     SELECT leaf_index FROM log_hash_chunks
+                     WHERE chunk = c.chunk AND leaf_hash = $1 ORDER BY leaf_index LIMIT 1
+                 ) h
+                 UNION ALL
+                 SELECT leaf_index FROM log_entries WHERE leaf_index >= $3 AND leaf_hash = $1
+             )
+             SELECT e.entry, e.leaf_index FROM log_entries e
+             WHERE e.leaf_index = (SELECT MIN(leaf_index) FROM found)",
+        )
+        .bind(&leaf_hash[..])
+        .bind(convert::to_i64(sealed, "chunk")?)
+        .bind(open_from)
+        .fetch_optional(self.conn().await?)
+        .await?;
+        if row.is_some() {
+            return entry_row(row);
+        }
+        let queued: Option<(Vec<u8>, Option<i64>)> = sqlx::query_as(
+            "SELECT entry, leaf_index FROM log_entries
+             WHERE leaf_index IS NULL AND leaf_hash = $1 ORDER BY id LIMIT 1",
         )
         .bind(&leaf_hash[..])
         .fetch_optional(self.conn().await?)
         .await?;
-        entry_row(row)
+        entry_row(queued)
+    }
+}
+
+impl PgTx<'_> {
+    /// Writes the sorted hashes of every chunk completed by the leaves
+    /// `from .. to` just given their indexes.
+    async fn seal_hash_chunks(&mut self, from: u64, to: u64) -> StoreResult<()> {
+        for chunk in completed_chunks(from, to) {
+            sqlx::query(
+                "INSERT INTO log_hash_chunks (chunk, leaf_hash, leaf_index)
+                 SELECT $1, leaf_hash, leaf_index FROM log_entries
+                 WHERE leaf_index >= $1 * $2 AND leaf_index < ($1 + 1) * $2
+                 ORDER BY leaf_hash, leaf_index",
+            )
+            .bind(convert::to_i64(chunk, "chunk")?)
+            .bind(convert::to_i64(HASH_CHUNK, "chunk size")?)
+            .execute(self.conn().await?)
+            .await?;
+        }
+        Ok(())
     }
 }

@@ -46,6 +46,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         9,
         include_str!("../../migrations/postgres/0009_log_cosignatures.sql"),
     ),
+    (
+        10,
+        include_str!("../../migrations/postgres/0010_log_hash_chunks.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

@@ -13,10 +13,7 @@ use super::tx::SqliteTx;
 use crate::convert;
 use crate::error::StoreResult;
 use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, HashBytes, LogTx};
-use crate::translog::{LogCheckpoint, LoggedEntry};
-
-/// Leaves per chunk of sorted hashes (`log_hash_chunks`).
-const HASH_CHUNK: u64 = 16_384;
+use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 
 /// The queue id of the last sequenced entry (0 before the first): every
 /// entry past it waits.
@@ -271,7 +268,7 @@ impl SqliteTx<'_> {
              WHERE leaf_index >= ?1 * ?2 AND leaf_index < (?1 + 1) * ?2
              ORDER BY leaf_hash, leaf_index",
         )?;
-        for chunk in from / HASH_CHUNK..to / HASH_CHUNK {
+        for chunk in completed_chunks(from, to) {
             let chunk = convert::to_i64(chunk, "chunk")?;
             stmt.execute(params![chunk, HASH_CHUNK as i64])?;
         }

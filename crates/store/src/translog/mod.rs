@@ -20,6 +20,16 @@ pub(crate) use tx::LogTx;
 /// The most entries one sequencing step takes.
 pub const MAX_BATCH: u32 = 1024;
 
+/// Leaves per chunk of sorted hashes (`log_hash_chunks`): a leaf is found by
+/// its hash with one probe per complete chunk, then a read of the incomplete
+/// chunk's leaves (at most this many) and of the entries still waiting.
+pub(crate) const HASH_CHUNK: u64 = 16_384;
+
+/// The chunks completed by appending the leaves `from .. to`.
+pub(crate) fn completed_chunks(from: u64, to: u64) -> std::ops::Range<u64> {
+    from / HASH_CHUNK..to / HASH_CHUNK
+}
+
 /// A signed checkpoint as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogCheckpoint {
