@@ -3,57 +3,15 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
-
 use fairseed_tlog::{checkpoint, sign_checkpoint, MemoryLog, NoteKey};
-
-struct Running(Child, String);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn log_key() -> NoteKey {
     NoteKey::from_private_bytes("fairseed.test/log", &[4; 32]).expect("key")
 }
 
 /// Starts the witness of our test log on a free port.
-fn start(dir: &std::path::Path) -> Running {
-    start_for(dir, &log_key().vkey())
-}
-
-/// Starts a witness of the log with verifier key `vkey` on a free port; returns it with its base URL.
-fn start_for(dir: &std::path::Path, vkey: &str) -> Running {
-    let mut child = common::fairseed()
-        .args([
-            "witness",
-            "--listen",
-            "127.0.0.1:0",
-            "--name",
-            "witness.test/w1",
-        ])
-        .arg("--key-file")
-        .arg(dir.join("witness.key"))
-        .arg("--state")
-        .arg(dir.join("witness.json"))
-        .args(["--log", vkey])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the witness starts");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut url = None;
-    for _ in 0..2 {
-        let mut line = String::new();
-        lines.read_line(&mut line).expect("a line");
-        if let Some(addr) = line.trim().strip_prefix("listening on ") {
-            url = Some(format!("http://{addr}"));
-        }
-    }
-    Running(child, url.expect("the witness says where it listens"))
+fn start(dir: &std::path::Path) -> common::Witness {
+    common::witness(dir, &log_key().vkey())
 }
 
 fn post(url: &str, body: String) -> (u16, String) {
@@ -91,7 +49,7 @@ fn note(size: u64) -> String {
 fn cosigns_then_refuses_a_stale_size_across_a_restart() {
     let dir = tempfile::tempdir().expect("temp dir");
     let witness = start(dir.path());
-    let (status, body) = post(&witness.1, format!("old 0\n\n{}", note(5)));
+    let (status, body) = post(&witness.url, format!("old 0\n\n{}", note(5)));
     assert_eq!(status, 200, "{body}");
     assert!(
         body.starts_with("— witness.test/w1 ") && body.ends_with('\n'),
@@ -107,7 +65,7 @@ fn cosigns_then_refuses_a_stale_size_across_a_restart() {
     );
 
     let witness = start(dir.path());
-    let (status, body) = post(&witness.1, format!("old 0\n\n{}", note(7)));
+    let (status, body) = post(&witness.url, format!("old 0\n\n{}", note(7)));
     assert_eq!((status, body.as_str()), (409, "5\n"));
 }
 
@@ -149,8 +107,8 @@ fn cosigns_the_service_checkpoint() {
         "the service logged the player's pair: {note}"
     );
     let dir = tempfile::tempdir().expect("temp dir");
-    let running = start_for(dir.path(), key.trim());
-    let (status, body) = post(&running.1, format!("old 0\n\n{note}"));
+    let running = common::witness(dir.path(), key.trim());
+    let (status, body) = post(&running.url, format!("old 0\n\n{note}"));
     assert_eq!(status, 200, "{body}\n{note}");
     assert!(body.starts_with("— witness.test/w1 "), "{body}");
 }

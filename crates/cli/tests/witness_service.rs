@@ -7,9 +7,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use fairseed_tlog::{cosigned_by, open_checkpoint, CosignerKey, NoteKey};
@@ -31,44 +30,6 @@ fn log_key(data: &Path) -> NoteKey {
     let private = [11u8; 32];
     std::fs::write(data.join("log.key"), private).expect("log key");
     NoteKey::from_private_bytes(ORIGIN, &private).expect("key")
-}
-
-/// `fairseed witness` of the log `log_vkey` with its files in `dir`: its URL and key.
-fn start_witness(dir: &Path, log_vkey: &str) -> (Running, String, String) {
-    let mut child = common::fairseed()
-        .args([
-            "witness",
-            "--listen",
-            "127.0.0.1:0",
-            "--name",
-            "witness.test/w1",
-        ])
-        .arg("--key-file")
-        .arg(dir.join("witness.key"))
-        .arg("--state")
-        .arg(dir.join("witness.json"))
-        .args(["--log", log_vkey])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the witness starts");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
-    let (mut url, mut key) = (None, None);
-    for _ in 0..2 {
-        let mut line = String::new();
-        lines.read_line(&mut line).expect("a line");
-        if let Some(addr) = line.trim().strip_prefix("listening on ") {
-            url = Some(format!("http://{addr}"));
-        }
-        if let Some(k) = line.trim().strip_prefix("witness key ") {
-            key = Some(k.to_owned());
-        }
-    }
-    (
-        Running(child),
-        url.expect("the witness says where it listens"),
-        key.expect("the witness prints its key"),
-    )
 }
 
 /// Where the service keeps its data: SQLite in `data`, or a fresh
@@ -132,32 +93,12 @@ fn runtime() -> tokio::runtime::Runtime {
 
 /// `fairseed serve` with `extra` options on a free port: the process and its address.
 fn start_service(data: &Path, db: &Database, extra: &[String]) -> (Running, String) {
-    let mut child = common::fairseed()
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(data)
-        .args(db.args())
-        // A restarted service takes the sequencer lease the stopped one held.
-        .args(["--lease-ttl-ms", "1000"])
-        .args(extra)
-        .env_remove("FAIRSEED_DATABASE_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the service starts");
-    let addr = BufReader::new(child.stdout.take().expect("stdout"))
-        .lines()
-        .map_while(Result::ok)
-        .find_map(|line| {
-            Some(
-                line.split("serving on http://")
-                    .nth(1)?
-                    .split_whitespace()
-                    .next()?
-                    .to_owned(),
-            )
-        });
-    let running = Running(child);
-    (running, addr.expect("serve says where it listens"))
+    let mut args = db.args();
+    // A restarted service takes the sequencer lease the stopped one held.
+    args.extend(["--lease-ttl-ms".to_owned(), "1000".to_owned()]);
+    args.extend_from_slice(extra);
+    let (child, addr) = common::serve_with(data, &args);
+    (Running(child), addr)
 }
 
 fn agent() -> ureq::Agent {
@@ -213,7 +154,8 @@ fn the_service_publishes_the_witness_cosignature() {
     let data = tempfile::tempdir().expect("temp dir");
     let wdir = tempfile::tempdir().expect("temp dir");
     let log = log_key(data.path());
-    let (_witness, url, wkey) = start_witness(wdir.path(), &log.vkey());
+    let running = common::witness(wdir.path(), &log.vkey());
+    let (url, wkey) = (running.url.clone(), running.key.clone());
     let witness = CosignerKey::parse(&wkey).expect("a cosigner key");
     let db = Database::create(data.path());
     let (_service, addr) = start_service(data.path(), &db, &[format!("--witness={url}={wkey}")]);
@@ -251,7 +193,8 @@ fn a_witness_holding_another_size_is_asked_again_from_it() {
     });
     drop(service);
     let held = size(&first, &log);
-    let (_witness, url, wkey) = start_witness(wdir.path(), &log.vkey());
+    let running = common::witness(wdir.path(), &log.vkey());
+    let (url, wkey) = (running.url.clone(), running.key.clone());
     let witness = CosignerKey::parse(&wkey).expect("a cosigner key");
     let mut answer = agent()
         .post(&format!("{url}/add-checkpoint"))

@@ -44,10 +44,16 @@ pub fn text(bytes: &[u8]) -> String {
 /// Starts `fairseed serve` on a free port with its data in `dir` (SQLite);
 /// returns the child and the address it printed. The caller kills it.
 pub fn serve(dir: &std::path::Path) -> (std::process::Child, String) {
+    serve_with(dir, &[])
+}
+
+/// [`serve`] with `extra` options (a database, `--witness`, …).
+pub fn serve_with(dir: &std::path::Path, extra: &[String]) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};
     let mut child = fairseed()
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
+        .args(extra)
         .env_remove("FAIRSEED_DATABASE_URL")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -72,4 +78,58 @@ pub fn serve(dir: &std::path::Path) -> (std::process::Child, String) {
             panic!("serve never said where it listens");
         }
     }
+}
+
+/// A running `fairseed witness`, killed when dropped.
+pub struct Witness {
+    child: std::process::Child,
+    /// Its base URL.
+    pub url: String,
+    /// Its cosigner verifier key, as it printed it.
+    pub key: String,
+}
+
+impl Drop for Witness {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `fairseed witness` (named `witness.test/w1`) of the log with
+/// verifier key `log_vkey` on a free port, its key and state files in `dir`.
+pub fn witness(dir: &std::path::Path, log_vkey: &str) -> Witness {
+    use std::io::{BufRead, BufReader};
+    let mut child = fairseed()
+        .args([
+            "witness",
+            "--listen",
+            "127.0.0.1:0",
+            "--name",
+            "witness.test/w1",
+        ])
+        .arg("--key-file")
+        .arg(dir.join("witness.key"))
+        .arg("--state")
+        .arg(dir.join("witness.json"))
+        .args(["--log", log_vkey])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the witness starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
+    let (mut url, mut key) = (None, None);
+    for _ in 0..2 {
+        let mut line = String::new();
+        lines.read_line(&mut line).expect("a line");
+        if let Some(addr) = line.trim().strip_prefix("listening on ") {
+            url = Some(format!("http://{addr}"));
+        }
+        if let Some(k) = line.trim().strip_prefix("witness key ") {
+            key = Some(k.to_owned());
+        }
+    }
+    let url = url.expect("the witness says where it listens");
+    let key = key.expect("the witness prints its key");
+    Witness { child, url, key }
 }
