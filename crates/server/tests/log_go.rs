@@ -8,10 +8,11 @@
 //! Without them the test says SKIPPED instead of passing silently.
 
 mod common;
+#[path = "../../tlog/interop/go.rs"]
+mod go;
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Duration;
 
 use common::http::Client;
@@ -21,19 +22,6 @@ use common::server::{Options, Server};
 use common::{new_player, wait_for};
 use fairseed_tlog::{new_entry_bundles, new_hash_tiles, parse_checkpoint};
 use serde_json::Value;
-
-fn skip(reason: &str) {
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED go_sumdb_reads_the_served_log: {reason}"
-    );
-}
-
-fn gopath() -> PathBuf {
-    std::env::var_os("FAIRSEED_GOPATH")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/share/gocode"))
-}
 
 /// The body of a `200` GET, bytes as served.
 fn fetch(addr: &str, path: &str) -> Vec<u8> {
@@ -90,16 +78,9 @@ fn mirror(addr: &str, dir: &Path, receipts: &[Value]) -> u64 {
 
 #[test]
 fn go_sumdb_reads_the_served_log() {
-    if Command::new("go").arg("version").output().is_err() {
-        return skip("`go` is not on PATH");
-    }
-    let gopath = gopath();
-    if !gopath.join("src/golang.org/x/mod/sumdb/tlog").is_dir() {
-        return skip(&format!(
-            "golang.org/x/mod is not under {} (set FAIRSEED_GOPATH)",
-            gopath.display()
-        ));
-    }
+    let Some(gopath) = go::sumdb_gopath("go_sumdb_reads_the_served_log") else {
+        return;
+    };
     let data = tempfile::tempdir().expect("tempdir");
     let server = Server::start(&Options::new(data.path()));
     let mut c = Client::new(&server.addr);
@@ -134,23 +115,8 @@ fn go_sumdb_reads_the_served_log() {
     let dir = work.join("log");
     assert_eq!(mirror(&server.addr, &dir, &receipts), want);
 
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tlog/interop/verify.go");
-    let out = Command::new("go")
-        .arg("run")
-        .arg(&script)
-        .arg(&dir)
-        .env("GO111MODULE", "off")
-        .env("GOPATH", &gopath)
-        .env("GOCACHE", work.join("gocache"))
-        .env("GOFLAGS", "")
-        .output()
-        .expect("go runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "Go rejected the served log:\n{stdout}\n{stderr}"
-    );
+    let (ok, stdout, stderr) = go::verify(&gopath, &work, &dir);
+    assert!(ok, "Go rejected the served log:\n{stdout}\n{stderr}");
     for check in [
         "ok note",
         "ok checkpoint",

@@ -7,8 +7,7 @@
 //! Without them the test says SKIPPED on the terminal instead of passing silently.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use base64::prelude::*;
 use fairseed_tlog::{
@@ -16,21 +15,10 @@ use fairseed_tlog::{
     EntryKind, Hash, LogEntry, MemoryLog, NoteKey,
 };
 
+#[path = "../interop/go.rs"]
+mod go;
+
 const ORIGIN: &str = "fairseed.example/log";
-
-fn skip(reason: &str) {
-    // Written to the stream itself: libtest captures `println!`/`eprintln!` of passing tests.
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED go_sumdb_verifies_our_log: {reason}"
-    );
-}
-
-fn gopath() -> PathBuf {
-    std::env::var_os("FAIRSEED_GOPATH")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/share/gocode"))
-}
 
 fn b64(hashes: &[Hash]) -> String {
     hashes
@@ -106,23 +94,16 @@ fn write_log(dir: &Path, size: u64) {
 
 #[test]
 fn go_sumdb_verifies_our_log() {
-    if Command::new("go").arg("version").output().is_err() {
-        return skip("`go` is not on PATH");
-    }
-    let gopath = gopath();
-    if !gopath.join("src/golang.org/x/mod/sumdb/tlog").is_dir() {
-        return skip(&format!(
-            "golang.org/x/mod is not under {} (set FAIRSEED_GOPATH)",
-            gopath.display()
-        ));
-    }
+    let Some(gopath) = go::sumdb_gopath("go_sumdb_verifies_our_log") else {
+        return;
+    };
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tlog-interop-go");
     let _ = std::fs::remove_dir_all(&work);
     let dir = work.join("log");
     // Big enough for tiles of three levels (65 536 leaves fill one level-2 hash).
     write_log(&dir, 66_000);
 
-    let (ok, stdout, stderr) = go_verify(&gopath, &work, &dir);
+    let (ok, stdout, stderr) = go::verify(&gopath, &work, &dir);
     assert!(ok, "Go rejected our log:\n{stdout}\n{stderr}");
     for check in [
         "ok note",
@@ -141,24 +122,7 @@ fn go_sumdb_verifies_our_log() {
     let mut data = std::fs::read(&tile).expect("published");
     data[5] ^= 1;
     std::fs::write(&tile, data).expect("write");
-    let (ok, stdout, stderr) = go_verify(&gopath, &work, &dir);
+    let (ok, stdout, stderr) = go::verify(&gopath, &work, &dir);
     assert!(!ok, "Go accepted an edited tile:\n{stdout}");
     assert!(stderr.contains("FAIL"), "{stderr}");
-}
-
-/// Runs `interop/verify.go` on `dir`: (success, stdout, stderr).
-fn go_verify(gopath: &Path, work: &Path, dir: &Path) -> (bool, String, String) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("interop/verify.go");
-    let out = Command::new("go")
-        .arg("run")
-        .arg(&script)
-        .arg(dir)
-        .env("GO111MODULE", "off")
-        .env("GOPATH", gopath)
-        .env("GOCACHE", work.join("gocache"))
-        .env("GOFLAGS", "")
-        .output()
-        .expect("go runs");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
