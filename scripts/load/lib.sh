@@ -1,5 +1,6 @@
 # Shared by the load scripts (sourced): start and stop a server, make players,
-# count the bets the server holds. Expects BIN, WORK and PLAYERS set.
+# count the bets the server holds, clean up. Expects BIN, WORK and PLAYERS set
+# (and PG_BASE, PG_DBS for the PostgreSQL databases a script created).
 
 # launch_server LOG ARGS...: starts "$BIN" ARGS with its output in LOG; sets
 # URL and SERVER_PID once it prints its address.
@@ -37,4 +38,14 @@ durable_bets() {
     total=$((total + n))
   done <"$WORK/tokens"
   echo "$total"
+}
+
+# On exit: stops the server, drops the PostgreSQL databases in PG_DBS and
+# removes WORK.
+cleanup_load() {
+  if [[ -n "${SERVER_PID:-}" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  for db in "${PG_DBS[@]}"; do
+    psql -q "$PG_BASE/postgres" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+  done
+  rm -rf "$WORK"
 }

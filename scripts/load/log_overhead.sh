@@ -38,16 +38,9 @@ BIN="$CARGO_TARGET_DIR/release/fairseed-server"
 WORK=$(mktemp -d "$CARGO_TARGET_DIR/log-overhead.XXXXXX")
 SERVER_PID=""
 PG_DBS=()
-cleanup() {
-  if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  for db in "${PG_DBS[@]}"; do
-    psql -q "$PG_BASE/postgres" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
 # shellcheck source=scripts/load/lib.sh
 source "$ROOT/scripts/load/lib.sh"
+trap cleanup_load EXIT
 
 # start_server LABEL MODE: sets URL and SERVER_PID.
 start_server() {

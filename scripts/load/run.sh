@@ -50,17 +50,13 @@ WORK=$(mktemp -d "$CARGO_TARGET_DIR/load-run.XXXXXX")
 SERVER_PID=""
 SAMPLER_PID=""
 PG_DBS=()
-cleanup() {
-  [[ -n "$SAMPLER_PID" ]] && kill "$SAMPLER_PID" 2>/dev/null || true
-  if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  for db in "${PG_DBS[@]}"; do
-    psql -q "$PG_BASE/postgres" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
 # shellcheck source=scripts/load/lib.sh
 source "$ROOT/scripts/load/lib.sh"
+cleanup() {
+  [[ -n "$SAMPLER_PID" ]] && kill "$SAMPLER_PID" 2>/dev/null || true
+  cleanup_load
+}
+trap cleanup EXIT
 
 # start_server LABEL [DATABASE_URL]: sets URL and SERVER_PID.
 start_server() {
