@@ -3,11 +3,12 @@
 // driven by playwright-core, and screenshots into web/test-artifacts/.
 import { createServer, request as httpRequest } from 'node:http';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -146,4 +147,28 @@ export async function violations(page) {
   }
   return page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+}
+
+/**
+ * Registers a test file's before/after hooks: the browser, and `fairseed
+ * serve` with this tree's page files (so a test sees exactly what is
+ * committed here). `skip` says why not, with a SKIPPED line, when
+ * crates/server is not in the tree.
+ */
+export function serviceFixture() {
+  const fx = {
+    browser: null,
+    service: null,
+    skip: existsSync(join(REPO, 'crates/server/Cargo.toml')) ? false : 'crates/server is not in this tree',
+  };
+  if (fx.skip) console.log(`SKIPPED: ${fx.skip}`);
+  before(async () => {
+    fx.browser = await launch();
+    if (!fx.skip) fx.service = await startService({ webDir: WEB });
+  });
+  after(async () => {
+    await fx.browser?.close();
+    fx.service?.close();
+  });
+  return fx;
 }

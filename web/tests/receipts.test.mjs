@@ -6,28 +6,16 @@
 // the offline verifier checks a receipt with the network off. The signatures,
 // Merkle roots and proofs the test makes or checks are computed here with
 // node:crypto, independently of crates/tlog.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launch, newPage, shot, startService, REPO, WEB, violations } from './harness.mjs';
+import { newPage, shot, serviceFixture, violations, WEB } from './harness.mjs';
 
-const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
-const skip = !HAVE_SERVER && 'crates/server is not in this tree';
-if (skip) console.log(`SKIPPED: ${skip}`);
-
-let service;
-let browser;
-before(async () => {
-  browser = await launch();
-  if (HAVE_SERVER) service = await startService({ webDir: WEB });
-});
-after(async () => {
-  await browser?.close();
-  service?.close();
-});
+const fx = serviceFixture();
+const { skip } = fx;
 
 // ---- RFC 6962 and C2SP signed notes, written from the specs.
 const sha256 = (...parts) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
@@ -121,7 +109,7 @@ function testWitness(name) {
 }
 
 async function open(page, path = '/') {
-  await page.goto(`${service.base}${path}`);
+  await page.goto(`${fx.service.base}${path}`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
 }
 
@@ -145,10 +133,10 @@ let sequencedReceipt = null;
 let serverKey = null;
 
 test('a bet and a rotation: acknowledged, then in the log; the key pinned with its fingerprint', { skip }, async () => {
-  const page = await newPage(browser, { width: 1280, height: 900 });
+  const page = await newPage(fx.browser, { width: 1280, height: 900 });
   await open(page);
   await page.waitForSelector('#log-status[data-state="ok"]', { state: 'attached', timeout: 15000 });
-  serverKey = (await (await fetch(`${service.base}/log/key`)).text()).trim();
+  serverKey = (await (await fetch(`${fx.service.base}/log/key`)).text()).trim();
   assert.equal(await page.textContent('#log-key'), serverKey);
   const fingerprint = createHash('sha256').update(serverKey).digest('hex').match(/.{4}/g).join(' ');
   assert.equal(await page.textContent('#log-fingerprint'), fingerprint);
@@ -167,7 +155,7 @@ test('a bet and a rotation: acknowledged, then in the log; the key pinned with i
   assert.deepEqual(await violations(page), [], 'dice with an open badge');
 
   // The same receipt, checked here from the spec: the signature, the inclusion proof, the checkpoint's key.
-  const full = await (await fetch(`${service.base}/log/receipts/${entry}`)).json();
+  const full = await (await fetch(`${fx.service.base}/log/receipts/${entry}`)).json();
   const text = openNote(full.checkpoint, serverKey);
   assert.ok(text, 'the checkpoint is signed by the log key');
   const [, size, rootB64] = text.split('\n');
@@ -211,7 +199,7 @@ test('checkpoints that are not consistent raise the alarm, with both notes to do
   const forked = [...honest.slice(0, 4), ...entries('forked', 7)];
   let served = { leaves: honest.slice(0, 5) };
   const tileRequests = [];
-  const page = await newPage(browser, { width: 1280, height: 900 });
+  const page = await newPage(fx.browser, { width: 1280, height: 900 });
   // The test key stands in for the log's: the page pins it on first sight.
   await page.route('**/log/**', (route) => {
     const path = new URL(route.request().url()).pathname;
@@ -272,7 +260,7 @@ test('witnesses required: N valid cosignatures from listed keys, else the requir
   const [a, b] = [testWitness('witness.example/a'), testWitness('witness.example/b')];
   const leaves = Array.from({ length: 5 }, (_, i) => leafHash(`entry ${i}`));
   const cosigned = a.cosign(key.checkpoint(leaves));
-  const page = await newPage(browser, { width: 1280, height: 900 });
+  const page = await newPage(fx.browser, { width: 1280, height: 900 });
   await page.route('**/log/**', (route) => {
     const url = new URL(route.request().url());
     if (url.pathname === '/log/key') return route.fulfill({ contentType: 'text/plain', body: `${key.vkey}\n` });
@@ -324,7 +312,7 @@ test('witnesses required: N valid cosignatures from listed keys, else the requir
 
 test('the offline verifier checks a receipt with the network off', { skip }, async () => {
   assert.ok(sequencedReceipt, 'the first test kept a sequenced receipt');
-  const page = await newPage(browser, { width: 390, height: 844 });
+  const page = await newPage(fx.browser, { width: 390, height: 844 });
   const requests = [];
   page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url()); });
   await page.goto(pathToFileURL(join(WEB, 'fairseed-verifier.html')).href);

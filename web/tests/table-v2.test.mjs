@@ -4,34 +4,21 @@
 // person, so the table closes and reveals its session secret) every hand
 // held by the page is verified whole in the core, derivation included. A
 // secret tampered with on its way to the page is named as the failure.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { launch, newPage, shot, startService, REPO, WEB } from './harness.mjs';
+import { newPage, shot, serviceFixture } from './harness.mjs';
 
-const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
-const skip = !HAVE_SERVER && 'crates/server is not in this tree';
+const fx = serviceFixture();
+const { skip } = fx;
 /** A hand against five AIs: their turns (~0.7 s each), the showdown and the pause before the next. */
 const HAND_MS = 90_000;
-
-let service;
-let browser;
-before(async () => {
-  browser = await launch();
-  if (HAVE_SERVER) service = await startService({ webDir: WEB });
-});
-after(async () => {
-  await browser?.close();
-  service?.close();
-});
 
 /**
  * Opens a table, asks to leave once hand 1 is dealt (the page leaves when
  * the hand ends), and checks or calls until hand 1 is listed.
  */
 async function playOneAndLeave(page) {
-  await page.goto(`${service.base}/#table`);
+  await page.goto(`${fx.service.base}/#table`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   await page.click('#tb-open');
   // The session commitment, shown before the page sat.
@@ -50,7 +37,7 @@ async function playOneAndLeave(page) {
 }
 
 test('leaving closes the table: the badge says what selfpoker_v2 proves and each hand\'s derivation is checked', { skip, timeout: 3 * HAND_MS }, async () => {
-  const page = await newPage(browser, { width: 1280, height: 900 });
+  const page = await newPage(fx.browser, { width: 1280, height: 900 });
   const commit = await playOneAndLeave(page);
   const badge = '#tb-hands li[data-hand="1"] .deal-badge';
   await page.waitForSelector(`${badge}[data-state="ok"][data-scheme="selfpoker_v2"]`);
@@ -86,7 +73,7 @@ test('leaving closes the table: the badge says what selfpoker_v2 proves and each
 });
 
 test('a session secret tampered with on its way to the page names the failed check', { skip, timeout: 3 * HAND_MS }, async () => {
-  const page = await newPage(browser, { width: 1280, height: 900 });
+  const page = await newPage(fx.browser, { width: 1280, height: 900 });
   await page.route('**/v1/holdem/tables/*/hands', async (route) => {
     const res = await route.fetch();
     // The body as text: its 63-bit seeds must not pass through a float.
@@ -108,8 +95,8 @@ test('a session secret tampered with on its way to the page names the failed che
 });
 
 test('a plain selfpoker hand\'s badge says only that the deck did not change during the hand', { skip, timeout: 30_000 }, async () => {
-  const page = await newPage(browser);
-  await page.goto(`${service.base}/#table`);
+  const page = await newPage(fx.browser);
+  await page.goto(`${fx.service.base}/#table`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   const text = await page.evaluate(async () => {
     const { dealBadge } = await import('/js/table-badge.js');

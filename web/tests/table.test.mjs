@@ -5,28 +5,14 @@
 // replayed), a finished hand replayed step by step, no other seat's hole card
 // in the page while a hand is played, and axe-core finding nothing at desktop
 // and phone width.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { launch, newPage, shot, startService, REPO, WEB, violations } from './harness.mjs';
+import { newPage, shot, serviceFixture, violations } from './harness.mjs';
 
-const HAVE_SERVER = existsSync(join(REPO, 'crates/server/Cargo.toml'));
-const skip = !HAVE_SERVER && 'crates/server is not in this tree';
+const fx = serviceFixture();
+const { skip } = fx;
 /** A hand against five AIs: their turns (~0.7 s each), the showdown and the pause before the next. */
 const HAND_MS = 90_000;
-
-let service;
-let browser;
-before(async () => {
-  browser = await launch();
-  // The page's files from this tree, so the test sees exactly what is committed here.
-  if (HAVE_SERVER) service = await startService({ webDir: WEB });
-});
-after(async () => {
-  await browser?.close();
-  service?.close();
-});
 
 /**
  * Watches the page: every time it changes while a hand is being played, no
@@ -77,8 +63,8 @@ async function playHand(page, n, { keys, raise = false }) {
 }
 
 test('hands against five AIs: the coach answers, each deal is verified, hands replay', { skip, timeout: 6 * HAND_MS }, async () => {
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await page.goto(`${service.base}/#table`);
+  const page = await newPage(fx.browser, { width: 1280, height: 800 });
+  await page.goto(`${fx.service.base}/#table`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   await page.check('#tb-coach-on');
   await watchHoleCards(page);
@@ -173,8 +159,8 @@ test('hands against five AIs: the coach answers, each deal is verified, hands re
 
 test('axe-core: no violation on the Table tab at 1280×800 and 390×844, mid-hand with the coach on', { skip, timeout: 4 * HAND_MS }, async () => {
   for (const [width, height] of [[1280, 800], [390, 844]]) {
-    const page = await newPage(browser, { width, height });
-    await page.goto(`${service.base}/#table`);
+    const page = await newPage(fx.browser, { width, height });
+    await page.goto(`${fx.service.base}/#table`);
     await page.waitForFunction(() => document.body.dataset.ready === 'true');
     await page.check('#tb-coach-on');
     await page.click('#tb-open');
