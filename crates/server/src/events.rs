@@ -21,6 +21,9 @@ use tokio::sync::{broadcast, mpsc};
 /// Events kept per topic for a slow subscriber before it misses some.
 const BUFFER: usize = 512;
 
+/// The most live events sent to the other processes in one transaction.
+const OUTBOX_BATCH: usize = 256;
+
 /// Open event streams one caller (a player's token, or the operator) may hold.
 pub const MAX_STREAMS_PER_CALLER: usize = 8;
 
@@ -181,10 +184,14 @@ impl Hub {
         }
         let sender = Arc::clone(&store);
         tokio::spawn(async move {
-            while let Some(text) = outgoing.recv().await {
-                if let Err(e) = sender.broadcast_event(&text).await {
-                    tracing::warn!(error = %e, "a live event did not reach the other processes");
+            // Whatever piled up while the last batch was sent goes out
+            // together, in one transaction.
+            let mut batch = Vec::new();
+            while outgoing.recv_many(&mut batch, OUTBOX_BATCH).await > 0 {
+                if let Err(e) = sender.broadcast_events(&batch).await {
+                    tracing::warn!(error = %e, count = batch.len(), "live events did not reach the other processes");
                 }
+                batch.clear();
             }
         });
         let hub = self.clone();

@@ -6,7 +6,7 @@ use crate::error::{StoreError, StoreResult};
 use crate::rounds;
 use crate::seal::{SecretSeed, SeedCipher};
 use crate::translog::{self, append, entries, subject, Queue};
-use crate::tx::{SealedPair, Tx};
+use crate::tx::{BetRaw, SealedPair, Tx};
 use crate::types::{
     BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordRow, RecordsFn,
     RevealedPair, Rotation, SeedPair, ROTATION_PAGE,
@@ -126,33 +126,63 @@ pub(crate) async fn place_bet<T: Tx>(
     // its first attempt waits for it and replays it.
     let player = player(tx, req.player_id, true).await?;
     if let Some(existing) = tx.bet_by_key(req.player_id, &req.idempotency_key).await? {
-        let mut appended = tx
-            .log_entries_of(&translog::bet_subject(existing.id))
-            .await?;
-        if appended.is_empty() {
-            // Queued before bets were keyed by id.
-            let legacy = subject(&format!("player:{}", req.player_id), &req.idempotency_key);
-            appended = tx.log_entries_of(&legacy).await?;
-        }
-        return Ok(BetReceipt {
-            bet: existing.check()?,
-            replayed: true,
-            appended,
-        });
+        return replay(tx, req.player_id, existing).await;
     }
     let (pair, sealed) = current_sealed(tx, req.player_id, true).await?;
-    let server_seed: SecretSeed = cipher.open(&sealed, &pair.commitment)?;
+    let (mut bet, logged) = draw_bet(cipher, &req, player.balance, &pair, &sealed, log, now)?;
+    tx.bump_nonce(pair.id).await?;
+    tx.set_balance(req.player_id, bet.balance_after).await?;
+    bet.id = tx.insert_bet(&bet, logged.as_deref(), now).await?;
+    Ok(BetReceipt {
+        bet,
+        replayed: false,
+        appended: logged.into_iter().collect(),
+    })
+}
+
+/// The answer to a retried key: the stored bet and the entry its first
+/// answer queued, read back so both answers carry one receipt.
+pub(crate) async fn replay<T: Tx>(
+    tx: &mut T,
+    player_id: i64,
+    existing: BetRaw,
+) -> StoreResult<BetReceipt> {
+    let mut appended = tx
+        .log_entries_of(&translog::bet_subject(existing.id))
+        .await?;
+    if appended.is_empty() {
+        // Queued before bets were keyed by id.
+        let legacy = subject(&format!("player:{player_id}"), &existing.idempotency_key);
+        appended = tx.log_entries_of(&legacy).await?;
+    }
+    Ok(BetReceipt {
+        bet: existing.check()?,
+        replayed: true,
+        appended,
+    })
+}
+
+/// Settles `req` on `pair`'s next nonce from `balance`: the bet to store
+/// (its id still 0) and, if `log`, its outcome entry. Writes nothing.
+pub(crate) fn draw_bet(
+    cipher: &SeedCipher,
+    req: &BetRequest,
+    balance: u128,
+    pair: &SeedPair,
+    sealed: &[u8],
+    log: bool,
+    now: i64,
+) -> StoreResult<(BetRow, Option<Vec<u8>>)> {
+    let server_seed: SecretSeed = cipher.open(sealed, &pair.commitment)?;
     let nonce = pair.next_nonce;
     let settled = (req.settle)(BetDraw {
         server_seed: &server_seed,
         client_seed: &pair.client_seed,
         nonce,
-        balance: player.balance,
+        balance,
     })?;
     drop(server_seed);
-    tx.bump_nonce(pair.id).await?;
-    tx.set_balance(req.player_id, settled.balance_after).await?;
-    let mut bet = BetRow {
+    let bet = BetRow {
         id: 0,
         player_id: req.player_id,
         pair_id: pair.id,
@@ -164,15 +194,10 @@ pub(crate) async fn place_bet<T: Tx>(
         win: settled.win,
         payout: settled.payout,
         balance_after: settled.balance_after,
-        idempotency_key: req.idempotency_key,
+        idempotency_key: req.idempotency_key.clone(),
     };
-    let logged = translog::encode(log, Some(entries::dice_outcome(&pair, &bet)), now)?;
-    bet.id = tx.insert_bet(&bet, logged.as_deref(), now).await?;
-    Ok(BetReceipt {
-        bet,
-        replayed: false,
-        appended: logged.into_iter().collect(),
-    })
+    let logged = translog::encode(log, Some(entries::dice_outcome(pair, &bet)), now)?;
+    Ok((bet, logged))
 }
 
 /// Reveals the current pair, stores its records (the player's) and commits

@@ -187,10 +187,10 @@ pub trait Store: Send + Sync + 'static {
     /// Ids of the rounds of `kind` with `status`, oldest first.
     async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
 
-    /// Sends a live event (opaque text) to every process on this database,
-    /// the sender's own feed included. Nothing on SQLite, whose database one
-    /// process owns.
-    async fn broadcast_event(&self, payload: &str) -> StoreResult<()>;
+    /// Sends live events (opaque texts), in order, to every process on this
+    /// database, the sender's own feed included. Nothing on SQLite, whose
+    /// database one process owns.
+    async fn broadcast_events(&self, payloads: &[String]) -> StoreResult<()>;
 
     /// The live events every process broadcasts from now on, as they
     /// arrive; `None` when no other process can share this database.

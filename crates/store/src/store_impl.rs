@@ -7,9 +7,9 @@
 //! transaction type, which is what lets PostgreSQL's futures be `Send` while
 //! SQLite's run synchronously on its writer thread.
 //!
-//! A backend provides `cipher: Arc<SeedCipher>`,
+//! A backend provides `cipher: Arc<SeedCipher>`, `place_bet_at(req, now)`,
 //! `write_tx`/`read_tx(f: impl AsyncFnOnce(&mut Tx) -> StoreResult<R> + Send + 'static)`
-//! and the live-event transport `send_event`/`listen_events`.
+//! and the live-event transport `send_events`/`listen_events`.
 
 macro_rules! impl_store {
     ($backend:ty) => {
@@ -75,12 +75,8 @@ macro_rules! impl_store {
                 &self,
                 bet: $crate::BetRequest,
             ) -> $crate::StoreResult<$crate::BetReceipt> {
-                let log = self.log;
-                let cipher = std::sync::Arc::clone(&self.cipher);
-                self.write_tx(async move |tx| {
-                    $crate::accounts::place_bet(tx, &cipher, bet, log, now()).await
-                })
-                .await
+                // Each backend serializes a player's bets its own way.
+                self.place_bet_at(bet, now()).await
             }
 
             async fn bets(
@@ -415,8 +411,8 @@ macro_rules! impl_store {
                 .await
             }
 
-            async fn broadcast_event(&self, payload: &str) -> $crate::StoreResult<()> {
-                self.send_event(payload).await
+            async fn broadcast_events(&self, payloads: &[String]) -> $crate::StoreResult<()> {
+                self.send_events(payloads).await
             }
 
             async fn event_feed(&self) -> $crate::StoreResult<Option<$crate::EventFeed>> {

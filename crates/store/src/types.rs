@@ -90,10 +90,13 @@ pub struct Settled {
 
 /// Settles a bet from its draw, or refuses it.
 ///
-/// The store calls it exactly once, inside the transaction that takes the
-/// nonce, so the roll always matches the nonce stored with it. An error
-/// (e.g. a balance too small) aborts the bet; nothing is written.
-pub type SettleFn = Box<dyn FnOnce(BetDraw<'_>) -> crate::StoreResult<Settled> + Send>;
+/// The store stores the settlement of exactly one draw, together with the
+/// nonce that draw took, so the roll always matches the nonce stored with
+/// it. It may call the function more than once: PostgreSQL draws a bet
+/// from a read and stores it only if nothing it was drawn from changed
+/// since, drawing again otherwise. An error (e.g. a balance too small)
+/// aborts the bet; nothing is written.
+pub type SettleFn = Box<dyn Fn(BetDraw<'_>) -> crate::StoreResult<Settled> + Send + Sync>;
 
 /// A dice bet to place.
 pub struct BetRequest {

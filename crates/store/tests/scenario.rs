@@ -368,9 +368,111 @@ async fn scenario(store: Arc<dyn Store>) {
     assert_eq!(exported.first(), Some(&first_record), "oldest first");
     assert!(exported.windows(2).all(|w| w[0].id < w[1].id));
 
+    races(Arc::clone(&store)).await;
     rounds(Arc::clone(&store), alice.id, bob.id).await;
     commits(Arc::clone(&store), alice.id, bob.id).await;
     leases(store).await;
+}
+
+/// Bets racing each other, their own retries, a client seed change and a
+/// rotation: every bet is settled from the state it is stored with. Each
+/// roll is checked against its pair's revealed seed and final client seed,
+/// each pair's nonces run 0, 1, 2… and the balances chain bet to bet.
+async fn races(store: Arc<dyn Store>) {
+    let (racer, first) = store
+        .create_player(&"r".repeat(64), 1_000_000, pair(20, "r0"))
+        .await
+        .expect("racer");
+
+    // Sixteen sends of one key: one bet, fifteen replays of it.
+    let mut tasks = Vec::new();
+    for _ in 0..16 {
+        let store = Arc::clone(&store);
+        tasks.push(tokio::spawn(async move {
+            store.place_bet(bet(racer.id, "same", 3)).await
+        }));
+    }
+    let mut ids = BTreeSet::new();
+    let mut fresh = 0;
+    for t in tasks {
+        let receipt = t.await.expect("join").expect("same-key bet");
+        ids.insert(receipt.bet.id);
+        fresh += usize::from(!receipt.replayed);
+    }
+    assert_eq!((ids.len(), fresh), (1, 1), "one bet under one key");
+
+    // Bets while the pair rotates, then while the next pair's client seed
+    // changes (allowed only before its first bet).
+    let next = pair(21, "r1");
+    let next_commitment = next.commitment.clone();
+    let mut tasks = Vec::new();
+    let mut revealed_with = None;
+    for i in 0..60 {
+        let racing = Arc::clone(&store);
+        tasks.push(tokio::spawn(async move {
+            racing.place_bet(bet(racer.id, &format!("r{i}"), 1)).await
+        }));
+        if i == 20 {
+            let rotation = store
+                .rotate(racer.id, next.clone(), Box::new(|_, _| Ok(Vec::new())))
+                .await
+                .expect("rotate while betting");
+            revealed_with = Some(rotation.revealed.bets);
+            store
+                .set_client_seed(racer.id, &next_commitment, "changed")
+                .await
+                .expect("set client seed while betting");
+        }
+    }
+    for t in tasks {
+        t.await.expect("join").expect("racing bet");
+    }
+    store
+        .rotate(racer.id, pair(22, "r2"), Box::new(|_, _| Ok(Vec::new())))
+        .await
+        .expect("reveal the last pair");
+
+    let all = Page {
+        before: None,
+        limit: 1000,
+    };
+    let pairs = store.revealed_pairs(racer.id, all).await.expect("pairs");
+    let mut bets = store.bets(racer.id, None, all).await.expect("bets");
+    bets.sort_by_key(|b| b.id);
+    assert_eq!(bets.len(), 61);
+    let mut balance = 1_000_000u128;
+    for p in &pairs {
+        let nonces: Vec<u64> = bets
+            .iter()
+            .filter(|b| b.pair_id == p.id)
+            .map(|b| b.nonce)
+            .collect();
+        assert_eq!(nonces, (0..p.bets).collect::<Vec<u64>>(), "pair {}", p.id);
+    }
+    for b in &bets {
+        let p = pairs.iter().find(|p| p.id == b.pair_id).expect("its pair");
+        let seed = SecretSeed::new(p.server_seed.clone());
+        let settled = fake_settle(&seed, &p.client_seed, b.nonce, b.amount, balance);
+        assert_eq!(
+            (b.roll, b.payout, b.balance_after),
+            (settled.roll, settled.payout, settled.balance_after),
+            "bet {} (pair {}, nonce {}) was settled from another state",
+            b.id,
+            b.pair_id,
+            b.nonce
+        );
+        balance = b.balance_after;
+    }
+    assert_eq!(
+        store.player(racer.id).await.expect("racer").balance,
+        balance
+    );
+    let on_first = bets.iter().filter(|b| b.pair_id == first.id).count();
+    assert_eq!(
+        Some(on_first as u64),
+        revealed_with,
+        "no bet lands on a pair after its reveal"
+    );
 }
 
 /// Rounds: sealed secret, versioned steps with a log, reveal with records.
@@ -908,10 +1010,12 @@ async fn live_events(store: &PgStore, url: &str, schema: &str) {
         .expect("feed")
         .expect("postgres has one");
     let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(20_000));
-    let sent = ["{\"n\":1}".to_owned(), big, "{\"n\":3}".to_owned()];
-    for payload in &sent {
-        store.broadcast_event(payload).await.expect("broadcast");
-    }
+    // Two equal events in one batch both arrive (PostgreSQL folds equal
+    // notifications of one transaction).
+    let one = "{\"n\":1}".to_owned();
+    let sent = [one.clone(), one, big, "{\"n\":3}".to_owned()];
+    store.broadcast_events(&sent[..3]).await.expect("broadcast");
+    store.broadcast_events(&sent[3..]).await.expect("broadcast");
     for expected in &sent {
         let got = tokio::time::timeout(std::time::Duration::from_secs(10), feed.recv())
             .await
@@ -921,7 +1025,7 @@ async fn live_events(store: &PgStore, url: &str, schema: &str) {
     }
     // Sent to its own schema, the other store's first event is its own.
     other
-        .broadcast_event("{\"mine\":1}")
+        .broadcast_events(&["{\"mine\":1}".to_owned()])
         .await
         .expect("broadcast");
     let first = tokio::time::timeout(std::time::Duration::from_secs(10), elsewhere.recv())

@@ -9,6 +9,7 @@
 //! on the transaction first sends what is held, and so does the commit, so
 //! nothing ever runs against a state without them.
 
+use sqlx::postgres::{PgArguments, Postgres};
 use sqlx::PgConnection;
 
 use crate::convert;
@@ -134,6 +135,37 @@ const INSERT_BET_WITH_UPDATES_LOGGED: &str = concat!(
     queue_entry_sql!("$16", "$17")
 );
 
+/// A query returning a bet's id, with the bet's columns bound as `$1`…`$12`.
+pub(super) type BetQuery<'q> = sqlx::query::QueryScalar<'q, Postgres, i64, PgArguments>;
+
+/// Binds `bet`'s columns and `now` as `$1`…`$12`, in `bets`' column order.
+pub(super) fn bind_bet<'q>(
+    query: BetQuery<'q>,
+    bet: &'q BetRow,
+    now: i64,
+) -> StoreResult<BetQuery<'q>> {
+    Ok(query
+        .bind(bet.player_id)
+        .bind(bet.pair_id)
+        .bind(convert::to_i64(bet.nonce, "nonce")?)
+        .bind(convert::to_i64(bet.amount, "amount")?)
+        .bind(bet.condition.as_str())
+        .bind(i32::from(bet.target))
+        .bind(i32::from(bet.roll))
+        .bind(bet.win)
+        .bind(bet.payout.to_string())
+        .bind(bet.balance_after.to_string())
+        .bind(&bet.idempotency_key)
+        .bind(now))
+}
+
+/// Binds a bet's outcome entry and its leaf hash as the next two parameters.
+pub(super) fn bind_entry<'q>(query: BetQuery<'q>, entry: &[u8]) -> BetQuery<'q> {
+    query
+        .bind(entry.to_vec())
+        .bind(fairseed_tlog::leaf_hash(entry).0.to_vec())
+}
+
 /// Inserts `bet` (with its held updates and its outcome entry, if given); its id.
 pub(super) async fn insert_bet(
     conn: &mut PgConnection,
@@ -148,26 +180,12 @@ pub(super) async fn insert_bet(
         (false, true) => INSERT_BET_LOGGED,
         (true, true) => INSERT_BET_WITH_UPDATES_LOGGED,
     };
-    let mut query = sqlx::query_scalar(sql)
-        .bind(bet.player_id)
-        .bind(bet.pair_id)
-        .bind(convert::to_i64(bet.nonce, "nonce")?)
-        .bind(convert::to_i64(bet.amount, "amount")?)
-        .bind(bet.condition.as_str())
-        .bind(i32::from(bet.target))
-        .bind(i32::from(bet.roll))
-        .bind(bet.win)
-        .bind(bet.payout.to_string())
-        .bind(bet.balance_after.to_string())
-        .bind(&bet.idempotency_key)
-        .bind(now);
+    let mut query = bind_bet(sqlx::query_scalar(sql), bet, now)?;
     if let Some((pair, player, balance)) = updates {
         query = query.bind(pair).bind(player).bind(balance.to_string());
     }
     if let Some(entry) = logged {
-        query = query
-            .bind(entry.to_vec())
-            .bind(fairseed_tlog::leaf_hash(entry).0.to_vec());
+        query = bind_entry(query, entry);
     }
     Ok(query.fetch_one(conn).await?)
 }

@@ -1,11 +1,13 @@
 //! The PostgreSQL backend, through `sqlx`.
 //!
-//! Several server processes may share one database: every bet locks its
-//! player's row (`SELECT … FOR UPDATE`) first, so bets of one player are
-//! serialized across processes and each takes the next nonce exactly once.
+//! Several server processes may share one database: every bet's write
+//! locks its player's and pair's rows and checks they are still what the
+//! bet was drawn from (`bet`), so bets of one player are serialized across
+//! processes and each takes the next nonce exactly once.
 //! Durability is PostgreSQL's own: a transaction is answered after its
 //! commit, which with the default `synchronous_commit = on` is flushed.
 
+mod bet;
 mod deferred;
 mod events;
 mod log_tx;
@@ -163,8 +165,8 @@ impl PgStore {
         f(&mut PgTx::new(&mut conn)).await
     }
 
-    async fn send_event(&self, payload: &str) -> StoreResult<()> {
-        events::send(&self.pool, &self.events, payload).await
+    async fn send_events(&self, payloads: &[String]) -> StoreResult<()> {
+        events::send(&self.pool, &self.events, payloads).await
     }
 
     async fn listen_events(&self) -> StoreResult<Option<crate::EventFeed>> {

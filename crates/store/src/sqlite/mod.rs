@@ -149,6 +149,18 @@ impl SqliteStore {
         })
     }
 
+    /// A bet in one write transaction: the writer thread serializes every
+    /// bet, so nothing can change between its read and its write.
+    async fn place_bet_at(
+        &self,
+        req: crate::BetRequest,
+        now: i64,
+    ) -> StoreResult<crate::BetReceipt> {
+        let (cipher, log) = (Arc::clone(&self.cipher), self.log);
+        self.write_tx(async move |tx| crate::accounts::place_bet(tx, &cipher, req, log, now).await)
+            .await
+    }
+
     /// Runs shared transaction logic on the writer, in its own savepoint.
     async fn write_tx<R, F>(&self, f: F) -> StoreResult<R>
     where
@@ -170,7 +182,7 @@ impl SqliteStore {
     }
 
     /// One process owns an SQLite database: its events stay in it.
-    async fn send_event(&self, _payload: &str) -> StoreResult<()> {
+    async fn send_events(&self, _payloads: &[String]) -> StoreResult<()> {
         Ok(())
     }
 
