@@ -982,10 +982,68 @@ async fn postgres() {
         .expect("connect");
     scenario(Arc::new(store.clone())).await;
     live_events(&store, &url, &schema).await;
+    two_processes(&store, &url, &schema).await;
     store.close().await;
     let other = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([4; 32])).await;
     assert!(other.is_err(), "a different key must be refused");
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// One player betting through two stores on one schema (two processes):
+/// what each remembers of the player's last bet goes stale with every bet
+/// and grant of the other, and every bet is still drawn from the state it
+/// is stored with; a refusal is never decided on a stale balance.
+async fn two_processes(a: &PgStore, url: &str, schema: &str) {
+    let b = PgStore::connect(url, Some(schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("second store");
+    let player = a
+        .operator_player("two", &"t".repeat(64), 0, pair(30, "two-c"))
+        .await
+        .expect("operator player")
+        .player_id;
+    let refused = a.place_bet(bet(player, "k1", 5)).await;
+    assert_eq!(conflict_code(refused), "insufficient_balance");
+    b.grant_chips("two", "g1", 100).await.expect("grant");
+    let mut placed = Vec::new();
+    for (store, key) in [(a, "k2"), (&b, "k3"), (a, "k4"), (a, "k5"), (&b, "k6")] {
+        let receipt = store.place_bet(bet(player, key, 5)).await.expect(key);
+        assert!(!receipt.replayed, "{key}");
+        placed.push(receipt.bet);
+    }
+    // A's last state says the balance is below this stake; a grant through
+    // B made it enough.
+    let last = placed.last().expect("bets").balance_after;
+    b.grant_chips("two", "g2", 1000).await.expect("grant");
+    let stake = u64::try_from(last).expect("small") + 500;
+    let big = a.place_bet(bet(player, "k7", stake)).await.expect("k7");
+    placed.push(big.bet);
+    // Only the balance changed since A's last bet.
+    b.grant_chips("two", "g3", 500).await.expect("grant");
+    placed.push(a.place_bet(bet(player, "k8", 5)).await.expect("k8").bet);
+    // A retry of a key A placed, with A's last state current.
+    let again = a.place_bet(bet(player, "k8", 5)).await.expect("k8 again");
+    assert!(again.replayed);
+    assert_eq!(again.bet.id, placed.last().expect("k8").id);
+    let nonces: Vec<u64> = placed.iter().map(|bet| bet.nonce).collect();
+    assert_eq!(nonces, (0..7).collect::<Vec<u64>>());
+    let seed = seed(30);
+    let mut balance = 100u128;
+    for (i, bet) in placed.iter().enumerate() {
+        balance += match i {
+            5 => 1000,
+            6 => 500,
+            _ => 0,
+        };
+        let settled = fake_settle(&seed, "two-c", bet.nonce, bet.amount, balance);
+        assert_eq!(
+            (bet.roll, bet.balance_after),
+            (settled.roll, settled.balance_after)
+        );
+        balance = bet.balance_after;
+    }
+    assert_eq!(b.player(player).await.expect("player").balance, balance);
+    b.close().await;
 }
 
 /// Live events reach every store on the schema, small ones inline and

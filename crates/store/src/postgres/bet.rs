@@ -17,6 +17,12 @@
 //!    check and the updates see the same rows. If the check fails the write
 //!    changes nothing and the bet is drawn again from a new read.
 //!
+//! A process remembers the state each player's last bet left
+//! ([`LastStates`]) and draws the player's next bet from it without the
+//! read: while nothing else changes the player, a bet is one round trip.
+//! The write checks that state like any other, so a stale one costs only a
+//! read and a second write.
+//!
 //! Processes sharing one database are serialized by the same row locks as
 //! the locked path, and the `(pair_id, nonce)` and `(player_id,
 //! idempotency_key)` unique constraints stay the backstop: a concurrent
@@ -24,6 +30,9 @@
 //! the bet that won. After [`OPTIMISTIC_TRIES`] lost races (a player betting
 //! from many connections at once) the bet takes the locked path, which
 //! waits its turn instead of retrying.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 use sqlx::Row;
 
@@ -34,8 +43,9 @@ use crate::convert;
 use crate::error::{StoreError, StoreResult};
 use crate::types::{BetReceipt, BetRequest, BetRow, SeedPair};
 
-/// Draws before a bet stops retrying and locks.
-const OPTIMISTIC_TRIES: usize = 3;
+/// Draws before a bet stops retrying and locks: one from the player's last
+/// state, three from reads.
+const OPTIMISTIC_TRIES: usize = 4;
 
 /// The player's balance, current pair and any bet under the key (`$2`).
 const READ: &str = "SELECT p.balance::text AS balance, s.id AS pair_id, s.commitment,
@@ -79,24 +89,77 @@ const WRITE_LOGGED: &str = guarded_bet_sql!(
         SELECT $15, $16, 'dice-bet' || chr(10) || lpad(id::text, 20, '0'), $12 FROM bet)"
 );
 
+/// What a bet is drawn from: the player's balance and current pair.
+#[derive(Debug, Clone)]
+pub(super) struct Drawable {
+    balance: u128,
+    pair: SeedPair,
+    sealed: Vec<u8>,
+}
+
 /// What the read found.
 enum Read {
     /// The key was used: the bet to replay.
     Replay,
     /// The state to draw the bet from.
-    Draw {
-        balance: u128,
-        pair: SeedPair,
-        sealed: Vec<u8>,
-    },
+    Draw(Drawable),
+}
+
+/// The state each player's last bet in this process left, to draw the next
+/// bet from without a read: one round trip a bet while nothing else changes
+/// the player. Only a hint — the write checks all of it, and a bet drawn
+/// from a stale state (another process's bet, a rotation, a grant) fails
+/// its check and is drawn again from a read; so does a refusal drawn from
+/// it (a balance too small may have grown since). Cleared when it holds
+/// [`LAST_STATES_MAX`] players.
+#[derive(Debug, Default)]
+pub(super) struct LastStates(Mutex<HashMap<i64, Drawable>>);
+
+/// Players whose last state is kept at most.
+const LAST_STATES_MAX: usize = 65_536;
+
+impl LastStates {
+    fn get(&self, player: i64) -> Option<Drawable> {
+        self.lock().get(&player).cloned()
+    }
+
+    fn put(&self, player: i64, state: Drawable) {
+        let mut states = self.lock();
+        if states.len() >= LAST_STATES_MAX && !states.contains_key(&player) {
+            states.clear();
+        }
+        states.insert(player, state);
+    }
+
+    fn forget(&self, player: i64) {
+        self.lock().remove(&player);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Drawable>> {
+        // A panic while holding the map cannot leave it inconsistent: each
+        // entry is only a hint.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Placed(BetReceipt),
+    /// What the bet was drawn from had changed: draw again from a read.
+    Stale,
 }
 
 impl PgStore {
-    /// Places a bet: optimistically, then locked (see the module's doc).
+    /// Places a bet: from the last state, then from reads, then locked (see
+    /// the module's doc).
     pub(super) async fn place_bet_at(&self, req: BetRequest, now: i64) -> StoreResult<BetReceipt> {
+        let mut from = self.last.get(req.player_id);
         for _ in 0..OPTIMISTIC_TRIES {
-            if let Some(receipt) = self.try_bet(&req, now).await? {
-                return Ok(receipt);
+            match self.try_bet(&req, from.take(), now).await? {
+                Attempt::Placed(receipt) => return Ok(receipt),
+                Attempt::Stale => self.last.forget(req.player_id),
             }
         }
         let (cipher, log) = (std::sync::Arc::clone(&self.cipher), self.log);
@@ -104,51 +167,74 @@ impl PgStore {
             .await
     }
 
-    /// One read and one write; `None` if the state changed in between.
-    async fn try_bet(&self, req: &BetRequest, now: i64) -> StoreResult<Option<BetReceipt>> {
+    /// One write, drawn from `known` or else from a read.
+    async fn try_bet(
+        &self,
+        req: &BetRequest,
+        known: Option<Drawable>,
+        now: i64,
+    ) -> StoreResult<Attempt> {
         let mut conn = self.pool.acquire().await?;
-        let (balance, pair, sealed) = match read(&mut conn, req).await? {
-            Read::Replay => {
-                let mut tx = PgTx::new(&mut conn);
-                return match crate::tx::Tx::bet_by_key(&mut tx, req.player_id, &req.idempotency_key)
-                    .await?
-                {
-                    Some(existing) => accounts::replay(&mut tx, req.player_id, existing)
-                        .await
-                        .map(Some),
-                    None => Ok(None),
-                };
-            }
-            Read::Draw {
-                balance,
-                pair,
-                sealed,
-            } => (balance, pair, sealed),
+        let remembered = known.is_some();
+        let from = match known {
+            Some(state) => state,
+            None => match read(&mut conn, req).await? {
+                Read::Draw(state) => state,
+                Read::Replay => return replay(&mut conn, req).await,
+            },
         };
-        let (mut bet, logged) =
-            accounts::draw_bet(&self.cipher, req, balance, &pair, &sealed, self.log, now)?;
-        match write(
+        let drawn = accounts::draw_bet(
+            &self.cipher,
+            req,
+            from.balance,
+            &from.pair,
+            &from.sealed,
+            self.log,
+            now,
+        );
+        let (mut bet, logged) = match drawn {
+            Ok(drawn) => drawn,
+            // Refused on what this process last saw: ask the database.
+            Err(_) if remembered => return Ok(Attempt::Stale),
+            Err(e) => return Err(e),
+        };
+        let written = write(
             &mut conn,
             &bet,
-            &pair.client_seed,
-            balance,
+            &from.pair.client_seed,
+            from.balance,
             logged.as_deref(),
             now,
         )
-        .await
-        {
+        .await;
+        match written {
             Ok(Some(id)) => bet.id = id,
-            Ok(None) => return Ok(None),
+            Ok(None) => return Ok(Attempt::Stale),
             // The key or the nonce was stored by a concurrent bet: the next
             // read replays it or draws the next nonce.
-            Err(StoreError::Conflict { .. }) => return Ok(None),
+            Err(StoreError::Conflict { .. }) => return Ok(Attempt::Stale),
             Err(e) => return Err(e),
         }
-        Ok(Some(BetReceipt {
+        let mut next = from;
+        next.balance = bet.balance_after;
+        next.pair.next_nonce += 1;
+        self.last.put(req.player_id, next);
+        Ok(Attempt::Placed(BetReceipt {
             bet,
             replayed: false,
             appended: logged.into_iter().collect(),
         }))
+    }
+}
+
+/// The bet stored under `req`'s key, replayed.
+async fn replay(conn: &mut sqlx::PgConnection, req: &BetRequest) -> StoreResult<Attempt> {
+    let mut tx = PgTx::new(conn);
+    match crate::tx::Tx::bet_by_key(&mut tx, req.player_id, &req.idempotency_key).await? {
+        Some(existing) => accounts::replay(&mut tx, req.player_id, existing)
+            .await
+            .map(Attempt::Placed),
+        None => Ok(Attempt::Stale),
     }
 }
 
@@ -175,11 +261,11 @@ async fn read(conn: &mut sqlx::PgConnection, req: &BetRequest) -> StoreResult<Re
         appended: Vec::new(),
     };
     let sealed = row.try_get("sealed_seed")?;
-    Ok(Read::Draw {
+    Ok(Read::Draw(Drawable {
         balance,
         pair,
         sealed,
-    })
+    }))
 }
 
 /// Stores `bet` if the player still has `balance` and its pair is still

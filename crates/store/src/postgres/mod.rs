@@ -67,6 +67,8 @@ pub struct PgStore {
     events: String,
     /// Whether changes queue transparency log entries (on unless turned off).
     log: bool,
+    /// Each player's state after their last bet here (a hint, see `bet`).
+    last: Arc<bet::LastStates>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -117,6 +119,7 @@ impl PgStore {
             pool,
             cipher: Arc::new(cipher),
             log: true,
+            last: Arc::default(),
         })
     }
 
