@@ -9,7 +9,8 @@
 #      for $DURATION s on POST /v1/dice/bets (a fresh Idempotency-Key per
 #      request, see bet.lua); the -wal file's size sampled every second.
 #   2. PostgreSQL: for each of $PG_CONNECTIONS, the same load on a fresh
-#      database, then pgbench at that client count on another.
+#      database with the transparency log on and again with it off
+#      ($PG_LOG_MODES), then pgbench at that client count on another.
 # Durable bets are counted from the server's own state afterwards (the sum of
 # every player's next nonce), not from wrk. Prints a Markdown table (also
 # left in $OUT). A benchmark, not a test: nothing here asserts a number.
@@ -25,6 +26,7 @@ HERE="$ROOT/scripts/load"
 DURATION=${DURATION:-60}
 SQLITE_CONNECTIONS=${SQLITE_CONNECTIONS:-32}
 PG_CONNECTIONS=${PG_CONNECTIONS:-16 32 64}
+PG_LOG_MODES=${PG_LOG_MODES:-on off}
 WRK_THREADS=${WRK_THREADS:-1}
 PLAYERS=${PLAYERS:-256}
 PG_BASE=${PG_BASE:-postgres://postgres@127.0.0.1:5432}
@@ -58,13 +60,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_server LABEL [DATABASE_URL]: sets URL and SERVER_PID.
+# start_server LABEL [DATABASE_URL [ARGS...]]: sets URL and SERVER_PID.
 start_server() {
   local label=$1 db=${2:-}
   local log="$WORK/server-$label.log"
   local args=(--listen 127.0.0.1:0 --data-dir "$WORK/data-$label" --rate-limit 0 --signups-per-minute 0)
   [[ -n "$db" ]] && args+=(--database "$db")
-  launch_server "$log" "${args[@]}"
+  launch_server "$log" "${args[@]}" "${@:3}"
 }
 
 cpu_seconds() { # user+system CPU of a pid, in seconds
@@ -126,15 +128,17 @@ fi
 
 if [[ -z "${SKIP_PG:-}" ]]; then
   for conns in $PG_CONNECTIONS; do
-    echo "== PostgreSQL, $conns connections" >&2
-    DB="fairseed_load_${conns}_$$"
-    PG_DBS+=("$DB")
-    psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $DB" >/dev/null
-    start_server "postgres" "$PG_BASE/$DB"
-    make_players
-    bench postgres "$conns"
-    ROWS+=("$ROW | |")
-    stop_server
+    for mode in $PG_LOG_MODES; do
+      echo "== PostgreSQL, $conns connections, log $mode" >&2
+      DB="fairseed_load_${conns}_${mode}_$$"
+      PG_DBS+=("$DB")
+      psql -q "$PG_BASE/postgres" -c "CREATE DATABASE $DB" >/dev/null
+      start_server "postgres-log-$mode" "$PG_BASE/$DB" --log "$mode"
+      make_players
+      bench "postgres-log-$mode" "$conns"
+      ROWS+=("$ROW | |")
+      stop_server
+    done
 
     echo "== pgbench TPC-B-like, $conns clients" >&2
     PGB="fairseed_pgbench_${conns}_$$"
@@ -158,5 +162,5 @@ fi
   echo "|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo
-  echo "$(nproc) cores, $(uname -r); DURATION=$DURATION SQLITE_CONNECTIONS=$SQLITE_CONNECTIONS PG_CONNECTIONS=\"$PG_CONNECTIONS\" WRK_THREADS=$WRK_THREADS PLAYERS=$PLAYERS"
+  echo "$(nproc) cores, $(uname -r); DURATION=$DURATION SQLITE_CONNECTIONS=$SQLITE_CONNECTIONS PG_CONNECTIONS=\"$PG_CONNECTIONS\" PG_LOG_MODES=\"$PG_LOG_MODES\" WRK_THREADS=$WRK_THREADS PLAYERS=$PLAYERS"
 } | tee "$OUT"
