@@ -19,6 +19,8 @@ export function randomClientSeed() {
 export function mountSeeds(root, { wasm, onRotate, badges, logPanel }) {
   let pair = null;
   const commitment = h('code', { class: 'hex', id: 's-commitment' }, '…');
+  // The receipt of the current hash's log entry, checked like a bet's.
+  const pairReceipt = h('div', { id: 's-commitment-receipt' });
   const nonce = h('output', { id: 's-nonce' }, '…');
   const clientInput = h('input', { id: 's-client', maxlength: 64, autocomplete: 'off', spellcheck: 'false' });
   const remember = h('input', { type: 'checkbox', id: 's-remember', checked: Boolean(store.ownClientSeed()) });
@@ -31,6 +33,7 @@ export function mountSeeds(root, { wasm, onRotate, badges, logPanel }) {
     store.rememberCommitment(p.pair_id, p.commitment);
     store.setCurrentCommitment(p.commitment);
     commitment.textContent = p.commitment;
+    clear(pairReceipt, badges?.(p.receipts));
     nonce.textContent = fmtInt(p.next_nonce);
     clientInput.value = p.client_seed;
   }
@@ -84,7 +87,7 @@ export function mountSeeds(root, { wasm, onRotate, badges, logPanel }) {
 
   clear(root,
     h('section', { class: 'card-panel' },
-      h('h2', {}, t('seeds.current')), h('p', {}, commitment),
+      h('h2', {}, t('seeds.current')), h('p', {}, commitment), pairReceipt,
       h('p', {}, h('span', { class: 'muted' }, t('seeds.next_nonce'), ': '), nonce)),
     h('form', { class: 'card-panel', id: 's-client-form', novalidate: true, onsubmit: (ev) => {
       ev.preventDefault();

@@ -185,6 +185,11 @@ test('a bet and a rotation: acknowledged, then in the log; the key pinned with i
     return b.length === 2 && b.every((x) => x.dataset.state === 'in');
   }, null, { timeout: 30000 });
   assert.deepEqual(await page.$$eval('#s-reveal .log-badge summary', (s) => s.map((x) => x.textContent).sort()), ['hash · in the log', 'reveal · in the log']);
+  // The new current hash shows the receipt of its own entry, checked too.
+  await page.waitForSelector('#s-commitment-receipt .log-badge[data-state="in"]', { timeout: 30000 });
+  const current = await page.getAttribute('#s-commitment-receipt .log-badge', 'data-entry');
+  const rotated = await page.$$eval('#s-reveal .log-badge', (b) => b.map((x) => x.dataset.entry));
+  assert.ok(rotated.includes(current), 'the current hash\'s receipt is of the entry the rotation committed');
   assert.match(await page.textContent('#log-kept'), /^\d+ entries, signed by the key$/);
   await shot(page, 'receipts-seeds-panel');
   assert.deepEqual(await violations(page), [], 'seeds with the log panel');

@@ -87,6 +87,11 @@ fn play(addrs: &[String], players: usize, bets: usize) -> Shown {
                     .into(),
             );
             let current = c.ok("GET", "/v1/seeds", &token, None);
+            shown.take(&current);
+            assert_eq!(
+                current["receipts"][0]["entry"], rotated["receipts"][1]["entry"],
+                "the current pair's view carries its commitment's receipt"
+            );
             shown
                 .commitments
                 .insert(current["commitment"].as_str().expect("c").into());
@@ -316,6 +321,8 @@ fn log_off_gives_no_receipts() {
     };
     let a = bet(&mut c, &sent).expect("bet");
     assert!(a.json().get("receipts").is_none());
+    let current = c.ok("GET", "/v1/seeds", &sent.token, None);
+    assert!(current.get("receipts").is_none());
     assert_eq!(get(&server.addr, "/log/checkpoint").0, 404);
 }
 

@@ -31,6 +31,7 @@ async fn insert_pair<T: Tx>(
 ) -> StoreResult<SeedPair> {
     let id = tx.insert_pair(player_id, pair, now).await?;
     let entry = entries::dice_commitment(player_id, &pair.commitment);
+    let subject = translog::pair_subject(id);
     Ok(SeedPair {
         id,
         player_id,
@@ -41,7 +42,7 @@ async fn insert_pair<T: Tx>(
             tx,
             Queue {
                 on: log,
-                subject: None,
+                subject: Some(&subject),
             },
             Some(entry),
             now,

@@ -187,6 +187,10 @@ pub trait Store: Send + Sync + 'static {
     /// Ids of the rounds of `kind` with `status`, oldest first.
     async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
 
+    /// The log entries a dice pair's commitment queued (none if the pair
+    /// was committed while the log was off, or before pairs were keyed).
+    async fn pair_log_entries(&self, pair_id: i64) -> StoreResult<Vec<Vec<u8>>>;
+
     /// Sends live events (opaque texts), in order, to every process on this
     /// database, the sender's own feed included. Nothing on SQLite, whose
     /// database one process owns.

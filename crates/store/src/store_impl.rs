@@ -389,6 +389,14 @@ macro_rules! impl_store {
                 .await
             }
 
+            async fn pair_log_entries(&self, pair_id: i64) -> $crate::StoreResult<Vec<Vec<u8>>> {
+                let subject = $crate::translog::pair_subject(pair_id);
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_entries_of(tx, &subject).await
+                })
+                .await
+            }
+
             async fn idempotent_log_entries(
                 &self,
                 scope: &str,

@@ -58,13 +58,36 @@ impl From<RevealedPair> for RevealedView {
     }
 }
 
+/// The current pair with the receipt of its commitment: a player who
+/// reloads the page can still prove which commitment the service showed.
+#[derive(Debug, Serialize)]
+pub struct CurrentPairView {
+    #[serde(flatten)]
+    pair: PairView,
+    /// The receipt of the pair's commitment entry (none if the pair was
+    /// committed while the log was off).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    receipts: Vec<crate::log::Receipt>,
+}
+
+impl CurrentPairView {
+    async fn of(state: &AppState, pair: SeedPair) -> Result<Self, ApiError> {
+        let entries = state.store().pair_log_entries(pair.id).await?;
+        Ok(Self {
+            receipts: state.receipts(&entries).await?,
+            pair: pair.into(),
+        })
+    }
+}
+
 /// The current pair.
 #[instrument(skip_all)]
 pub async fn get(
     State(state): State<AppState>,
     auth: PlayerAuth,
-) -> Result<Json<PairView>, ApiError> {
-    Ok(Json(state.store().current_pair(auth.id).await?.into()))
+) -> Result<Json<CurrentPairView>, ApiError> {
+    let pair = state.store().current_pair(auth.id).await?;
+    Ok(Json(CurrentPairView::of(&state, pair).await?))
 }
 
 /// Body of `PUT /v1/seeds/client`.
@@ -81,7 +104,7 @@ pub async fn put_client(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiJson(body): ApiJson<SetClient>,
-) -> Result<Json<PairView>, ApiError> {
+) -> Result<Json<CurrentPairView>, ApiError> {
     let client = ClientSeed::parse_chosen(&body.client_seed, "client_seed")?;
     let commitment = Commitment::parse_field(&body.commitment, "commitment")?;
     let commitment = commitment.to_hex();
@@ -92,7 +115,7 @@ pub async fn put_client(
         .set_client_seed(auth.id, &commitment, client.as_str())
         .await?
     {
-        Some(pair) => Ok(Json(pair.into())),
+        Some(pair) => Ok(Json(CurrentPairView::of(&state, pair).await?)),
         // A bet or a rotation got in between: say which.
         None => {
             let now = state.store().current_pair(auth.id).await?;

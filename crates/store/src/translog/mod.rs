@@ -135,6 +135,12 @@ pub(crate) fn bet_subject(bet_id: i64) -> String {
     format!("dice-bet\n{bet_id:020}")
 }
 
+/// The subject a dice pair's commitment entry is queued under, so the
+/// pair's later views carry its receipt.
+pub(crate) fn pair_subject(pair_id: i64) -> String {
+    format!("dice-pair\n{pair_id:020}")
+}
+
 /// Sequences up to `max` queued entries and signs the new checkpoint;
 /// `None` if nothing was queued and a checkpoint exists (the first call
 /// signs the empty tree).
