@@ -1,6 +1,8 @@
 //! A bet's two updates sent with its insert: one round trip instead of three.
 //!
-//! A bet is, in one transaction: lock the player, look up the idempotency
+//! This serves a bet's locked path (`accounts::place_bet`), which a bet on
+//! PostgreSQL takes after losing its optimistic draws (`super::bet`). There
+//! a bet is, in one transaction: lock the player, look up the idempotency
 //! key, lock the seed pair, bump the pair's nonce, set the balance, insert
 //! the bet — each statement a round trip, with `BEGIN` and `COMMIT` eight.
 //! [`PgTx`](super::tx::PgTx) holds the nonce bump and the balance back and
