@@ -125,6 +125,18 @@ fn new_player(addr: &str) {
     assert_eq!(answer.status().as_u16(), 201);
 }
 
+/// Runs the service without a witness until it has signed a checkpoint
+/// past the empty tree, and stops it; that checkpoint.
+fn checkpoint_without_witness(data: &Path, db: &Database, log: &NoteKey) -> String {
+    let (service, addr) = start_service(data, db, &[]);
+    new_player(&addr);
+    let first = wait_for(&addr, "/log/checkpoint", "a checkpoint past 0", |n| {
+        size(n, log) > 0
+    });
+    drop(service);
+    first
+}
+
 /// Polls `path` until `done` holds of its body, or fails after 30 s.
 fn wait_for(addr: &str, path: &str, what: &str, done: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -186,12 +198,7 @@ fn a_witness_holding_another_size_is_asked_again_from_it() {
 
     // The service runs without the witness; someone else hands the witness
     // its checkpoint, so the witness holds a size the service never stored.
-    let (service, addr) = start_service(data.path(), &db, &[]);
-    new_player(&addr);
-    let first = wait_for(&addr, "/log/checkpoint", "a checkpoint past 0", |n| {
-        size(n, &log) > 0
-    });
-    drop(service);
+    let first = checkpoint_without_witness(data.path(), &db, &log);
     let held = size(&first, &log);
     let running = common::witness(wdir.path(), &log.vkey());
     let (url, wkey) = (running.url.clone(), running.key.clone());
@@ -221,4 +228,27 @@ fn a_witness_holding_another_size_is_asked_again_from_it() {
         Some(size(&note, &log)),
         "the witness moved on from {held}: {state}"
     );
+}
+
+#[test]
+fn an_idle_log_restarted_with_a_new_witness_gets_cosigned() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let wdir = tempfile::tempdir().expect("temp dir");
+    let log = log_key(data.path());
+    let db = Database::create(data.path());
+    let first = checkpoint_without_witness(data.path(), &db, &log);
+
+    // Restarted with a witness and no new entry: nothing new is signed, and
+    // the witness is still sent the latest checkpoint.
+    let running = common::witness(wdir.path(), &log.vkey());
+    let (url, wkey) = (running.url.clone(), running.key.clone());
+    let witness = CosignerKey::parse(&wkey).expect("a cosigner key");
+    let (_service, addr) = start_service(data.path(), &db, &[format!("--witness={url}={wkey}")]);
+    let note = wait_for(
+        &addr,
+        "/log/checkpoint/cosigned",
+        "the idle checkpoint cosigned",
+        |n| cosigned(n, &witness),
+    );
+    assert_eq!(size(&note, &log), size(&first, &log));
 }

@@ -3,7 +3,7 @@
 //! [`INTERVAL`] while entries wait.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
@@ -20,6 +20,22 @@ pub const LEASE: &str = "log:sequencer";
 /// How often the queue is sequenced.
 pub const INTERVAL: Duration = Duration::from_millis(500);
 
+/// How often the holder of the lease wakes the witness task though nothing
+/// new was signed, so a witness that was down, or one added at a restart of
+/// an idle log, still gets the latest checkpoint. The task asks a witness
+/// only for what it has not cosigned, so a wake-up with nothing to do costs
+/// two reads.
+pub const WITNESS_RETRY: Duration = Duration::from_secs(30);
+
+/// What one [`step`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stepped {
+    /// Whether this process holds the sequencer's lease.
+    pub holds: bool,
+    /// How many checkpoints it signed.
+    pub signed: u64,
+}
+
 fn signer(key: Arc<LogKey>) -> SignFn {
     Box::new(move |size, root| {
         let body = checkpoint(key.origin(), size, Hash(root), &[]).map_err(StoreError::other)?;
@@ -28,18 +44,21 @@ fn signer(key: Arc<LogKey>) -> SignFn {
 }
 
 /// One round: if this process holds (or takes) the lease, sequences until
-/// the queue is empty; how many checkpoints it signed.
+/// the queue is empty.
 ///
 /// # Errors
 /// The store failed.
-pub async fn step(state: &AppState, key: &Arc<LogKey>) -> Result<u64, StoreError> {
+pub async fn step(state: &AppState, key: &Arc<LogKey>) -> Result<Stepped, StoreError> {
     let fleet = state.fleet();
     let grant = state
         .store()
         .acquire_lease(LEASE, fleet.owner(), now_ms(), fleet.ttl_ms())
         .await?;
     if let LeaseGrant::HeldBy(_) = grant {
-        return Ok(0);
+        return Ok(Stepped {
+            holds: false,
+            signed: 0,
+        });
     }
     let mut signed = 0;
     while state
@@ -50,23 +69,33 @@ pub async fn step(state: &AppState, key: &Arc<LogKey>) -> Result<u64, StoreError
     {
         signed += 1;
     }
-    Ok(signed)
+    Ok(Stepped {
+        holds: true,
+        signed,
+    })
 }
 
-/// Runs [`step`] every [`INTERVAL`] until the process ends, waking
-/// `signed` (the witness task, if any) after each step that signed.
+/// Runs [`step`] every [`INTERVAL`] until the process ends. While this
+/// process holds the lease it wakes `witnesses` (the witness task, if any)
+/// after each step that signed, at its first step as the holder (a start or
+/// a takeover) and at least every [`WITNESS_RETRY`].
 pub fn spawn(
     state: AppState,
     key: Arc<LogKey>,
-    signed: Option<Arc<Notify>>,
+    witnesses: Option<Arc<Notify>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
+        let mut woken: Option<Instant> = None;
         loop {
             match step(&state, &key).await {
-                Ok(0) => {}
-                Ok(_) => {
-                    if let Some(signed) = &signed {
-                        signed.notify_one();
+                Ok(Stepped { holds: false, .. }) => woken = None,
+                Ok(Stepped { signed, .. }) => {
+                    let due = signed > 0 || woken.is_none_or(|at| at.elapsed() >= WITNESS_RETRY);
+                    if due {
+                        if let Some(witnesses) = &witnesses {
+                            witnesses.notify_one();
+                        }
+                        woken = Some(Instant::now());
                     }
                 }
                 Err(e) => {
