@@ -55,12 +55,11 @@ const READ: &str = "SELECT p.balance::text AS balance, s.id AS pair_id, s.commit
      LEFT JOIN bets b ON b.player_id = p.id AND b.idempotency_key = $2
      WHERE p.id = $1";
 
-/// The write: `$1`…`$12` the bet's columns, `$13` the client seed drawn
-/// from, `$14` the balance drawn from; with the log, `$15`/`$16` the
-/// outcome entry and its leaf hash. Returns the bet's id, or no row if the
-/// check failed.
+/// The write's check, the updates it allows and the bet: `$1`…`$12` the
+/// bet's columns, `$13` the client seed drawn from, `$14` the balance drawn
+/// from. Inserts nothing if the check fails.
 macro_rules! guarded_bet_sql {
-    ($($queued:literal)?) => {
+    () => {
         concat!(
             "WITH guard AS (
                 SELECT 1 FROM players p, seed_pairs s
@@ -71,23 +70,20 @@ macro_rules! guarded_bet_sql {
                 WHERE id = $2 AND EXISTS (SELECT 1 FROM guard)),
              balance AS (UPDATE players SET balance = $10::numeric
                 WHERE id = $1 AND EXISTS (SELECT 1 FROM guard)),
-             bet AS (INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target,
-                                       roll, win, payout, balance_after, idempotency_key,
-                                       created_at)
-                SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric, $11, $12
-                FROM guard RETURNING id)",
-            $($queued,)?
-            " SELECT id FROM bet"
+             bet AS (INSERT INTO ",
+            bet_columns_sql!(),
+            " SELECT ",
+            bet_values_sql!(),
+            " FROM guard RETURNING id)"
         )
     };
 }
 
-const WRITE: &str = guarded_bet_sql!();
+/// The write; returns the bet's id, or no row if the check failed.
+const WRITE: &str = concat!(guarded_bet_sql!(), " SELECT id FROM bet");
 
-const WRITE_LOGGED: &str = guarded_bet_sql!(
-    ", queued AS (INSERT INTO log_entries (entry, leaf_hash, subject, created_at)
-        SELECT $15, $16, 'dice-bet' || chr(10) || lpad(id::text, 20, '0'), $12 FROM bet)"
-);
+/// The write with the outcome entry and its leaf hash as `$15`/`$16`.
+const WRITE_LOGGED: &str = concat!(guarded_bet_sql!(), ", ", queue_entry_sql!("$15", "$16"));
 
 /// What a bet is drawn from: the player's balance and current pair.
 #[derive(Debug, Clone)]

@@ -86,11 +86,30 @@ impl Deferred {
     }
 }
 
+/// The `bets` columns in [`bind_bet`]'s order, and their values `$1`…`$12`
+/// (also the optimistic write's, `super::bet`).
+macro_rules! bet_columns_sql {
+    () => {
+        "bets (player_id, pair_id, nonce, amount, condition, target, roll, win, payout,
+               balance_after, idempotency_key, created_at)"
+    };
+}
+
+macro_rules! bet_values_sql {
+    () => {
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric, $11, $12"
+    };
+}
+
 macro_rules! insert_bet_sql {
     () => {
-        "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win, payout,
-                           balance_after, idempotency_key, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric, $11, $12) RETURNING id"
+        concat!(
+            "INSERT INTO ",
+            bet_columns_sql!(),
+            " VALUES (",
+            bet_values_sql!(),
+            ") RETURNING id"
+        )
     };
 }
 
@@ -101,8 +120,9 @@ macro_rules! held_updates_sql {
     };
 }
 
-/// The bet's outcome entry, queued from the inserted bet under its subject:
-/// the text of `translog::bet_subject` (the id zero-padded to 20 digits).
+/// The bet's outcome entry, queued from the inserted bet (the `bet` clause)
+/// under its subject: the text of `translog::bet_subject` (the id
+/// zero-padded to 20 digits). Also the optimistic write's (`super::bet`).
 macro_rules! queue_entry_sql {
     ($entry:literal, $hash:literal) => {
         concat!(

@@ -7,8 +7,9 @@
 //! Durability is PostgreSQL's own: a transaction is answered after its
 //! commit, which with the default `synchronous_commit = on` is flushed.
 
-mod bet;
+#[macro_use]
 mod deferred;
+mod bet;
 mod events;
 mod log_tx;
 mod tx;
