@@ -100,7 +100,7 @@ async function main() {
   // The Table tab's modules load the first time it is shown.
   let table = null;
   const showTable = async () => {
-    table ??= (await import('./table.js')).mountTable($('#panel-table'), { wasm });
+    table ??= (await import('./table.js')).mountTable($('#panel-table'), { wasm, badges: log.badges });
     return table.show();
   };
   const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll(), table: showTable };

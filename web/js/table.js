@@ -61,7 +61,7 @@ function wsUrl(path) {
   return `${scheme}://${location.host}${path}`;
 }
 
-export function mountTable(root, { wasm }) {
+export function mountTable(root, { wasm, badges }) {
   const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
   const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
   const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
@@ -69,13 +69,17 @@ export function mountTable(root, { wasm }) {
   const start = h('button', { type: 'button', class: 'primary', id: 'tb-open', onclick: () => openNew() }, t('table.open'));
   const leave = h('button', { type: 'button', id: 'tb-leave', hidden: true, onclick: () => leaveTable() }, t('table.leave'));
   const session = h('div', { id: 'tb-session-box' });
+  // The receipts of the log entries the table shows (the session's commitment,
+  // the hand's commit), checked into the log like a bet's; a state carries
+  // them when what they cover changes.
+  const logged = h('div', { id: 'tb-receipts' });
   const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {}, leaving: false, left: false, revealed: null };
   const coach = mountCoach({ wasm, current: () => state });
   const history = mountHistory({ wasm });
 
   const panel = h('section', { class: 'card-panel tb-main', id: 'tb-panel' },
     h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), leave, start),
-    session,
+    session, logged,
     h('p', { class: 'muted small tb-help' }, t('table.help')),
     status, felt, bar, error,
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
@@ -165,6 +169,7 @@ export function mountTable(root, { wasm }) {
     if (typeof msg.seq === 'number') state.seq = msg.seq;
     switch (msg.type) {
       case 'state':
+        if (msg.receipts) clear(logged, badges?.(msg.receipts));
         onState(msg.table);
         break;
       case 'event':

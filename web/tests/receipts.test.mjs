@@ -197,6 +197,33 @@ test('a bet and a rotation: acknowledged, then in the log; the key pinned with i
   await page.close();
 });
 
+test('the Table tab checks the receipts of the session\'s commitment and of each hand\'s commit', { skip, timeout: 90_000 }, async () => {
+  const page = await newPage(fx.browser, { width: 1280, height: 900 });
+  await open(page, '/#table');
+  await page.click('#tb-open');
+  await page.waitForSelector('#tb-deal .deal-badge');
+  await page.waitForFunction(() => {
+    const b = [...document.querySelectorAll('#tb-receipts .log-badge')];
+    return b.length >= 2 && b.every((x) => x.dataset.state === 'in');
+  }, null, { timeout: 45_000 });
+  // Read at one moment: the badges are replaced when a new hand starts.
+  const seen = await page.evaluate(() => ({
+    hashes: [...document.querySelectorAll('#tb-receipts .log-badge')].map((x) => x.dataset.entry),
+    session: document.querySelector('#tb-session-commit')?.textContent,
+    hand: document.querySelector('#tb-deal .badge-pop code')?.textContent,
+  }));
+  assert.match(seen.session, /^[0-9a-f]{64}$/);
+  assert.match(seen.hand, /^[0-9a-f]{64}$/);
+  const entries = await page.evaluate(async (list) => Promise.all(list.map(async (hash) => (await (await fetch(`/log/receipts/${hash}`)).json()).entry)), seen.hashes);
+  const texts = entries.map((e) => Buffer.from(e, 'base64').toString('latin1'));
+  assert.equal(texts.length, 2, 'the session\'s and the hand\'s');
+  assert.ok(texts.some((x) => x.includes(seen.session)), 'a badge is of the session commitment\'s entry');
+  assert.ok(texts.some((x) => x.includes(seen.hand)), 'a badge is of the hand commit\'s entry');
+  await shot(page, 'receipts-table');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('checkpoints that are not consistent raise the alarm, with both notes to download', { skip }, async () => {
   const key = testKey('test.example/log');
   const entries = (tag, n) => Array.from({ length: n }, (_, i) => leafHash(`${tag} ${i}`));

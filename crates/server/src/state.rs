@@ -188,6 +188,20 @@ impl AppState {
         Ok(body)
     }
 
+    /// `body` (a JSON object) with `receipts` for the entries queued under
+    /// `names` ([`crate::log::shown`]): the commitments and reveals it shows.
+    pub(crate) async fn with_shown_receipts(
+        &self,
+        body: serde_json::Value,
+        names: Vec<String>,
+    ) -> Result<serde_json::Value, ApiError> {
+        if self.inner.log.is_none() {
+            return Ok(body);
+        }
+        let entries = self.store().named_log_entries(names).await?;
+        self.with_entry_receipts(body, &entries).await
+    }
+
     /// The live-event hub.
     pub fn events(&self) -> &Hub {
         &self.inner.events

@@ -60,7 +60,11 @@ impl Ws {
         // stops playing must still fail the test, not hang it.
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
-            assert!(Instant::now() < deadline, "no message within 60 s");
+            assert!(
+                Instant::now() < deadline,
+                "no message within 60 s; got {:?}",
+                self.got.iter().rev().take(3).collect::<Vec<_>>()
+            );
             match self.socket.read().expect("a message within 60 s") {
                 Message::Text(text) => {
                     let v: Value = serde_json::from_str(&text).expect("JSON");
@@ -185,6 +189,53 @@ fn act_if_asked(ws: &mut Ws, m: &Value, n: &mut u32) {
     ws.send(&json!({"type": "act", "id": id, "action": {"kind": kind}}));
 }
 
+/// Each hand's commit reaches the viewer with the receipt of its log entry,
+/// on the first `state` that shows the hand; a `state` that shows nothing
+/// new carries none.
+fn hand_receipts(got: &[Value], table: &str) {
+    use base64::prelude::*;
+    let mut receipted = std::collections::BTreeSet::new();
+    let mut last_shown = None;
+    for m in got.iter().filter(|m| m["type"] == "state") {
+        let hand = &m["table"]["hand"];
+        let shown = (
+            hand["number"].clone(),
+            m["table"]["session"]["secret"].clone(),
+        );
+        let entries: Vec<fairseed_tlog::LogEntry> = m["receipts"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| {
+                let bytes = BASE64_STANDARD
+                    .decode(r["entry"].as_str().expect("entry"))
+                    .expect("base64");
+                fairseed_tlog::LogEntry::decode(&bytes).expect("an entry")
+            })
+            .collect();
+        if last_shown.as_ref() == Some(&shown) {
+            assert!(entries.is_empty(), "receipts again for nothing new: {m}");
+            continue;
+        }
+        last_shown = Some(shown);
+        assert!(
+            !entries.is_empty(),
+            "a state showing a new hand without receipts: {m}"
+        );
+        if let Some(number) = hand["number"].as_u64() {
+            let want = [table.to_owned(), number.to_string()];
+            let entry = entries
+                .iter()
+                .find(|e| e.ids == want)
+                .unwrap_or_else(|| panic!("no receipt of hand {number}'s commit: {m}"));
+            assert_eq!(entry.values, [hand["commit"].as_str().expect("commit")]);
+            receipted.insert(number);
+        }
+    }
+    assert!(receipted.len() >= 2, "hands with receipts: {receipted:?}");
+}
+
 fn play(server: &Server) {
     let addr = server.addr.as_str();
     let mut http = Client::new(addr);
@@ -207,6 +258,10 @@ fn play(server: &Server) {
         json!({"type": "hello", "token": token, "after": null}),
     );
     let first = human.until("the first state", |m| m["type"] == "state");
+    assert_eq!(
+        first["receipts"][0]["entry"], created["receipts"][0]["entry"],
+        "the first state carries the receipt of the session's commitment"
+    );
     let t = &first["table"];
     assert_eq!(t["you"], Value::Null);
     assert_eq!(t["session"]["commit"], session_commit.as_str());
@@ -255,6 +310,7 @@ fn play(server: &Server) {
     }
     assert!(hands.len() >= HANDS);
     assert!(acted > 0, "the person acted");
+    hand_receipts(&human.got, &table);
     let seated = human
         .got
         .iter()
@@ -465,7 +521,12 @@ fn refusals_name_their_code() {
         ["top_up_not_needed", "in_hand"].contains(&full["code"].as_str().unwrap_or("")),
         "{full}"
     );
-    ws.until("my turn", |m| !m["table"]["hand"]["legal"].is_null());
+    // The turn may have come before the answer to "full": then it is the last state.
+    let my_turn = |m: &Value| !m["table"]["hand"]["legal"].is_null();
+    let last_state = ws.got.iter().rev().find(|m| m["type"] == "state");
+    if !last_state.is_some_and(my_turn) {
+        ws.until("my turn", my_turn);
+    }
     ws.send(&json!({"type": "act", "id": "tiny", "action": {"kind": "raise_to", "to": 1}}));
     let tiny = ws.answer("tiny");
     assert!(

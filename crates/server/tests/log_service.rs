@@ -37,6 +37,26 @@ impl Shown {
         assert!(!receipts.is_empty(), "a response without receipts: {body}");
         self.receipts.extend(receipts.iter().cloned());
     }
+
+    /// Takes the receipts of `view`, a later view of what the calls
+    /// `created` showed: they must be of the same entries, in order.
+    fn view(&mut self, view: &Value, created: &[&Value]) {
+        self.take(view);
+        let entries = |body: &Value| -> Vec<Value> {
+            body["receipts"]
+                .as_array()
+                .expect("receipts")
+                .iter()
+                .map(|r| r["entry"].clone())
+                .collect()
+        };
+        let want: Vec<Value> = created.iter().flat_map(|&c| entries(c)).collect();
+        assert_eq!(
+            entries(view),
+            want,
+            "a view carries the receipts of what it shows: {view}"
+        );
+    }
 }
 
 /// Players, bets and a rotation through `addrs` in turn.
@@ -112,13 +132,18 @@ fn games(addr: &str, shown: &mut Shown) {
         Some(&json!({"table_id": "logged"})),
     );
     shown.take(&table);
+    let mut seated = String::new();
     for seat in [1, 2] {
-        let token = new_player(&mut c);
+        seated = new_player(&mut c);
         let sit = json!({"seat": seat, "client_seed": "c", "commitment": table["commitment"]});
-        c.ok("POST", "/v1/poker/tables/logged/seats", &token, Some(&sit));
+        c.ok("POST", "/v1/poker/tables/logged/seats", &seated, Some(&sit));
     }
     let hand = c.ok("POST", "/v1/poker/tables/logged/hands", OPERATOR_KEY, None);
     shown.take(&hand);
+    let view = c.ok("GET", "/v1/poker/tables/logged", OPERATOR_KEY, None);
+    shown.view(&view, &[&table, &hand]);
+    let view = c.ok("GET", "/v1/poker/tables/logged/hands/1", &seated, None);
+    shown.view(&view, &[&hand]);
     let entry = BASE64_STANDARD
         .decode(hand["receipts"][0]["entry"].as_str().expect("entry"))
         .expect("base64");
@@ -136,6 +161,7 @@ fn games(addr: &str, shown: &mut Shown) {
         Some(&json!({"players": 2})),
     );
     shown.take(&dealt);
+    let dealt_receipts = json!({"receipts": dealt["receipts"]});
     let id = dealt["hand_id"].as_str().expect("hand_id").to_owned();
     let mut last = dealt;
     while last["stage"] != "hand_end" {
@@ -147,7 +173,15 @@ fn games(addr: &str, shown: &mut Shown) {
         );
     }
     shown.take(&last);
-    shown.take(&c.ok("POST", "/v1/chess/seeds", &token, None));
+    let view = c.ok("GET", &format!("/v1/selfpoker/hands/{id}"), &token, None);
+    shown.view(&view, &[&dealt_receipts, &last]);
+    let seed = c.ok("POST", "/v1/chess/seeds", &token, None);
+    shown.take(&seed);
+    let vs_bot =
+        json!({"seed_id": seed["seed_id"], "client_seed": "b", "commitment": seed["commitment"]});
+    c.ok("POST", "/v1/chess/bot", &token, Some(&vs_bot));
+    let path = format!("/v1/chess/games/{}", seed["seed_id"].as_str().expect("id"));
+    shown.view(&c.ok("GET", &path, &token, None), &[&seed]);
     let opened = c.ok(
         "POST",
         "/v1/matches",
@@ -155,6 +189,20 @@ fn games(addr: &str, shown: &mut Shown) {
         Some(&json!({"game": "tarneeb"})),
     );
     shown.take(&opened);
+    let path = format!("/v1/matches/{}", opened["match_id"].as_str().expect("id"));
+    shown.view(&c.ok("GET", &path, OPERATOR_KEY, None), &[&opened]);
+    let created = c.ok(
+        "POST",
+        "/v1/holdem/tables",
+        &token,
+        Some(&json!({"ais": [1]})),
+    );
+    shown.take(&created);
+    let path = format!(
+        "/v1/holdem/tables/{}",
+        created["table_id"].as_str().expect("id")
+    );
+    shown.view(&c.ok("GET", &path, &token, None), &[&created]);
 }
 
 /// A JSON array of base64 hashes.
@@ -288,6 +336,7 @@ fn sqlite_log_serves_what_it_acknowledged() {
         ("selfpoker", 2),
         ("chess_colour_v1", 1),
         ("match_seed_v1", 1),
+        ("selfpoker_v2", 1),
     ]
     .into_iter()
     .map(|(s, k)| (s.to_owned(), k))
@@ -323,6 +372,17 @@ fn log_off_gives_no_receipts() {
     assert!(a.json().get("receipts").is_none());
     let current = c.ok("GET", "/v1/seeds", &sent.token, None);
     assert!(current.get("receipts").is_none());
+    let opened = c.ok(
+        "POST",
+        "/v1/matches",
+        OPERATOR_KEY,
+        Some(&json!({"game": "tarneeb"})),
+    );
+    let path = format!("/v1/matches/{}", opened["match_id"].as_str().expect("id"));
+    assert!(c
+        .ok("GET", &path, OPERATOR_KEY, None)
+        .get("receipts")
+        .is_none());
     assert_eq!(get(&server.addr, "/log/checkpoint").0, 404);
 }
 

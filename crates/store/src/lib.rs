@@ -34,7 +34,9 @@ pub use postgres::PgStore;
 pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
 pub use sqlite::{SqliteStore, WalStats};
-pub use translog::{LogCheckpoint, LoggedEntry, SignFn, MAX_BATCH as MAX_LOG_BATCH};
+pub use translog::{
+    entry_name as log_entry_name, LogCheckpoint, LoggedEntry, SignFn, MAX_BATCH as MAX_LOG_BATCH,
+};
 pub use types::{
     fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
     Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
@@ -190,6 +192,10 @@ pub trait Store: Send + Sync + 'static {
     /// The log entries a dice pair's commitment queued (none if the pair
     /// was committed while the log was off, or before pairs were keyed).
     async fn pair_log_entries(&self, pair_id: i64) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// The log entries queued under any of `names` ([`log_entry_name`]), in
+    /// queue order (none for those queued while the log was off).
+    async fn named_log_entries(&self, names: Vec<String>) -> StoreResult<Vec<Vec<u8>>>;
 
     /// Sends live events (opaque texts), in order, to every process on this
     /// database, the sender's own feed included. Nothing on SQLite, whose

@@ -397,6 +397,19 @@ macro_rules! impl_store {
                 .await
             }
 
+            async fn named_log_entries(
+                &self,
+                names: Vec<String>,
+            ) -> $crate::StoreResult<Vec<Vec<u8>>> {
+                if names.is_empty() {
+                    return Ok(Vec::new());
+                }
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_entries_named(tx, &names).await
+                })
+                .await
+            }
+
             async fn idempotent_log_entries(
                 &self,
                 scope: &str,

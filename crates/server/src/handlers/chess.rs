@@ -12,9 +12,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
 use fairseed_core::{ClientSeed, Commitment, ServerSeed};
-use fairseed_play::chess::{
-    self, Command, Event, GameView, Opponent, PairCommand, Seed, SeedPhase, Side,
-};
+use fairseed_play::chess::{self, Command, Event, Opponent, PairCommand, Seed, SeedPhase, Side};
 use fairseed_play::Viewer;
 use fairseed_store::{Commit, LoadedRound};
 use serde::de::IgnoredAny;
@@ -354,16 +352,18 @@ pub async fn get_game(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(game): ApiPath<String>,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Json<Value>, ApiError> {
     let ids = game_rounds(&state, &game).await?;
     let loaded = state.store().load_rounds(&ids).await?;
     let seeds = loaded
         .iter()
         .map(rounds::load)
         .collect::<Result<Vec<_>, _>>()?;
-    chess::game_view(&seeds[0], seeds.get(1), Viewer::Player(auth.id))
-        .map(Json)
-        .ok_or_else(|| ApiError::not_found("chess game"))
+    let view = chess::game_view(&seeds[0], seeds.get(1), Viewer::Player(auth.id))
+        .ok_or_else(|| ApiError::not_found("chess game"))?;
+    let body = serde_json::to_value(view).map_err(ApiError::internal)?;
+    let shown = crate::log::shown::round(loaded.iter().map(|r| &r.row));
+    Ok(Json(state.with_shown_receipts(body, shown).await?))
 }
 
 /// Ends the game: both seeds revealed, one `chess_colour_v1` record both

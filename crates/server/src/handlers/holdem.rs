@@ -125,12 +125,13 @@ pub async fn post_table(
         idempotent: keyed.entry(&scope, &answer),
         ..Commit::default()
     };
-    let done = state
-        .store()
-        .commit(commit)
-        .await
-        .map(|_| (answer, Vec::new(), ()))
-        .map_err(ApiError::from);
+    let done = match state.store().commit(commit).await {
+        Ok(updates) => state
+            .with_receipts(answer, &updates)
+            .await
+            .map(|answer| (answer, Vec::new(), ())),
+        Err(e) => Err(e.into()),
+    };
     let ran = keyed
         .finish(&state, &scope, StatusCode::CREATED, done)
         .await?;
@@ -163,7 +164,9 @@ pub async fn get_table(
 ) -> Result<Json<Value>, ApiError> {
     let loaded = holdem::load(&state, checked(&table)?).await?;
     let v = view(&loaded.live, viewer(caller));
-    Ok(Json(serde_json::to_value(v).map_err(ApiError::internal)?))
+    let shown = rows::shown(&v);
+    let body = serde_json::to_value(v).map_err(ApiError::internal)?;
+    Ok(Json(state.with_shown_receipts(body, shown).await?))
 }
 
 /// The table's finished hands, oldest first: each hand's record, with the

@@ -15,7 +15,7 @@ use axum::response::Response;
 use axum::Json;
 use fairseed_core::games::Game;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_play::matches::{self, Command, Event, Match, MatchView, Scheme, Step};
+use fairseed_play::matches::{self, Command, Event, Match, Scheme, Step};
 use fairseed_play::Viewer;
 use fairseed_store::{Commit, LoadedRound};
 use serde::de::IgnoredAny;
@@ -163,14 +163,22 @@ fn not_found(e: ApiError) -> ApiError {
 }
 
 async fn load(state: &AppState, id: &str) -> Result<Match, ApiError> {
+    Ok(load_round(state, id).await?.0)
+}
+
+/// A match and the row it was loaded from.
+async fn load_round(state: &AppState, id: &str) -> Result<(Match, LoadedRound), ApiError> {
     let id = Ident::parse_field(id, "match_id")?;
     let rounds = state
         .store()
         .load_rounds(&[round_id(id.as_str())])
         .await
         .map_err(|e| not_found(e.into()))?;
-    let round = rounds.first().ok_or_else(|| ApiError::not_found("match"))?;
-    Ok(rounds::load(round)?.0)
+    let round = rounds
+        .into_iter()
+        .next()
+        .ok_or_else(|| ApiError::not_found("match"))?;
+    Ok((rounds::load(&round)?.0, round))
 }
 
 /// One match.
@@ -179,11 +187,12 @@ pub async fn get(
     State(state): State<AppState>,
     _op: OperatorAuth,
     ApiPath(id): ApiPath<String>,
-) -> Result<Json<MatchView>, ApiError> {
-    Ok(Json(matches::view(
-        &load(&state, &id).await?,
-        Viewer::Operator,
-    )))
+) -> Result<Json<Value>, ApiError> {
+    let (found, round) = load_round(&state, &id).await?;
+    let view = matches::view(&found, Viewer::Operator);
+    let body = serde_json::to_value(view).map_err(ApiError::internal)?;
+    let shown = crate::log::shown::round([&round.row]);
+    Ok(Json(state.with_shown_receipts(body, shown).await?))
 }
 
 /// A match's step: `command` (given the unsealed seed) applied to the

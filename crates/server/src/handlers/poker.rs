@@ -270,7 +270,20 @@ pub async fn get_table(
     ApiPath(table): ApiPath<String>,
 ) -> Result<Json<Value>, ApiError> {
     let s = read(&state, &table).await?;
-    Ok(Json(table_json(&view(&s, viewer(caller)))))
+    let v = view(&s, viewer(caller));
+    // The session's commitment and the latest hand's; an earlier hand's
+    // receipt comes with that hand (`GET …/hands/{n}`).
+    let session = rows::session_id(&table, s.table.session_no);
+    let mut shown = crate::log::shown::commitment(&[&session]);
+    if let Some(last) = v.hands.last() {
+        shown.extend(crate::log::shown::commitment(&[
+            &session,
+            &last.n.to_string(),
+        ]));
+    }
+    Ok(Json(
+        state.with_shown_receipts(table_json(&v), shown).await?,
+    ))
 }
 
 /// Body of a sit.
@@ -431,7 +444,9 @@ pub async fn get_hand(
     if v.seat.is_none() {
         return Err(ApiError::not_found("hand"));
     }
-    Ok(Json(hand_json(&v)))
+    let session = rows::session_id(&table, s.table.session_no);
+    let shown = crate::log::shown::commitment(&[&session, &v.n.to_string()]);
+    Ok(Json(state.with_shown_receipts(hand_json(&v), shown).await?))
 }
 
 /// Adds `table` to the player's index, creating the index on first use.

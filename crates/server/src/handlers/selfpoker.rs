@@ -86,9 +86,9 @@ pub async fn get(
         .map_err(hand_not_found)?;
     let hand = load(&rounds[0], &hand_id, auth.id)?;
     let message = rules::view(&hand, Viewer::Player(auth.id))?;
-    Ok(Json(
-        serde_json::to_value(message).map_err(ApiError::internal)?,
-    ))
+    let body = serde_json::to_value(message).map_err(ApiError::internal)?;
+    let shown = crate::log::shown::round([&rounds[0].row]);
+    Ok(Json(state.with_shown_receipts(body, shown).await?))
 }
 
 /// The next stage's state message (with the record id at `hand_end`).

@@ -8,12 +8,13 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, sealed, LiveTable, Message};
+use fairseed_holdem::live::{self, sealed, LiveTable, Message, TableView};
 use fairseed_holdem::Event;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::{EntryKind, LogEntry};
 
 use crate::error::ApiError;
+use crate::log::shown;
 use crate::rounds::save;
 
 /// The round kind.
@@ -113,6 +114,24 @@ pub fn write(
             records: Vec::new(),
         },
     })
+}
+
+/// The names of the log entries a view of `view` shows (docs/spec.md
+/// §16.5): the session's commitment (and its end once revealed) and the
+/// hand in play's commit, named as [`log_entries`] and the store queue them.
+pub fn shown(view: &TableView) -> Vec<String> {
+    let session = round_id(&view.table_id);
+    let mut names = shown::commitment(&[&session]);
+    if view.session.secret.is_some() {
+        names.extend(shown::reveal(&[&session]));
+    }
+    if let Some(hand) = &view.hand {
+        names.extend(shown::commitment(&[
+            &view.table_id,
+            &hand.number.to_string(),
+        ]));
+    }
+    names
 }
 
 /// The log entries a change from `loaded` to `next` with `messages` calls

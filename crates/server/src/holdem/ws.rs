@@ -51,6 +51,10 @@ struct Conn {
     limit_key: Option<String>,
     /// The last `seq` this viewer was sent.
     sent: u64,
+    /// The log entries whose receipts this viewer was last sent
+    /// ([`rows::shown`]): a `state` carries receipts when they change (the
+    /// first state, a new hand, the session's end), not with every move.
+    receipted: Vec<String>,
     answers: HashMap<String, String>,
 }
 
@@ -110,6 +114,7 @@ pub async fn serve(
         player,
         limit_key,
         sent: 0,
+        receipted: Vec::new(),
         answers: HashMap::new(),
     };
     let first = match drive::load(&conn.state, &conn.table).await {
@@ -279,8 +284,16 @@ impl Conn {
             }
         }
         self.sent = seq;
-        let state =
-            json!({"type": "state", "seq": seq, "table": view(&loaded.live, self.viewer())});
+        let table = view(&loaded.live, self.viewer());
+        let shown = rows::shown(&table);
+        let mut state = json!({"type": "state", "seq": seq, "table": table});
+        if shown != self.receipted {
+            state = match self.state.with_shown_receipts(state, shown.clone()).await {
+                Ok(state) => state,
+                Err(e) => return send(socket, error_json(None, &e)).await,
+            };
+            self.receipted = shown;
+        }
         send(socket, state.to_string()).await
     }
 

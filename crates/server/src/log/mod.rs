@@ -10,6 +10,7 @@ pub mod key;
 pub mod read;
 pub mod receipt;
 pub mod sequencer;
+pub mod shown;
 pub mod signer;
 pub mod witness;
 

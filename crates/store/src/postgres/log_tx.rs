@@ -17,14 +17,17 @@ impl LogTx for PgTx<'_> {
         entry: &[u8],
         leaf_hash: &HashBytes,
         subject: Option<&str>,
+        name: Option<&str>,
         now: i64,
     ) -> StoreResult<()> {
         sqlx::query(
-            "INSERT INTO log_entries (entry, leaf_hash, subject, created_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO log_entries (entry, leaf_hash, subject, name, created_at)
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(entry)
         .bind(&leaf_hash[..])
         .bind(subject)
+        .bind(name)
         .bind(now)
         .execute(self.conn().await?)
         .await?;
@@ -38,6 +41,15 @@ impl LogTx for PgTx<'_> {
                 .fetch_all(self.conn().await?)
                 .await?,
         )
+    }
+
+    async fn log_entries_named(&mut self, names: &[String]) -> StoreResult<Vec<Vec<u8>>> {
+        Ok(sqlx::query_scalar(
+            "SELECT entry FROM log_entries WHERE name = ANY($1::text[]) ORDER BY id",
+        )
+        .bind(names)
+        .fetch_all(self.conn().await?)
+        .await?)
     }
 
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {

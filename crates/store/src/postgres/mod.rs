@@ -53,6 +53,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         10,
         include_str!("../../migrations/postgres/0010_log_hash_chunks.sql"),
     ),
+    (
+        11,
+        include_str!("../../migrations/postgres/0011_log_names.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

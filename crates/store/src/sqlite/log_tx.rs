@@ -4,7 +4,7 @@
 //! random place; the sequencer appends leaves to `log_leaves`. One writer
 //! commits in turn, so queue ids follow commit order and the entries still
 //! waiting are exactly those past the last leaf's entry
-//! (`migrations/sqlite/0008_log_leaves.sql`). A leaf is found by its hash
+//! (`migrations/sqlite/0009_log_leaves.sql`). A leaf is found by its hash
 //! through sorted chunks of [`HASH_CHUNK`] leaves, written when complete.
 
 use rusqlite::{params, OptionalExtension};
@@ -29,15 +29,26 @@ impl LogTx for SqliteTx<'_> {
         entry: &[u8],
         leaf_hash: &HashBytes,
         subject: Option<&str>,
+        name: Option<&str>,
         now: i64,
     ) -> StoreResult<()> {
         self.0
             .prepare_cached(
-                "INSERT INTO log_queue (entry, leaf_hash, subject, created_at)
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO log_queue (entry, leaf_hash, subject, name, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![entry, &leaf_hash[..], subject, now])?;
+            .execute(params![entry, &leaf_hash[..], subject, name, now])?;
         Ok(())
+    }
+
+    async fn log_entries_named(&mut self, names: &[String]) -> StoreResult<Vec<Vec<u8>>> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT entry FROM log_queue
+             WHERE name IN (SELECT value FROM json_each(?1)) ORDER BY id",
+        )?;
+        let names = serde_json::to_string(names).map_err(crate::error::StoreError::other)?;
+        let rows = stmt.query_map([names], |r| r.get::<_, Vec<u8>>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>> {

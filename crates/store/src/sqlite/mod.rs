@@ -55,6 +55,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         9,
         include_str!("../../migrations/sqlite/0009_log_leaves.sql"),
     ),
+    (
+        10,
+        include_str!("../../migrations/sqlite/0010_log_names.sql"),
+    ),
 ];
 
 /// Read connections kept open.

@@ -399,7 +399,7 @@ impl Tx for SqliteTx<'_> {
         if let Some(entry) = logged {
             let subject = crate::translog::bet_subject(id);
             let leaf = fairseed_tlog::leaf_hash(entry).0;
-            crate::translog::LogTx::insert_log_entry(self, entry, &leaf, Some(&subject), now)
+            crate::translog::LogTx::insert_log_entry(self, entry, &leaf, Some(&subject), None, now)
                 .await?;
         }
         Ok(id)

@@ -12,7 +12,9 @@
 pub(crate) mod entries;
 pub(crate) mod tx;
 
-use fairseed_tlog::{append_leaves, frontier_indexes, leaf_hash, Hash, LogEntry, SparseHashes};
+use fairseed_tlog::{
+    append_leaves, frontier_indexes, leaf_hash, EntryKind, Hash, LogEntry, SparseHashes,
+};
 
 use crate::error::{Refusal, StoreError, StoreResult};
 pub(crate) use tx::LogTx;
@@ -107,12 +109,33 @@ pub(crate) async fn append<T: LogTx>(
     entry: Option<LogEntry>,
     now: i64,
 ) -> StoreResult<Vec<Vec<u8>>> {
+    let name = entry.as_ref().and_then(|e| entry_name(e.kind, &e.ids));
     let Some(bytes) = encode(queue.on, entry, now)? else {
         return Ok(Vec::new());
     };
-    tx.insert_log_entry(&bytes, &leaf_hash(&bytes).0, queue.subject, now)
-        .await?;
+    tx.insert_log_entry(
+        &bytes,
+        &leaf_hash(&bytes).0,
+        queue.subject,
+        name.as_deref(),
+        now,
+    )
+    .await?;
     Ok(vec![bytes])
+}
+
+/// The name a commitment or reveal entry is queued under: its kind and ids,
+/// which a view that shows the commitment (or the secret) knows, so the view
+/// carries the entry's receipt (docs/spec.md §16.5). A bet's outcome has
+/// none: only the bet's own answer shows it.
+pub fn entry_name(kind: EntryKind, ids: &[String]) -> Option<String> {
+    let word = match kind {
+        EntryKind::Commitment => "commitment",
+        EntryKind::Reveal => "reveal",
+        EntryKind::Outcome => return None,
+    };
+    // A JSON array: ids are free text, and this keeps them apart.
+    serde_json::to_string(&(word, ids)).ok()
 }
 
 /// The bytes of `entry` with its time set to `now`, if the log is `on`.

@@ -41,17 +41,22 @@ pub(crate) fn entry_row(row: Option<(Vec<u8>, Option<i64>)>) -> StoreResult<Opti
 
 /// The log's statements inside one transaction (or one read connection).
 pub(crate) trait LogTx {
-    /// Queues an entry with its leaf hash and the idempotent call that queued it.
+    /// Queues an entry with its leaf hash, the idempotent call that queued
+    /// it and its name ([`crate::translog::entry_name`]).
     async fn insert_log_entry(
         &mut self,
         entry: &[u8],
         leaf_hash: &HashBytes,
         subject: Option<&str>,
+        name: Option<&str>,
         now: i64,
     ) -> StoreResult<()>;
 
     /// The entries queued under `subject`, in queue order.
     async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// The entries queued under any of `names`, in queue order.
+    async fn log_entries_named(&mut self, names: &[String]) -> StoreResult<Vec<Vec<u8>>>;
 
     /// Up to `limit` queued entries without a leaf index, oldest first: `(id, leaf hash)`.
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>>;
