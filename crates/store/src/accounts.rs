@@ -142,25 +142,57 @@ pub(crate) async fn place_bet<T: Tx>(
 }
 
 /// The answer to a retried key: the stored bet and the entry its first
-/// answer queued, read back so both answers carry one receipt.
+/// answer queued, found again so both answers carry one receipt.
 pub(crate) async fn replay<T: Tx>(
     tx: &mut T,
     player_id: i64,
     existing: BetRaw,
 ) -> StoreResult<BetReceipt> {
-    let mut appended = tx
-        .log_entries_of(&translog::bet_subject(existing.id))
-        .await?;
+    let created_at = existing.created_at;
+    let bet = existing.check()?;
+    let mut appended = logged_outcome(tx, &bet, created_at).await?;
     if appended.is_empty() {
-        // Queued before bets were keyed by id.
-        let legacy = subject(&format!("player:{player_id}"), &existing.idempotency_key);
+        // Queued under a subject by earlier versions: by the bet's id, or
+        // before that by the player and key.
+        appended = tx.log_entries_of(&translog::bet_subject(bet.id)).await?;
+    }
+    if appended.is_empty() {
+        let legacy = subject(&format!("player:{player_id}"), &bet.idempotency_key);
         appended = tx.log_entries_of(&legacy).await?;
     }
     Ok(BetReceipt {
-        bet: existing.check()?,
+        bet,
         replayed: true,
         appended,
     })
+}
+
+/// The outcome entry `bet` queued, if the log holds it: rebuilt from the bet
+/// (stored at `created_at`, the entry's time) and its pair, whose client
+/// seed is fixed from its first bet on, then found by its leaf hash. A bet
+/// placed while the log was off finds none. Bets queue their entries with
+/// no subject, so the log costs a bet no index entry; a replay pays this
+/// lookup instead.
+async fn logged_outcome<T: Tx>(
+    tx: &mut T,
+    bet: &BetRow,
+    created_at: i64,
+) -> StoreResult<Vec<Vec<u8>>> {
+    let Some((commitment, client_seed)) = tx.pair_seeds(bet.pair_id).await? else {
+        return Ok(Vec::new());
+    };
+    let outcome = entries::dice_outcome(&commitment, &client_seed, bet);
+    let Some(bytes) = translog::encode(true, Some(outcome), created_at)? else {
+        return Ok(Vec::new());
+    };
+    let hash = fairseed_tlog::leaf_hash(&bytes).0;
+    Ok(tx
+        .log_entry_by_hash(&hash)
+        .await?
+        .map(|found| found.entry)
+        .into_iter()
+        .filter(|entry| *entry == bytes)
+        .collect())
 }
 
 /// Settles `req` on `pair`'s next nonce from `balance`: the bet to store
@@ -197,7 +229,8 @@ pub(crate) fn draw_bet(
         balance_after: settled.balance_after,
         idempotency_key: req.idempotency_key.clone(),
     };
-    let logged = translog::encode(log, Some(entries::dice_outcome(pair, &bet)), now)?;
+    let outcome = entries::dice_outcome(&pair.commitment, &pair.client_seed, &bet);
+    let logged = translog::encode(log, Some(outcome), now)?;
     Ok((bet, logged))
 }
 

@@ -42,6 +42,8 @@ pub(crate) struct BetRaw {
     pub(crate) payout: String,
     pub(crate) balance_after: String,
     pub(crate) idempotency_key: String,
+    /// When it was stored (ms), also its outcome entry's time.
+    pub(crate) created_at: i64,
 }
 
 impl BetRaw {
@@ -187,6 +189,10 @@ pub(crate) trait Tx: crate::translog::LogTx {
         client_seed: &str,
     ) -> StoreResult<bool>;
 
+    /// A pair's commitment and client seed (fixed from its first bet on),
+    /// from which its bets' outcome entries are rebuilt.
+    async fn pair_seeds(&mut self, pair_id: i64) -> StoreResult<Option<(String, String)>>;
+
     /// Moves a pair to its next nonce.
     async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()>;
 
@@ -204,9 +210,9 @@ pub(crate) trait Tx: crate::translog::LogTx {
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>>;
 
     /// Inserts a bet (its `id` is ignored); the id it got.
-    /// With `logged`, the bet's outcome entry is queued with it under the
-    /// bet's log subject ([`crate::translog::bet_subject`]): on PostgreSQL in
-    /// the same statement, so the log costs a bet no round trip.
+    /// With `logged`, the bet's outcome entry is queued with it, with no
+    /// subject (a replay rebuilds it from the bet: `accounts::replay`): on
+    /// PostgreSQL in the same statement, so the log costs a bet no round trip.
     async fn insert_bet(
         &mut self,
         bet: &BetRow,

@@ -334,6 +334,38 @@ async fn sqlite() {
     scenario(Arc::new(memory)).await;
 }
 
+/// A bet placed while the log was off has no entry: replayed once the log
+/// is on, it carries none (its outcome is rebuilt and looked for, not
+/// assumed), while a bet placed with the log on replays its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_carries_only_an_entry_the_log_holds() {
+    let off = SqliteStore::open_memory(SeedCipher::random().expect("key"))
+        .expect("open")
+        .with_log(false);
+    let (player, _) = off
+        .create_player(&"e".repeat(64), 10, pair(8))
+        .await
+        .expect("player");
+    assert!(off
+        .place_bet(bet(player.id, "dark"))
+        .await
+        .expect("bet")
+        .appended
+        .is_empty());
+    let on = off.clone().with_log(true);
+    let replay = on.place_bet(bet(player.id, "dark")).await.expect("replay");
+    assert!(replay.replayed);
+    assert!(
+        replay.appended.is_empty(),
+        "no receipt for an entry never queued"
+    );
+    let placed = on.place_bet(bet(player.id, "lit")).await.expect("bet");
+    assert_eq!(placed.appended.len(), 1);
+    on.sequence_log(100, signer()).await.expect("sequenced");
+    let replay = on.place_bet(bet(player.id, "lit")).await.expect("replay");
+    assert_eq!(replay.appended, placed.appended, "found once sequenced too");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn off_queues_nothing() {
     let store = SqliteStore::open_memory(SeedCipher::random().expect("key"))

@@ -120,18 +120,19 @@ macro_rules! held_updates_sql {
     };
 }
 
-/// The bet's outcome entry, queued from the inserted bet (the `bet` clause)
-/// under its subject: the text of `translog::bet_subject` (the id
-/// zero-padded to 20 digits). Also the optimistic write's (`super::bet`).
+/// The bet's outcome entry, queued with the inserted bet (the `bet`
+/// clause), with no subject: a replay rebuilds it from the bet
+/// (`accounts::replay`), so no index entry is written for it. Also the
+/// optimistic write's (`super::bet`).
 macro_rules! queue_entry_sql {
     ($entry:literal, $hash:literal) => {
         concat!(
-            "queued AS (INSERT INTO log_entries (entry, leaf_hash, subject, created_at)
+            "queued AS (INSERT INTO log_entries (entry, leaf_hash, created_at)
                 SELECT ",
             $entry,
             ", ",
             $hash,
-            ", 'dice-bet' || chr(10) || lpad(id::text, 20, '0'), $12 FROM bet)
+            ", $12 FROM bet)
              SELECT id FROM bet"
         )
     };

@@ -61,7 +61,7 @@ fn round_raw(r: &PgRow) -> StoreResult<RoundRaw> {
 }
 
 const BET_COLUMNS: &str = "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
-     payout::text AS payout, balance_after::text AS balance_after, idempotency_key";
+     payout::text AS payout, balance_after::text AS balance_after, idempotency_key, created_at";
 
 fn bet_raw(r: &PgRow) -> StoreResult<BetRaw> {
     Ok(BetRaw {
@@ -77,6 +77,7 @@ fn bet_raw(r: &PgRow) -> StoreResult<BetRaw> {
         payout: r.try_get("payout")?,
         balance_after: r.try_get("balance_after")?,
         idempotency_key: r.try_get("idempotency_key")?,
+        created_at: r.try_get("created_at")?,
     })
 }
 
@@ -311,6 +312,15 @@ impl Tx for PgTx<'_> {
         .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    async fn pair_seeds(&mut self, pair_id: i64) -> StoreResult<Option<(String, String)>> {
+        Ok(
+            sqlx::query_as("SELECT commitment, client_seed FROM seed_pairs WHERE id = $1")
+                .bind(pair_id)
+                .fetch_optional(self.conn().await?)
+                .await?,
+        )
     }
 
     async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()> {

@@ -38,7 +38,7 @@ fn round_raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RoundRaw, i64, i64)> {
 }
 
 const BET_COLUMNS: &str = "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
-     payout, balance_after, idempotency_key";
+     payout, balance_after, idempotency_key, created_at";
 
 fn bet_raw(r: &Row<'_>) -> rusqlite::Result<BetRaw> {
     Ok(BetRaw {
@@ -54,6 +54,7 @@ fn bet_raw(r: &Row<'_>) -> rusqlite::Result<BetRaw> {
         payout: r.get(9)?,
         balance_after: r.get(10)?,
         idempotency_key: r.get(11)?,
+        created_at: r.get(12)?,
     })
 }
 
@@ -308,6 +309,14 @@ impl Tx for SqliteTx<'_> {
         Ok(n == 1)
     }
 
+    async fn pair_seeds(&mut self, pair_id: i64) -> StoreResult<Option<(String, String)>> {
+        Ok(self
+            .0
+            .prepare_cached("SELECT commitment, client_seed FROM seed_pairs WHERE id = ?1")?
+            .query_row([pair_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
+    }
+
     async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()> {
         self.0
             .prepare_cached("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = ?1")?
@@ -397,10 +406,8 @@ impl Tx for SqliteTx<'_> {
             ])?;
         let id = self.0.last_insert_rowid();
         if let Some(entry) = logged {
-            let subject = crate::translog::bet_subject(id);
             let leaf = fairseed_tlog::leaf_hash(entry).0;
-            crate::translog::LogTx::insert_log_entry(self, entry, &leaf, Some(&subject), None, now)
-                .await?;
+            crate::translog::LogTx::insert_log_entry(self, entry, &leaf, None, None, now).await?;
         }
         Ok(id)
     }

@@ -5,7 +5,7 @@
 
 use fairseed_tlog::{EntryKind, LogEntry};
 
-use crate::types::{BetRow, NewRound, RoundRow, SeedPair};
+use crate::types::{BetRow, NewRound, RoundRow};
 
 /// The scheme of dice entries.
 const DICE: &str = "dice_v1";
@@ -48,15 +48,16 @@ pub(crate) fn dice_reveal(player_id: i64, commitment: &str, server_seed: &str) -
     )
 }
 
-/// A settled bet under the pair's commitment: ids the commitment and the
-/// nonce; values the client seed, stake, condition, target, roll and payout.
-pub(crate) fn dice_outcome(pair: &SeedPair, bet: &BetRow) -> LogEntry {
+/// A settled bet under its pair's `commitment` and `client_seed`: ids the
+/// commitment and the nonce; values the client seed, stake, condition,
+/// target, roll and payout.
+pub(crate) fn dice_outcome(commitment: &str, client_seed: &str, bet: &BetRow) -> LogEntry {
     entry(
         EntryKind::Outcome,
         DICE,
-        vec![pair.commitment.clone(), bet.nonce.to_string()],
+        vec![commitment.to_owned(), bet.nonce.to_string()],
         vec![
-            pair.client_seed.clone(),
+            client_seed.to_owned(),
             bet.amount.to_string(),
             bet.condition.as_str().to_owned(),
             bet.target.to_string(),

@@ -150,10 +150,9 @@ pub(crate) fn encode(on: bool, entry: Option<LogEntry>, now: i64) -> StoreResult
         .map_err(|e| StoreError::other(format!("a log entry does not encode: {e}")))
 }
 
-/// The log subject of a bet's outcome, by the bet's id: a replay finds the
-/// bet by its key first. Ids grow, so (zero-padded) each bet's subject lands
-/// at the end of the subject index rather than at a random page of it. The
-/// PostgreSQL store writes the same text in SQL (`postgres/deferred.rs`).
+/// The subject earlier versions queued a bet's outcome under, by the bet's
+/// id; bets now queue theirs with none (`accounts::replay` rebuilds it), and
+/// a replay of an older bet still finds its entry here.
 pub(crate) fn bet_subject(bet_id: i64) -> String {
     format!("dice-bet\n{bet_id:020}")
 }
