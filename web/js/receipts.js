@@ -380,10 +380,42 @@ export function receiptForm(wasm) {
     h('div', { class: 'field' }, h('label', { for: 'r-key' }, t('offline.key')),
       h('input', { id: 'r-key', autocomplete: 'off', spellcheck: 'false', value: read(KEY) || '' })),
     area('r-checkpoint', t('offline.checkpoint')),
+    area('r-witnesses', t('offline.witnesses'), { rows: 2 }),
+    h('div', { class: 'field' }, h('label', { for: 'r-min' }, t('offline.witnesses_min')),
+      h('input', { id: 'r-min', type: 'number', min: 1, step: 1, inputmode: 'numeric', autocomplete: 'off' })),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'r-go' }, t('offline.check'))),
     out);
   const value = (id) => form.querySelector(`#${id}`).value;
-  form.addEventListener('submit', (ev) => {
+
+  /**
+   * The witness line: how many of the listed witnesses validly cosigned the
+   * checkpoint the receipt's proof leads to (the one given, else the
+   * receipt's own), against how many are required; null with no witness listed.
+   */
+  async function witnessLine(text, verdict) {
+    const listed = value('r-witnesses').split('\n').map((l) => l.trim()).filter(Boolean);
+    if (!listed.length) return null;
+    const line = (ok, message) => h('p', { class: ok ? 'ok-text' : 'error-text', id: 'r-witnessed', 'data-ok': String(ok) }, message);
+    if (!verdict.ok || !verdict.sequenced) return line(false, t('offline.witnesses_no_checkpoint'));
+    let keys;
+    try {
+      keys = await Promise.all(listed.map(cosignerKey));
+    } catch (e) {
+      return line(false, e.message || String(e));
+    }
+    let note = value('r-checkpoint').trim() ? value('r-checkpoint') : '';
+    if (!note) {
+      try {
+        const parsed = JSON.parse(text);
+        note = String((parsed.receipt || parsed).checkpoint || '');
+      } catch { /* the verdict already failed on it */ }
+    }
+    const required = Number(value('r-min')) || keys.length;
+    const count = await countCosignatures(note, keys);
+    return line(count >= required, t('offline.witnessed', { count, listed: keys.length, required }));
+  }
+
+  form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const text = value('r-receipt');
     let key = value('r-key').trim();
@@ -408,6 +440,7 @@ export function receiptForm(wasm) {
         kind: v.entry.kind, scheme: v.entry.scheme, ids: v.entry.ids.join(', '), values: v.entry.values.join(', '),
       })));
     }
+    lines.push(await witnessLine(text, v));
     clear(out, lines);
   });
   return form;

@@ -378,6 +378,32 @@ test('the offline verifier checks a receipt with the network off', { skip }, asy
   const bad = await check(sequencedReceipt, serverKey, sequencedReceipt.checkpoint.replace(/\n\d+\n/, '\n1\n'));
   assert.equal(bad.failed, 'checkpoint');
   await shot(page, 'receipts-offline-failed');
+  // Witnesses listed: their cosignatures on the receipt's checkpoint are counted against N.
+  const witnessed = async (receipt, keys, min = '') => {
+    await page.fill('#r-witnesses', keys.join('\n'));
+    await page.fill('#r-min', String(min));
+    await check(receipt, serverKey);
+    return { ok: await page.getAttribute('#r-witnessed', 'data-ok'), text: await page.textContent('#r-witnessed') };
+  };
+  const one = testWitness('witness.example/one');
+  const two = testWitness('witness.example/two');
+  const cosigned = { ...sequencedReceipt, checkpoint: one.cosign(sequencedReceipt.checkpoint) };
+  let w = await witnessed(cosigned, [one.vkey]);
+  assert.equal(w.ok, 'true', w.text);
+  assert.match(w.text, /^1 of the 1 listed witnesses cosigned/);
+  await shot(page, 'receipts-offline-witnessed');
+  w = await witnessed(cosigned, [one.vkey, two.vkey]);
+  assert.equal(w.ok, 'false', 'every listed witness is required by default');
+  assert.match(w.text, /^1 of the 2 listed/);
+  assert.equal((await witnessed(cosigned, [one.vkey, two.vkey], 1)).ok, 'true');
+  assert.equal((await witnessed(sequencedReceipt, [one.vkey])).ok, 'false', 'no cosignature');
+  // A cosignature of another checkpoint, moved onto this one, counts for nothing.
+  const other = one.cosign(sequencedReceipt.checkpoint.replace(/\n\d+\n/, '\n1\n'));
+  const moved = `${sequencedReceipt.checkpoint}${other.slice(other.lastIndexOf('\u2014 witness.example/one'))}`;
+  assert.match((await witnessed({ ...sequencedReceipt, checkpoint: moved }, [one.vkey])).text, /^0 of the 1/);
+  assert.equal((await witnessed(cosigned, ['not a key'])).ok, 'false');
+  await page.fill('#r-witnesses', '');
+  await page.fill('#r-min', '');
   assert.deepEqual(await violations(page), [], 'offline receipt form');
   assert.deepEqual(requests, [], 'no request leaves the offline verifier');
   assert.deepEqual(page.errors, []);
