@@ -3,8 +3,10 @@
 # durable dice bets per second with `--log on` and `--log off`, side by side
 # in one run, alternating so that a busy machine slows both alike.
 #
-# For each of $ROUNDS rounds, for each mode: a fresh SQLite data dir (or a
-# fresh PostgreSQL database with PG=1), $PLAYERS players, wrk -c$CONNECTIONS
+# For each of $ROUNDS rounds, for each mode (off first in odd rounds, on
+# first in even ones; each run's data removed and synced before the next):
+# a fresh SQLite data dir (or a fresh PostgreSQL database with PG=1),
+# $PLAYERS players, wrk -c$CONNECTIONS
 # for $DURATION s on POST /v1/dice/bets (scripts/load/bet.lua). Durable bets
 # are counted from the server's state afterwards (every player's next nonce);
 # with the log on, the signed checkpoint must then cover every entry within
@@ -63,7 +65,11 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 ROWS=()
 declare -A BETS SECS
 for round in $(seq "$ROUNDS"); do
-  for mode in off on; do
+  # Off first in odd rounds, on first in even ones: the machine's state (the
+  # previous run's writeback, a neighbour's load) weighs on both alike.
+  order="off on"
+  (( round % 2 == 0 )) && order="on off"
+  for mode in $order; do
     label="$mode-$round"
     echo "== round $round, log $mode" >&2
     start_server "$label" "$mode"
@@ -87,6 +93,9 @@ for round in $(seq "$ROUNDS"); do
     rate=$(awk -v b="$bets" -v s="$secs" 'BEGIN { printf "%.0f", b / s }')
     ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $logged |")
     stop_server
+    # The next run starts with no dirty pages of this one left to write back.
+    rm -rf "$WORK/data-$label"
+    sync
   done
 done
 
