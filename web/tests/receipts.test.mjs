@@ -216,7 +216,7 @@ test('the Table tab checks the receipts of the session\'s commitment and of each
   assert.match(seen.hand, /^[0-9a-f]{64}$/);
   const entries = await page.evaluate(async (list) => Promise.all(list.map(async (hash) => (await (await fetch(`/log/receipts/${hash}`)).json()).entry)), seen.hashes);
   const texts = entries.map((e) => Buffer.from(e, 'base64').toString('latin1'));
-  assert.equal(texts.length, 2, 'the session\'s and the hand\'s');
+  assert.ok(texts.length >= 2, 'the session\'s and the hand\'s (and, between hands, the last hand\'s seed)');
   assert.ok(texts.some((x) => x.includes(seen.session)), 'a badge is of the session commitment\'s entry');
   assert.ok(texts.some((x) => x.includes(seen.hand)), 'a badge is of the hand commit\'s entry');
   await shot(page, 'receipts-table');

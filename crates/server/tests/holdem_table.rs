@@ -190,16 +190,20 @@ fn act_if_asked(ws: &mut Ws, m: &Value, n: &mut u32) {
 }
 
 /// Each hand's commit reaches the viewer with the receipt of its log entry,
-/// on the first `state` that shows the hand; a `state` that shows nothing
-/// new carries none.
+/// on the first `state` that shows the hand, and its seed with the receipt
+/// of its reveal on the first that shows it ended; a `state` that shows
+/// nothing new carries none.
 fn hand_receipts(got: &[Value], table: &str) {
     use base64::prelude::*;
     let mut receipted = std::collections::BTreeSet::new();
+    let mut revealed = std::collections::BTreeSet::new();
     let mut last_shown = None;
     for m in got.iter().filter(|m| m["type"] == "state") {
         let hand = &m["table"]["hand"];
+        let last = &m["table"]["last_hand"];
         let shown = (
             hand["number"].clone(),
+            last["number"].clone(),
             m["table"]["session"]["secret"].clone(),
         );
         let entries: Vec<fairseed_tlog::LogEntry> = m["receipts"]
@@ -232,8 +236,21 @@ fn hand_receipts(got: &[Value], table: &str) {
             assert_eq!(entry.values, [hand["commit"].as_str().expect("commit")]);
             receipted.insert(number);
         }
+        if let Some(number) = last["number"].as_u64() {
+            let want = [table.to_owned(), number.to_string()];
+            let reveal = entries
+                .iter()
+                .find(|e| e.ids == want && e.kind == fairseed_tlog::EntryKind::Reveal)
+                .unwrap_or_else(|| panic!("no receipt of hand {number}'s seed: {m}"));
+            assert_eq!(reveal.values, [last["seed"].as_str().expect("seed")]);
+            revealed.insert(number);
+        }
     }
     assert!(receipted.len() >= 2, "hands with receipts: {receipted:?}");
+    assert!(
+        !revealed.is_empty(),
+        "no ended hand's seed with its receipt"
+    );
 }
 
 fn play(server: &Server) {

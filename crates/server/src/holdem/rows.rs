@@ -117,8 +117,9 @@ pub fn write(
 }
 
 /// The names of the log entries a view of `view` shows (docs/spec.md
-/// §16.5): the session's commitment (and its end once revealed) and the
-/// hand in play's commit, named as [`log_entries`] and the store queue them.
+/// §16.5): the session's commitment (and its end once revealed), the hand
+/// in play's commit, and between hands the last hand's commit and seed,
+/// named as [`log_entries`] and the store queue them.
 pub fn shown(view: &TableView) -> Vec<String> {
     let session = round_id(&view.table_id);
     let mut names = shown::commitment(&[&session]);
@@ -130,6 +131,11 @@ pub fn shown(view: &TableView) -> Vec<String> {
             &view.table_id,
             &hand.number.to_string(),
         ]));
+    }
+    if let Some(last) = &view.last_hand {
+        let number = last.number.to_string();
+        names.extend(shown::commitment(&[&view.table_id, &number]));
+        names.extend(shown::reveal(&[&view.table_id, &number]));
     }
     names
 }
