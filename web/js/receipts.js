@@ -403,8 +403,8 @@ export function receiptForm(wasm) {
     } catch (e) {
       return line(false, e.message || String(e));
     }
-    let note = value('r-checkpoint').trim() ? value('r-checkpoint') : '';
-    if (!note) {
+    let note = value('r-checkpoint');
+    if (!note.trim()) {
       try {
         const parsed = JSON.parse(text);
         note = String((parsed.receipt || parsed).checkpoint || '');

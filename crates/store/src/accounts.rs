@@ -191,7 +191,6 @@ async fn logged_outcome<T: Tx>(
         .await?
         .map(|found| found.entry)
         .into_iter()
-        .filter(|entry| *entry == bytes)
         .collect())
 }
 

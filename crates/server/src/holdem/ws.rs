@@ -53,7 +53,8 @@ struct Conn {
     sent: u64,
     /// The log entries whose receipts this viewer was last sent
     /// ([`rows::shown`]): a `state` carries receipts when they change (the
-    /// first state, a new hand, the session's end), not with every move.
+    /// first state, a new hand, a hand's end, the session's end), not with
+    /// every move.
     receipted: Vec<String>,
     answers: HashMap<String, String>,
 }

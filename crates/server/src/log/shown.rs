@@ -16,8 +16,7 @@ pub fn reveal(ids: &[&str]) -> Vec<String> {
 }
 
 fn named(kind: EntryKind, ids: &[&str]) -> Vec<String> {
-    let ids: Vec<String> = ids.iter().map(|&id| id.to_owned()).collect();
-    log_entry_name(kind, &ids).into_iter().collect()
+    log_entry_name(kind, ids).into_iter().collect()
 }
 
 /// A round's commitment and, once revealed, its reveal (each named by the

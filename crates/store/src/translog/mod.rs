@@ -128,13 +128,14 @@ pub(crate) async fn append<T: LogTx>(
 /// which a view that shows the commitment (or the secret) knows, so the view
 /// carries the entry's receipt (docs/spec.md §16.5). A bet's outcome has
 /// none: only the bet's own answer shows it.
-pub fn entry_name(kind: EntryKind, ids: &[String]) -> Option<String> {
+pub fn entry_name<S: AsRef<str>>(kind: EntryKind, ids: &[S]) -> Option<String> {
     let word = match kind {
         EntryKind::Commitment => "commitment",
         EntryKind::Reveal => "reveal",
         EntryKind::Outcome => return None,
     };
     // A JSON array: ids are free text, and this keeps them apart.
+    let ids: Vec<&str> = ids.iter().map(AsRef::as_ref).collect();
     serde_json::to_string(&(word, ids)).ok()
 }
 
