@@ -108,6 +108,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
+    /// Whether an event of `topic` would reach anyone: a subscriber here,
+    /// or other processes. A hot path (every dice bet) asks first and skips
+    /// building an event no one would read.
+    pub fn wanted(&self, topic: &str) -> bool {
+        self.inner.outbox.get().is_some()
+            || lock(&self.inner.topics)
+                .senders
+                .get(topic)
+                .is_some_and(|tx| tx.receiver_count() > 0)
+    }
+
     /// Publishes an event to this process's subscribers of `topic` and,
     /// when connected, to every other process (no subscriber is fine).
     pub fn publish(&self, topic: impl Into<String>, audience: Audience, body: Value) {
@@ -265,6 +276,20 @@ mod tests {
         assert_eq!(t1.try_recv().expect("t1 event").body, Value::from(1));
         assert!(t1.try_recv().is_err(), "nothing else on t1");
         assert!(t2.try_recv().is_err(), "nothing on t2");
+    }
+
+    #[test]
+    fn a_topic_is_wanted_while_someone_subscribes() {
+        let hub = Hub::default();
+        assert!(!hub.wanted("dice"), "no one yet");
+        let dice = hub.subscribe("dice");
+        assert!(hub.wanted("dice"));
+        assert!(!hub.wanted("poker:t1"), "another topic");
+        drop(dice);
+        assert!(!hub.wanted("dice"), "the last one left");
+        let (outbox, _relay) = mpsc::unbounded_channel();
+        hub.inner.outbox.set(outbox).expect("first");
+        assert!(hub.wanted("dice"), "other processes may subscribe");
     }
 
     #[test]

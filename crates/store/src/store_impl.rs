@@ -324,10 +324,19 @@ macro_rules! impl_store {
                 max: u32,
                 sign: $crate::SignFn,
             ) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+                // Read and hashed beside the writer; only the new rows are written on it.
+                let plan = self
+                    .read_tx(async move |tx| $crate::translog::plan(tx, max).await)
+                    .await?;
+                let Some(plan) = plan else {
+                    return Ok(None);
+                };
+                let planned = $crate::translog::prepare(plan, sign)?;
                 self.write_tx(async move |tx| {
-                    $crate::translog::sequence(tx, max, sign, now()).await
+                    $crate::translog::append_planned(tx, planned, now()).await
                 })
                 .await
+                .map(Some)
             }
 
             async fn log_checkpoint(&self) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {

@@ -145,4 +145,22 @@ async fn sqlite_log_entries_become_queue_and_leaves() {
         store.log_leaves(0, 10).await.expect("leaves"),
         vec![b"first".to_vec(), b"second".to_vec()]
     );
+    // Migration 11: the queue's ids are rowids, and a new entry's is one past the last.
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let (queue, sequenced): (String, i64) = conn
+        .query_row(
+            "SELECT sql, (SELECT count(*) FROM sqlite_sequence WHERE name = 'log_queue')
+             FROM sqlite_master WHERE name = 'log_queue'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("schema");
+    assert!(!queue.contains("AUTOINCREMENT"), "{queue}");
+    assert_eq!(sequenced, 0);
+    conn.execute(
+        "INSERT INTO log_queue (entry, leaf_hash, created_at) VALUES (x'00', zeroblob(32), 0)",
+        [],
+    )
+    .expect("queued");
+    assert_eq!(conn.last_insert_rowid(), 4);
 }

@@ -70,9 +70,16 @@ impl LogEntry {
     /// [`TlogError::BadEntry`] if a field is over 65535 bytes, there are over 255
     /// ids or values, or the whole is over [`MAX_ENTRY_BYTES`].
     pub fn encode(&self) -> Result<Vec<u8>, TlogError> {
-        let mut out = vec![ENTRY_VERSION, self.kind.byte()];
+        // Entries are written on the path of every bet: one allocation, of
+        // the final size.
+        let fields = std::iter::once(&self.scheme)
+            .chain(&self.ids)
+            .chain(&self.values);
+        let len = 12 + fields.map(|f| 2 + f.len()).sum::<usize>();
+        let mut out = Vec::with_capacity(len);
+        out.extend_from_slice(&[ENTRY_VERSION, self.kind.byte()]);
         out.extend_from_slice(&self.time_ms.to_be_bytes());
-        put_field(&mut out, "scheme", &self.scheme)?;
+        put_field(&mut out, || "scheme".into(), &self.scheme)?;
         put_list(&mut out, "ids", &self.ids)?;
         put_list(&mut out, "values", &self.values)?;
         if out.len() > MAX_ENTRY_BYTES {
@@ -121,9 +128,11 @@ impl LogEntry {
     }
 }
 
-fn put_field(out: &mut Vec<u8>, name: &str, text: &str) -> Result<(), TlogError> {
-    let len = u16::try_from(text.len())
-        .map_err(|_| TlogError::BadEntry(format!("{name}: {} bytes, at most 65535", text.len())))?;
+/// `name` is a closure so the field's name is only written out for an error.
+fn put_field(out: &mut Vec<u8>, name: impl Fn() -> String, text: &str) -> Result<(), TlogError> {
+    let len = u16::try_from(text.len()).map_err(|_| {
+        TlogError::BadEntry(format!("{}: {} bytes, at most 65535", name(), text.len()))
+    })?;
     out.extend_from_slice(&len.to_be_bytes());
     out.extend_from_slice(text.as_bytes());
     Ok(())
@@ -134,7 +143,7 @@ fn put_list(out: &mut Vec<u8>, name: &str, items: &[String]) -> Result<(), TlogE
         .map_err(|_| TlogError::BadEntry(format!("{name}: {} items, at most 255", items.len())))?;
     out.push(count);
     for (i, item) in items.iter().enumerate() {
-        put_field(out, &format!("{name}[{i}]"), item)?;
+        put_field(out, || format!("{name}[{i}]"), item)?;
     }
     Ok(())
 }

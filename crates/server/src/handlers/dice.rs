@@ -107,7 +107,7 @@ pub async fn post(
         receipts,
         ..BetView::from(receipt.bet)
     };
-    if !receipt.replayed {
+    if !receipt.replayed && state.events().wanted("dice") {
         if let Ok(body) = serde_json::to_value(&view) {
             state
                 .events()

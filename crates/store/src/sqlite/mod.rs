@@ -59,6 +59,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         10,
         include_str!("../../migrations/sqlite/0010_log_names.sql"),
     ),
+    (
+        11,
+        include_str!("../../migrations/sqlite/0011_log_queue_rowid.sql"),
+    ),
 ];
 
 /// Read connections kept open.

@@ -3,11 +3,12 @@
 //!
 //! Appending is queueing: the transaction that shows a commitment, reveal or
 //! outcome also inserts its entry, so nothing is shown that the log will not
-//! hold. The sequencer ([`sequence`]) later takes the queue in order, gives
-//! each entry the next leaf index, stores the tree's new hashes (only the
-//! frontier is read for that) and a checkpoint signed by the caller's key, in
-//! one transaction: a second sequencer racing it fails on the unique leaf
-//! indexes and writes nothing.
+//! hold. The sequencer later takes the queue in order ([`plan`], on a
+//! reader), gives each entry the next leaf index, computes the tree's new
+//! hashes (only the frontier is read for that) and signs the checkpoint with
+//! the caller's key ([`prepare`], in memory), then stores them in one
+//! transaction ([`append_planned`]): a second sequencer racing it fails on
+//! the checkpoint or the unique leaf indexes and writes nothing.
 
 pub(crate) mod entries;
 pub(crate) mod tx;
@@ -17,6 +18,7 @@ use fairseed_tlog::{
 };
 
 use crate::error::{Refusal, StoreError, StoreResult};
+use tx::HashBytes;
 pub(crate) use tx::LogTx;
 
 /// The most entries one sequencing step takes.
@@ -164,47 +166,92 @@ pub(crate) fn pair_subject(pair_id: i64) -> String {
     format!("dice-pair\n{pair_id:020}")
 }
 
-/// Sequences up to `max` queued entries and signs the new checkpoint;
-/// `None` if nothing was queued and a checkpoint exists (the first call
-/// signs the empty tree).
-pub(crate) async fn sequence<T: LogTx>(
-    tx: &mut T,
-    max: u32,
-    sign: SignFn,
-    now: i64,
-) -> StoreResult<Option<LogCheckpoint>> {
-    let latest = tx.latest_log_checkpoint().await?;
-    let size = latest.as_ref().map_or(0, |c| c.size);
+/// What one sequencing step appends, read on a reader so that the writer
+/// (on SQLite the bets' only thread) spends nothing on reading or hashing.
+pub(crate) struct Plan {
+    /// The tree size of the latest checkpoint, `None` before the first.
+    size: Option<u64>,
+    /// The queued entries taken, in queue order: their queue ids and leaf hashes.
+    pending: Vec<(i64, HashBytes)>,
+    /// The stored hashes appending needs (the tree's frontier).
+    frontier: Vec<(u64, HashBytes)>,
+}
+
+/// The step [`plan`] read, hashed and signed: what [`append_planned`] writes.
+pub(crate) struct Planned {
+    size: u64,
+    assigned: Vec<(i64, u64, HashBytes)>,
+    added: Vec<(u64, HashBytes)>,
+    checkpoint: LogCheckpoint,
+}
+
+/// Reads what the next step appends: up to `max` queued entries; `None` if
+/// nothing was queued and a checkpoint exists (the first step signs the
+/// empty tree).
+pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<Plan>> {
+    let size = tx.latest_log_checkpoint().await?.map(|c| c.size);
     let pending = tx.pending_log_entries(max).await?;
-    if pending.is_empty() && latest.is_some() {
+    if pending.is_empty() && size.is_some() {
         return Ok(None);
     }
+    let frontier = tx.log_hashes(&frontier_indexes(size.unwrap_or(0))).await?;
+    Ok(Some(Plan {
+        size,
+        pending,
+        frontier,
+    }))
+}
+
+/// Gives the planned entries the next leaf indexes, computes the tree's new
+/// hashes and root, and signs the new checkpoint; touches no store.
+pub(crate) fn prepare(plan: Plan, sign: SignFn) -> StoreResult<Planned> {
+    let size = plan.size.unwrap_or(0);
     let mut hashes = SparseHashes::new();
-    for (index, hash) in tx.log_hashes(&frontier_indexes(size)).await? {
+    for (index, hash) in plan.frontier {
         hashes.insert(index, Hash(hash));
     }
-    let leaves: Vec<Hash> = pending.iter().map(|(_, h)| Hash(*h)).collect();
+    let leaves: Vec<Hash> = plan.pending.iter().map(|(_, h)| Hash(*h)).collect();
     let (added, root) = append_leaves(size, &leaves, &mut hashes)
         .map_err(|e| StoreError::other(format!("the stored log is incomplete: {e}")))?;
-    let assigned: Vec<(i64, u64, [u8; 32])> = pending
+    let assigned: Vec<(i64, u64, HashBytes)> = plan
+        .pending
         .iter()
         .zip(size..)
         .map(|(&(id, hash), index)| (id, index, hash))
         .collect();
-    if tx.set_leaf_indexes(&assigned).await? != assigned.len() as u64 {
-        return Err(StoreError::conflict(
-            Refusal::Constraint,
-            "another sequencer took these entries",
-        ));
-    }
-    let added: Vec<(u64, [u8; 32])> = added.into_iter().map(|(i, h)| (i, h.0)).collect();
-    tx.insert_log_hashes(&added).await?;
     let new_size = size + assigned.len() as u64;
     let note = sign(new_size, root.0)?;
-    tx.insert_log_checkpoint(new_size, &note, now).await?;
-    Ok(Some(LogCheckpoint {
-        size: new_size,
-        note,
-        cosignatures: Vec::new(),
-    }))
+    Ok(Planned {
+        size,
+        assigned,
+        added: added.into_iter().map(|(i, h)| (i, h.0)).collect(),
+        checkpoint: LogCheckpoint {
+            size: new_size,
+            note,
+            cosignatures: Vec::new(),
+        },
+    })
+}
+
+/// Writes a prepared step in one transaction, if the log is still where the
+/// plan read it: another sequencer's step in between fails this one (on the
+/// checkpoint it signed, or on the entries it took) and writes nothing.
+pub(crate) async fn append_planned<T: LogTx>(
+    tx: &mut T,
+    planned: Planned,
+    now: i64,
+) -> StoreResult<LogCheckpoint> {
+    let taken =
+        || StoreError::conflict(Refusal::Constraint, "another sequencer took these entries");
+    let latest = tx.latest_log_checkpoint().await?.map_or(0, |c| c.size);
+    if latest != planned.size {
+        return Err(taken());
+    }
+    if tx.set_leaf_indexes(&planned.assigned).await? != planned.assigned.len() as u64 {
+        return Err(taken());
+    }
+    tx.insert_log_hashes(&planned.added).await?;
+    let head = planned.checkpoint;
+    tx.insert_log_checkpoint(head.size, &head.note, now).await?;
+    Ok(head)
 }
