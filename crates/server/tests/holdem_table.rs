@@ -253,6 +253,47 @@ fn hand_receipts(got: &[Value], table: &str) {
     );
 }
 
+/// The finished hands come with the receipts of the entries that published
+/// the session's commitment and its end, and each hand's commit and seed,
+/// the values as the records show them.
+fn records_receipts(answer: &Value, table: &str, session_commit: &str) {
+    use base64::prelude::*;
+    use fairseed_tlog::EntryKind::{Commitment, Reveal};
+    let entries: Vec<fairseed_tlog::LogEntry> = answer["receipts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no receipts: {answer}"))
+        .iter()
+        .map(|r| {
+            let bytes = BASE64_STANDARD
+                .decode(r["entry"].as_str().expect("entry"))
+                .expect("base64");
+            fairseed_tlog::LogEntry::decode(&bytes).expect("an entry")
+        })
+        .collect();
+    let find = |kind, ids: &[String]| {
+        entries
+            .iter()
+            .find(|e| e.kind == kind && e.ids == ids)
+            .unwrap_or_else(|| panic!("no {kind:?} receipt of {ids:?}: {answer}"))
+    };
+    let session = [format!("holdem_table:{table}")];
+    assert!(find(Commitment, &session)
+        .values
+        .iter()
+        .any(|v| v == session_commit));
+    find(Reveal, &session);
+    let records = answer["hands"].as_array().expect("hands");
+    for record in records {
+        let ids = [table.to_owned(), record["hand"].to_string()];
+        assert_eq!(
+            find(Commitment, &ids).values,
+            [record["commit"].as_str().expect("commit")]
+        );
+        assert_eq!(find(Reveal, &ids).values, [record["seed"].to_string()]);
+    }
+    assert_eq!(entries.len(), 2 + 2 * records.len(), "{answer}");
+}
+
 fn play(server: &Server) {
     let addr = server.addr.as_str();
     let mut http = Client::new(addr);
@@ -391,6 +432,7 @@ fn play(server: &Server) {
     };
     let records = revealed["hands"].as_array().expect("hands");
     assert_eq!(records.len(), hands.len());
+    records_receipts(&revealed, &table, &session_commit);
     for (record, hand) in records.iter().zip(&hands) {
         let deal = &record["deal"];
         let secret =

@@ -170,7 +170,9 @@ pub async fn get_table(
 }
 
 /// The table's finished hands, oldest first: each hand's record, with the
-/// session secret once the table closed. A read.
+/// session secret once the table closed, and the receipts of the log
+/// entries that published each hand's commit and seed and the session's
+/// commitment (and its end). A read.
 #[instrument(skip_all)]
 pub async fn get_hands(
     State(state): State<AppState>,
@@ -183,7 +185,13 @@ pub async fn get_hands(
         .into_iter()
         .map(|(record, _)| record)
         .collect();
-    Ok(Json(json!({ "hands": hands })))
+    let numbers: Vec<u64> = hands.iter().filter_map(|h| h["hand"].as_u64()).collect();
+    let shown = rows::shown_hands(&table, &numbers, row.revealed.is_some());
+    Ok(Json(
+        state
+            .with_shown_receipts(json!({ "hands": hands }), shown)
+            .await?,
+    ))
 }
 
 /// Upgrades to the table's WebSocket (the first message authenticates).

@@ -140,6 +140,23 @@ pub fn shown(view: &TableView) -> Vec<String> {
     names
 }
 
+/// The names of the log entries the finished hands `numbers` of table
+/// `table_id` show (`GET /v1/holdem/tables/{id}/hands`): the session's
+/// commitment (and its end once `revealed`), each hand's commit and seed.
+pub fn shown_hands(table_id: &str, numbers: &[u64], revealed: bool) -> Vec<String> {
+    let session = round_id(table_id);
+    let mut names = shown::commitment(&[&session]);
+    if revealed {
+        names.extend(shown::reveal(&[&session]));
+    }
+    for number in numbers {
+        let number = number.to_string();
+        names.extend(shown::commitment(&[table_id, &number]));
+        names.extend(shown::reveal(&[table_id, &number]));
+    }
+    names
+}
+
 /// The log entries a change from `loaded` to `next` with `messages` calls
 /// for (docs/spec.md §16.7): each hand's commit when it is dealt and its seed
 /// when it ends, named `[table, hand number]`; when the table closes, the
