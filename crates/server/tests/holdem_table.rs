@@ -189,12 +189,28 @@ fn act_if_asked(ws: &mut Ws, m: &Value, n: &mut u32) {
     ws.send(&json!({"type": "act", "id": id, "action": {"kind": kind}}));
 }
 
+/// The entries of the receipts `answer` carries (none if it has no `receipts`).
+fn receipt_entries(answer: &Value) -> Vec<fairseed_tlog::LogEntry> {
+    use base64::prelude::*;
+    answer["receipts"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            let bytes = BASE64_STANDARD
+                .decode(r["entry"].as_str().expect("entry"))
+                .expect("base64");
+            fairseed_tlog::LogEntry::decode(&bytes).expect("an entry")
+        })
+        .collect()
+}
+
 /// Each hand's commit reaches the viewer with the receipt of its log entry,
 /// on the first `state` that shows the hand, and its seed with the receipt
 /// of its reveal on the first that shows it ended; a `state` that shows
 /// nothing new carries none.
 fn hand_receipts(got: &[Value], table: &str) {
-    use base64::prelude::*;
     let mut receipted = std::collections::BTreeSet::new();
     let mut revealed = std::collections::BTreeSet::new();
     let mut last_shown = None;
@@ -206,18 +222,7 @@ fn hand_receipts(got: &[Value], table: &str) {
             last["number"].clone(),
             m["table"]["session"]["secret"].clone(),
         );
-        let entries: Vec<fairseed_tlog::LogEntry> = m["receipts"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-            .iter()
-            .map(|r| {
-                let bytes = BASE64_STANDARD
-                    .decode(r["entry"].as_str().expect("entry"))
-                    .expect("base64");
-                fairseed_tlog::LogEntry::decode(&bytes).expect("an entry")
-            })
-            .collect();
+        let entries = receipt_entries(m);
         if last_shown.as_ref() == Some(&shown) {
             assert!(entries.is_empty(), "receipts again for nothing new: {m}");
             continue;
@@ -257,19 +262,8 @@ fn hand_receipts(got: &[Value], table: &str) {
 /// the session's commitment and its end, and each hand's commit and seed,
 /// the values as the records show them.
 fn records_receipts(answer: &Value, table: &str, session_commit: &str) {
-    use base64::prelude::*;
     use fairseed_tlog::EntryKind::{Commitment, Reveal};
-    let entries: Vec<fairseed_tlog::LogEntry> = answer["receipts"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no receipts: {answer}"))
-        .iter()
-        .map(|r| {
-            let bytes = BASE64_STANDARD
-                .decode(r["entry"].as_str().expect("entry"))
-                .expect("base64");
-            fairseed_tlog::LogEntry::decode(&bytes).expect("an entry")
-        })
-        .collect();
+    let entries = receipt_entries(answer);
     let find = |kind, ids: &[String]| {
         entries
             .iter()
