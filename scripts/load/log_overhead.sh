@@ -10,8 +10,10 @@
 # for $DURATION s on POST /v1/dice/bets (scripts/load/bet.lua). Durable bets
 # are counted from the server's state afterwards (every player's next nonce);
 # with the log on, the signed checkpoint must then cover every entry within
-# ~1 s (each player's commitment and each bet's outcome). Prints a Markdown
-# table (also left in $OUT). A benchmark, not a test: nothing asserts a ratio.
+# ~1 s (each player's commitment and each bet's outcome). Also the CPU per
+# bet, from /proc over the middle of the load: the server's SQLite threads,
+# its other threads (the HTTP runtime), and wrk. Prints a Markdown table
+# (also left in $OUT). A benchmark, not a test: nothing asserts a ratio.
 #
 # Usage: scripts/load/log_overhead.sh
 #   DURATION=20 ROUNDS=3 scripts/load/log_overhead.sh
@@ -28,6 +30,7 @@ PG_BASE=${PG_BASE:-postgres://postgres@127.0.0.1:5432}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target-load}
 OUT=${OUT:-$CARGO_TARGET_DIR/log-overhead.md}
 
+(( DURATION >= 6 )) || { echo "log_overhead.sh: DURATION must be at least 6 s" >&2; exit 2; }
 for tool in wrk curl jq; do
   command -v "$tool" >/dev/null || { echo "log_overhead.sh: $tool is required" >&2; exit 2; }
 done
@@ -57,6 +60,27 @@ start_server() {
   launch_server "$log" "${args[@]}"
 }
 
+# cpu_ticks SERVER WRK: the CPU ticks (user + system) so far of the server's
+# SQLite threads (its writer and WAL checkpointer; none on PostgreSQL), of
+# its other threads, and of wrk.
+cpu_ticks() {
+  local writer=0 rest=0 t stat
+  for t in /proc/"$1"/task/*; do
+    stat=$(<"$t/stat") || continue
+    stat=${stat##*) }
+    read -r -a f <<<"$stat"
+    if [[ $(<"$t/comm") == fairseed-sqlite* ]]; then
+      writer=$((writer + f[11] + f[12]))
+    else
+      rest=$((rest + f[11] + f[12]))
+    fi
+  done
+  stat=$(<"/proc/$2/stat")
+  stat=${stat##*) }
+  read -r -a f <<<"$stat"
+  echo "$writer $rest $((f[11] + f[12]))"
+}
+
 # The tree size the latest checkpoint signs (its second line).
 tree_size() { curl -sf "$URL/log/checkpoint" | sed -n 2p; }
 
@@ -77,7 +101,14 @@ for round in $(seq "$ROUNDS"); do
     out="$WORK/wrk-$label.txt"
     RUN_ID="$label-$$" TOKENS_FILE="$WORK/tokens" WRK_THREADS=1 \
       wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
-      -s "$HERE/bet.lua" "$URL" >"$out"
+      -s "$HERE/bet.lua" "$URL" >"$out" &
+    wrk_pid=$!
+    # CPU in the middle of the load, away from its ramp-up and end.
+    sleep 2
+    read -r w0 r0 c0 < <(cpu_ticks "$SERVER_PID" "$wrk_pid")
+    sleep $((DURATION - 4))
+    read -r w1 r1 c1 < <(cpu_ticks "$SERVER_PID" "$wrk_pid")
+    wait "$wrk_pid"
     bets=$(durable_bets)
     line=$(grep '^p50_ms=' "$out")
     secs=$(field duration_s "$line")
@@ -91,7 +122,10 @@ for round in $(seq "$ROUNDS"); do
     BETS[$mode]=$(( ${BETS[$mode]:-0} + bets ))
     SECS[$mode]=$(awk -v a="${SECS[$mode]:-0}" -v b="$secs" 'BEGIN { print a + b }')
     rate=$(awk -v b="$bets" -v s="$secs" 'BEGIN { printf "%.0f", b / s }')
-    ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $logged |")
+    window=$((DURATION - 4))
+    per_bet() { awk -v t="$1" -v r="$rate" -v w="$window" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", 1e6 * t / hz / (r * w) }'; }
+    cpu="$(per_bet $((w1 - w0))) / $(per_bet $((r1 - r0))) / $(per_bet $((c1 - c0)))"
+    ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $logged | $cpu |")
     stop_server
     # The next run starts with no dirty pages of this one left to write back.
     rm -rf "$WORK/data-$label"
@@ -102,8 +136,8 @@ done
 ratio=$(awk -v bon="${BETS[on]}" -v son="${SECS[on]}" -v boff="${BETS[off]}" -v soff="${SECS[off]}" \
   'BEGIN { printf "%.1f", 100 * (bon / son) / (boff / soff) }')
 {
-  echo "| round | log | durable bets | bets/s | p50 ms | p99 ms | non-2xx | tree size after |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| round | log | durable bets | bets/s | p50 ms | p99 ms | non-2xx | tree size after | CPU µs/bet: writer / rest / wrk |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo
   echo "bets/s with the log: **$ratio %** of without (all rounds)."
