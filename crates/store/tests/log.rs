@@ -557,3 +557,63 @@ async fn postgres_finds_entries_across_hash_chunks() {
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
+
+/// PostgreSQL gives ids out of commit order: an entry whose transaction
+/// stays open while later entries are sequenced, step after step, is still
+/// sequenced once it commits — the floor the sequencer reads above does not
+/// pass a transaction still open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_sequences_an_entry_committed_after_later_ones() {
+    let Some(url) = common::postgres_url("late entries on PostgreSQL") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("connect");
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("connect");
+    let mut late = sqlx::Connection::begin(&mut conn).await.expect("begin");
+    let straggler = b"an entry committed late".to_vec();
+    sqlx::query(&format!(
+        "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at) VALUES ($1, $2, 0)"
+    ))
+    .bind(&straggler)
+    .bind(&leaf_hash(&straggler).0[..])
+    .execute(&mut *late)
+    .await
+    .expect("queued, not committed");
+    let mut queued = Vec::new();
+    for n in 0..4u8 {
+        let (_, p) = store
+            .create_player(&format!("{n:064}"), 1, pair(n))
+            .await
+            .expect("player");
+        queued.extend(p.appended);
+        while store
+            .sequence_log(100, signer())
+            .await
+            .expect("step")
+            .is_some()
+        {}
+    }
+    late.commit().await.expect("committed");
+    while store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .is_some()
+    {}
+    let head = store.log_checkpoint().await.expect("latest").expect("some");
+    let all = store
+        .log_leaves(0, u32::try_from(head.size).expect("small"))
+        .await
+        .expect("all");
+    assert_eq!(all.len(), queued.len() + 1, "every entry has its leaf");
+    assert_eq!(all.last(), Some(&straggler), "the late one last");
+    assert_eq!(&all[..queued.len()], &queued[..]);
+    check_tree(&store, &head, &all).await;
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}

@@ -7,6 +7,16 @@ use crate::error::StoreResult;
 use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, HashBytes, LogTx};
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 
+/// The queued entries: above the floor (migration 12), read in id order
+/// through the primary key. The leaf index is tested through an expression
+/// so that the planner does not take its index instead, whose NULLs include
+/// every sequenced row's queued version until a vacuum.
+macro_rules! waiting {
+    () => {
+        "id > (SELECT floor FROM log_pending_floor) AND COALESCE(leaf_index, -1) = -1"
+    };
+}
+
 fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64>> {
     values.map(|v| convert::to_i64(v, what)).collect()
 }
@@ -53,9 +63,11 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {
-        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(
-            "SELECT id, leaf_hash FROM log_entries WHERE leaf_index IS NULL ORDER BY id LIMIT $1",
-        )
+        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(concat!(
+            "SELECT id, leaf_hash FROM log_entries WHERE ",
+            waiting!(),
+            " ORDER BY id LIMIT $1"
+        ))
         .bind(i64::from(limit))
         .fetch_all(self.conn().await?)
         .await?;
@@ -80,6 +92,39 @@ impl LogTx for PgTx<'_> {
             self.seal_hash_chunks(first.1, last.1 + 1).await?;
         }
         Ok(done.rows_affected())
+    }
+
+    /// Raises the floor to its candidate once every transaction that could
+    /// hold an id up to it has ended and none of those waits, then takes a
+    /// new candidate: the highest id given so far, read before the first
+    /// transaction id not yet given (a queued entry's transaction has its id
+    /// before the entry takes one, so any entry up to the candidate belongs
+    /// to a transaction before that one). Three statements, three snapshots,
+    /// in this order.
+    async fn raise_pending_floor(&mut self) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE log_pending_floor f SET floor = candidate, candidate = NULL, after_xid = NULL
+             WHERE after_xid IS NOT NULL
+               AND pg_snapshot_xmin(pg_current_snapshot()) >= after_xid
+               AND NOT EXISTS (SELECT 1 FROM log_entries
+                   WHERE id > f.floor AND id <= f.candidate AND COALESCE(leaf_index, -1) = -1)",
+        )
+        .execute(self.conn().await?)
+        .await?;
+        sqlx::query(
+            "UPDATE log_pending_floor SET candidate =
+                (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM log_entries_id_seq)
+             WHERE after_xid IS NULL",
+        )
+        .execute(self.conn().await?)
+        .await?;
+        sqlx::query(
+            "UPDATE log_pending_floor SET after_xid = pg_snapshot_xmax(pg_current_snapshot())
+             WHERE after_xid IS NULL",
+        )
+        .execute(self.conn().await?)
+        .await?;
+        Ok(())
     }
 
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
@@ -231,10 +276,11 @@ impl LogTx for PgTx<'_> {
         if row.is_some() {
             return entry_row(row);
         }
-        let queued: Option<(Vec<u8>, Option<i64>)> = sqlx::query_as(
-            "SELECT entry, leaf_index FROM log_entries
-             WHERE leaf_index IS NULL AND leaf_hash = $1 ORDER BY id LIMIT 1",
-        )
+        let queued: Option<(Vec<u8>, Option<i64>)> = sqlx::query_as(concat!(
+            "SELECT entry, leaf_index FROM log_entries WHERE ",
+            waiting!(),
+            " AND leaf_hash = $1 ORDER BY id LIMIT 1"
+        ))
         .bind(&leaf_hash[..])
         .fetch_optional(self.conn().await?)
         .await?;

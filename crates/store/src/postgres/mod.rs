@@ -57,6 +57,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         11,
         include_str!("../../migrations/postgres/0011_log_names.sql"),
     ),
+    (
+        12,
+        include_str!("../../migrations/postgres/0012_log_pending_floor.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

@@ -250,6 +250,7 @@ pub(crate) async fn append_planned<T: LogTx>(
     if tx.set_leaf_indexes(&planned.assigned).await? != planned.assigned.len() as u64 {
         return Err(taken());
     }
+    tx.raise_pending_floor().await?;
     tx.insert_log_hashes(&planned.added).await?;
     let head = planned.checkpoint;
     tx.insert_log_checkpoint(head.size, &head.note, now).await?;

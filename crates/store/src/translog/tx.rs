@@ -65,6 +65,14 @@ pub(crate) trait LogTx {
     /// has none; how many were given one.
     async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64, HashBytes)]) -> StoreResult<u64>;
 
+    /// After a step gave leaf indexes: lets the next steps look for queued
+    /// entries above what this one settled, where the backend needs a floor
+    /// for that (PostgreSQL, whose ids do not follow commit order; SQLite's
+    /// do, and it needs none).
+    async fn raise_pending_floor(&mut self) -> StoreResult<()> {
+        Ok(())
+    }
+
     /// Stores new tree hashes by their stored-hash index.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()>;
 
