@@ -81,6 +81,13 @@ cpu_ticks() {
   echo "$writer $rest $((f[11] + f[12]))"
 }
 
+# per_bet TICKS RATE: µs of CPU per bet, for TICKS over the measured window
+# (the load but its first and last 2 s) at RATE bets/s.
+per_bet() {
+  awk -v t="$1" -v r="$2" -v w="$((DURATION - 4))" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { printf "%.0f", 1e6 * t / hz / (r * w) }'
+}
+
 # The tree size the latest checkpoint signs (its second line).
 tree_size() { curl -sf "$URL/log/checkpoint" | sed -n 2p; }
 
@@ -122,9 +129,7 @@ for round in $(seq "$ROUNDS"); do
     BETS[$mode]=$(( ${BETS[$mode]:-0} + bets ))
     SECS[$mode]=$(awk -v a="${SECS[$mode]:-0}" -v b="$secs" 'BEGIN { print a + b }')
     rate=$(awk -v b="$bets" -v s="$secs" 'BEGIN { printf "%.0f", b / s }')
-    window=$((DURATION - 4))
-    per_bet() { awk -v t="$1" -v r="$rate" -v w="$window" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", 1e6 * t / hz / (r * w) }'; }
-    cpu="$(per_bet $((w1 - w0))) / $(per_bet $((r1 - r0))) / $(per_bet $((c1 - c0)))"
+    cpu="$(per_bet $((w1 - w0)) "$rate") / $(per_bet $((r1 - r0)) "$rate") / $(per_bet $((c1 - c0)) "$rate")"
     ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $logged | $cpu |")
     stop_server
     # The next run starts with no dirty pages of this one left to write back.

@@ -516,6 +516,19 @@ async fn sqlite_finds_entries_across_hash_chunks() {
     assert_eq!(replay.appended, vec![queued[5000].clone()]);
 }
 
+/// A store in a fresh schema, and a plain connection to the same database
+/// that writes to it directly (its tables named with the schema).
+async fn pg_store_and_connection(url: &str) -> (String, PgStore, sqlx::PgConnection) {
+    let schema = common::fresh_schema_name();
+    let store = PgStore::connect(url, Some(&schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("connect");
+    let conn = <sqlx::PgConnection as sqlx::Connection>::connect(url)
+        .await
+        .expect("connect");
+    (schema, store, conn)
+}
+
 /// On PostgreSQL, with entries queued directly in SQL (a bet per entry would
 /// take minutes), their leaf hashes computed by PostgreSQL's own `sha256`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -523,13 +536,7 @@ async fn postgres_finds_entries_across_hash_chunks() {
     let Some(url) = common::postgres_url("transparency log chunks on PostgreSQL") else {
         return;
     };
-    let schema = common::fresh_schema_name();
-    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
-        .await
-        .expect("connect");
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .expect("connect");
+    let (schema, store, mut conn) = pg_store_and_connection(&url).await;
     let count = 2 * CHUNK + 100;
     let queue = |from: usize, to: usize| {
         format!(
@@ -567,13 +574,7 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
     let Some(url) = common::postgres_url("late entries on PostgreSQL") else {
         return;
     };
-    let schema = common::fresh_schema_name();
-    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
-        .await
-        .expect("connect");
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .expect("connect");
+    let (schema, store, mut conn) = pg_store_and_connection(&url).await;
     let mut late = sqlx::Connection::begin(&mut conn).await.expect("begin");
     let straggler = b"an entry committed late".to_vec();
     sqlx::query(&format!(

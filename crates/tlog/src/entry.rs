@@ -75,7 +75,8 @@ impl LogEntry {
         let fields = std::iter::once(&self.scheme)
             .chain(&self.ids)
             .chain(&self.values);
-        let len = 12 + fields.map(|f| 2 + f.len()).sum::<usize>();
+        // Version, kind, time and the two counts, then each field's length and bytes.
+        let len = 1 + 1 + 8 + 2 + fields.map(|f| 2 + f.len()).sum::<usize>();
         let mut out = Vec::with_capacity(len);
         out.extend_from_slice(&[ENTRY_VERSION, self.kind.byte()]);
         out.extend_from_slice(&self.time_ms.to_be_bytes());

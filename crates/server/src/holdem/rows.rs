@@ -121,11 +121,7 @@ pub fn write(
 /// in play's commit, and between hands the last hand's commit and seed,
 /// named as [`log_entries`] and the store queue them.
 pub fn shown(view: &TableView) -> Vec<String> {
-    let session = round_id(&view.table_id);
-    let mut names = shown::commitment(&[&session]);
-    if view.session.secret.is_some() {
-        names.extend(shown::reveal(&[&session]));
-    }
+    let mut names = session_names(&view.table_id, view.session.secret.is_some());
     if let Some(hand) = &view.hand {
         names.extend(shown::commitment(&[
             &view.table_id,
@@ -133,9 +129,7 @@ pub fn shown(view: &TableView) -> Vec<String> {
         ]));
     }
     if let Some(last) = &view.last_hand {
-        let number = last.number.to_string();
-        names.extend(shown::commitment(&[&view.table_id, &number]));
-        names.extend(shown::reveal(&[&view.table_id, &number]));
+        names.extend(ended_hand_names(&view.table_id, last.number));
     }
     names
 }
@@ -144,16 +138,28 @@ pub fn shown(view: &TableView) -> Vec<String> {
 /// `table_id` show (`GET /v1/holdem/tables/{id}/hands`): the session's
 /// commitment (and its end once `revealed`), each hand's commit and seed.
 pub fn shown_hands(table_id: &str, numbers: &[u64], revealed: bool) -> Vec<String> {
+    let mut names = session_names(table_id, revealed);
+    for &number in numbers {
+        names.extend(ended_hand_names(table_id, number));
+    }
+    names
+}
+
+/// The session's commitment and, once `revealed`, its end.
+fn session_names(table_id: &str, revealed: bool) -> Vec<String> {
     let session = round_id(table_id);
     let mut names = shown::commitment(&[&session]);
     if revealed {
         names.extend(shown::reveal(&[&session]));
     }
-    for number in numbers {
-        let number = number.to_string();
-        names.extend(shown::commitment(&[table_id, &number]));
-        names.extend(shown::reveal(&[table_id, &number]));
-    }
+    names
+}
+
+/// An ended hand's commit and seed.
+fn ended_hand_names(table_id: &str, number: u64) -> Vec<String> {
+    let number = number.to_string();
+    let mut names = shown::commitment(&[table_id, &number]);
+    names.extend(shown::reveal(&[table_id, &number]));
     names
 }
 
