@@ -181,10 +181,7 @@ async fn logged_outcome<T: Tx>(
     let Some((commitment, client_seed)) = tx.pair_seeds(bet.pair_id).await? else {
         return Ok(Vec::new());
     };
-    let outcome = entries::dice_outcome(&commitment, &client_seed, bet);
-    let Some(bytes) = translog::encode(true, Some(outcome), created_at)? else {
-        return Ok(Vec::new());
-    };
+    let bytes = outcome_bytes(bet, &commitment, &client_seed, created_at)?;
     let hash = fairseed_tlog::leaf_hash(&bytes).0;
     Ok(tx
         .log_entry_by_hash(&hash)
@@ -192,6 +189,26 @@ async fn logged_outcome<T: Tx>(
         .map(|found| found.entry)
         .into_iter()
         .collect())
+}
+
+/// The outcome entry of a stored bet: what it queued, or (on SQLite) what
+/// its row stands for in the log.
+pub(crate) fn bet_entry(raw: BetRaw, commitment: &str, client_seed: &str) -> StoreResult<Vec<u8>> {
+    let created_at = raw.created_at;
+    outcome_bytes(&raw.check()?, commitment, client_seed, created_at)
+}
+
+/// The bytes of `bet`'s outcome entry, stored at `created_at` on a pair
+/// with this commitment and client seed.
+fn outcome_bytes(
+    bet: &BetRow,
+    commitment: &str,
+    client_seed: &str,
+    created_at: i64,
+) -> StoreResult<Vec<u8>> {
+    let outcome = entries::dice_outcome(commitment, client_seed, bet);
+    translog::encode(true, Some(outcome), created_at)?
+        .ok_or_else(|| StoreError::other("a bet's outcome entry did not encode"))
 }
 
 /// Settles `req` on `pair`'s next nonce from `balance`: the bet to store

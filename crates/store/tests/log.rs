@@ -121,6 +121,13 @@ async fn changes(store: &dyn Store) -> Vec<Vec<u8>> {
     assert_eq!(reveal.values, vec![hex::encode([1u8; 32])]);
     queued.extend(rotation.appended);
     queued.extend(rotation.current.appended);
+    // A bet between two queued entries keeps its place among them.
+    let second = store.place_bet(bet(player.id, "b2")).await.expect("bet");
+    assert_eq!(
+        decode(&second.appended[0]).ids,
+        vec![rotation.current.commitment.clone(), "0".into()]
+    );
+    queued.extend(second.appended);
 
     let extra = LogEntry {
         kind: EntryKind::Commitment,
@@ -244,7 +251,7 @@ async fn scenario(store: Arc<dyn Store>) {
         .expect("idle")
         .is_none());
     let queued = changes(store.as_ref()).await;
-    assert_eq!(queued.len(), 7);
+    assert_eq!(queued.len(), 8);
     let queued_only = store
         .log_entry(leaf_hash(&queued[0]).0)
         .await
@@ -264,7 +271,7 @@ async fn scenario(store: Arc<dyn Store>) {
         .await
         .expect("step")
         .expect("grew");
-    assert_eq!(second.size, 7);
+    assert_eq!(second.size, 8);
     assert_eq!(
         store.log_checkpoint().await.expect("latest"),
         Some(second.clone())
@@ -288,15 +295,18 @@ async fn cosignatures(store: &dyn Store, first: &LogCheckpoint, second: &LogChec
         .await
         .expect("b on 5");
     store
-        .add_log_cosignature(7, a, "— w.test/a CCCC\n")
+        .add_log_cosignature(second.size, a, "— w.test/a CCCC\n")
         .await
-        .expect("a on 7");
+        .expect("a on the second");
     // A second line of one witness on one size keeps the first.
     store
-        .add_log_cosignature(7, a, "— w.test/a DDDD\n")
+        .add_log_cosignature(second.size, a, "— w.test/a DDDD\n")
         .await
         .expect("again");
-    assert_eq!(store.log_cosigned_size(a).await.expect("a"), Some(7));
+    assert_eq!(
+        store.log_cosigned_size(a).await.expect("a"),
+        Some(second.size)
+    );
     assert_eq!(store.log_cosigned_size(b).await.expect("b"), Some(5));
     let latest = store.log_checkpoint().await.expect("latest").expect("some");
     assert_eq!(latest.note, second.note);
@@ -309,8 +319,8 @@ async fn cosignatures(store: &dyn Store, first: &LogCheckpoint, second: &LogChec
         .log_cosigned_checkpoint(1)
         .await
         .expect("one")
-        .expect("7");
-    assert_eq!(one.size, 7);
+        .expect("the second");
+    assert_eq!(one.size, second.size);
     let two = store
         .log_cosigned_checkpoint(2)
         .await
@@ -364,6 +374,31 @@ async fn a_replay_carries_only_an_entry_the_log_holds() {
     on.sequence_log(100, signer()).await.expect("sequenced");
     let replay = on.place_bet(bet(player.id, "lit")).await.expect("replay");
     assert_eq!(replay.appended, placed.appended, "found once sequenced too");
+}
+
+/// On SQLite a bet is its own entry: the bets placed while the log was off
+/// are not leaves, even between logged ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bets_placed_while_the_log_was_off_are_no_leaves() {
+    let on = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
+    let off = on.clone().with_log(false);
+    let (player, created) = on
+        .create_player(&"f".repeat(64), 10, pair(9))
+        .await
+        .expect("player");
+    let mut logged = created.appended;
+    logged.extend(on.place_bet(bet(player.id, "a")).await.expect("a").appended);
+    off.place_bet(bet(player.id, "dark")).await.expect("dark");
+    logged.extend(on.place_bet(bet(player.id, "b")).await.expect("b").appended);
+    assert_eq!(logged.len(), 3);
+    let head = on
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .expect("grew");
+    assert_eq!(head.size, 3);
+    assert_eq!(on.log_leaves(0, 10).await.expect("leaves"), logged);
+    assert_eq!(on.log_leaves(2, 1).await.expect("one leaf"), logged[2..]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

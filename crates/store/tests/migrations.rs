@@ -157,6 +157,13 @@ async fn sqlite_log_entries_become_queue_and_leaves() {
         .expect("schema");
     assert!(!queue.contains("AUTOINCREMENT"), "{queue}");
     assert_eq!(sequenced, 0);
+    // Migration 12: the sequencer resumes after the last leaf's queued entry.
+    let resumes: (i64, i64) = conn
+        .query_row("SELECT entry_id, bet_id FROM log_sequenced", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .expect("sequenced");
+    assert_eq!(resumes, (2, 0));
     conn.execute(
         "INSERT INTO log_queue (entry, leaf_hash, created_at) VALUES (x'00', zeroblob(32), 0)",
         [],

@@ -3,8 +3,8 @@
 
 use super::tx::PgTx;
 use crate::convert;
-use crate::error::StoreResult;
-use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, HashBytes, LogTx};
+use crate::error::{StoreError, StoreResult};
+use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, EntryAt, HashBytes, LogTx};
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 
 /// The queued entries: above the floor (migration 12), read in id order
@@ -62,7 +62,7 @@ impl LogTx for PgTx<'_> {
         .await?)
     }
 
-    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {
+    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>> {
         let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(concat!(
             "SELECT id, leaf_hash FROM log_entries WHERE ",
             waiting!(),
@@ -72,12 +72,22 @@ impl LogTx for PgTx<'_> {
         .fetch_all(self.conn().await?)
         .await?;
         rows.into_iter()
-            .map(|(id, hash)| Ok((id, hash_bytes(hash)?)))
+            .map(|(id, hash)| Ok((EntryAt::Queue(id), hash_bytes(hash)?)))
             .collect()
     }
 
-    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64, HashBytes)]) -> StoreResult<u64> {
-        let ids: Vec<i64> = assigned.iter().map(|(id, _, _)| *id).collect();
+    /// Every entry is queued here: bets queue theirs beside the bet.
+    async fn set_leaf_indexes(
+        &mut self,
+        assigned: &[(EntryAt, u64, HashBytes)],
+    ) -> StoreResult<u64> {
+        let ids = assigned
+            .iter()
+            .map(|(at, _, _)| match at {
+                EntryAt::Queue(id) => Ok(*id),
+                EntryAt::Bet(_) => Err(StoreError::other("a bet is not its own entry here")),
+            })
+            .collect::<StoreResult<Vec<i64>>>()?;
         let indexes = to_i64s(assigned.iter().map(|(_, i, _)| *i), "leaf index")?;
         let done = sqlx::query(
             "UPDATE log_entries e SET leaf_index = v.idx

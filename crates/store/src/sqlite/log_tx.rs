@@ -1,27 +1,27 @@
 //! The [`LogTx`] primitives in SQLite's dialect.
 //!
-//! Entries queue in `log_queue`, which has no index a bet would update at a
-//! random place; the sequencer appends leaves to `log_leaves`. One writer
-//! commits in turn, so queue ids follow commit order and the entries still
-//! waiting are exactly those past the last leaf's entry
-//! (`migrations/sqlite/0009_log_leaves.sql`). A leaf is found by its hash
-//! through sorted chunks of [`HASH_CHUNK`] leaves, written when complete.
+//! Commitments and reveals queue in `log_queue`, which has no index a bet
+//! would update at a random place; a dice bet queues nothing, its row is
+//! its own outcome entry. The sequencer appends leaves to `log_leaves`. One
+//! writer commits in turn, so queue ids and bet ids each follow commit
+//! order, and a queued entry's `bets_before` places it among the bets
+//! (`migrations/sqlite/0012_log_bet_leaves.sql`); the entries still waiting
+//! are those past `log_sequenced`. A leaf is found by its hash through
+//! sorted chunks of [`HASH_CHUNK`] leaves, written when complete.
 
 use rusqlite::{params, OptionalExtension};
 
 use super::tx::SqliteTx;
 use crate::convert;
-use crate::error::StoreResult;
-use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, HashBytes, LogTx};
+use crate::error::{StoreError, StoreResult};
+use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LogTx};
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 
-/// The queue id of the last sequenced entry (0 before the first): every
-/// entry past it waits.
-macro_rules! last_sequenced {
-    () => {
-        "(SELECT ifnull((SELECT entry_id FROM log_leaves ORDER BY leaf_index DESC LIMIT 1), 0))"
-    };
-}
+/// A queued entry still waiting: its id, leaf hash and `bets_before`.
+type Queued = (i64, HashBytes, i64);
+
+/// A logged bet: its id and outcome entry.
+type BetEntry = (i64, Vec<u8>);
 
 impl LogTx for SqliteTx<'_> {
     async fn insert_log_entry(
@@ -34,8 +34,8 @@ impl LogTx for SqliteTx<'_> {
     ) -> StoreResult<()> {
         self.0
             .prepare_cached(
-                "INSERT INTO log_queue (entry, leaf_hash, subject, name, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO log_queue (entry, leaf_hash, subject, name, created_at, bets_before)
+                 VALUES (?1, ?2, ?3, ?4, ?5, (SELECT ifnull(max(id), 0) FROM bets))",
             )?
             .execute(params![entry, &leaf_hash[..], subject, name, now])?;
         Ok(())
@@ -46,7 +46,7 @@ impl LogTx for SqliteTx<'_> {
             "SELECT entry FROM log_queue
              WHERE name IN (SELECT value FROM json_each(?1)) ORDER BY id",
         )?;
-        let names = serde_json::to_string(names).map_err(crate::error::StoreError::other)?;
+        let names = serde_json::to_string(names).map_err(StoreError::other)?;
         let rows = stmt.query_map([names], |r| r.get::<_, Vec<u8>>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -59,31 +59,47 @@ impl LogTx for SqliteTx<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {
-        let mut stmt = self.0.prepare_cached(concat!(
-            "SELECT id, leaf_hash FROM log_queue WHERE id > ",
-            last_sequenced!(),
-            " ORDER BY id LIMIT ?1"
-        ))?;
-        let rows = stmt.query_map([limit], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
-        })?;
-        rows.map(|row| {
-            let (id, hash) = row?;
-            Ok((id, hash_bytes(hash)?))
-        })
-        .collect()
+    /// Reads the queue and the bets in one snapshot: a commit between two
+    /// reads could otherwise add bets that belong after a queued entry not
+    /// read.
+    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>> {
+        self.0.execute_batch("SAVEPOINT pending")?;
+        let read = self.pending_in_snapshot(limit);
+        self.0.execute_batch("RELEASE pending")?;
+        let (queued, bets) = read?;
+        let bets = bets
+            .into_iter()
+            .map(|(id, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
+            .collect();
+        Ok(commit_order(queued, bets, limit as usize))
     }
 
-    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64, HashBytes)]) -> StoreResult<u64> {
+    async fn set_leaf_indexes(
+        &mut self,
+        assigned: &[(EntryAt, u64, HashBytes)],
+    ) -> StoreResult<u64> {
         let mut stmt = self.0.prepare_cached(
-            "INSERT OR IGNORE INTO log_leaves (leaf_index, entry_id, leaf_hash) VALUES (?1, ?2, ?3)",
+            "INSERT OR IGNORE INTO log_leaves (leaf_index, entry_id, bet_id, leaf_hash)
+             VALUES (?1, ?2, ?3, ?4)",
         )?;
+        let (mut queue_to, mut bets_to) = (0, 0);
         let mut done = 0;
-        for (id, index, hash) in assigned {
+        for (at, index, hash) in assigned {
             let index = convert::to_i64(*index, "leaf index")?;
-            done += stmt.execute(params![index, id, &hash[..]])? as u64;
+            let (entry_id, bet_id) = match *at {
+                EntryAt::Queue(id) => (Some(id), None),
+                EntryAt::Bet(id) => (None, Some(id)),
+            };
+            queue_to = queue_to.max(entry_id.unwrap_or(0));
+            bets_to = bets_to.max(bet_id.unwrap_or(0));
+            done += stmt.execute(params![index, entry_id, bet_id, &hash[..]])? as u64;
         }
+        drop(stmt);
+        self.0
+            .prepare_cached(
+                "UPDATE log_sequenced SET entry_id = max(entry_id, ?1), bet_id = max(bet_id, ?2)",
+            )?
+            .execute([queue_to, bets_to])?;
         if let (Some(first), Some(last)) = (assigned.first(), assigned.last()) {
             self.seal_hash_chunks(first.1, last.1 + 1)?;
         }
@@ -196,22 +212,130 @@ impl LogTx for SqliteTx<'_> {
         size.map(|s| convert::to_u64(s, "tree size")).transpose()
     }
 
+    /// A bet's leaf is rebuilt from the bet: bets are sequenced in id
+    /// order, so the logged bets between the first and the last of these
+    /// leaves' bets are exactly theirs, read in one range.
     async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
         let from = convert::to_i64(from, "leaf index")?;
         let mut stmt = self.0.prepare_cached(
-            "SELECT q.entry FROM log_leaves l JOIN log_queue q ON q.id = l.entry_id
+            "SELECT l.bet_id, q.entry FROM log_leaves l LEFT JOIN log_queue q ON q.id = l.entry_id
              WHERE l.leaf_index >= ?1 AND l.leaf_index < ?1 + ?2 ORDER BY l.leaf_index",
         )?;
-        let rows = stmt.query_map(params![from, count], |r| r.get::<_, Vec<u8>>(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = stmt.query_map(params![from, count], |r| {
+            Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
+        })?;
+        let leaves = rows.collect::<Result<Vec<_>, _>>()?;
+        drop(stmt);
+        let bet_ids = || leaves.iter().filter_map(|(bet, _)| *bet);
+        let mut bets = match (bet_ids().min(), bet_ids().max()) {
+            (Some(first), Some(last)) => self.bet_entries(
+                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
+                [first, last],
+            )?,
+            _ => Vec::new(),
+        }
+        .into_iter();
+        let missing = || StoreError::other("a leaf's entry is missing");
+        leaves
+            .into_iter()
+            .map(|leaf| match leaf {
+                (_, Some(entry)) => Ok(entry),
+                (Some(bet), None) => bets
+                    .find(|(id, _)| *id == bet)
+                    .map(|(_, entry)| entry)
+                    .ok_or_else(missing),
+                (None, None) => Err(missing()),
+            })
+            .collect()
     }
 
     /// A sequenced entry through the sorted chunks, then the incomplete
-    /// chunk; one still queued by reading the queue's tail.
+    /// chunk; one still waiting by reading the queue's tail, then the bets'.
     async fn log_entry_by_hash(
         &mut self,
         leaf_hash: &HashBytes,
     ) -> StoreResult<Option<LoggedEntry>> {
+        if let Some(index) = self.leaf_index_of(leaf_hash)? {
+            let leaf_index = convert::to_u64(index, "leaf index")?;
+            let found = self.log_leaves(leaf_index, 1).await?.pop();
+            return Ok(found.map(|entry| LoggedEntry {
+                entry,
+                leaf_index: Some(leaf_index),
+            }));
+        }
+        let (queue_after, mut bets_after) = self.sequenced()?;
+        let queued: Option<Vec<u8>> = self
+            .0
+            .prepare_cached(
+                "SELECT entry FROM log_queue WHERE id > ?1 AND leaf_hash = ?2 ORDER BY id LIMIT 1",
+            )?
+            .query_row(params![queue_after, &leaf_hash[..]], |r| r.get(0))
+            .optional()?;
+        if let Some(entry) = queued {
+            return Ok(Some(LoggedEntry {
+                entry,
+                leaf_index: None,
+            }));
+        }
+        const PAGE: u32 = 1024;
+        loop {
+            let page = self.pending_bets(bets_after, PAGE)?;
+            let Some(&(last, _)) = page.last() else {
+                return Ok(None);
+            };
+            let hit = page
+                .into_iter()
+                .find(|(_, entry)| fairseed_tlog::leaf_hash(entry).0 == *leaf_hash);
+            if let Some((_, entry)) = hit {
+                return Ok(Some(LoggedEntry {
+                    entry,
+                    leaf_index: None,
+                }));
+            }
+            bets_after = last;
+        }
+    }
+}
+
+impl SqliteTx<'_> {
+    /// The queued entries and the logged bets still waiting, up to `limit` each.
+    fn pending_in_snapshot(&self, limit: u32) -> StoreResult<(Vec<Queued>, Vec<BetEntry>)> {
+        let (queue_after, bets_after) = self.sequenced()?;
+        let mut stmt = self.0.prepare_cached(
+            "SELECT id, leaf_hash, ifnull(bets_before, 0) FROM log_queue
+             WHERE id > ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![queue_after, limit], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?, r.get(2)?))
+        })?;
+        let queued = rows
+            .map(|row| {
+                let (id, hash, before) = row?;
+                Ok((id, hash_bytes(hash)?, before))
+            })
+            .collect::<StoreResult<Vec<Queued>>>()?;
+        Ok((queued, self.pending_bets(bets_after, limit)?))
+    }
+
+    /// The last queued entry and the last bet given a leaf.
+    fn sequenced(&self) -> StoreResult<(i64, i64)> {
+        Ok(self
+            .0
+            .prepare_cached("SELECT entry_id, bet_id FROM log_sequenced")?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
+    }
+
+    /// Up to `limit` logged bets past `after`, with their entries.
+    fn pending_bets(&self, after: i64, limit: u32) -> StoreResult<Vec<BetEntry>> {
+        self.bet_entries(
+            "id > ?1 AND logged ORDER BY id LIMIT ?2",
+            params![after, limit],
+        )
+    }
+
+    /// The leaf index of `leaf_hash` (the first, should two be equal):
+    /// a probe in each complete chunk, then a read of the incomplete one.
+    fn leaf_index_of(&self, leaf_hash: &HashBytes) -> StoreResult<Option<i64>> {
         let size: i64 = self
             .0
             .prepare_cached("SELECT ifnull(max(leaf_index) + 1, 0) FROM log_leaves")?
@@ -221,55 +345,31 @@ impl LogTx for SqliteTx<'_> {
             "SELECT leaf_index FROM log_hash_chunks WHERE chunk = ?1 AND leaf_hash = ?2
              ORDER BY leaf_index LIMIT 1",
         )?;
-        let mut found: Option<i64> = None;
         for chunk in 0..sealed {
             let chunk = convert::to_i64(chunk, "chunk")?;
-            found = probe
+            let found = probe
                 .query_row(params![chunk, &leaf_hash[..]], |r| r.get(0))
                 .optional()?;
             if found.is_some() {
-                break;
+                return Ok(found);
             }
         }
-        drop(probe);
-        let row: Option<(Vec<u8>, Option<i64>)> = match found {
-            Some(index) => self
-                .0
-                .prepare_cached(
-                    "SELECT q.entry, l.leaf_index FROM log_leaves l JOIN log_queue q ON q.id = l.entry_id
-                     WHERE l.leaf_index = ?1",
-                )?
-                .query_row([index], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?,
-            None => self
-                .0
-                .prepare_cached(
-                    "SELECT q.entry, l.leaf_index FROM log_leaves l JOIN log_queue q ON q.id = l.entry_id
-                     WHERE l.leaf_index >= ?1 AND l.leaf_hash = ?2 ORDER BY l.leaf_index LIMIT 1",
-                )?
-                .query_row(
-                    params![convert::to_i64(sealed * HASH_CHUNK, "leaf index")?, &leaf_hash[..]],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?,
-        };
-        if row.is_some() {
-            return entry_row(row);
-        }
-        let queued: Option<(Vec<u8>, Option<i64>)> = self
+        Ok(self
             .0
-            .prepare_cached(concat!(
-                "SELECT entry, NULL FROM log_queue WHERE id > ",
-                last_sequenced!(),
-                " AND leaf_hash = ?1 ORDER BY id LIMIT 1"
-            ))?
-            .query_row([&leaf_hash[..]], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
-        entry_row(queued)
+            .prepare_cached(
+                "SELECT leaf_index FROM log_leaves WHERE leaf_index >= ?1 AND leaf_hash = ?2
+                 ORDER BY leaf_index LIMIT 1",
+            )?
+            .query_row(
+                params![
+                    convert::to_i64(sealed * HASH_CHUNK, "leaf index")?,
+                    &leaf_hash[..]
+                ],
+                |r| r.get(0),
+            )
+            .optional()?)
     }
-}
 
-impl SqliteTx<'_> {
     /// Writes the sorted hashes of every chunk completed by the leaves
     /// `from .. to` just appended.
     fn seal_hash_chunks(&mut self, from: u64, to: u64) -> StoreResult<()> {
@@ -284,5 +384,83 @@ impl SqliteTx<'_> {
             stmt.execute(params![chunk, HASH_CHUNK as i64])?;
         }
         Ok(())
+    }
+}
+
+/// Interleaves the queued entries and the logged bets still waiting (each
+/// in id order) in the order they were committed, a queued entry after the
+/// bets up to its `bets_before`, and keeps the first `limit`. Each source
+/// was read up to `limit`, so where one stopped short, an entry not read
+/// may belong among the later ones; but the `limit` first are all read and
+/// in place: a source cut short gave `limit` entries up to its cut.
+fn commit_order(
+    queued: Vec<Queued>,
+    bets: Vec<(i64, HashBytes)>,
+    limit: usize,
+) -> Vec<(EntryAt, HashBytes)> {
+    let mut out = Vec::with_capacity(queued.len() + bets.len());
+    let mut bets = bets.into_iter().peekable();
+    for (id, hash, before) in queued {
+        while let Some((bet, hash)) = bets.next_if(|&(bet, _)| bet <= before) {
+            out.push((EntryAt::Bet(bet), hash));
+        }
+        out.push((EntryAt::Queue(id), hash));
+    }
+    out.extend(bets.map(|(bet, hash)| (EntryAt::Bet(bet), hash)));
+    out.truncate(limit);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queued(id: i64, bets_before: i64) -> Queued {
+        (id, [0; 32], bets_before)
+    }
+
+    fn bets(ids: &[i64]) -> Vec<(i64, HashBytes)> {
+        ids.iter().map(|&id| (id, [1; 32])).collect()
+    }
+
+    fn order(queue: Vec<Queued>, bet_ids: &[i64], limit: usize) -> Vec<EntryAt> {
+        commit_order(queue, bets(bet_ids), limit)
+            .into_iter()
+            .map(|(at, _)| at)
+            .collect()
+    }
+
+    use EntryAt::{Bet, Queue};
+
+    #[test]
+    fn a_queued_entry_follows_the_bets_before_it() {
+        assert_eq!(
+            order(vec![queued(1, 0), queued(2, 2)], &[1, 2, 3], 10),
+            vec![Queue(1), Bet(1), Bet(2), Queue(2), Bet(3)]
+        );
+        assert_eq!(order(vec![], &[], 10), vec![]);
+    }
+
+    #[test]
+    fn stops_before_an_entry_whose_earlier_bets_were_not_all_read() {
+        // Bets 3 and 4 exist past the two read, and precede entry 1.
+        assert_eq!(order(vec![queued(1, 4)], &[1, 2], 2), vec![Bet(1), Bet(2)]);
+        assert_eq!(
+            order(vec![queued(1, 1), queued(2, 4)], &[1, 2], 2),
+            vec![Bet(1), Queue(1)]
+        );
+    }
+
+    #[test]
+    fn keeps_later_bets_back_while_the_queue_may_hold_more() {
+        // A queued entry 3 not read may precede bet 2.
+        assert_eq!(
+            order(vec![queued(1, 0), queued(2, 0)], &[2], 2),
+            vec![Queue(1), Queue(2)]
+        );
+        assert_eq!(
+            order(vec![queued(1, 0)], &[2, 3], 2),
+            vec![Queue(1), Bet(2)]
+        );
     }
 }

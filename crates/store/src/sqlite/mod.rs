@@ -63,6 +63,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         11,
         include_str!("../../migrations/sqlite/0011_log_queue_rowid.sql"),
     ),
+    (
+        12,
+        include_str!("../../migrations/sqlite/0012_log_bet_leaves.sql"),
+    ),
 ];
 
 /// Read connections kept open.

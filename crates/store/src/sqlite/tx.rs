@@ -89,6 +89,36 @@ impl SqliteTx<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The outcome entries of the bets `filter` selects (on the bets'
+    /// columns), by bet id: each rebuilt from the bet and its pair.
+    pub(crate) fn bet_entries(
+        &self,
+        filter: &str,
+        args: impl rusqlite::Params,
+    ) -> StoreResult<Vec<(i64, Vec<u8>)>> {
+        let mut stmt = self.0.prepare_cached(&format!(
+            "SELECT {BET_COLUMNS}, commitment, client_seed FROM bets
+             JOIN (SELECT id AS pair, commitment, client_seed FROM seed_pairs) ON pair = pair_id
+             WHERE {filter}"
+        ))?;
+        let rows = stmt.query_map(args, |r| {
+            Ok((
+                bet_raw(r)?,
+                r.get::<_, String>(13)?,
+                r.get::<_, String>(14)?,
+            ))
+        })?;
+        rows.map(|row| {
+            let (bet, commitment, client_seed) = row?;
+            let id = bet.id;
+            Ok((
+                id,
+                crate::accounts::bet_entry(bet, &commitment, &client_seed)?,
+            ))
+        })
+        .collect()
+    }
+
     fn records_where(
         &self,
         filter: &str,
@@ -378,6 +408,9 @@ impl Tx for SqliteTx<'_> {
             .pop())
     }
 
+    /// A logged bet (`logged` given) is its own outcome entry here: its row
+    /// is marked and nothing is queued beside it
+    /// (`migrations/sqlite/0012_log_bet_leaves.sql`).
     async fn insert_bet(
         &mut self,
         bet: &BetRow,
@@ -387,8 +420,8 @@ impl Tx for SqliteTx<'_> {
         self.0
             .prepare_cached(
                 "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
-                                   payout, balance_after, idempotency_key, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                   payout, balance_after, idempotency_key, created_at, logged)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )?
             .execute(params![
                 bet.player_id,
@@ -403,13 +436,9 @@ impl Tx for SqliteTx<'_> {
                 bet.balance_after.to_string(),
                 bet.idempotency_key,
                 now,
+                logged.is_some(),
             ])?;
-        let id = self.0.last_insert_rowid();
-        if let Some(entry) = logged {
-            let leaf = fairseed_tlog::leaf_hash(entry).0;
-            crate::translog::LogTx::insert_log_entry(self, entry, &leaf, None, None, now).await?;
-        }
-        Ok(id)
+        Ok(self.0.last_insert_rowid())
     }
 
     async fn bets(

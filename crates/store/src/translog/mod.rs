@@ -18,8 +18,8 @@ use fairseed_tlog::{
 };
 
 use crate::error::{Refusal, StoreError, StoreResult};
-use tx::HashBytes;
 pub(crate) use tx::LogTx;
+use tx::{EntryAt, HashBytes};
 
 /// The most entries one sequencing step takes.
 pub const MAX_BATCH: u32 = 1024;
@@ -171,8 +171,8 @@ pub(crate) fn pair_subject(pair_id: i64) -> String {
 pub(crate) struct Plan {
     /// The tree size of the latest checkpoint, `None` before the first.
     size: Option<u64>,
-    /// The queued entries taken, in queue order: their queue ids and leaf hashes.
-    pending: Vec<(i64, HashBytes)>,
+    /// The entries taken, in commit order: where they are and their leaf hashes.
+    pending: Vec<(EntryAt, HashBytes)>,
     /// The stored hashes appending needs (the tree's frontier).
     frontier: Vec<(u64, HashBytes)>,
 }
@@ -180,7 +180,7 @@ pub(crate) struct Plan {
 /// The step [`plan`] read, hashed and signed: what [`append_planned`] writes.
 pub(crate) struct Planned {
     size: u64,
-    assigned: Vec<(i64, u64, HashBytes)>,
+    assigned: Vec<(EntryAt, u64, HashBytes)>,
     added: Vec<(u64, HashBytes)>,
     checkpoint: LogCheckpoint,
 }
@@ -213,11 +213,11 @@ pub(crate) fn prepare(plan: Plan, sign: SignFn) -> StoreResult<Planned> {
     let leaves: Vec<Hash> = plan.pending.iter().map(|(_, h)| Hash(*h)).collect();
     let (added, root) = append_leaves(size, &leaves, &mut hashes)
         .map_err(|e| StoreError::other(format!("the stored log is incomplete: {e}")))?;
-    let assigned: Vec<(i64, u64, HashBytes)> = plan
+    let assigned: Vec<(EntryAt, u64, HashBytes)> = plan
         .pending
         .iter()
         .zip(size..)
-        .map(|(&(id, hash), index)| (id, index, hash))
+        .map(|(&(at, hash), index)| (at, index, hash))
         .collect();
     let new_size = size + assigned.len() as u64;
     let note = sign(new_size, root.0)?;

@@ -14,6 +14,15 @@ pub(crate) fn hash_bytes(blob: Vec<u8>) -> StoreResult<HashBytes> {
         .map_err(|_| StoreError::other("a stored log hash is not 32 bytes"))
 }
 
+/// Where a pending entry is stored, in the order the sequencer takes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EntryAt {
+    /// The queued entry of this id.
+    Queue(i64),
+    /// The dice bet of this id, which is its own outcome entry (SQLite).
+    Bet(i64),
+}
+
 /// A checkpoint row.
 pub(crate) fn checkpoint_row(row: Option<(i64, String)>) -> StoreResult<Option<LogCheckpoint>> {
     row.map(|(size, note)| {
@@ -58,12 +67,16 @@ pub(crate) trait LogTx {
     /// The entries queued under any of `names`, in queue order.
     async fn log_entries_named(&mut self, names: &[String]) -> StoreResult<Vec<Vec<u8>>>;
 
-    /// Up to `limit` queued entries without a leaf index, oldest first: `(id, leaf hash)`.
-    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>>;
+    /// Up to `limit` entries without a leaf index, in the order they were
+    /// committed: where each is stored and its leaf hash.
+    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>>;
 
-    /// Gives each queued entry `(id, leaf index, leaf hash)` its index if it
-    /// has none; how many were given one.
-    async fn set_leaf_indexes(&mut self, assigned: &[(i64, u64, HashBytes)]) -> StoreResult<u64>;
+    /// Gives each entry `(where, leaf index, leaf hash)` its index if it has
+    /// none; how many were given one.
+    async fn set_leaf_indexes(
+        &mut self,
+        assigned: &[(EntryAt, u64, HashBytes)],
+    ) -> StoreResult<u64>;
 
     /// After a step gave leaf indexes: lets the next steps look for queued
     /// entries above what this one settled, where the backend needs a floor
