@@ -340,6 +340,12 @@ async fn sqlite() {
     )
     .expect("open");
     scenario(Arc::new(store)).await;
+    // The 8 leaves' hashes stay with the leaves: only the 4 + 2 + 1 above are stored apart.
+    let conn = rusqlite::Connection::open(dir.path().join("db.sqlite")).expect("open");
+    let apart: i64 = conn
+        .query_row("SELECT count(*) FROM log_hashes", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(apart, 7);
     let memory = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
     scenario(Arc::new(memory)).await;
 }

@@ -73,6 +73,20 @@ impl HashReader for SparseHashes {
     }
 }
 
+/// The leaf whose hash is stored at `index`, if that is a leaf's (level 0):
+/// a store that keeps each leaf hash beside its leaf need not store it again.
+pub fn stored_leaf(index: u64) -> Option<u64> {
+    match tlog_tiles::split_stored_hash_index(index) {
+        (0, n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The stored-hash index of leaf `n`'s hash.
+pub fn leaf_stored_index(n: u64) -> u64 {
+    tlog_tiles::stored_hash_index(0, n)
+}
+
 /// The stored hashes appending to a tree of `size` leaves reads: the roots of its complete subtrees.
 pub fn frontier_indexes(size: u64) -> Vec<u64> {
     if size == 0 {
@@ -182,6 +196,25 @@ pub fn tile_exists(tile: &TilePath, size: u64) -> bool {
 mod tests {
     use super::*;
     use crate::{hash_tile_data, leaf_hash, MemoryLog};
+
+    /// Every stored hash is a leaf's or a node's above, and a leaf's index maps back to the leaf.
+    #[test]
+    fn leaf_indexes_round_trip_and_nodes_are_no_leaves() {
+        let mut leaves = 0;
+        for index in 0..tlog_tiles::stored_hash_count(1000) {
+            if let Some(n) = stored_leaf(index) {
+                assert_eq!(leaf_stored_index(n), index);
+                assert_eq!(n, leaves, "leaves come in order");
+                leaves += 1;
+            }
+        }
+        assert_eq!(leaves, 1000);
+        // Go's layout: leaf 0, leaf 1, their parent, leaf 2, leaf 3, parent, grandparent.
+        assert_eq!(
+            (0..7).map(stored_leaf).collect::<Vec<_>>(),
+            [Some(0), Some(1), None, Some(2), Some(3), None, None]
+        );
+    }
 
     /// Appending batch by batch from the frontier alone gives the in-memory log's hashes and roots.
     #[test]

@@ -150,7 +150,26 @@ impl LogTx for PgTx<'_> {
         Ok(())
     }
 
+    async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
+        if leaves.is_empty() {
+            return Ok(Vec::new());
+        }
+        let wanted = to_i64s(leaves.iter().copied(), "leaf index")?;
+        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT leaf_index, leaf_hash FROM log_entries WHERE leaf_index = ANY($1)",
+        )
+        .bind(wanted)
+        .fetch_all(self.conn().await?)
+        .await?;
+        rows.into_iter()
+            .map(|(leaf, hash)| Ok((convert::to_u64(leaf, "leaf index")?, hash_bytes(hash)?)))
+            .collect()
+    }
+
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
+        if indexes.is_empty() {
+            return Ok(Vec::new());
+        }
         let wanted = to_i64s(indexes.iter().copied(), "hash index")?;
         let rows: Vec<(i64, Vec<u8>)> =
             sqlx::query_as("SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)")

@@ -116,6 +116,22 @@ impl LogTx for SqliteTx<'_> {
         Ok(())
     }
 
+    async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
+        let mut stmt = self
+            .0
+            .prepare_cached("SELECT leaf_hash FROM log_leaves WHERE leaf_index = ?1")?;
+        let mut out = Vec::with_capacity(leaves.len());
+        for &leaf in leaves {
+            let found: Option<Vec<u8>> = stmt
+                .query_row([convert::to_i64(leaf, "leaf index")?], |r| r.get(0))
+                .optional()?;
+            if let Some(hash) = found {
+                out.push((leaf, hash_bytes(hash)?));
+            }
+        }
+        Ok(out)
+    }
+
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
         let mut stmt = self
             .0

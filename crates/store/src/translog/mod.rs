@@ -14,7 +14,8 @@ pub(crate) mod entries;
 pub(crate) mod tx;
 
 use fairseed_tlog::{
-    append_leaves, frontier_indexes, leaf_hash, EntryKind, Hash, LogEntry, SparseHashes,
+    append_leaves, frontier_indexes, leaf_hash, leaf_stored_index, stored_leaf, EntryKind, Hash,
+    LogEntry, SparseHashes,
 };
 
 use crate::error::{Refusal, StoreError, StoreResult};
@@ -194,12 +195,34 @@ pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<P
     if pending.is_empty() && size.is_some() {
         return Ok(None);
     }
-    let frontier = tx.log_hashes(&frontier_indexes(size.unwrap_or(0))).await?;
+    let frontier = stored_hashes(tx, &frontier_indexes(size.unwrap_or(0))).await?;
     Ok(Some(Plan {
         size,
         pending,
         frontier,
     }))
+}
+
+/// The stored hashes among `indexes` (Go's `stored_hash_index`; any order,
+/// a missing one left out). A leaf's hash is read from its leaf, where it
+/// is kept already; only the hashes above are stored apart (`log_hashes`),
+/// which halves the rows a step writes. Logs sequenced by earlier versions
+/// also hold the leaves' hashes there, unread.
+pub(crate) async fn stored_hashes<T: LogTx>(
+    tx: &mut T,
+    indexes: &[u64],
+) -> StoreResult<Vec<(u64, HashBytes)>> {
+    let (leaves, above): (Vec<u64>, Vec<u64>) =
+        indexes.iter().partition(|&&i| stored_leaf(i).is_some());
+    let leaves: Vec<u64> = leaves.into_iter().filter_map(stored_leaf).collect();
+    let mut found = tx.log_hashes(&above).await?;
+    found.extend(
+        tx.leaf_hashes(&leaves)
+            .await?
+            .into_iter()
+            .map(|(n, hash)| (leaf_stored_index(n), hash)),
+    );
+    Ok(found)
 }
 
 /// Gives the planned entries the next leaf indexes, computes the tree's new
@@ -224,7 +247,12 @@ pub(crate) fn prepare(plan: Plan, sign: SignFn) -> StoreResult<Planned> {
     Ok(Planned {
         size,
         assigned,
-        added: added.into_iter().map(|(i, h)| (i, h.0)).collect(),
+        // Each leaf's hash is kept with its leaf.
+        added: added
+            .into_iter()
+            .filter(|(i, _)| stored_leaf(*i).is_none())
+            .map(|(i, h)| (i, h.0))
+            .collect(),
         checkpoint: LogCheckpoint {
             size: new_size,
             note,

@@ -86,10 +86,14 @@ pub(crate) trait LogTx {
         Ok(())
     }
 
-    /// Stores new tree hashes by their stored-hash index.
+    /// The leaf hashes of the leaves among `leaves` (any order; a missing one is left out).
+    async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>>;
+
+    /// Stores new tree hashes (above the leaves) by their stored-hash index.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()>;
 
-    /// The stored hashes among `indexes` (any order; a missing one is left out).
+    /// The hashes above the leaves among `indexes` (any order; a missing
+    /// one is left out); [`crate::translog::stored_hashes`] reads any.
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>>;
 
     /// Stores a signed checkpoint.
