@@ -20,9 +20,14 @@ use crate::progress::Progress;
 /// `fairseed audit` flags.
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// The log: its URL prefix (`http://host/log`) or a directory holding
-    /// `checkpoint`, `tile/...` and optionally `key`.
+    /// The log: its URL prefix (`https://host/log`, or `http://`) or a
+    /// directory holding `checkpoint`, `tile/...` and optionally `key`.
     pub source: String,
+
+    /// Trust only the certificate authorities in this PEM file for an
+    /// `https://` log, instead of the built-in Mozilla roots.
+    #[arg(long, value_name = "PEM")]
+    pub ca_file: Option<PathBuf>,
 
     /// The log's verifier key (note `vkey` form). Default: the key pinned in
     /// the state file, else the log's own `key` file, trusted on first use.
@@ -45,7 +50,7 @@ pub struct AuditArgs {
 
 /// Runs the audit and reports it.
 pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
-    let source = Source::parse(&args.source)?;
+    let source = Source::parse(&args.source, args.ca_file.as_deref())?;
     let state = match &args.state {
         Some(path) => read_state(path)?,
         None => State::default(),

@@ -187,41 +187,114 @@ fn a_missing_log_is_an_error() {
 /// Serves `dir`'s files over plain HTTP/1.1 on a free port, one connection at a
 /// time, `Connection: close`; a missing file is a 404. For the tests only.
 fn serve_dir(dir: std::path::PathBuf) -> String {
-    use std::io::{BufRead, BufReader, Write};
+    serve_dir_over(dir, None)
+}
+
+/// [`serve_dir`], over TLS with `tls` if given (`https://` then).
+fn serve_dir_over(
+    dir: std::path::PathBuf,
+    tls: Option<std::sync::Arc<rustls::ServerConfig>>,
+) -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-    let url = format!("http://{}/log", listener.local_addr().expect("address"));
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let url = format!("{scheme}://{}/log", listener.local_addr().expect("address"));
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(&stream);
-            let mut request = String::new();
-            if reader.read_line(&mut request).is_err() {
-                continue;
+            match &tls {
+                Some(config) => {
+                    let Ok(conn) = rustls::ServerConnection::new(config.clone()) else {
+                        continue;
+                    };
+                    answer(&dir, rustls::StreamOwned::new(conn, stream));
+                }
+                None => answer(&dir, stream),
             }
-            let mut header = String::new();
-            while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
-                header.clear();
-            }
-            let path = request
-                .split(' ')
-                .nth(1)
-                .unwrap_or("/")
-                .trim_start_matches("/log/");
-            let mut stream = &stream;
-            let _ = match std::fs::read(dir.join(path)) {
-                Ok(body) => write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                )
-                .and_then(|()| stream.write_all(&body)),
-                Err(_) => write!(
-                    stream,
-                    "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                ),
-            };
         }
     });
     url
+}
+
+/// Reads one request from `stream` and answers it with the file it names.
+fn answer(dir: &Path, mut stream: impl std::io::Read + std::io::Write) {
+    use std::io::{BufRead, BufReader};
+    let mut reader = BufReader::new(&mut stream);
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        header.clear();
+    }
+    drop(reader);
+    let path = request
+        .split(' ')
+        .nth(1)
+        .unwrap_or("/")
+        .trim_start_matches("/log/");
+    let _ = match std::fs::read(dir.join(path)) {
+        Ok(body) => write!(
+            stream,
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .and_then(|()| stream.write_all(&body)),
+        Err(_) => write!(
+            stream,
+            "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        ),
+    };
+    let _ = stream.flush();
+}
+
+/// A CA made for the test (its PEM) and a server certificate it issued for
+/// 127.0.0.1, as a rustls server configuration.
+fn test_tls() -> (String, std::sync::Arc<rustls::ServerConfig>) {
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("ca params");
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let ca_key = rcgen::KeyPair::generate().expect("ca key");
+    let ca = ca_params.self_signed(&ca_key).expect("ca");
+    let server_key = rcgen::KeyPair::generate().expect("server key");
+    let server = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()])
+        .expect("server params")
+        .signed_by(&server_key, &ca, &ca_key)
+        .expect("server certificate");
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(server_key.serialize_der().into());
+    let config = rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("protocols")
+    .with_no_client_auth()
+    .with_single_cert(vec![server.der().clone()], key)
+    .expect("server config");
+    (ca.pem(), std::sync::Arc::new(config))
+}
+
+/// An `https://` log is audited when its CA is trusted, and refused when not
+/// (the built-in roots do not hold the test's CA).
+#[test]
+fn a_log_is_audited_over_https() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write_log(dir.path(), &sample(300, 7));
+    let (ca, tls) = test_tls();
+    let ca_file = dir.path().join("ca.pem");
+    std::fs::write(&ca_file, ca).expect("ca file");
+    let url = serve_dir_over(dir.path().to_owned(), Some(tls));
+    let ca_arg = ca_file.to_str().expect("utf-8 path");
+    let out = run(
+        &["audit", &url, "--key", &key().vkey(), "--ca-file", ca_arg],
+        b"",
+    );
+    assert_eq!(code(&out), 0, "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(text(&out.stdout).contains("checkpoint of 300 entries"));
+    let out = run(&["audit", &url, "--key", &key().vkey()], b"");
+    assert_eq!(code(&out), 2, "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot fetch"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
