@@ -151,34 +151,21 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        if leaves.is_empty() {
-            return Ok(Vec::new());
-        }
-        let wanted = to_i64s(leaves.iter().copied(), "leaf index")?;
-        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+        self.hashes_at(
             "SELECT leaf_index, leaf_hash FROM log_entries WHERE leaf_index = ANY($1)",
+            leaves,
+            "leaf index",
         )
-        .bind(wanted)
-        .fetch_all(self.conn().await?)
-        .await?;
-        rows.into_iter()
-            .map(|(leaf, hash)| Ok((convert::to_u64(leaf, "leaf index")?, hash_bytes(hash)?)))
-            .collect()
+        .await
     }
 
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        if indexes.is_empty() {
-            return Ok(Vec::new());
-        }
-        let wanted = to_i64s(indexes.iter().copied(), "hash index")?;
-        let rows: Vec<(i64, Vec<u8>)> =
-            sqlx::query_as("SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)")
-                .bind(wanted)
-                .fetch_all(self.conn().await?)
-                .await?;
-        rows.into_iter()
-            .map(|(index, hash)| Ok((convert::to_u64(index, "hash index")?, hash_bytes(hash)?)))
-            .collect()
+        self.hashes_at(
+            "SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)",
+            indexes,
+            "hash index",
+        )
+        .await
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
@@ -318,6 +305,27 @@ impl LogTx for PgTx<'_> {
 }
 
 impl PgTx<'_> {
+    /// The `(key, hash)` rows `select` finds for `keys` (`what` they are),
+    /// in one round trip; none asked, none sent.
+    async fn hashes_at(
+        &mut self,
+        select: &'static str,
+        keys: &[u64],
+        what: &str,
+    ) -> StoreResult<Vec<(u64, HashBytes)>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let wanted = to_i64s(keys.iter().copied(), what)?;
+        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(select)
+            .bind(wanted)
+            .fetch_all(self.conn().await?)
+            .await?;
+        rows.into_iter()
+            .map(|(key, hash)| Ok((convert::to_u64(key, what)?, hash_bytes(hash)?)))
+            .collect()
+    }
+
     /// Writes the sorted hashes of every chunk completed by the leaves
     /// `from .. to` just given their indexes.
     async fn seal_hash_chunks(&mut self, from: u64, to: u64) -> StoreResult<()> {

@@ -117,35 +117,19 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        let mut stmt = self
-            .0
-            .prepare_cached("SELECT leaf_hash FROM log_leaves WHERE leaf_index = ?1")?;
-        let mut out = Vec::with_capacity(leaves.len());
-        for &leaf in leaves {
-            let found: Option<Vec<u8>> = stmt
-                .query_row([convert::to_i64(leaf, "leaf index")?], |r| r.get(0))
-                .optional()?;
-            if let Some(hash) = found {
-                out.push((leaf, hash_bytes(hash)?));
-            }
-        }
-        Ok(out)
+        self.hashes_at(
+            "SELECT leaf_hash FROM log_leaves WHERE leaf_index = ?1",
+            leaves,
+            "leaf index",
+        )
     }
 
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        let mut stmt = self
-            .0
-            .prepare_cached("SELECT hash FROM log_hashes WHERE idx = ?1")?;
-        let mut out = Vec::with_capacity(indexes.len());
-        for &index in indexes {
-            let found: Option<Vec<u8>> = stmt
-                .query_row([convert::to_i64(index, "hash index")?], |r| r.get(0))
-                .optional()?;
-            if let Some(hash) = found {
-                out.push((index, hash_bytes(hash)?));
-            }
-        }
-        Ok(out)
+        self.hashes_at(
+            "SELECT hash FROM log_hashes WHERE idx = ?1",
+            indexes,
+            "hash index",
+        )
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
@@ -331,6 +315,27 @@ impl SqliteTx<'_> {
             })
             .collect::<StoreResult<Vec<Queued>>>()?;
         Ok((queued, self.pending_bets(bets_after, limit)?))
+    }
+
+    /// The hash `select` finds for each of `keys` (`what` they are), one
+    /// probe each; a key it finds none for is left out.
+    fn hashes_at(
+        &self,
+        select: &str,
+        keys: &[u64],
+        what: &str,
+    ) -> StoreResult<Vec<(u64, HashBytes)>> {
+        let mut stmt = self.0.prepare_cached(select)?;
+        let mut out = Vec::with_capacity(keys.len());
+        for &key in keys {
+            let found: Option<Vec<u8>> = stmt
+                .query_row([convert::to_i64(key, what)?], |r| r.get(0))
+                .optional()?;
+            if let Some(hash) = found {
+                out.push((key, hash_bytes(hash)?));
+            }
+        }
+        Ok(out)
     }
 
     /// The last queued entry and the last bet given a leaf.
