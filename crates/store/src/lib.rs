@@ -35,7 +35,8 @@ pub use seal::{write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
 pub use sqlite::{SqliteStore, WalStats};
 pub use translog::{
-    entry_name as log_entry_name, LogCheckpoint, LoggedEntry, SignFn, MAX_BATCH as MAX_LOG_BATCH,
+    entry_name as log_entry_name, LogCheckpoint, LogStep, LoggedEntry, SignFn,
+    MAX_BATCH as MAX_LOG_BATCH,
 };
 pub use types::{
     fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
@@ -237,7 +238,7 @@ pub trait Store: Send + Sync + 'static {
     /// Gives up to `max` queued log entries their leaf indexes and stores
     /// the checkpoint `sign` signs for the grown tree (docs/spec.md §16);
     /// `None` if nothing was queued since the last one.
-    async fn sequence_log(&self, max: u32, sign: SignFn) -> StoreResult<Option<LogCheckpoint>>;
+    async fn sequence_log(&self, max: u32, sign: SignFn) -> StoreResult<Option<LogStep>>;
 
     /// The latest signed checkpoint, with the cosignatures stored for it.
     async fn log_checkpoint(&self) -> StoreResult<Option<LogCheckpoint>>;

@@ -323,7 +323,7 @@ macro_rules! impl_store {
                 &self,
                 max: u32,
                 sign: $crate::SignFn,
-            ) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+            ) -> $crate::StoreResult<Option<$crate::LogStep>> {
                 // Read and hashed beside the writer; only the new rows are written on it.
                 let plan = self
                     .read_tx(async move |tx| $crate::translog::plan(tx, max).await)

@@ -47,6 +47,16 @@ pub struct LogCheckpoint {
     pub cosignatures: Vec<String>,
 }
 
+/// What one sequencing step did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogStep {
+    /// The checkpoint it signed.
+    pub checkpoint: LogCheckpoint,
+    /// How many entries it gave leaf indexes: fewer than the step's `max`
+    /// means none were left waiting when it read the queue.
+    pub appended: u32,
+}
+
 impl LogCheckpoint {
     /// The note with every stored cosignature appended: what `/log/checkpoint` serves.
     pub fn cosigned_note(&self) -> String {
@@ -268,7 +278,7 @@ pub(crate) async fn append_planned<T: LogTx>(
     tx: &mut T,
     planned: Planned,
     now: i64,
-) -> StoreResult<LogCheckpoint> {
+) -> StoreResult<LogStep> {
     let taken =
         || StoreError::conflict(Refusal::Constraint, "another sequencer took these entries");
     let latest = tx.latest_log_checkpoint().await?.map_or(0, |c| c.size);
@@ -282,5 +292,10 @@ pub(crate) async fn append_planned<T: LogTx>(
     tx.insert_log_hashes(&planned.added).await?;
     let head = planned.checkpoint;
     tx.insert_log_checkpoint(head.size, &head.note, now).await?;
-    Ok(head)
+    let appended = u32::try_from(planned.assigned.len())
+        .map_err(|_| StoreError::other("a sequencing step outgrew u32"))?;
+    Ok(LogStep {
+        checkpoint: head,
+        appended,
+    })
 }
