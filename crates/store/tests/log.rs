@@ -409,57 +409,6 @@ async fn bets_placed_while_the_log_was_off_are_no_leaves() {
     assert_eq!(on.log_leaves(2, 1).await.expect("one leaf"), logged[2..]);
 }
 
-/// A bet logged before bets kept their leaf hash (migration 13) has none
-/// stored: it is found by its hash while it waits and sequenced from its
-/// rebuilt entry, beside a bet whose hash is stored.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bet_logged_without_its_hash_is_rebuilt() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("db.sqlite");
-    let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("open");
-    let (player, created) = store
-        .create_player(&"d".repeat(64), 10, pair(10))
-        .await
-        .expect("player");
-    let mut logged = created.appended;
-    let old = store.place_bet(bet(player.id, "old")).await.expect("old");
-    let new = store.place_bet(bet(player.id, "new")).await.expect("new");
-    let conn = rusqlite::Connection::open(&path).expect("open");
-    let stored = |id: i64| -> Option<Vec<u8>> {
-        conn.query_row("SELECT leaf_hash FROM bets WHERE id = ?1", [id], |r| {
-            r.get(0)
-        })
-        .expect("bet")
-    };
-    assert_eq!(
-        stored(new.bet.id),
-        Some(leaf_hash(&new.appended[0]).0.to_vec()),
-        "a bet keeps its entry's leaf hash"
-    );
-    conn.execute(
-        "UPDATE bets SET leaf_hash = NULL WHERE id = ?1",
-        [old.bet.id],
-    )
-    .expect("as before migration 13");
-    let waiting = store
-        .log_entry(leaf_hash(&old.appended[0]).0)
-        .await
-        .expect("read")
-        .expect("found while waiting");
-    assert_eq!(
-        (waiting.entry, waiting.leaf_index),
-        (old.appended[0].clone(), None)
-    );
-    logged.extend(old.appended);
-    logged.extend(new.appended);
-    let head = store
-        .sequence_log(100, signer())
-        .await
-        .expect("step")
-        .expect("grew");
-    check_tree(&store, &head.checkpoint, &logged).await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn off_queues_nothing() {
     let store = SqliteStore::open_memory(SeedCipher::random().expect("key"))

@@ -20,8 +20,8 @@ use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 /// A queued entry still waiting: its id, leaf hash and `bets_before`.
 type Queued = (i64, HashBytes, i64);
 
-/// A logged bet: its id and its outcome entry's leaf hash.
-type BetLeaf = (i64, HashBytes);
+/// A logged bet: its id and outcome entry.
+type BetEntry = (i64, Vec<u8>);
 
 impl LogTx for SqliteTx<'_> {
     async fn insert_log_entry(
@@ -67,6 +67,10 @@ impl LogTx for SqliteTx<'_> {
         let read = self.pending_in_snapshot(limit);
         self.0.execute_batch("RELEASE pending")?;
         let (queued, bets) = read?;
+        let bets = bets
+            .into_iter()
+            .map(|(id, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
+            .collect();
         Ok(commit_order(queued, bets, limit as usize))
     }
 
@@ -279,8 +283,11 @@ impl LogTx for SqliteTx<'_> {
             let Some(&(last, _)) = page.last() else {
                 return Ok(None);
             };
-            if let Some(&(id, _)) = page.iter().find(|(_, hash)| hash == leaf_hash) {
-                return Ok(self.bet_entry(id)?.map(|entry| LoggedEntry {
+            let hit = page
+                .into_iter()
+                .find(|(_, entry)| fairseed_tlog::leaf_hash(entry).0 == *leaf_hash);
+            if let Some((_, entry)) = hit {
+                return Ok(Some(LoggedEntry {
                     entry,
                     leaf_index: None,
                 }));
@@ -292,7 +299,7 @@ impl LogTx for SqliteTx<'_> {
 
 impl SqliteTx<'_> {
     /// The queued entries and the logged bets still waiting, up to `limit` each.
-    fn pending_in_snapshot(&self, limit: u32) -> StoreResult<(Vec<Queued>, Vec<BetLeaf>)> {
+    fn pending_in_snapshot(&self, limit: u32) -> StoreResult<(Vec<Queued>, Vec<BetEntry>)> {
         let (queue_after, bets_after) = self.sequenced()?;
         let mut stmt = self.0.prepare_cached(
             "SELECT id, leaf_hash, ifnull(bets_before, 0) FROM log_queue
@@ -339,35 +346,12 @@ impl SqliteTx<'_> {
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
     }
 
-    /// Up to `limit` logged bets past `after`, with their leaf hashes: as
-    /// stored, or for a bet logged before they were, from its rebuilt entry.
-    fn pending_bets(&self, after: i64, limit: u32) -> StoreResult<Vec<BetLeaf>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT id, leaf_hash FROM bets WHERE id > ?1 AND logged ORDER BY id LIMIT ?2",
-        )?;
-        let rows = stmt.query_map(params![after, limit], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
-        })?;
-        rows.map(|row| {
-            let (id, stored) = row?;
-            let hash = match stored {
-                Some(hash) => hash_bytes(hash)?,
-                None => {
-                    let entry = self.bet_entry(id)?.ok_or(StoreError::NotFound("bet"))?;
-                    fairseed_tlog::leaf_hash(&entry).0
-                }
-            };
-            Ok((id, hash))
-        })
-        .collect()
-    }
-
-    /// The outcome entry of bet `id`, rebuilt from its row and pair.
-    fn bet_entry(&self, id: i64) -> StoreResult<Option<Vec<u8>>> {
-        Ok(self
-            .bet_entries("id = ?1", [id])?
-            .pop()
-            .map(|(_, entry)| entry))
+    /// Up to `limit` logged bets past `after`, with their entries.
+    fn pending_bets(&self, after: i64, limit: u32) -> StoreResult<Vec<BetEntry>> {
+        self.bet_entries(
+            "id > ?1 AND logged ORDER BY id LIMIT ?2",
+            params![after, limit],
+        )
     }
 
     /// The leaf index of `leaf_hash` (the first, should two be equal):

@@ -67,10 +67,6 @@ const MIGRATIONS: &[(i64, &str)] = &[
         12,
         include_str!("../../migrations/sqlite/0012_log_bet_leaves.sql"),
     ),
-    (
-        13,
-        include_str!("../../migrations/sqlite/0013_bet_leaf_hash.sql"),
-    ),
 ];
 
 /// Read connections kept open.

@@ -409,8 +409,8 @@ impl Tx for SqliteTx<'_> {
     }
 
     /// A logged bet (`logged` given) is its own outcome entry here: its row
-    /// is marked, with the entry's leaf hash, and nothing is queued beside
-    /// it (`migrations/sqlite/0012_log_bet_leaves.sql`, `0013_bet_leaf_hash.sql`).
+    /// is marked and nothing is queued beside it
+    /// (`migrations/sqlite/0012_log_bet_leaves.sql`).
     async fn insert_bet(
         &mut self,
         bet: &BetRow,
@@ -420,9 +420,8 @@ impl Tx for SqliteTx<'_> {
         self.0
             .prepare_cached(
                 "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
-                                   payout, balance_after, idempotency_key, created_at, logged,
-                                   leaf_hash)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                   payout, balance_after, idempotency_key, created_at, logged)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )?
             .execute(params![
                 bet.player_id,
@@ -438,7 +437,6 @@ impl Tx for SqliteTx<'_> {
                 bet.idempotency_key,
                 now,
                 logged.is_some(),
-                logged.map(|entry| fairseed_tlog::leaf_hash(entry).0),
             ])?;
         Ok(self.0.last_insert_rowid())
     }
