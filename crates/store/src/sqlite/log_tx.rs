@@ -63,10 +63,7 @@ impl LogTx for SqliteTx<'_> {
     /// reads could otherwise add bets that belong after a queued entry not
     /// read.
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>> {
-        self.0.execute_batch("SAVEPOINT pending")?;
-        let read = self.pending_in_snapshot(limit);
-        self.0.execute_batch("RELEASE pending")?;
-        let (queued, bets) = read?;
+        let (queued, bets) = self.in_snapshot(|tx| tx.pending_in_snapshot(limit))?;
         let bets = bets
             .into_iter()
             .map(|(id, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
@@ -212,52 +209,44 @@ impl LogTx for SqliteTx<'_> {
         size.map(|s| convert::to_u64(s, "tree size")).transpose()
     }
 
-    /// A bet's leaf is rebuilt from the bet: bets are sequenced in id
-    /// order, so the logged bets between the first and the last of these
-    /// leaves' bets are exactly theirs, read in one range.
     async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
-        let from = convert::to_i64(from, "leaf index")?;
-        let mut stmt = self.0.prepare_cached(
-            "SELECT l.bet_id, q.entry FROM log_leaves l LEFT JOIN log_queue q ON q.id = l.entry_id
-             WHERE l.leaf_index >= ?1 AND l.leaf_index < ?1 + ?2 ORDER BY l.leaf_index",
-        )?;
-        let rows = stmt.query_map(params![from, count], |r| {
-            Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
-        })?;
-        let leaves = rows.collect::<Result<Vec<_>, _>>()?;
-        drop(stmt);
-        let bet_ids = || leaves.iter().filter_map(|(bet, _)| *bet);
-        let mut bets = match (bet_ids().min(), bet_ids().max()) {
-            (Some(first), Some(last)) => self.bet_entries(
-                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
-                [first, last],
-            )?,
-            _ => Vec::new(),
-        }
-        .into_iter();
-        let missing = || StoreError::other("a leaf's entry is missing");
-        leaves
-            .into_iter()
-            .map(|leaf| match leaf {
-                (_, Some(entry)) => Ok(entry),
-                (Some(bet), None) => bets
-                    .find(|(id, _)| *id == bet)
-                    .map(|(_, entry)| entry)
-                    .ok_or_else(missing),
-                (None, None) => Err(missing()),
-            })
-            .collect()
+        self.leaves(from, count)
     }
 
     /// A sequenced entry through the sorted chunks, then the incomplete
     /// chunk; one still waiting by reading the queue's tail, then the bets'.
+    /// In one snapshot: a step committing between the reads would otherwise
+    /// move the entry from the waiting ones to the leaves unseen.
     async fn log_entry_by_hash(
         &mut self,
         leaf_hash: &HashBytes,
     ) -> StoreResult<Option<LoggedEntry>> {
+        self.in_snapshot(|tx| tx.entry_by_hash(leaf_hash))
+    }
+}
+
+impl SqliteTx<'_> {
+    /// Runs `read` in one snapshot of the database. On a reader that is a
+    /// read transaction, ended on every path (an error, a panic's
+    /// unwinding: it wrote nothing, so it is rolled back when dropped), so
+    /// the connection never goes back to the pool on an old snapshot. The
+    /// writer is inside its own transaction already and nothing else
+    /// writes: its reads are one snapshot as they are.
+    fn in_snapshot<R>(&self, read: impl FnOnce(&Self) -> StoreResult<R>) -> StoreResult<R> {
+        if !self.0.is_autocommit() {
+            return read(self);
+        }
+        let snapshot = self.0.unchecked_transaction()?;
+        let result = read(self);
+        drop(snapshot);
+        result
+    }
+
+    /// [`LogTx::log_entry_by_hash`], inside a snapshot.
+    fn entry_by_hash(&self, leaf_hash: &HashBytes) -> StoreResult<Option<LoggedEntry>> {
         if let Some(index) = self.leaf_index_of(leaf_hash)? {
             let leaf_index = convert::to_u64(index, "leaf index")?;
-            let found = self.log_leaves(leaf_index, 1).await?.pop();
+            let found = self.leaves(leaf_index, 1)?.pop();
             return Ok(found.map(|entry| LoggedEntry {
                 entry,
                 leaf_index: Some(leaf_index),
@@ -295,9 +284,44 @@ impl LogTx for SqliteTx<'_> {
             bets_after = last;
         }
     }
-}
 
-impl SqliteTx<'_> {
+    /// A bet's leaf is rebuilt from the bet: bets are sequenced in id
+    /// order, so the logged bets between the first and the last of these
+    /// leaves' bets are exactly theirs, read in one range.
+    fn leaves(&self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
+        let from = convert::to_i64(from, "leaf index")?;
+        let mut stmt = self.0.prepare_cached(
+            "SELECT l.bet_id, q.entry FROM log_leaves l LEFT JOIN log_queue q ON q.id = l.entry_id
+             WHERE l.leaf_index >= ?1 AND l.leaf_index < ?1 + ?2 ORDER BY l.leaf_index",
+        )?;
+        let rows = stmt.query_map(params![from, count], |r| {
+            Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, Option<Vec<u8>>>(1)?))
+        })?;
+        let leaves = rows.collect::<Result<Vec<_>, _>>()?;
+        drop(stmt);
+        let bet_ids = || leaves.iter().filter_map(|(bet, _)| *bet);
+        let mut bets = match (bet_ids().min(), bet_ids().max()) {
+            (Some(first), Some(last)) => self.bet_entries(
+                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
+                [first, last],
+            )?,
+            _ => Vec::new(),
+        }
+        .into_iter();
+        let missing = || StoreError::other("a leaf's entry is missing");
+        leaves
+            .into_iter()
+            .map(|leaf| match leaf {
+                (_, Some(entry)) => Ok(entry),
+                (Some(bet), None) => bets
+                    .find(|(id, _)| *id == bet)
+                    .map(|(_, entry)| entry)
+                    .ok_or_else(missing),
+                (None, None) => Err(missing()),
+            })
+            .collect()
+    }
+
     /// The queued entries and the logged bets still waiting, up to `limit` each.
     fn pending_in_snapshot(&self, limit: u32) -> StoreResult<(Vec<Queued>, Vec<BetEntry>)> {
         let (queue_after, bets_after) = self.sequenced()?;
@@ -452,6 +476,53 @@ mod tests {
     }
 
     use EntryAt::{Bet, Queue};
+
+    /// What `in_snapshot` reads misses a commit made between its reads,
+    /// which a read outside it then sees.
+    #[test]
+    fn reads_in_a_snapshot_miss_a_commit_between_them() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("db.sqlite");
+        let writer = rusqlite::Connection::open(&path).expect("open");
+        writer
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);",
+            )
+            .expect("schema");
+        let reader = rusqlite::Connection::open(&path).expect("open");
+        let tx = SqliteTx(&reader);
+        let count = |tx: &SqliteTx<'_>| -> StoreResult<i64> {
+            Ok(tx.0.query_row("SELECT count(*) FROM t", [], |r| r.get(0))?)
+        };
+        let seen = tx
+            .in_snapshot(|tx| {
+                let before = count(tx)?;
+                writer.execute("INSERT INTO t VALUES (2)", [])?;
+                Ok((before, count(tx)?))
+            })
+            .expect("read");
+        assert_eq!(seen, (1, 1));
+        assert!(reader.is_autocommit(), "the snapshot ended");
+        assert_eq!(count(&tx).expect("read"), 2);
+        let failed = tx.in_snapshot(|tx| {
+            count(tx)?;
+            Err::<(), _>(StoreError::other("a read failed"))
+        });
+        assert!(failed.is_err());
+        assert!(reader.is_autocommit(), "ended after an error too");
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tx.in_snapshot(|tx| -> StoreResult<()> {
+                count(tx)?;
+                panic!("a read panicked")
+            })
+        }));
+        assert!(panicked.is_err());
+        assert!(reader.is_autocommit(), "and after a panic");
+        writer
+            .execute("INSERT INTO t VALUES (3)", [])
+            .expect("write");
+        assert_eq!(count(&tx).expect("read"), 3, "no old snapshot left behind");
+    }
 
     #[test]
     fn a_queued_entry_follows_the_bets_before_it() {

@@ -235,7 +235,12 @@ impl SqliteStore {
                 _ => open_reader(&readers.path)?,
             };
             let result = f(&conn);
-            if let Ok(mut idle) = readers.idle.lock() {
+            // A reader left inside a transaction would answer from its old
+            // snapshot ever after, and keep the writer from restarting the
+            // WAL: closing it ends the transaction.
+            if !conn.is_autocommit() {
+                tracing::error!("an SQLite reader was left inside a transaction; closed");
+            } else if let Ok(mut idle) = readers.idle.lock() {
                 idle.push(conn);
             }
             result
