@@ -151,8 +151,10 @@ mod tests {
         latest.expect("signed").size
     }
 
-    /// A round takes what waited when it began, in full steps while they
-    /// are full, then stops: entries queued later wait for the next round.
+    /// On a real store: a round sequences a backlog past one step in a full
+    /// step and a short one, a small queue in one short step, and signs
+    /// nothing when nothing waits. (That a round stops at its short step
+    /// under steady load is the next test's.)
     #[tokio::test]
     async fn a_round_takes_full_steps_then_stops() {
         let store = SqliteStore::open_memory(SeedCipher::random().expect("cipher"))

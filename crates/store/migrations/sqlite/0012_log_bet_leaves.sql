@@ -3,8 +3,9 @@
 -- first bet on) and the bet's time, so the bet's row is the entry's durable
 -- record and a bet queues nothing beside it. `logged` marks the bets placed
 -- while the log ran (a flag costs a row one byte: SQLite stores 0 and 1 as
--- the column's type code in the record header, with no value bytes). Bets placed before this migration queued their
--- entries in `log_queue` and keep them there.
+-- the column's type code in the record header, with no value bytes). Bets
+-- placed before this migration queued their entries in `log_queue` and keep
+-- them there.
 ALTER TABLE bets ADD COLUMN logged INTEGER NOT NULL DEFAULT 0;
 
 -- The queue and the bets make one order, the order the single writer
