@@ -352,6 +352,52 @@ async fn sqlite() {
     scenario(Arc::new(memory)).await;
 }
 
+/// A committed bet's leaf hash is remembered in memory until sequenced; a
+/// restart forgets it, and the bet's row rebuilds it. Bets of both kinds,
+/// waiting together, are found by hash and sequenced into the tree that the
+/// served entries rebuild.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bets_from_before_a_restart_are_rebuilt_for_their_leaves() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let cipher = SeedCipher::from_key([9; 32]);
+    let mut queued = Vec::new();
+    let player = {
+        let store = SqliteStore::open(&path, cipher.clone()).expect("open");
+        let (player, first) = store
+            .create_player(&"b".repeat(64), 100, pair(2))
+            .await
+            .expect("player");
+        queued.extend(first.appended);
+        for key in ["r1", "r2"] {
+            let placed = store.place_bet(bet(player.id, key)).await.expect("bet");
+            queued.extend(placed.appended);
+        }
+        player
+    };
+    let store = SqliteStore::open(&path, cipher).expect("reopen");
+    for key in ["r3", "r4"] {
+        let placed = store.place_bet(bet(player.id, key)).await.expect("bet");
+        queued.extend(placed.appended);
+    }
+    assert_eq!(queued.len(), 5);
+    for entry in &queued[1..] {
+        let found = store
+            .log_entry(leaf_hash(entry).0)
+            .await
+            .expect("read")
+            .expect("a waiting bet is found by its hash");
+        assert_eq!((&found.entry, found.leaf_index), (entry, None));
+    }
+    let step = store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .expect("signed");
+    assert_eq!(step.appended, 5);
+    check_tree(&store, &step.checkpoint, &queued).await;
+}
+
 /// A bet placed while the log was off has no entry: replayed once the log
 /// is on, it carries none (its outcome is rebuilt and looked for, not
 /// assumed), while a bet placed with the log on replays its own.

@@ -20,8 +20,8 @@ use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 /// A queued entry still waiting: its id, leaf hash and `bets_before`.
 type Queued = (i64, HashBytes, i64);
 
-/// A logged bet: its id and outcome entry.
-type BetEntry = (i64, Vec<u8>);
+/// A logged bet: its id and its outcome entry's leaf hash.
+type BetLeaf = (i64, HashBytes);
 
 impl LogTx for SqliteTx<'_> {
     async fn insert_log_entry(
@@ -64,10 +64,6 @@ impl LogTx for SqliteTx<'_> {
     /// read.
     async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>> {
         let (queued, bets) = self.in_snapshot(|tx| tx.pending_in_snapshot(limit))?;
-        let bets = bets
-            .into_iter()
-            .map(|(id, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
-            .collect();
         Ok(commit_order(queued, bets, limit as usize))
     }
 
@@ -97,6 +93,7 @@ impl LogTx for SqliteTx<'_> {
                 "UPDATE log_sequenced SET entry_id = max(entry_id, ?1), bet_id = max(bet_id, ?2)",
             )?
             .execute([queue_to, bets_to])?;
+        self.1.forget_through(bets_to);
         if let (Some(first), Some(last)) = (assigned.first(), assigned.last()) {
             self.seal_hash_chunks(first.1, last.1 + 1)?;
         }
@@ -272,11 +269,9 @@ impl SqliteTx<'_> {
             let Some(&(last, _)) = page.last() else {
                 return Ok(None);
             };
-            let hit = page
-                .into_iter()
-                .find(|(_, entry)| fairseed_tlog::leaf_hash(entry).0 == *leaf_hash);
-            if let Some((_, entry)) = hit {
-                return Ok(Some(LoggedEntry {
+            if let Some(&(bet, _)) = page.iter().find(|(_, hash)| hash == leaf_hash) {
+                let rebuilt = self.bet_entries("id = ?1", [bet])?.pop();
+                return Ok(rebuilt.map(|(_, entry)| LoggedEntry {
                     entry,
                     leaf_index: None,
                 }));
@@ -323,7 +318,7 @@ impl SqliteTx<'_> {
     }
 
     /// The queued entries and the logged bets still waiting, up to `limit` each.
-    fn pending_in_snapshot(&self, limit: u32) -> StoreResult<(Vec<Queued>, Vec<BetEntry>)> {
+    fn pending_in_snapshot(&self, limit: u32) -> StoreResult<(Vec<Queued>, Vec<BetLeaf>)> {
         let (queue_after, bets_after) = self.sequenced()?;
         let mut stmt = self.0.prepare_cached(
             "SELECT id, leaf_hash, ifnull(bets_before, 0) FROM log_queue
@@ -370,12 +365,36 @@ impl SqliteTx<'_> {
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
     }
 
-    /// Up to `limit` logged bets past `after`, with their entries.
-    fn pending_bets(&self, after: i64, limit: u32) -> StoreResult<Vec<BetEntry>> {
-        self.bet_entries(
-            "id > ?1 AND logged ORDER BY id LIMIT ?2",
-            params![after, limit],
-        )
+    /// Up to `limit` logged bets past `after`, with their leaf hashes: the
+    /// remembered ones as they are, the others rebuilt from their rows
+    /// (`bet_leaves.rs`) in one range read.
+    fn pending_bets(&self, after: i64, limit: u32) -> StoreResult<Vec<BetLeaf>> {
+        let ids = self
+            .0
+            .prepare_cached("SELECT id FROM bets WHERE id > ?1 AND logged ORDER BY id LIMIT ?2")?
+            .query_map(params![after, limit], |r| r.get::<_, i64>(0))?
+            .collect::<Result<Vec<i64>, _>>()?;
+        let remembered = self.1.get(&ids);
+        let missed = || ids.iter().zip(&remembered).filter(|(_, h)| h.is_none());
+        let mut rebuilt = match (missed().next(), missed().next_back()) {
+            (Some((&first, _)), Some((&last, _))) => self.bet_entries(
+                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
+                [first, last],
+            )?,
+            _ => Vec::new(),
+        }
+        .into_iter();
+        let missing = || StoreError::other("a waiting bet's row is missing");
+        ids.iter()
+            .zip(remembered)
+            .map(|(&id, hash)| match hash {
+                Some(hash) => Ok((id, hash)),
+                None => rebuilt
+                    .find(|(bet, _)| *bet == id)
+                    .map(|(_, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
+                    .ok_or_else(missing),
+            })
+            .collect()
     }
 
     /// The leaf index of `leaf_hash` (the first, should two be equal):
@@ -490,7 +509,8 @@ mod tests {
             )
             .expect("schema");
         let reader = rusqlite::Connection::open(&path).expect("open");
-        let tx = SqliteTx(&reader);
+        let leaves = super::super::bet_leaves::BetLeaves::default();
+        let tx = SqliteTx(&reader, &leaves);
         let count = |tx: &SqliteTx<'_>| -> StoreResult<i64> {
             Ok(tx.0.query_row("SELECT count(*) FROM t", [], |r| r.get(0))?)
         };

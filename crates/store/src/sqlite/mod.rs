@@ -12,6 +12,7 @@
 //! power loss, which would let a player see a roll that later "never
 //! happened".) Group commit keeps the cost to one fsync per batch.
 
+mod bet_leaves;
 mod checkpoint;
 mod files;
 mod log_tx;
@@ -28,6 +29,7 @@ use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::settings::SqliteTuning;
 use crate::tx::run_ready;
+use bet_leaves::BetLeaves;
 pub use checkpoint::WalStats;
 use checkpoint::{Handoff, WalBound};
 use tx::SqliteTx;
@@ -83,6 +85,8 @@ pub struct SqliteStore {
     cipher: Arc<SeedCipher>,
     /// Whether changes queue transparency log entries (on unless turned off).
     log: bool,
+    /// Committed bets' leaf hashes, until sequenced.
+    bet_leaves: Arc<BetLeaves>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -135,6 +139,7 @@ impl SqliteStore {
             })),
             cipher: Arc::new(cipher),
             log: true,
+            bet_leaves: Arc::default(),
         })
     }
 
@@ -158,6 +163,7 @@ impl SqliteStore {
             readers: None,
             cipher: Arc::new(cipher),
             log: true,
+            bet_leaves: Arc::default(),
         })
     }
 
@@ -169,8 +175,15 @@ impl SqliteStore {
         now: i64,
     ) -> StoreResult<crate::BetReceipt> {
         let (cipher, log) = (Arc::clone(&self.cipher), self.log);
-        self.write_tx(async move |tx| crate::accounts::place_bet(tx, &cipher, req, log, now).await)
-            .await
+        let placed = self
+            .write_tx(async move |tx| crate::accounts::place_bet(tx, &cipher, req, log, now).await)
+            .await?;
+        // Committed now: its leaf hash may be remembered (bet_leaves.rs).
+        if let (false, [entry]) = (placed.replayed, placed.appended.as_slice()) {
+            let leaf = fairseed_tlog::leaf_hash(entry);
+            self.bet_leaves.remember(placed.bet.id, leaf.0);
+        }
+        Ok(placed)
     }
 
     /// Runs shared transaction logic on the writer, in its own savepoint.
@@ -179,8 +192,9 @@ impl SqliteStore {
         R: Send + 'static,
         F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
     {
+        let leaves = Arc::clone(&self.bet_leaves);
         self.writer
-            .submit(move |c| run_ready(f(&mut SqliteTx(c)))?)
+            .submit(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?)
             .await
     }
 
@@ -190,7 +204,9 @@ impl SqliteStore {
         R: Send + 'static,
         F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
     {
-        self.read(move |c| run_ready(f(&mut SqliteTx(c)))?).await
+        let leaves = Arc::clone(&self.bet_leaves);
+        self.read(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?)
+            .await
     }
 
     /// One process owns an SQLite database: its events stay in it.

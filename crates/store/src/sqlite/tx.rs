@@ -2,6 +2,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
+use super::bet_leaves::BetLeaves;
 use crate::convert;
 use crate::error::StoreResult;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
@@ -11,8 +12,9 @@ use crate::types::{
 };
 use crate::Viewer;
 
-/// A connection inside the writer's savepoint, or a read connection.
-pub(crate) struct SqliteTx<'c>(pub(crate) &'c Connection);
+/// A connection inside the writer's savepoint, or a read connection, with
+/// the store's remembered bet leaf hashes.
+pub(crate) struct SqliteTx<'c>(pub(crate) &'c Connection, pub(crate) &'c BetLeaves);
 
 const ROUND_COLUMNS: &str =
     "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version";
