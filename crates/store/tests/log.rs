@@ -342,12 +342,19 @@ async fn sqlite() {
     )
     .expect("open");
     scenario(Arc::new(store)).await;
-    // The 8 leaves' hashes stay with the leaves: only the 4 + 2 + 1 above are stored apart.
+    // The 8 leaves' hashes stay with the leaves: only the 4 + 2 + 1 above
+    // are stored apart, in one row per step that completed any.
     let conn = rusqlite::Connection::open(dir.path().join("db.sqlite")).expect("open");
-    let apart: i64 = conn
-        .query_row("SELECT count(*) FROM log_hashes", [], |r| r.get(0))
+    let (runs, apart, rows): (i64, i64, i64) = conn
+        .query_row(
+            "SELECT count(*), sum(length(hashes)) / 32, (SELECT count(*) FROM log_hashes)
+             FROM log_hash_runs",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
         .expect("count");
-    assert_eq!(apart, 7);
+    assert_eq!((apart, rows), (7, 0));
+    assert!(runs >= 2, "steps in scenario(): {runs}");
     let memory = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
     scenario(Arc::new(memory)).await;
 }
@@ -395,6 +402,78 @@ async fn bets_from_before_a_restart_are_rebuilt_for_their_leaves() {
         .expect("step")
         .expect("signed");
     assert_eq!(step.appended, 5);
+    check_tree(&store, &step.checkpoint, &queued).await;
+}
+
+/// Node hashes stored by steps before `log_hash_runs` (one row each in
+/// `log_hashes`) are still read: a log whose first steps are turned back
+/// into such rows grows by more steps from that frontier, and the tree the
+/// stored hashes and entries rebuild has the signed root.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn node_hashes_of_earlier_versions_are_read_beside_the_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db.sqlite");
+    let store = SqliteStore::open(&path, SeedCipher::from_key([8; 32])).expect("open");
+    let (player, first) = store
+        .create_player(&"c".repeat(64), 100, pair(3))
+        .await
+        .expect("player");
+    let mut queued = first.appended;
+    let mut place = async |keys: std::ops::Range<u32>| {
+        for key in keys {
+            let placed = store
+                .place_bet(bet(player.id, &format!("k{key}")))
+                .await
+                .expect("bet");
+            queued.extend(placed.appended);
+        }
+    };
+    place(0..10).await;
+    store
+        .sequence_log(6, signer())
+        .await
+        .expect("step")
+        .expect("signed");
+    store
+        .sequence_log(6, signer())
+        .await
+        .expect("step")
+        .expect("signed");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let runs: Vec<(i64, Vec<u8>)> = conn
+        .prepare("SELECT first_leaf, hashes FROM log_hash_runs")
+        .expect("prepare")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("runs")
+        .collect::<Result<_, _>>()
+        .expect("read");
+    assert_eq!(runs.len(), 2);
+    for (first_leaf, hashes) in runs {
+        let first_leaf = u64::try_from(first_leaf).expect("leaf");
+        let mut index = fairseed_tlog::leaf_stored_index(first_leaf);
+        let mut left = hashes.len() / 32;
+        while left > 0 {
+            if let Some(at) = fairseed_tlog::node_position(first_leaf, index) {
+                let at = usize::try_from(at).expect("position") * 32;
+                conn.execute(
+                    "INSERT INTO log_hashes (idx, hash) VALUES (?1, ?2)",
+                    rusqlite::params![i64::try_from(index).expect("index"), &hashes[at..at + 32]],
+                )
+                .expect("old row");
+                left -= 1;
+            }
+            index += 1;
+        }
+    }
+    conn.execute("DELETE FROM log_hash_runs", [])
+        .expect("no runs");
+    place(10..15).await;
+    let step = store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .expect("signed");
+    assert_eq!(step.checkpoint.size, 16);
     check_tree(&store, &step.checkpoint, &queued).await;
 }
 

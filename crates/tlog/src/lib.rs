@@ -84,8 +84,9 @@ pub use merkle::{
 pub use note::{check_vkey, key_hash, open_note, NoteKey};
 pub use receipt::{open_receipt, receipt_text, sign_receipts, BatchReceipt, RECEIPT_HEADER};
 pub use stored::{
-    append_leaves, frontier_indexes, leaf_stored_index, prove_consistency, prove_inclusion,
-    stored_leaf, tile_exists, tile_hash_indexes, tree_root, SparseHashes,
+    append_leaves, completing_leaf, frontier_indexes, leaf_stored_index, node_position,
+    prove_consistency, prove_inclusion, stored_leaf, tile_exists, tile_hash_indexes, tree_root,
+    SparseHashes,
 };
 pub use tiles::{
     check_bundle, decode_bundle, encode_bundle, hash_tile_data, new_entry_bundles, new_hash_tiles,

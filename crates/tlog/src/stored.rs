@@ -87,6 +87,39 @@ pub fn leaf_stored_index(n: u64) -> u64 {
     tlog_tiles::stored_hash_index(0, n)
 }
 
+/// Where the node hash stored at `index` sits among the node hashes (the
+/// hashes above the leaves) that leaves `first_leaf` and after complete,
+/// counted in stored-hash order: a sequencing step's new node hashes are
+/// exactly those of its leaves, in one run of stored indexes with only the
+/// leaves' own between them, so a store can keep a step's node hashes
+/// together and find one by this position. `None` for a leaf's hash, a node
+/// completed before `first_leaf`, or an index past any tree.
+pub fn node_position(first_leaf: u64, index: u64) -> Option<u64> {
+    let last = completing_leaf(index)?;
+    if last < first_leaf {
+        return None;
+    }
+    // The node's hash is stored after the leaves' own up to `last`, and
+    // after the hashes of the nodes those leaves complete before it.
+    let leaves_between = last - first_leaf + 1;
+    index
+        .checked_sub(leaf_stored_index(first_leaf))?
+        .checked_sub(leaves_between)
+}
+
+/// The leaf whose appending completes the node stored at `index` (the last
+/// leaf under it): `None` for a leaf's own hash, or an index past any tree.
+pub fn completing_leaf(index: u64) -> Option<u64> {
+    // No tree has 2^62 leaves (`split_stored_hash_index` overflows near 2^64).
+    if index >= 1 << 62 {
+        return None;
+    }
+    match tlog_tiles::split_stored_hash_index(index) {
+        (0, _) => None,
+        (level, n) => Some(((n + 1) << level) - 1),
+    }
+}
+
 /// The stored hashes appending to a tree of `size` leaves reads: the roots of its complete subtrees.
 pub fn frontier_indexes(size: u64) -> Vec<u64> {
     if size == 0 {
@@ -214,6 +247,35 @@ mod tests {
             (0..7).map(stored_leaf).collect::<Vec<_>>(),
             [Some(0), Some(1), None, Some(2), Some(3), None, None]
         );
+    }
+
+    /// From any first leaf on, the node hashes in stored order have the
+    /// positions 0, 1, 2, …; leaves and earlier nodes have none.
+    #[test]
+    fn node_positions_count_the_nodes_from_a_first_leaf_in_stored_order() {
+        for first_leaf in 0..70 {
+            let start = leaf_stored_index(first_leaf);
+            let mut next = 0;
+            for index in 0..leaf_stored_index(first_leaf + 300) {
+                let (level, n) = tlog_tiles::split_stored_hash_index(index);
+                let completed_after = level > 0 && ((n + 1) << level) > first_leaf;
+                if index >= start && completed_after {
+                    assert_eq!(
+                        node_position(first_leaf, index),
+                        Some(next),
+                        "{first_leaf} {index}"
+                    );
+                    next += 1;
+                } else {
+                    assert_eq!(
+                        node_position(first_leaf, index),
+                        None,
+                        "{first_leaf} {index}"
+                    );
+                }
+            }
+        }
+        assert_eq!(node_position(0, u64::MAX), None);
     }
 
     /// Appending batch by batch from the frontier alone gives the in-memory log's hashes and roots.

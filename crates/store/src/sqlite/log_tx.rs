@@ -100,13 +100,14 @@ impl LogTx for SqliteTx<'_> {
         Ok(done)
     }
 
+    /// A step's node hashes are one run (`0013_log_hash_runs.sql`): one row.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
-        let mut stmt = self
-            .0
-            .prepare_cached("INSERT INTO log_hashes (idx, hash) VALUES (?1, ?2)")?;
-        for (index, hash) in hashes {
-            stmt.execute(params![convert::to_i64(*index, "hash index")?, &hash[..]])?;
-        }
+        let Some((first_leaf, run)) = hash_run(hashes)? else {
+            return Ok(());
+        };
+        self.0
+            .prepare_cached("INSERT INTO log_hash_runs (first_leaf, hashes) VALUES (?1, ?2)")?
+            .execute(params![convert::to_i64(first_leaf, "leaf index")?, run])?;
         Ok(())
     }
 
@@ -118,12 +119,23 @@ impl LogTx for SqliteTx<'_> {
         )
     }
 
+    /// From the steps' runs, then (steps before runs) from `log_hashes`.
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        self.hashes_at(
-            "SELECT hash FROM log_hashes WHERE idx = ?1",
-            indexes,
-            "hash index",
-        )
+        let mut found = self.run_hashes(indexes)?;
+        if found.len() < indexes.len() {
+            let seen: std::collections::HashSet<u64> = found.iter().map(|(i, _)| *i).collect();
+            let rest: Vec<u64> = indexes
+                .iter()
+                .copied()
+                .filter(|i| !seen.contains(i))
+                .collect();
+            found.extend(self.hashes_at(
+                "SELECT hash FROM log_hashes WHERE idx = ?1",
+                &rest,
+                "hash index",
+            )?);
+        }
+        Ok(found)
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
@@ -357,6 +369,38 @@ impl SqliteTx<'_> {
         Ok(out)
     }
 
+    /// The node hashes among `indexes` that the steps' runs hold: each is in
+    /// the run of the last step that began at or before the leaf that
+    /// completed it. Consecutive indexes mostly share a run, read once.
+    fn run_hashes(&self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT first_leaf, hashes FROM log_hash_runs WHERE first_leaf <= ?1
+             ORDER BY first_leaf DESC LIMIT 1",
+        )?;
+        let mut run: Option<(u64, Vec<u8>)> = None;
+        let mut found = Vec::with_capacity(indexes.len());
+        for &index in indexes {
+            let Some(last) = fairseed_tlog::completing_leaf(index) else {
+                continue;
+            };
+            let mut hash = run.as_ref().and_then(|r| in_run(r, index));
+            if hash.is_none() {
+                run = stmt
+                    .query_row([convert::to_i64(last, "leaf index")?], |r| {
+                        Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+                    })
+                    .optional()?
+                    .map(|(first, hashes)| {
+                        StoreResult::Ok((convert::to_u64(first, "leaf index")?, hashes))
+                    })
+                    .transpose()?;
+                hash = run.as_ref().and_then(|r| in_run(r, index));
+            }
+            found.extend(hash.map(|h| (index, h)));
+        }
+        Ok(found)
+    }
+
     /// The last queued entry and the last bet given a leaf.
     fn sequenced(&self) -> StoreResult<(i64, i64)> {
         Ok(self
@@ -449,6 +493,38 @@ impl SqliteTx<'_> {
         }
         Ok(())
     }
+}
+
+/// The node hash stored at `index`, if the run (its first leaf, its
+/// hashes) holds it.
+fn in_run((first_leaf, hashes): &(u64, Vec<u8>), index: u64) -> Option<HashBytes> {
+    let at = usize::try_from(fairseed_tlog::node_position(*first_leaf, index)?).ok()?;
+    hashes.get(at.checked_mul(32)?..)?.first_chunk().copied()
+}
+
+/// A step's node hashes (`hashes`, in stored order) as one run: the leaf
+/// to key it by and the hashes' bytes; `None` if there are none.
+///
+/// # Errors
+/// The hashes are not one run from their first node on: never for a step's
+/// hashes, and nothing is written if they are not.
+fn hash_run(hashes: &[(u64, HashBytes)]) -> StoreResult<Option<(u64, Vec<u8>)>> {
+    let Some(first_leaf) = hashes
+        .first()
+        .and_then(|(i, _)| fairseed_tlog::completing_leaf(*i))
+    else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::with_capacity(hashes.len() * 32);
+    for (position, (index, hash)) in (0u64..).zip(hashes) {
+        if fairseed_tlog::node_position(first_leaf, *index) != Some(position) {
+            return Err(StoreError::other(
+                "a sequencing step's node hashes are not one run",
+            ));
+        }
+        bytes.extend_from_slice(hash);
+    }
+    Ok(Some((first_leaf, bytes)))
 }
 
 /// Interleaves the queued entries and the logged bets still waiting (each

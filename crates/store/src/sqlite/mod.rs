@@ -69,6 +69,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         12,
         include_str!("../../migrations/sqlite/0012_log_bet_leaves.sql"),
     ),
+    (
+        13,
+        include_str!("../../migrations/sqlite/0013_log_hash_runs.sql"),
+    ),
 ];
 
 /// Read connections kept open.
