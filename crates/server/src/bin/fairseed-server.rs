@@ -4,6 +4,10 @@
 
 use clap::Parser;
 
+/// The same allocator as `fairseed serve`, so the two binaries measure alike.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Run the fairseed service.
 #[derive(Debug, Parser)]
 #[command(name = "fairseed-server", version)]
