@@ -43,8 +43,7 @@ impl BetLeaves {
         }
     }
 
-    /// The leaf hashes of these bets (ascending ids), `None` for each one
-    /// not remembered.
+    /// The leaf hashes of these bets, `None` for each one not remembered.
     pub(crate) fn get(&self, bet_ids: &[i64]) -> Vec<Option<HashBytes>> {
         let waiting = self.waiting();
         bet_ids.iter().map(|id| waiting.get(id).copied()).collect()

@@ -306,25 +306,39 @@ impl SqliteTx<'_> {
         })?;
         let leaves = rows.collect::<Result<Vec<_>, _>>()?;
         drop(stmt);
-        let bet_ids = || leaves.iter().filter_map(|(bet, _)| *bet);
-        let mut bets = match (bet_ids().min(), bet_ids().max()) {
-            (Some(first), Some(last)) => self.bet_entries(
-                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
-                [first, last],
-            )?,
-            _ => Vec::new(),
-        }
-        .into_iter();
-        let missing = || StoreError::other("a leaf's entry is missing");
+        let bet_ids: Vec<i64> = leaves.iter().filter_map(|(bet, _)| *bet).collect();
+        let mut bets = self.logged_bet_entries(&bet_ids)?.into_iter();
         leaves
             .into_iter()
             .map(|leaf| match leaf {
                 (_, Some(entry)) => Ok(entry),
-                (Some(bet), None) => bets
-                    .find(|(id, _)| *id == bet)
+                (Some(_), None) => bets
+                    .next()
+                    .ok_or_else(|| StoreError::other("a leaf's entry is missing")),
+                (None, None) => Err(StoreError::other("a leaf's entry is missing")),
+            })
+            .collect()
+    }
+
+    /// The outcome entries of these logged bets (ascending ids), in order,
+    /// read in one range: bets are sequenced in id order, so the logged bets
+    /// between the first and the last are exactly these, or more.
+    fn logged_bet_entries(&self, ids: &[i64]) -> StoreResult<Vec<Vec<u8>>> {
+        let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
+            return Ok(Vec::new());
+        };
+        let mut range = self
+            .bet_entries(
+                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
+                [first, last],
+            )?
+            .into_iter();
+        ids.iter()
+            .map(|&id| {
+                range
+                    .find(|(bet, _)| *bet == id)
                     .map(|(_, entry)| entry)
-                    .ok_or_else(missing),
-                (None, None) => Err(missing()),
+                    .ok_or_else(|| StoreError::other("a logged bet's row is missing"))
             })
             .collect()
     }
@@ -419,24 +433,20 @@ impl SqliteTx<'_> {
             .query_map(params![after, limit], |r| r.get::<_, i64>(0))?
             .collect::<Result<Vec<i64>, _>>()?;
         let remembered = self.1.get(&ids);
-        let missed = || ids.iter().zip(&remembered).filter(|(_, h)| h.is_none());
-        let mut rebuilt = match (missed().next(), missed().next_back()) {
-            (Some((&first, _)), Some((&last, _))) => self.bet_entries(
-                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
-                [first, last],
-            )?,
-            _ => Vec::new(),
-        }
-        .into_iter();
-        let missing = || StoreError::other("a waiting bet's row is missing");
-        ids.iter()
+        let missed: Vec<i64> = ids
+            .iter()
+            .zip(&remembered)
+            .filter_map(|(&id, hash)| hash.is_none().then_some(id))
+            .collect();
+        let mut rebuilt = self.logged_bet_entries(&missed)?.into_iter();
+        ids.into_iter()
             .zip(remembered)
-            .map(|(&id, hash)| match hash {
+            .map(|(id, hash)| match hash {
                 Some(hash) => Ok((id, hash)),
                 None => rebuilt
-                    .find(|(bet, _)| *bet == id)
-                    .map(|(_, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
-                    .ok_or_else(missing),
+                    .next()
+                    .map(|entry| (id, fairseed_tlog::leaf_hash(&entry).0))
+                    .ok_or_else(|| StoreError::other("a waiting bet's row is missing")),
             })
             .collect()
     }
