@@ -783,6 +783,23 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
     assert_eq!(all.last(), Some(&straggler), "the late one last");
     assert_eq!(&all[..queued.len()], &queued[..]);
     check_tree(&store, &head, &all).await;
+    // Two steps later the floor is past every entry but the newest: the
+    // first takes a candidate, the second's plan settles it.
+    for n in 4..6u8 {
+        store
+            .create_player(&format!("{n:064}"), 1, pair(n))
+            .await
+            .expect("player");
+        store.sequence_log(100, signer()).await.expect("step");
+    }
+    let (floor, newest): (i64, i64) = sqlx::query_as(&format!(
+        "SELECT floor, (SELECT max(id) FROM \"{schema}\".log_entries)
+         FROM \"{schema}\".log_pending_floor"
+    ))
+    .fetch_one(&mut conn)
+    .await
+    .expect("floor");
+    assert_eq!(floor, newest - 1, "the floor rose past the late entry");
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }

@@ -104,23 +104,35 @@ impl LogTx for PgTx<'_> {
         Ok(done.rows_affected())
     }
 
-    /// Raises the floor to its candidate once every transaction that could
-    /// hold an id up to it has ended and none of those waits, then takes a
-    /// new candidate: the highest id given so far, read before the first
-    /// transaction id not yet given (a queued entry's transaction has its id
-    /// before the entry takes one, so any entry up to the candidate belongs
-    /// to a transaction before that one). Three statements, three snapshots,
-    /// in this order.
-    async fn raise_pending_floor(&mut self) -> StoreResult<()> {
-        sqlx::query(
-            "UPDATE log_pending_floor f SET floor = candidate, candidate = NULL, after_xid = NULL
-             WHERE after_xid IS NOT NULL
-               AND pg_snapshot_xmin(pg_current_snapshot()) >= after_xid
-               AND NOT EXISTS (SELECT 1 FROM log_entries
-                   WHERE id > f.floor AND id <= f.candidate AND COALESCE(leaf_index, -1) = -1)",
+    /// The candidate, once every transaction that could hold an id up to it
+    /// has ended (a queued entry's transaction has its id before the entry
+    /// takes one, so any entry up to the candidate belongs to a transaction
+    /// before `after_xid`). Read before the queue, in an earlier snapshot,
+    /// so the queue's read sees every such entry that committed.
+    async fn floor_within_reach(&mut self) -> StoreResult<Option<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT candidate FROM log_pending_floor
+             WHERE after_xid IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= after_xid",
         )
-        .execute(self.conn().await?)
-        .await?;
+        .fetch_optional(self.conn().await?)
+        .await?
+        .flatten())
+    }
+
+    /// Raises the floor to `settled`, then takes a new candidate: the
+    /// highest id given so far, read before the first transaction id not
+    /// yet given. Three statements, three snapshots, in this order. The
+    /// step settled the floor in its plan, so nothing here reads the queue.
+    async fn raise_pending_floor(&mut self, settled: Option<i64>) -> StoreResult<()> {
+        if let Some(settled) = settled {
+            sqlx::query(
+                "UPDATE log_pending_floor SET floor = candidate, candidate = NULL, after_xid = NULL
+                 WHERE candidate = $1 AND after_xid IS NOT NULL",
+            )
+            .bind(settled)
+            .execute(self.conn().await?)
+            .await?;
+        }
         sqlx::query(
             "UPDATE log_pending_floor SET candidate =
                 (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM log_entries_id_seq)

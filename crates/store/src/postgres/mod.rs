@@ -61,6 +61,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         12,
         include_str!("../../migrations/postgres/0012_log_pending_floor.sql"),
     ),
+    (
+        13,
+        include_str!("../../migrations/postgres/0013_log_leaf_index_partial.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

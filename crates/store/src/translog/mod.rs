@@ -186,6 +186,8 @@ pub(crate) struct Plan {
     pending: Vec<(EntryAt, HashBytes)>,
     /// The stored hashes appending needs (the tree's frontier).
     frontier: Vec<(u64, HashBytes)>,
+    /// The floor the step settles ([`LogTx::floor_within_reach`]).
+    floor: Option<i64>,
 }
 
 /// The step [`plan`] read, hashed and signed: what [`append_planned`] writes.
@@ -194,6 +196,7 @@ pub(crate) struct Planned {
     assigned: Vec<(EntryAt, u64, HashBytes)>,
     added: Vec<(u64, HashBytes)>,
     checkpoint: LogCheckpoint,
+    floor: Option<i64>,
 }
 
 /// Reads what the next step appends: up to `max` queued entries; `None` if
@@ -201,16 +204,29 @@ pub(crate) struct Planned {
 /// empty tree).
 pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<Plan>> {
     let size = tx.latest_log_checkpoint().await?.map(|c| c.size);
+    let reach = tx.floor_within_reach().await?;
     let pending = tx.pending_log_entries(max).await?;
     if pending.is_empty() && size.is_some() {
         return Ok(None);
     }
     let frontier = stored_hashes(tx, &frontier_indexes(size.unwrap_or(0))).await?;
+    let floor = reach.filter(|&id| takes_through(&pending, max, id));
     Ok(Some(Plan {
         size,
         pending,
         frontier,
+        floor,
     }))
+}
+
+/// Whether `pending`, the first `max` entries waiting in queue order, holds
+/// every entry waiting up to queue id `id`.
+fn takes_through(pending: &[(EntryAt, HashBytes)], max: u32, id: i64) -> bool {
+    let last = pending.iter().rev().find_map(|(at, _)| match at {
+        EntryAt::Queue(queued) => Some(*queued),
+        EntryAt::Bet(_) => None,
+    });
+    pending.len() < max as usize || last.is_some_and(|last| last >= id)
 }
 
 /// The stored hashes among `indexes` (Go's `stored_hash_index`; any order,
@@ -268,6 +284,7 @@ pub(crate) fn prepare(plan: Plan, sign: SignFn) -> StoreResult<Planned> {
             note,
             cosignatures: Vec::new(),
         },
+        floor: plan.floor,
     })
 }
 
@@ -288,7 +305,7 @@ pub(crate) async fn append_planned<T: LogTx>(
     if tx.set_leaf_indexes(&planned.assigned).await? != planned.assigned.len() as u64 {
         return Err(taken());
     }
-    tx.raise_pending_floor().await?;
+    tx.raise_pending_floor(planned.floor).await?;
     tx.insert_log_hashes(&planned.added).await?;
     let head = planned.checkpoint;
     tx.insert_log_checkpoint(head.size, &head.note, now).await?;

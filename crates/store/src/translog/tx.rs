@@ -78,11 +78,22 @@ pub(crate) trait LogTx {
         assigned: &[(EntryAt, u64, HashBytes)],
     ) -> StoreResult<u64>;
 
-    /// After a step gave leaf indexes: lets the next steps look for queued
-    /// entries above what this one settled, where the backend needs a floor
-    /// for that (PostgreSQL, whose ids do not follow commit order; SQLite's
-    /// do, and it needs none).
-    async fn raise_pending_floor(&mut self) -> StoreResult<()> {
+    /// Read by a sequencing plan before the queue, where the backend looks
+    /// for queued entries above a floor (PostgreSQL, whose ids do not follow
+    /// commit order; SQLite's do, and it needs none): the id the floor can
+    /// be raised to once every entry queued up to it has a leaf index, if
+    /// every transaction that could queue one has ended. A plan whose read
+    /// of the queue then takes every entry waiting up to it settles it.
+    async fn floor_within_reach(&mut self) -> StoreResult<Option<i64>> {
+        Ok(None)
+    }
+
+    /// After a step gave leaf indexes: raises the floor to `settled` (what
+    /// [`LogTx::floor_within_reach`] offered, if the step took every entry
+    /// up to it) and takes the next candidate, so the next steps look for
+    /// queued entries above what this one settled.
+    async fn raise_pending_floor(&mut self, settled: Option<i64>) -> StoreResult<()> {
+        let _ = settled;
         Ok(())
     }
 
