@@ -316,3 +316,32 @@ pub(crate) async fn append_planned<T: LogTx>(
         appended,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queued(ids: &[i64]) -> Vec<(EntryAt, HashBytes)> {
+        ids.iter()
+            .map(|&id| (EntryAt::Queue(id), [0; 32]))
+            .collect()
+    }
+
+    /// A plan settles the floor's candidate only if its read of the queue
+    /// took every entry waiting up to it: all that waited (fewer than
+    /// `max`), or a full read reaching the candidate.
+    #[test]
+    fn a_plan_settles_only_a_candidate_its_read_reached() {
+        assert!(takes_through(&queued(&[3, 7]), 5, 100), "all that waited");
+        assert!(takes_through(&[], 5, 100), "nothing waited");
+        let full = queued(&[3, 7, 10]);
+        assert!(takes_through(&full, 3, 10));
+        assert!(takes_through(&full, 3, 9));
+        assert!(!takes_through(&full, 3, 11), "11 may still wait");
+        let bets = vec![(EntryAt::Bet(4), [0; 32])];
+        assert!(
+            !takes_through(&bets, 1, 1),
+            "a full read of bets reaches no queue id"
+        );
+    }
+}
