@@ -11,8 +11,10 @@
 # are counted from the server's state afterwards (every player's next nonce);
 # with the log on, the signed checkpoint must then cover every entry within
 # ~1 s (each player's commitment and each bet's outcome). Also the CPU per
-# bet, from /proc over the middle of the load: the server's SQLite threads,
-# its other threads (the HTTP runtime), and wrk. Prints a Markdown table
+# bet, from /proc over the middle of the load: the database's (the server's
+# SQLite threads, or PostgreSQL's processes), the server's other threads
+# (the HTTP runtime), and wrk's; PostgreSQL must then run on this machine
+# (PG_BASE on loopback, as the default). Prints a Markdown table
 # (also left in $OUT). A benchmark, not a test: nothing asserts a ratio.
 #
 # Usage: scripts/load/log_overhead.sh
@@ -60,25 +62,35 @@ start_server() {
   launch_server "$log" "${args[@]}"
 }
 
-# cpu_ticks SERVER WRK: the CPU ticks (user + system) so far of the server's
-# SQLite threads (its writer and WAL checkpointer; none on PostgreSQL), of
-# its other threads, and of wrk.
+# ticks STAT: the CPU ticks (user + system) in the /proc stat line STAT.
+ticks() {
+  local stat=${1##*) } f
+  read -r -a f <<<"$stat"
+  echo $((f[11] + f[12]))
+}
+
+# cpu_ticks SERVER WRK: the CPU ticks so far of the database's work (on
+# SQLite the server's SQLite threads: its writer and WAL checkpointer; on
+# PostgreSQL every process named postgres: its backends, WAL writer and
+# checkpointer, and any autovacuum worker still running), of the server's
+# other threads, and of wrk.
 cpu_ticks() {
-  local writer=0 rest=0 t stat
+  local database=0 rest=0 t p stat
   for t in /proc/"$1"/task/*; do
     stat=$(<"$t/stat") || continue
-    stat=${stat##*) }
-    read -r -a f <<<"$stat"
     if [[ $(<"$t/comm") == fairseed-sqlite* ]]; then
-      writer=$((writer + f[11] + f[12]))
+      database=$((database + $(ticks "$stat")))
     else
-      rest=$((rest + f[11] + f[12]))
+      rest=$((rest + $(ticks "$stat")))
     fi
   done
-  stat=$(<"/proc/$2/stat")
-  stat=${stat##*) }
-  read -r -a f <<<"$stat"
-  echo "$writer $rest $((f[11] + f[12]))"
+  if [[ -n "${PG:-}" ]]; then
+    for p in $(pgrep -x postgres); do
+      stat=$(<"/proc/$p/stat") 2>/dev/null || continue
+      database=$((database + $(ticks "$stat")))
+    done
+  fi
+  echo "$database $rest $(ticks "$(<"/proc/$2/stat")")"
 }
 
 # per_bet TICKS RATE: µs of CPU per bet, for TICKS over the measured window
@@ -141,7 +153,7 @@ done
 ratio=$(awk -v bon="${BETS[on]}" -v son="${SECS[on]}" -v boff="${BETS[off]}" -v soff="${SECS[off]}" \
   'BEGIN { printf "%.1f", 100 * (bon / son) / (boff / soff) }')
 {
-  echo "| round | log | durable bets | bets/s | p50 ms | p99 ms | non-2xx | tree size after | CPU µs/bet: writer / rest / wrk |"
+  echo "| round | log | durable bets | bets/s | p50 ms | p99 ms | non-2xx | tree size after | CPU µs/bet: database / rest / wrk |"
   echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo
