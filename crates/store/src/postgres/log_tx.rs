@@ -8,12 +8,11 @@ use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, EntryAt, HashBy
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 
 /// The queued entries: above the floor (migration 12), read in id order
-/// through the primary key. The leaf index is tested through an expression
-/// so that the planner does not take its index instead, whose NULLs include
-/// every sequenced row's queued version until a vacuum.
+/// through the primary key. The index of leaf indexes holds no NULLs
+/// (migration 13), so the planner cannot take it for these instead.
 macro_rules! waiting {
     () => {
-        "id > (SELECT floor FROM log_pending_floor) AND COALESCE(leaf_index, -1) = -1"
+        "id > (SELECT floor FROM log_pending_floor) AND leaf_index IS NULL"
     };
 }
 
