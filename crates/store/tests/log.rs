@@ -794,10 +794,12 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
             .await
             .expect("player");
         store.sequence_log(100, signer()).await.expect("step");
-        floor = sqlx::query_scalar(&format!("SELECT floor FROM \"{schema}\".log_pending_floor"))
-            .fetch_one(&mut conn)
-            .await
-            .expect("floor");
+        floor = sqlx::query_scalar(&format!(
+            "SELECT floor FROM \"{schema}\".log_waiting_floors WHERE source = 'queue'"
+        ))
+        .fetch_one(&mut conn)
+        .await
+        .expect("floor");
         if floor >= straggler_id {
             break;
         }

@@ -36,7 +36,7 @@ use std::sync::Mutex;
 
 use sqlx::Row;
 
-use super::deferred::{bind_bet, bind_entry};
+use super::deferred::bind_bet;
 use super::{tx::PgTx, PgStore};
 use crate::accounts;
 use crate::convert;
@@ -59,7 +59,7 @@ const READ: &str = "SELECT p.balance::text AS balance, s.id AS pair_id, s.commit
 /// bet's columns, `$13` the client seed drawn from, `$14` the balance drawn
 /// from. Inserts nothing if the check fails.
 macro_rules! guarded_bet_sql {
-    () => {
+    ($logged:literal) => {
         concat!(
             "WITH guard AS (
                 SELECT 1 FROM players p, seed_pairs s
@@ -73,17 +73,17 @@ macro_rules! guarded_bet_sql {
              bet AS (INSERT INTO ",
             bet_columns_sql!(),
             " SELECT ",
-            bet_values_sql!(),
-            " FROM guard RETURNING id)"
+            bet_values_sql!($logged),
+            " FROM guard RETURNING id) SELECT id FROM bet"
         )
     };
 }
 
 /// The write; returns the bet's id, or no row if the check failed.
-const WRITE: &str = concat!(guarded_bet_sql!(), " SELECT id FROM bet");
+const WRITE: &str = guarded_bet_sql!("FALSE");
 
-/// The write with the outcome entry and its leaf hash as `$15`/`$16`.
-const WRITE_LOGGED: &str = concat!(guarded_bet_sql!(), ", ", queue_entry_sql!("$15", "$16"));
+/// The write of a bet that is its own log entry (the log runs).
+const WRITE_LOGGED: &str = guarded_bet_sql!("TRUE");
 
 /// What a bet is drawn from: the player's balance and current pair.
 #[derive(Debug, Clone)]
@@ -199,7 +199,7 @@ impl PgStore {
             &bet,
             &from.pair.client_seed,
             from.balance,
-            logged.as_deref(),
+            logged.is_some(),
             now,
         )
         .await;
@@ -271,19 +271,12 @@ async fn write(
     bet: &BetRow,
     client_seed: &str,
     balance: u128,
-    logged: Option<&[u8]>,
+    logged: bool,
     now: i64,
 ) -> StoreResult<Option<i64>> {
-    let sql = if logged.is_some() {
-        WRITE_LOGGED
-    } else {
-        WRITE
-    };
-    let mut query = bind_bet(sqlx::query_scalar(sql), bet, now)?
+    let sql = if logged { WRITE_LOGGED } else { WRITE };
+    let query = bind_bet(sqlx::query_scalar(sql), bet, now)?
         .bind(client_seed)
         .bind(balance.to_string());
-    if let Some(entry) = logged {
-        query = bind_entry(query, entry);
-    }
     Ok(query.fetch_optional(conn).await?)
 }

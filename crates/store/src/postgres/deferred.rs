@@ -86,28 +86,32 @@ impl Deferred {
     }
 }
 
-/// The `bets` columns in [`bind_bet`]'s order, and their values `$1`…`$12`
-/// (also the optimistic write's, `super::bet`).
+/// The `bets` columns in [`bind_bet`]'s order, then `logged`; their values
+/// `$1`…`$12` and whether the bet is its own log entry (`TRUE` while the
+/// log runs), also the optimistic write's (`super::bet`).
 macro_rules! bet_columns_sql {
     () => {
         "bets (player_id, pair_id, nonce, amount, condition, target, roll, win, payout,
-               balance_after, idempotency_key, created_at)"
+               balance_after, idempotency_key, created_at, logged)"
     };
 }
 
 macro_rules! bet_values_sql {
-    () => {
-        "$1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric, $11, $12"
+    ($logged:literal) => {
+        concat!(
+            "$1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10::numeric, $11, $12, ",
+            $logged
+        )
     };
 }
 
 macro_rules! insert_bet_sql {
-    () => {
+    ($logged:literal) => {
         concat!(
             "INSERT INTO ",
             bet_columns_sql!(),
             " VALUES (",
-            bet_values_sql!(),
+            bet_values_sql!($logged),
             ") RETURNING id"
         )
     };
@@ -120,43 +124,14 @@ macro_rules! held_updates_sql {
     };
 }
 
-/// The bet's outcome entry, queued with the inserted bet (the `bet`
-/// clause), with no subject: a replay rebuilds it from the bet
-/// (`accounts::replay`), so no index entry is written for it. Also the
-/// optimistic write's (`super::bet`).
-macro_rules! queue_entry_sql {
-    ($entry:literal, $hash:literal) => {
-        concat!(
-            "queued AS (INSERT INTO log_entries (entry, leaf_hash, created_at)
-                SELECT ",
-            $entry,
-            ", ",
-            $hash,
-            ", $12 FROM bet)
-             SELECT id FROM bet"
-        )
-    };
-}
-
-const INSERT_BET: &str = insert_bet_sql!();
-
-const INSERT_BET_WITH_UPDATES: &str = concat!("WITH ", held_updates_sql!(), " ", insert_bet_sql!());
-
-const INSERT_BET_LOGGED: &str = concat!(
-    "WITH bet AS (",
-    insert_bet_sql!(),
-    "), ",
-    queue_entry_sql!("$13", "$14")
-);
-
-const INSERT_BET_WITH_UPDATES_LOGGED: &str = concat!(
-    "WITH ",
-    held_updates_sql!(),
-    ", bet AS (",
-    insert_bet_sql!(),
-    "), ",
-    queue_entry_sql!("$16", "$17")
-);
+/// A bet's insert, logged or not, alone or with its held updates.
+const INSERT_BET: [[&str; 2]; 2] = [
+    [insert_bet_sql!("FALSE"), insert_bet_sql!("TRUE")],
+    [
+        concat!("WITH ", held_updates_sql!(), " ", insert_bet_sql!("FALSE")),
+        concat!("WITH ", held_updates_sql!(), " ", insert_bet_sql!("TRUE")),
+    ],
+];
 
 /// A query returning a bet's id, with the bet's columns bound as `$1`…`$12`.
 pub(super) type BetQuery<'q> = sqlx::query::QueryScalar<'q, Postgres, i64, PgArguments>;
@@ -182,33 +157,19 @@ pub(super) fn bind_bet<'q>(
         .bind(now))
 }
 
-/// Binds a bet's outcome entry and its leaf hash as the next two parameters.
-pub(super) fn bind_entry<'q>(query: BetQuery<'q>, entry: &[u8]) -> BetQuery<'q> {
-    query
-        .bind(entry.to_vec())
-        .bind(fairseed_tlog::leaf_hash(entry).0.to_vec())
-}
-
-/// Inserts `bet` (with its held updates and its outcome entry, if given); its id.
+/// Inserts `bet` (with its held updates, if given), `logged` if it is its
+/// own log entry; its id.
 pub(super) async fn insert_bet(
     conn: &mut PgConnection,
     bet: &BetRow,
     now: i64,
     updates: Option<BetUpdates>,
-    logged: Option<&[u8]>,
+    logged: bool,
 ) -> StoreResult<i64> {
-    let sql = match (updates.is_some(), logged.is_some()) {
-        (false, false) => INSERT_BET,
-        (true, false) => INSERT_BET_WITH_UPDATES,
-        (false, true) => INSERT_BET_LOGGED,
-        (true, true) => INSERT_BET_WITH_UPDATES_LOGGED,
-    };
+    let sql = INSERT_BET[usize::from(updates.is_some())][usize::from(logged)];
     let mut query = bind_bet(sqlx::query_scalar(sql), bet, now)?;
     if let Some((pair, player, balance)) = updates {
         query = query.bind(pair).bind(player).bind(balance.to_string());
-    }
-    if let Some(entry) = logged {
-        query = bind_entry(query, entry);
     }
     Ok(query.fetch_one(conn).await?)
 }

@@ -1,26 +1,117 @@
 //! The [`LogTx`] primitives in PostgreSQL's dialect: batches go as arrays
 //! (`UNNEST`), one round trip each.
+//!
+//! Two sources wait for leaves: the queue (`log_entries`: commitments and
+//! reveals) and the logged dice bets, each its own outcome entry, rebuilt
+//! from its row when read. A step writes its leaves as one run
+//! (`log_leaf_runs`); ids are given out of commit order, so each source is
+//! read above its floor (migrations 12 and 14), leaving out what the runs
+//! since the floor hold. Leaves sequenced before runs keep their index in
+//! `log_entries.leaf_index` and are read from there.
 
-use super::tx::PgTx;
+use std::collections::HashMap;
+
+use sqlx::Connection;
+
+use super::tx::{bet_raw, PgTx, BET_COLUMNS};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
-use crate::translog::tx::{checkpoint_row, entry_row, hash_bytes, EntryAt, HashBytes, LogTx};
+use crate::translog::order::{PerSource, Queued, Waiting};
+use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LogTx};
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
 
-/// The queued entries: above the floor (migration 12), read in id order
-/// through the primary key. The index of leaf indexes holds no NULLs
-/// (migration 13), so the planner cannot take it for these instead.
-macro_rules! waiting {
-    () => {
-        "id > (SELECT floor FROM log_pending_floor) AND leaf_index IS NULL"
+/// The ids a run holds of `$source` since its floor's leaf, with the sign
+/// the runs give them (queued entries positive, bets negated).
+macro_rules! taken_since_floor {
+    ($source:literal, $sign:literal) => {
+        concat!(
+            "SELECT s FROM log_leaf_runs, UNNEST(sources) AS s
+             WHERE first_leaf >= (SELECT floor_leaf FROM log_waiting_floors WHERE source = '",
+            $source,
+            "') AND s ",
+            $sign,
+            " 0"
+        )
     };
 }
+
+/// The queued entries waiting: above the queue's floor, never given a leaf
+/// index (before runs) and in no run since the floor.
+macro_rules! waiting_queued {
+    () => {
+        concat!(
+            "id > (SELECT floor FROM log_waiting_floors WHERE source = 'queue')
+             AND leaf_index IS NULL AND id NOT IN (",
+            taken_since_floor!("queue", ">"),
+            ")"
+        )
+    };
+}
+
+/// The logged bets waiting, with their pairs' seeds, in id order.
+macro_rules! waiting_bets {
+    () => {
+        concat!(
+            bets_with_seeds!(),
+            " WHERE bets.id > (SELECT floor FROM log_waiting_floors WHERE source = 'bets')
+             AND bets.logged AND -bets.id NOT IN (",
+            taken_since_floor!("bets", "<"),
+            ") ORDER BY bets.id LIMIT $1"
+        )
+    };
+}
+
+/// Bets with the seeds their outcome entries are rebuilt from.
+macro_rules! bets_with_seeds {
+    () => {
+        "SELECT {BET_COLUMNS}, commitment, client_seed FROM bets
+         JOIN (SELECT id AS pair, commitment, client_seed FROM seed_pairs) p ON p.pair = bets.pair_id"
+    };
+}
+
+/// The runs that hold leaves `$1 .. $2`, in leaf order.
+const RUNS_OVER: &str = "WHERE first_leaf < $2 AND first_leaf >=
+    COALESCE((SELECT MAX(first_leaf) FROM log_leaf_runs WHERE first_leaf <= $1), 0)
+    ORDER BY first_leaf";
 
 fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64>> {
     values.map(|v| convert::to_i64(v, what)).collect()
 }
 
+/// Leaves `from .. to` as the database's integers.
+fn leaf_range(from: u64, to: u64) -> StoreResult<(i64, i64)> {
+    Ok((
+        convert::to_i64(from, "leaf index")?,
+        convert::to_i64(to, "leaf index")?,
+    ))
+}
+
+/// Where a run's source id says a leaf's entry is.
+fn entry_at(source: i64) -> EntryAt {
+    if source < 0 {
+        EntryAt::Bet(-source)
+    } else {
+        EntryAt::Queue(source)
+    }
+}
+
+/// The leaves `from .. to` a run (its first leaf and the 32-byte items of
+/// each leaf) holds, with their items.
+fn run_items<T>(
+    first_leaf: i64,
+    items: impl IntoIterator<Item = T>,
+    from: u64,
+    to: u64,
+) -> StoreResult<impl Iterator<Item = (u64, T)>> {
+    let first = convert::to_u64(first_leaf, "leaf index")?;
+    Ok((first..)
+        .zip(items)
+        .filter(move |(index, _)| (from..to).contains(index)))
+}
+
 impl LogTx for PgTx<'_> {
+    /// With the last bet id given so far: the bets up to it come before
+    /// this entry (`crate::translog::order`).
     async fn insert_log_entry(
         &mut self,
         entry: &[u8],
@@ -30,8 +121,9 @@ impl LogTx for PgTx<'_> {
         now: i64,
     ) -> StoreResult<()> {
         sqlx::query(
-            "INSERT INTO log_entries (entry, leaf_hash, subject, name, created_at)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO log_entries (entry, leaf_hash, subject, name, created_at, bets_before)
+             VALUES ($1, $2, $3, $4, $5,
+                     (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM bets_id_seq))",
         )
         .bind(entry)
         .bind(&leaf_hash[..])
@@ -61,86 +153,115 @@ impl LogTx for PgTx<'_> {
         .await?)
     }
 
-    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>> {
-        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(concat!(
-            "SELECT id, leaf_hash FROM log_entries WHERE ",
-            waiting!(),
-            " ORDER BY id LIMIT $1"
-        ))
-        .bind(i64::from(limit))
-        .fetch_all(self.conn().await?)
-        .await?;
-        rows.into_iter()
-            .map(|(id, hash)| Ok((EntryAt::Queue(id), hash_bytes(hash)?)))
-            .collect()
+    /// Both sources in one snapshot: a commit between two reads could
+    /// otherwise add bets that belong before a queued entry read.
+    async fn waiting_log_entries(&mut self, limit: u32) -> StoreResult<Waiting> {
+        self.in_snapshot(async move |tx| {
+            let queue = tx.waiting_queued(limit).await?;
+            let bets = tx
+                .waiting_bets(limit)
+                .await?
+                .into_iter()
+                .map(|(id, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
+                .collect();
+            Ok(Waiting { queue, bets })
+        })
+        .await
     }
 
-    /// Every entry is queued here: bets queue theirs beside the bet.
+    /// The step's leaves as one run; its first leaf is the run's key, so a
+    /// second step from the same tree size fails here.
     async fn set_leaf_indexes(
         &mut self,
         assigned: &[(EntryAt, u64, HashBytes)],
     ) -> StoreResult<u64> {
-        let ids = assigned
+        let (Some(first), Some(last)) = (assigned.first(), assigned.last()) else {
+            return Ok(0);
+        };
+        if (first.1..)
+            .zip(assigned)
+            .any(|(index, (_, leaf, _))| *leaf != index)
+        {
+            return Err(StoreError::other("a step's leaves are not one run"));
+        }
+        let sources: Vec<i64> = assigned
             .iter()
-            .map(|(at, _, _)| match at {
-                EntryAt::Queue(id) => Ok(*id),
-                EntryAt::Bet(_) => Err(StoreError::other("a bet is not its own entry here")),
+            .map(|(at, _, _)| match *at {
+                EntryAt::Queue(id) => id,
+                EntryAt::Bet(id) => -id,
             })
-            .collect::<StoreResult<Vec<i64>>>()?;
-        let indexes = to_i64s(assigned.iter().map(|(_, i, _)| *i), "leaf index")?;
-        let done = sqlx::query(
-            "UPDATE log_entries e SET leaf_index = v.idx
-             FROM UNNEST($1::bigint[], $2::bigint[]) AS v(id, idx)
-             WHERE e.id = v.id AND e.leaf_index IS NULL",
+            .collect();
+        let hashes: Vec<u8> = assigned.iter().flat_map(|(_, _, h)| *h).collect();
+        sqlx::query(
+            "INSERT INTO log_leaf_runs (first_leaf, sources, leaf_hashes) VALUES ($1, $2, $3)",
         )
-        .bind(ids)
-        .bind(indexes)
+        .bind(convert::to_i64(first.1, "leaf index")?)
+        .bind(sources)
+        .bind(hashes)
         .execute(self.conn().await?)
         .await?;
-        if let (Some(first), Some(last)) = (assigned.first(), assigned.last()) {
-            self.seal_hash_chunks(first.1, last.1 + 1).await?;
-        }
-        Ok(done.rows_affected())
+        self.seal_hash_chunks(first.1, last.1 + 1).await?;
+        Ok(assigned.len() as u64)
     }
 
-    /// The candidate, once every transaction that could hold an id up to it
-    /// has ended (a queued entry's transaction has its id before the entry
-    /// takes one, so any entry up to the candidate belongs to a transaction
-    /// before `after_xid`). Read before the queue, in an earlier snapshot,
-    /// so the queue's read sees every such entry that committed.
-    async fn floor_within_reach(&mut self) -> StoreResult<Option<i64>> {
-        Ok(sqlx::query_scalar(
-            "SELECT candidate FROM log_pending_floor
+    /// Each source's candidate, once every transaction that could hold an
+    /// id up to it has ended (a queued entry's or a bet's transaction has
+    /// its id before the row takes one, so any row up to the candidate
+    /// belongs to a transaction before `after_xid`). Read before the
+    /// waiting entries, in an earlier snapshot, so their read sees every
+    /// such row that committed.
+    async fn floor_within_reach(&mut self) -> StoreResult<PerSource<Option<i64>>> {
+        let rows: Vec<(String, Option<i64>)> = sqlx::query_as(
+            "SELECT source, candidate FROM log_waiting_floors
              WHERE after_xid IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= after_xid",
         )
-        .fetch_optional(self.conn().await?)
-        .await?
-        .flatten())
+        .fetch_all(self.conn().await?)
+        .await?;
+        let mut reach = PerSource::default();
+        for (source, candidate) in rows {
+            match source.as_str() {
+                "queue" => reach.queue = candidate,
+                _ => reach.bets = candidate,
+            }
+        }
+        Ok(reach)
     }
 
-    /// Raises the floor to `settled`, then takes a new candidate: the
-    /// highest id given so far, read before the first transaction id not
-    /// yet given. Three statements, three snapshots, in this order. The
-    /// step settled the floor in its plan, so nothing here reads the queue.
-    async fn raise_pending_floor(&mut self, settled: Option<i64>) -> StoreResult<()> {
-        if let Some(settled) = settled {
+    /// Raises each floor to its `settled` candidate, then takes new
+    /// candidates: the highest id given so far in each source (with the
+    /// tree size reached, from which on runs may hold ids above it), read
+    /// before the first transaction id not yet given. Three statements,
+    /// three snapshots, in this order.
+    async fn raise_pending_floor(
+        &mut self,
+        settled: PerSource<Option<i64>>,
+        size: u64,
+    ) -> StoreResult<()> {
+        if settled != PerSource::default() {
             sqlx::query(
-                "UPDATE log_pending_floor SET floor = candidate, candidate = NULL, after_xid = NULL
-                 WHERE candidate = $1 AND after_xid IS NOT NULL",
+                "UPDATE log_waiting_floors SET floor = candidate, floor_leaf = candidate_leaf,
+                     candidate = NULL, candidate_leaf = NULL, after_xid = NULL
+                 WHERE after_xid IS NOT NULL
+                   AND candidate = CASE source WHEN 'queue' THEN $1 ELSE $2 END",
             )
-            .bind(settled)
+            .bind(settled.queue)
+            .bind(settled.bets)
             .execute(self.conn().await?)
             .await?;
         }
         sqlx::query(
-            "UPDATE log_pending_floor SET candidate =
-                (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM log_entries_id_seq)
+            "UPDATE log_waiting_floors SET candidate_leaf = $1, candidate = CASE source
+                 WHEN 'queue' THEN
+                     (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM log_entries_id_seq)
+                 ELSE (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM bets_id_seq)
+             END
              WHERE after_xid IS NULL",
         )
+        .bind(convert::to_i64(size, "tree size")?)
         .execute(self.conn().await?)
         .await?;
         sqlx::query(
-            "UPDATE log_pending_floor SET after_xid = pg_snapshot_xmax(pg_current_snapshot())
+            "UPDATE log_waiting_floors SET after_xid = pg_snapshot_xmax(pg_current_snapshot())
              WHERE after_xid IS NULL",
         )
         .execute(self.conn().await?)
@@ -161,13 +282,31 @@ impl LogTx for PgTx<'_> {
         Ok(())
     }
 
+    /// From the run that holds each leaf (a 32-byte slice of its hashes,
+    /// read without the rest), and from the leaves before runs.
     async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        self.hashes_at(
-            "SELECT leaf_index, leaf_hash FROM log_entries WHERE leaf_index = ANY($1)",
-            leaves,
-            "leaf index",
-        )
-        .await
+        let mut found = self
+            .hashes_at(
+                "SELECT leaf_index, leaf_hash FROM log_entries WHERE leaf_index = ANY($1)",
+                leaves,
+                "leaf index",
+            )
+            .await?;
+        found.extend(
+            self.hashes_at(
+                "SELECT l, substring(r.leaf_hashes FROM ((l - r.first_leaf) * 32 + 1)::int FOR 32)
+                 FROM UNNEST($1::bigint[]) AS l
+                 CROSS JOIN LATERAL (
+                     SELECT first_leaf, leaf_hashes FROM log_leaf_runs WHERE first_leaf <= l
+                     ORDER BY first_leaf DESC LIMIT 1
+                 ) r
+                 WHERE l < r.first_leaf + octet_length(r.leaf_hashes) / 32",
+                leaves,
+                "leaf index",
+            )
+            .await?,
+        );
+        Ok(found)
     }
 
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
@@ -258,64 +397,236 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn log_leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
-        let from = convert::to_i64(from, "leaf index")?;
-        Ok(sqlx::query_scalar(
-            "SELECT entry FROM log_entries WHERE leaf_index >= $1 AND leaf_index < $1 + $2
-             ORDER BY leaf_index",
-        )
-        .bind(from)
-        .bind(i64::from(count))
-        .fetch_all(self.conn().await?)
-        .await?)
+        self.in_snapshot(async move |tx| tx.leaves(from, count).await)
+            .await
     }
 
     /// A sequenced entry through the sorted chunks (one round trip, a probe
-    /// per chunk), then the incomplete chunk; one still queued by reading the
-    /// waiting entries.
+    /// per chunk), then the incomplete chunk's hashes; one still waiting by
+    /// reading the waiting entries. In one snapshot: a step committing
+    /// between the reads would otherwise move the entry from the waiting
+    /// ones to the leaves unseen.
     async fn log_entry_by_hash(
         &mut self,
         leaf_hash: &HashBytes,
     ) -> StoreResult<Option<LoggedEntry>> {
-        let size: i64 =
-            sqlx::query_scalar("SELECT COALESCE(MAX(leaf_index) + 1, 0) FROM log_entries")
-                .fetch_one(self.conn().await?)
-                .await?;
-        let sealed = convert::to_u64(size, "tree size")? / HASH_CHUNK;
-        let open_from = convert::to_i64(sealed * HASH_CHUNK, "leaf index")?;
-        let row: Option<(Vec<u8>, Option<i64>)> = sqlx::query_as(
-            "WITH found AS (
-                 SELECT h.leaf_index FROM generate_series(0, $2 - 1) AS c(chunk)
-                 CROSS JOIN LATERAL (
-                     SELECT leaf_index FROM log_hash_chunks
-                     WHERE chunk = c.chunk AND leaf_hash = $1 ORDER BY leaf_index LIMIT 1
-                 ) h
-                 UNION ALL
-                 SELECT leaf_index FROM log_entries WHERE leaf_index >= $3 AND leaf_hash = $1
-             )
-             SELECT e.entry, e.leaf_index FROM log_entries e
-             WHERE e.leaf_index = (SELECT MIN(leaf_index) FROM found)",
-        )
-        .bind(&leaf_hash[..])
-        .bind(convert::to_i64(sealed, "chunk")?)
-        .bind(open_from)
-        .fetch_optional(self.conn().await?)
-        .await?;
-        if row.is_some() {
-            return entry_row(row);
+        self.in_snapshot(async move |tx| tx.entry_by_hash(leaf_hash).await)
+            .await
+    }
+}
+
+impl PgTx<'_> {
+    /// Runs `read` in one snapshot of the database: on a pooled connection
+    /// a read-only `REPEATABLE READ` transaction, rolled back when dropped
+    /// on an error; inside a transaction already, as it is.
+    async fn in_snapshot<R>(
+        &mut self,
+        read: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
+    ) -> StoreResult<R> {
+        if self.conn().await?.is_in_transaction() {
+            return read(self).await;
         }
-        let queued: Option<(Vec<u8>, Option<i64>)> = sqlx::query_as(concat!(
-            "SELECT entry, leaf_index FROM log_entries WHERE ",
-            waiting!(),
+        let mut snapshot = self
+            .conn()
+            .await?
+            .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .await?;
+        let out = read(&mut PgTx::new(&mut snapshot)).await?;
+        snapshot.commit().await?;
+        Ok(out)
+    }
+
+    /// Up to `limit` queued entries waiting, in id order.
+    async fn waiting_queued(&mut self, limit: u32) -> StoreResult<Vec<Queued>> {
+        let rows: Vec<(i64, Vec<u8>, i64)> = sqlx::query_as(concat!(
+            "SELECT id, leaf_hash, COALESCE(bets_before, 0) FROM log_entries WHERE ",
+            waiting_queued!(),
+            " ORDER BY id LIMIT $1"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(self.conn().await?)
+        .await?;
+        rows.into_iter()
+            .map(|(id, hash, before)| Ok((id, hash_bytes(hash)?, before)))
+            .collect()
+    }
+
+    /// Up to `limit` logged bets waiting, in id order, with their outcome
+    /// entries rebuilt.
+    async fn waiting_bets(&mut self, limit: u32) -> StoreResult<Vec<(i64, Vec<u8>)>> {
+        let sql = format!(waiting_bets!(), BET_COLUMNS = BET_COLUMNS);
+        let rows = sqlx::query(&sql)
+            .bind(i64::from(limit))
+            .fetch_all(self.conn().await?)
+            .await?;
+        rows.iter().map(bet_entry_row).collect()
+    }
+
+    /// The outcome entries of the bets `ids`, by id.
+    async fn bet_entries(&mut self, ids: Vec<i64>) -> StoreResult<HashMap<i64, Vec<u8>>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let sql = format!(
+            concat!(bets_with_seeds!(), " WHERE bets.id = ANY($1)"),
+            BET_COLUMNS = BET_COLUMNS
+        );
+        let rows = sqlx::query(&sql)
+            .bind(ids)
+            .fetch_all(self.conn().await?)
+            .await?;
+        rows.iter().map(bet_entry_row).collect()
+    }
+
+    /// The entries of leaves `from .. from + count` (fewer if the tree is
+    /// smaller): before runs from `log_entries`, then from the runs, a
+    /// queued entry read by its id and a bet's rebuilt from its row.
+    async fn leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
+        let to = from.saturating_add(u64::from(count));
+        let (from_i, to_i) = leaf_range(from, to)?;
+        let mut entries: HashMap<u64, Vec<u8>> = HashMap::new();
+        let legacy: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT leaf_index, entry FROM log_entries WHERE leaf_index >= $1 AND leaf_index < $2",
+        )
+        .bind(from_i)
+        .bind(to_i)
+        .fetch_all(self.conn().await?)
+        .await?;
+        for (index, entry) in legacy {
+            entries.insert(convert::to_u64(index, "leaf index")?, entry);
+        }
+        let runs: Vec<(i64, Vec<i64>)> = sqlx::query_as(&format!(
+            "SELECT first_leaf, sources FROM log_leaf_runs {RUNS_OVER}"
+        ))
+        .bind(from_i)
+        .bind(to_i)
+        .fetch_all(self.conn().await?)
+        .await?;
+        let mut at = Vec::new();
+        for (first_leaf, sources) in runs {
+            at.extend(run_items(first_leaf, sources, from, to)?.map(|(i, s)| (i, entry_at(s))));
+        }
+        let (mut queued, mut bets) = (Vec::new(), Vec::new());
+        for (_, source) in &at {
+            match *source {
+                EntryAt::Queue(id) => queued.push(id),
+                EntryAt::Bet(id) => bets.push(id),
+            }
+        }
+        let queued: HashMap<i64, Vec<u8>> =
+            sqlx::query_as("SELECT id, entry FROM log_entries WHERE id = ANY($1)")
+                .bind(queued)
+                .fetch_all(self.conn().await?)
+                .await?
+                .into_iter()
+                .collect();
+        let bets = self.bet_entries(bets).await?;
+        for (index, source) in at {
+            let entry = match source {
+                EntryAt::Queue(id) => queued.get(&id),
+                EntryAt::Bet(id) => bets.get(&id),
+            };
+            let entry = entry.ok_or_else(|| StoreError::other("a leaf's entry is missing"))?;
+            entries.insert(index, entry.clone());
+        }
+        Ok((from..to).map_while(|i| entries.remove(&i)).collect())
+    }
+
+    /// The leaf hashes of leaves `from .. to`, in order (fewer if the tree
+    /// is smaller).
+    async fn leaf_hash_range(&mut self, from: u64, to: u64) -> StoreResult<Vec<(u64, HashBytes)>> {
+        let (from_i, to_i) = leaf_range(from, to)?;
+        let legacy: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT leaf_index, leaf_hash FROM log_entries
+             WHERE leaf_index >= $1 AND leaf_index < $2 ORDER BY leaf_index",
+        )
+        .bind(from_i)
+        .bind(to_i)
+        .fetch_all(self.conn().await?)
+        .await?;
+        let mut found = legacy
+            .into_iter()
+            .map(|(i, h)| Ok((convert::to_u64(i, "leaf index")?, hash_bytes(h)?)))
+            .collect::<StoreResult<Vec<_>>>()?;
+        let runs: Vec<(i64, Vec<u8>)> = sqlx::query_as(&format!(
+            "SELECT first_leaf, leaf_hashes FROM log_leaf_runs {RUNS_OVER}"
+        ))
+        .bind(from_i)
+        .bind(to_i)
+        .fetch_all(self.conn().await?)
+        .await?;
+        for (first_leaf, hashes) in runs {
+            let items = hashes.chunks_exact(32).map(|h| h.try_into());
+            for (index, hash) in run_items(first_leaf, items, from, to)? {
+                let hash = hash.map_err(|_| StoreError::other("a run's leaf hash is short"))?;
+                found.push((index, hash));
+            }
+        }
+        Ok(found)
+    }
+
+    /// [`LogTx::log_entry_by_hash`], inside a snapshot.
+    async fn entry_by_hash(&mut self, leaf_hash: &HashBytes) -> StoreResult<Option<LoggedEntry>> {
+        if let Some(index) = self.leaf_index_of(leaf_hash).await? {
+            let found = self.leaves(index, 1).await?.pop();
+            return Ok(found.map(|entry| LoggedEntry {
+                entry,
+                leaf_index: Some(index),
+            }));
+        }
+        let queued: Option<Vec<u8>> = sqlx::query_scalar(concat!(
+            "SELECT entry FROM log_entries WHERE ",
+            waiting_queued!(),
             " AND leaf_hash = $1 ORDER BY id LIMIT 1"
         ))
         .bind(&leaf_hash[..])
         .fetch_optional(self.conn().await?)
         .await?;
-        entry_row(queued)
+        let waiting = match queued {
+            Some(entry) => Some(entry),
+            None => self
+                .waiting_bets(u32::MAX)
+                .await?
+                .into_iter()
+                .map(|(_, entry)| entry)
+                .find(|entry| fairseed_tlog::leaf_hash(entry).0 == *leaf_hash),
+        };
+        Ok(waiting.map(|entry| LoggedEntry {
+            entry,
+            leaf_index: None,
+        }))
     }
-}
 
-impl PgTx<'_> {
+    /// The leaf index of `leaf_hash` (the first, should two be equal): a
+    /// probe in each complete chunk, then the incomplete chunk's hashes.
+    async fn leaf_index_of(&mut self, leaf_hash: &HashBytes) -> StoreResult<Option<u64>> {
+        let size: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(size), 0) FROM log_checkpoints")
+            .fetch_one(self.conn().await?)
+            .await?;
+        let size = convert::to_u64(size, "tree size")?;
+        let sealed = size / HASH_CHUNK;
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(h.leaf_index) FROM generate_series(0, $2 - 1) AS c(chunk)
+             CROSS JOIN LATERAL (
+                 SELECT leaf_index FROM log_hash_chunks
+                 WHERE chunk = c.chunk AND leaf_hash = $1 ORDER BY leaf_index LIMIT 1
+             ) h",
+        )
+        .bind(&leaf_hash[..])
+        .bind(convert::to_i64(sealed, "chunk")?)
+        .fetch_one(self.conn().await?)
+        .await?;
+        if let Some(index) = found {
+            return Ok(Some(convert::to_u64(index, "leaf index")?));
+        }
+        let open = self.leaf_hash_range(sealed * HASH_CHUNK, size).await?;
+        Ok(open
+            .into_iter()
+            .filter(|(_, hash)| hash == leaf_hash)
+            .map(|(index, _)| index)
+            .min())
+    }
+
     /// The `(key, hash)` rows `select` finds for `keys` (`what` they are),
     /// in one round trip; none asked, none sent.
     async fn hashes_at(
@@ -338,20 +649,38 @@ impl PgTx<'_> {
     }
 
     /// Writes the sorted hashes of every chunk completed by the leaves
-    /// `from .. to` just given their indexes.
+    /// `from .. to` just given.
     async fn seal_hash_chunks(&mut self, from: u64, to: u64) -> StoreResult<()> {
         for chunk in completed_chunks(from, to) {
+            let mut leaves = self
+                .leaf_hash_range(chunk * HASH_CHUNK, (chunk + 1) * HASH_CHUNK)
+                .await?;
+            leaves.sort_unstable_by_key(|&(index, hash)| (hash, index));
+            let indexes = to_i64s(leaves.iter().map(|(i, _)| *i), "leaf index")?;
+            let hashes: Vec<Vec<u8>> = leaves.iter().map(|(_, h)| h.to_vec()).collect();
             sqlx::query(
                 "INSERT INTO log_hash_chunks (chunk, leaf_hash, leaf_index)
-                 SELECT $1, leaf_hash, leaf_index FROM log_entries
-                 WHERE leaf_index >= $1 * $2 AND leaf_index < ($1 + 1) * $2
-                 ORDER BY leaf_hash, leaf_index",
+                 SELECT $1, h, i FROM UNNEST($2::bytea[], $3::bigint[]) AS v(h, i)",
             )
             .bind(convert::to_i64(chunk, "chunk")?)
-            .bind(convert::to_i64(HASH_CHUNK, "chunk size")?)
+            .bind(hashes)
+            .bind(indexes)
             .execute(self.conn().await?)
             .await?;
         }
         Ok(())
     }
+}
+
+/// A bet's id and outcome entry, from a row of [`bets_with_seeds!`].
+fn bet_entry_row(row: &sqlx::postgres::PgRow) -> StoreResult<(i64, Vec<u8>)> {
+    use sqlx::Row;
+    let raw = bet_raw(row)?;
+    let id = raw.id;
+    let entry = crate::accounts::bet_entry(
+        raw,
+        &row.try_get::<String, _>("commitment")?,
+        &row.try_get::<String, _>("client_seed")?,
+    )?;
+    Ok((id, entry))
 }

@@ -65,6 +65,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         13,
         include_str!("../../migrations/postgres/0013_log_leaf_index_partial.sql"),
     ),
+    (
+        14,
+        include_str!("../../migrations/postgres/0014_log_bet_leaves.sql"),
+    ),
 ];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations

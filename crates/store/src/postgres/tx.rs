@@ -60,10 +60,11 @@ fn round_raw(r: &PgRow) -> StoreResult<RoundRaw> {
     })
 }
 
-const BET_COLUMNS: &str = "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
+pub(super) const BET_COLUMNS: &str =
+    "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
      payout::text AS payout, balance_after::text AS balance_after, idempotency_key, created_at";
 
-fn bet_raw(r: &PgRow) -> StoreResult<BetRaw> {
+pub(super) fn bet_raw(r: &PgRow) -> StoreResult<BetRaw> {
     Ok(BetRaw {
         id: r.try_get("id")?,
         player_id: r.try_get("player_id")?,
@@ -388,7 +389,8 @@ impl Tx for PgTx<'_> {
         now: i64,
     ) -> StoreResult<i64> {
         let updates = self.deferred.take_bet();
-        deferred::insert_bet(self.conn().await?, bet, now, updates, logged).await
+        // A logged bet is its own outcome entry: nothing is queued beside it.
+        deferred::insert_bet(self.conn().await?, bet, now, updates, logged.is_some()).await
     }
 
     async fn bets(

@@ -14,11 +14,9 @@ use rusqlite::{params, OptionalExtension};
 use super::tx::SqliteTx;
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::translog::order::{Queued, Waiting};
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LogTx};
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
-
-/// A queued entry still waiting: its id, leaf hash and `bets_before`.
-type Queued = (i64, HashBytes, i64);
 
 /// A logged bet: its id and its outcome entry's leaf hash.
 type BetLeaf = (i64, HashBytes);
@@ -62,9 +60,8 @@ impl LogTx for SqliteTx<'_> {
     /// Reads the queue and the bets in one snapshot: a commit between two
     /// reads could otherwise add bets that belong after a queued entry not
     /// read.
-    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>> {
-        let (queued, bets) = self.in_snapshot(|tx| tx.pending_in_snapshot(limit))?;
-        Ok(commit_order(queued, bets, limit as usize))
+    async fn waiting_log_entries(&mut self, limit: u32) -> StoreResult<Waiting> {
+        self.in_snapshot(|tx| tx.pending_in_snapshot(limit))
     }
 
     async fn set_leaf_indexes(
@@ -344,7 +341,7 @@ impl SqliteTx<'_> {
     }
 
     /// The queued entries and the logged bets still waiting, up to `limit` each.
-    fn pending_in_snapshot(&self, limit: u32) -> StoreResult<(Vec<Queued>, Vec<BetLeaf>)> {
+    fn pending_in_snapshot(&self, limit: u32) -> StoreResult<Waiting> {
         let (queue_after, bets_after) = self.sequenced()?;
         let mut stmt = self.0.prepare_cached(
             "SELECT id, leaf_hash, ifnull(bets_before, 0) FROM log_queue
@@ -359,7 +356,10 @@ impl SqliteTx<'_> {
                 Ok((id, hash_bytes(hash)?, before))
             })
             .collect::<StoreResult<Vec<Queued>>>()?;
-        Ok((queued, self.pending_bets(bets_after, limit)?))
+        Ok(Waiting {
+            queue: queued,
+            bets: self.pending_bets(bets_after, limit)?,
+        })
     }
 
     /// The hash `select` finds for each of `keys` (`what` they are), one
@@ -537,50 +537,9 @@ fn hash_run(hashes: &[(u64, HashBytes)]) -> StoreResult<Option<(u64, Vec<u8>)>> 
     Ok(Some((first_leaf, bytes)))
 }
 
-/// Interleaves the queued entries and the logged bets still waiting (each
-/// in id order) in the order they were committed, a queued entry after the
-/// bets up to its `bets_before`, and keeps the first `limit`. Each source
-/// was read up to `limit`, so where one stopped short, an entry not read
-/// may belong among the later ones; but the `limit` first are all read and
-/// in place: a source cut short gave `limit` entries up to its cut.
-fn commit_order(
-    queued: Vec<Queued>,
-    bets: Vec<(i64, HashBytes)>,
-    limit: usize,
-) -> Vec<(EntryAt, HashBytes)> {
-    let mut out = Vec::with_capacity(queued.len() + bets.len());
-    let mut bets = bets.into_iter().peekable();
-    for (id, hash, before) in queued {
-        while let Some((bet, hash)) = bets.next_if(|&(bet, _)| bet <= before) {
-            out.push((EntryAt::Bet(bet), hash));
-        }
-        out.push((EntryAt::Queue(id), hash));
-    }
-    out.extend(bets.map(|(bet, hash)| (EntryAt::Bet(bet), hash)));
-    out.truncate(limit);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn queued(id: i64, bets_before: i64) -> Queued {
-        (id, [0; 32], bets_before)
-    }
-
-    fn bets(ids: &[i64]) -> Vec<(i64, HashBytes)> {
-        ids.iter().map(|&id| (id, [1; 32])).collect()
-    }
-
-    fn order(queue: Vec<Queued>, bet_ids: &[i64], limit: usize) -> Vec<EntryAt> {
-        commit_order(queue, bets(bet_ids), limit)
-            .into_iter()
-            .map(|(at, _)| at)
-            .collect()
-    }
-
-    use EntryAt::{Bet, Queue};
 
     /// What `in_snapshot` reads misses a commit made between its reads,
     /// which a read outside it then sees.
@@ -628,37 +587,5 @@ mod tests {
             .execute("INSERT INTO t VALUES (3)", [])
             .expect("write");
         assert_eq!(count(&tx).expect("read"), 3, "no old snapshot left behind");
-    }
-
-    #[test]
-    fn a_queued_entry_follows_the_bets_before_it() {
-        assert_eq!(
-            order(vec![queued(1, 0), queued(2, 2)], &[1, 2, 3], 10),
-            vec![Queue(1), Bet(1), Bet(2), Queue(2), Bet(3)]
-        );
-        assert_eq!(order(vec![], &[], 10), vec![]);
-    }
-
-    #[test]
-    fn stops_before_an_entry_whose_earlier_bets_were_not_all_read() {
-        // Bets 3 and 4 exist past the two read, and precede entry 1.
-        assert_eq!(order(vec![queued(1, 4)], &[1, 2], 2), vec![Bet(1), Bet(2)]);
-        assert_eq!(
-            order(vec![queued(1, 1), queued(2, 4)], &[1, 2], 2),
-            vec![Bet(1), Queue(1)]
-        );
-    }
-
-    #[test]
-    fn keeps_later_bets_back_while_the_queue_may_hold_more() {
-        // A queued entry 3 not read may precede bet 2.
-        assert_eq!(
-            order(vec![queued(1, 0), queued(2, 0)], &[2], 2),
-            vec![Queue(1), Queue(2)]
-        );
-        assert_eq!(
-            order(vec![queued(1, 0)], &[2, 3], 2),
-            vec![Queue(1), Bet(2)]
-        );
     }
 }

@@ -11,6 +11,7 @@
 //! the checkpoint or the unique leaf indexes and writes nothing.
 
 pub(crate) mod entries;
+pub(crate) mod order;
 pub(crate) mod tx;
 
 use fairseed_tlog::{
@@ -19,6 +20,7 @@ use fairseed_tlog::{
 };
 
 use crate::error::{Refusal, StoreError, StoreResult};
+use order::{commit_order, PerSource};
 pub(crate) use tx::LogTx;
 use tx::{EntryAt, HashBytes};
 
@@ -186,8 +188,8 @@ pub(crate) struct Plan {
     pending: Vec<(EntryAt, HashBytes)>,
     /// The stored hashes appending needs (the tree's frontier).
     frontier: Vec<(u64, HashBytes)>,
-    /// The floor the step settles ([`LogTx::floor_within_reach`]).
-    floor: Option<i64>,
+    /// The floors the step settles ([`LogTx::floor_within_reach`]).
+    floor: PerSource<Option<i64>>,
 }
 
 /// The step [`plan`] read, hashed and signed: what [`append_planned`] writes.
@@ -196,7 +198,7 @@ pub(crate) struct Planned {
     assigned: Vec<(EntryAt, u64, HashBytes)>,
     added: Vec<(u64, HashBytes)>,
     checkpoint: LogCheckpoint,
-    floor: Option<i64>,
+    floor: PerSource<Option<i64>>,
 }
 
 /// Reads what the next step appends: up to `max` queued entries; `None` if
@@ -205,28 +207,22 @@ pub(crate) struct Planned {
 pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<Plan>> {
     let size = tx.latest_log_checkpoint().await?.map(|c| c.size);
     let reach = tx.floor_within_reach().await?;
-    let pending = tx.pending_log_entries(max).await?;
+    let (pending, through) = commit_order(tx.waiting_log_entries(max).await?, max as usize);
     if pending.is_empty() && size.is_some() {
         return Ok(None);
     }
     let frontier = stored_hashes(tx, &frontier_indexes(size.unwrap_or(0))).await?;
-    let floor = reach.filter(|&id| takes_through(&pending, max, id));
+    // A candidate is settled if the step takes every entry waiting up to it.
+    let floor = PerSource {
+        queue: reach.queue.filter(|&id| through.queue >= id),
+        bets: reach.bets.filter(|&id| through.bets >= id),
+    };
     Ok(Some(Plan {
         size,
         pending,
         frontier,
         floor,
     }))
-}
-
-/// Whether `pending`, the first `max` entries waiting in queue order, holds
-/// every entry waiting up to queue id `id`.
-fn takes_through(pending: &[(EntryAt, HashBytes)], max: u32, id: i64) -> bool {
-    let last = pending.iter().rev().find_map(|(at, _)| match at {
-        EntryAt::Queue(queued) => Some(*queued),
-        EntryAt::Bet(_) => None,
-    });
-    pending.len() < max as usize || last.is_some_and(|last| last >= id)
 }
 
 /// The stored hashes among `indexes` (Go's `stored_hash_index`; any order,
@@ -305,7 +301,8 @@ pub(crate) async fn append_planned<T: LogTx>(
     if tx.set_leaf_indexes(&planned.assigned).await? != planned.assigned.len() as u64 {
         return Err(taken());
     }
-    tx.raise_pending_floor(planned.floor).await?;
+    tx.raise_pending_floor(planned.floor, planned.checkpoint.size)
+        .await?;
     tx.insert_log_hashes(&planned.added).await?;
     let head = planned.checkpoint;
     tx.insert_log_checkpoint(head.size, &head.note, now).await?;
@@ -315,33 +312,4 @@ pub(crate) async fn append_planned<T: LogTx>(
         checkpoint: head,
         appended,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn queued(ids: &[i64]) -> Vec<(EntryAt, HashBytes)> {
-        ids.iter()
-            .map(|&id| (EntryAt::Queue(id), [0; 32]))
-            .collect()
-    }
-
-    /// A plan settles the floor's candidate only if its read of the queue
-    /// took every entry waiting up to it: all that waited (fewer than
-    /// `max`), or a full read reaching the candidate.
-    #[test]
-    fn a_plan_settles_only_a_candidate_its_read_reached() {
-        assert!(takes_through(&queued(&[3, 7]), 5, 100), "all that waited");
-        assert!(takes_through(&[], 5, 100), "nothing waited");
-        let full = queued(&[3, 7, 10]);
-        assert!(takes_through(&full, 3, 10));
-        assert!(takes_through(&full, 3, 9));
-        assert!(!takes_through(&full, 3, 11), "11 may still wait");
-        let bets = vec![(EntryAt::Bet(4), [0; 32])];
-        assert!(
-            !takes_through(&bets, 1, 1),
-            "a full read of bets reaches no queue id"
-        );
-    }
 }

@@ -3,6 +3,7 @@
 
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::translog::order::{PerSource, Waiting};
 use crate::translog::{LogCheckpoint, LoggedEntry};
 
 /// A 32-byte SHA-256 hash as stored.
@@ -19,7 +20,7 @@ pub(crate) fn hash_bytes(blob: Vec<u8>) -> StoreResult<HashBytes> {
 pub(crate) enum EntryAt {
     /// The queued entry of this id.
     Queue(i64),
-    /// The dice bet of this id, which is its own outcome entry (SQLite).
+    /// The logged dice bet of this id, which is its own outcome entry.
     Bet(i64),
 }
 
@@ -30,19 +31,6 @@ pub(crate) fn checkpoint_row(row: Option<(i64, String)>) -> StoreResult<Option<L
             size: convert::to_u64(size, "tree size")?,
             note,
             cosignatures: Vec::new(),
-        })
-    })
-    .transpose()
-}
-
-/// An entry row: its bytes and leaf index.
-pub(crate) fn entry_row(row: Option<(Vec<u8>, Option<i64>)>) -> StoreResult<Option<LoggedEntry>> {
-    row.map(|(entry, index)| {
-        Ok(LoggedEntry {
-            entry,
-            leaf_index: index
-                .map(|i| convert::to_u64(i, "leaf index"))
-                .transpose()?,
         })
     })
     .transpose()
@@ -67,9 +55,9 @@ pub(crate) trait LogTx {
     /// The entries queued under any of `names`, in queue order.
     async fn log_entries_named(&mut self, names: &[String]) -> StoreResult<Vec<Vec<u8>>>;
 
-    /// Up to `limit` entries without a leaf index, in the order they were
-    /// committed: where each is stored and its leaf hash.
-    async fn pending_log_entries(&mut self, limit: u32) -> StoreResult<Vec<(EntryAt, HashBytes)>>;
+    /// Up to `limit` entries of each source without a leaf index, in id
+    /// order, both read in one snapshot.
+    async fn waiting_log_entries(&mut self, limit: u32) -> StoreResult<Waiting>;
 
     /// Gives each entry `(where, leaf index, leaf hash)` its index if it has
     /// none; how many were given one.
@@ -78,22 +66,27 @@ pub(crate) trait LogTx {
         assigned: &[(EntryAt, u64, HashBytes)],
     ) -> StoreResult<u64>;
 
-    /// Read by a sequencing plan before the queue, where the backend looks
-    /// for queued entries above a floor (PostgreSQL, whose ids do not follow
-    /// commit order; SQLite's do, and it needs none): the id the floor can
-    /// be raised to once every entry queued up to it has a leaf index, if
-    /// every transaction that could queue one has ended. A plan whose read
-    /// of the queue then takes every entry waiting up to it settles it.
-    async fn floor_within_reach(&mut self) -> StoreResult<Option<i64>> {
-        Ok(None)
+    /// Read by a sequencing plan before the waiting entries, where the
+    /// backend looks for them above a floor per source (PostgreSQL, whose
+    /// ids do not follow commit order; SQLite's do, and it needs none): the
+    /// id each floor can be raised to once every entry up to it has a leaf,
+    /// if every transaction that could write one has ended. A plan whose
+    /// read then takes every entry of the source waiting up to it settles it.
+    async fn floor_within_reach(&mut self) -> StoreResult<PerSource<Option<i64>>> {
+        Ok(PerSource::default())
     }
 
-    /// After a step gave leaf indexes: raises the floor to `settled` (what
-    /// [`LogTx::floor_within_reach`] offered, if the step took every entry
-    /// up to it) and takes the next candidate, so the next steps look for
-    /// queued entries above what this one settled.
-    async fn raise_pending_floor(&mut self, settled: Option<i64>) -> StoreResult<()> {
-        let _ = settled;
+    /// After a step gave leaves, growing the tree to `size`: raises each
+    /// floor to its `settled` id (what [`LogTx::floor_within_reach`]
+    /// offered, if the step took every entry up to it) and takes the next
+    /// candidates, so the next steps look for entries above what this one
+    /// settled.
+    async fn raise_pending_floor(
+        &mut self,
+        settled: PerSource<Option<i64>>,
+        size: u64,
+    ) -> StoreResult<()> {
+        let _ = (settled, size);
         Ok(())
     }
 
