@@ -812,3 +812,105 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
+
+/// As above for a dice bet, its own log entry: a bet whose transaction stays
+/// open while later bets are sequenced is sequenced once it commits, its
+/// entry rebuilt from its row, and the bets' floor then rises past it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_sequences_a_bet_committed_after_later_ones() {
+    let Some(url) = common::postgres_url("late bets on PostgreSQL") else {
+        return;
+    };
+    let (schema, store, mut conn) = pg_store_and_connection(&url).await;
+    let (late_player, late_pair) = store
+        .create_player(&"f".repeat(64), 10, pair(9))
+        .await
+        .expect("player");
+    let mut late = sqlx::Connection::begin(&mut conn).await.expect("begin");
+    // Written as the store writes a bet, with a nonce of its own.
+    let straggler_id: i64 = sqlx::query_scalar(&format!(
+        "INSERT INTO \"{schema}\".bets (player_id, pair_id, nonce, amount, condition, target,
+             roll, win, payout, balance_after, idempotency_key, created_at, logged)
+         SELECT $1, id, 77, 1, 'under', 5000, 42, FALSE, 0, 9, 'late', 1234, TRUE
+         FROM \"{schema}\".seed_pairs WHERE player_id = $1 RETURNING id"
+    ))
+    .bind(late_player.id)
+    .fetch_one(&mut *late)
+    .await
+    .expect("placed, not committed");
+    let mut logged = late_pair.appended.clone();
+    for n in 0..4u8 {
+        let (player, p) = store
+            .create_player(&format!("{n:064}"), 10, pair(n))
+            .await
+            .expect("player");
+        logged.extend(p.appended);
+        for key in ["a", "b"] {
+            let placed = store.place_bet(bet(player.id, key)).await.expect("bet");
+            logged.extend(placed.appended);
+        }
+        while store
+            .sequence_log(100, signer())
+            .await
+            .expect("step")
+            .is_some()
+        {}
+    }
+    late.commit().await.expect("committed");
+    while store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .is_some()
+    {}
+    let head = store.log_checkpoint().await.expect("latest").expect("some");
+    let all = store
+        .log_leaves(0, u32::try_from(head.size).expect("small"))
+        .await
+        .expect("all");
+    assert_eq!(all.len(), logged.len() + 1, "every entry has its leaf");
+    assert_eq!(&all[..logged.len()], &logged[..]);
+    let straggler = decode(all.last().expect("the late one last"));
+    assert_eq!(straggler.kind, EntryKind::Outcome);
+    assert_eq!(straggler.time_ms, 1234);
+    assert_eq!(
+        straggler.ids,
+        vec![late_pair.commitment.clone(), "77".into()]
+    );
+    assert_eq!(
+        straggler.values,
+        ["client-9", "1", "under", "5000", "42", "0"]
+    );
+    check_tree(&store, &head, &all).await;
+    let found = store
+        .log_entry(leaf_hash(all.last().expect("late")).0)
+        .await
+        .expect("read")
+        .expect("found by its hash");
+    assert_eq!(found.leaf_index, Some(head.size - 1));
+    let mut floor = 0;
+    for n in 4..=200u8 {
+        let (player, _) = store
+            .create_player(&format!("{n:064}"), 10, pair(n))
+            .await
+            .expect("player");
+        store.place_bet(bet(player.id, "c")).await.expect("bet");
+        store.sequence_log(100, signer()).await.expect("step");
+        floor = sqlx::query_scalar(&format!(
+            "SELECT floor FROM \"{schema}\".log_waiting_floors WHERE source = 'bets'"
+        ))
+        .fetch_one(&mut conn)
+        .await
+        .expect("floor");
+        if floor >= straggler_id {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        floor >= straggler_id,
+        "the bets' floor rose past the late bet: {floor}"
+    );
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
