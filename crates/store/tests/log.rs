@@ -914,3 +914,140 @@ async fn postgres_sequences_a_bet_committed_after_later_ones() {
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
+
+/// A PostgreSQL log from before migration 14, where every sequenced entry
+/// has its leaf index in `log_entries` and bets queued their outcomes
+/// there: the old leaves are read beside the runs of later steps (one tree),
+/// found by their hash, an old bet's replay finds its queued outcome, an
+/// entry still waiting is sequenced, and bets' ids go on past the old ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_leaves_from_before_runs_are_read_beside_them() {
+    let Some(url) = common::postgres_url("PostgreSQL log from before runs") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("connect");
+    let mut old = format!("CREATE SCHEMA \"{schema}\"; SET search_path TO \"{schema}\";\n");
+    for sql in [
+        include_str!("../migrations/postgres/0001_dice.sql"),
+        include_str!("../migrations/postgres/0002_rounds.sql"),
+        include_str!("../migrations/postgres/0003_versions.sql"),
+        include_str!("../migrations/postgres/0004_events.sql"),
+        include_str!("../migrations/postgres/0005_players.sql"),
+        include_str!("../migrations/postgres/0006_log.sql"),
+        include_str!("../migrations/postgres/0007_log_subjects.sql"),
+        include_str!("../migrations/postgres/0008_log_pending.sql"),
+        include_str!("../migrations/postgres/0009_log_cosignatures.sql"),
+        include_str!("../migrations/postgres/0010_log_hash_chunks.sql"),
+        include_str!("../migrations/postgres/0011_log_names.sql"),
+        include_str!("../migrations/postgres/0012_log_pending_floor.sql"),
+        include_str!("../migrations/postgres/0013_log_leaf_index_partial.sql"),
+    ] {
+        old.push_str(sql);
+        old.push_str(";\n");
+    }
+    old.push_str(
+        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY);
+         INSERT INTO schema_migrations SELECT generate_series(1, 13);
+         INSERT INTO players (token_hash, balance, created_at) VALUES ('old', 9, 0);
+         INSERT INTO seed_pairs (player_id, commitment, client_seed, next_nonce, created_at)
+             VALUES (1, 'c0ffee', 'old-client', 1, 0);
+         INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
+                           payout, balance_after, idempotency_key, created_at)
+             VALUES (1, 1, 0, 1, 'under', 5000, 42, FALSE, 0, 9, 'old-bet', 777);",
+    );
+    sqlx::raw_sql(&old)
+        .execute(&mut conn)
+        .await
+        .expect("old schema");
+    // The old bet's outcome, as the old version queued it.
+    let old_outcome = LogEntry {
+        kind: EntryKind::Outcome,
+        time_ms: 777,
+        scheme: "dice_v1".into(),
+        ids: vec!["c0ffee".into(), "0".into()],
+        values: ["old-client", "1", "under", "5000", "42", "0"]
+            .map(String::from)
+            .to_vec(),
+    }
+    .encode()
+    .expect("encodes");
+    let entries = [b"first".to_vec(), old_outcome.clone(), b"waiting".to_vec()];
+    for (index, entry) in (0i64..).zip(&entries) {
+        sqlx::query(&format!(
+            "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, leaf_index, created_at)
+             VALUES ($1, $2, $3, 0)"
+        ))
+        .bind(entry)
+        .bind(&leaf_hash(entry).0[..])
+        .bind((index < 2).then_some(index))
+        .execute(&mut conn)
+        .await
+        .expect("old entry");
+    }
+    // The old tree of two leaves: every stored hash, and its checkpoint.
+    let leaves: Vec<Hash> = entries[..2].iter().map(|e| leaf_hash(e)).collect();
+    let (stored, root) =
+        fairseed_tlog::append_leaves(0, &leaves, &mut SparseHashes::new()).expect("tree");
+    for (index, hash) in stored {
+        sqlx::query(&format!(
+            "INSERT INTO \"{schema}\".log_hashes (idx, hash) VALUES ($1, $2)"
+        ))
+        .bind(i64::try_from(index).expect("small"))
+        .bind(&hash.0[..])
+        .execute(&mut conn)
+        .await
+        .expect("old hash");
+    }
+    let note = signer()(2, root.0).expect("signed");
+    sqlx::query(&format!(
+        "INSERT INTO \"{schema}\".log_checkpoints (size, note, created_at) VALUES (2, $1, 0)"
+    ))
+    .bind(&note)
+    .execute(&mut conn)
+    .await
+    .expect("old checkpoint");
+
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("migrates");
+    let replay = store.place_bet(bet(1, "old-bet")).await.expect("replay");
+    assert!(replay.replayed);
+    assert_eq!(replay.appended, vec![old_outcome.clone()]);
+    let (player, fresh) = store
+        .create_player(&"n".repeat(64), 10, pair(7))
+        .await
+        .expect("player");
+    let placed = store.place_bet(bet(player.id, "new")).await.expect("bet");
+    assert!(placed.bet.id > 1, "ids go on: {}", placed.bet.id);
+    while store
+        .sequence_log(2, signer())
+        .await
+        .expect("step")
+        .is_some()
+    {}
+    let head = store.log_checkpoint().await.expect("latest").expect("some");
+    let mut expected = entries.to_vec();
+    expected.extend(fresh.appended);
+    expected.extend(placed.appended);
+    let all = store.log_leaves(0, 10).await.expect("leaves");
+    assert_eq!(all, expected);
+    assert_eq!(head.size, 5);
+    check_tree(&store, &head, &all).await;
+    for (index, entry) in (0u64..).zip(&all) {
+        let found = store
+            .log_entry(leaf_hash(entry).0)
+            .await
+            .expect("read")
+            .expect("found");
+        assert_eq!(
+            (&found.entry, found.leaf_index),
+            (entry, Some(index)),
+            "leaf {index}"
+        );
+    }
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
