@@ -20,9 +20,9 @@ ALTER TABLE bets ALTER COLUMN id SET DEFAULT
     CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('bets_id_seq'::regclass) END;
 
 -- The last bet id given when an entry was queued: a bet with an id at most
--- this comes before the entry, a later one after (docs/service.md, "What a
--- bet writes"). Entries queued before this migration precede every logged
--- bet (NULL, read as 0).
+-- this comes before the entry, a later one after (docs/service.md,
+-- "Order"). Entries queued before this migration precede every logged bet
+-- (NULL, read as 0).
 ALTER TABLE log_entries ADD COLUMN bets_before BIGINT;
 
 -- A sequencing step's leaves in one row, in leaf order from `first_leaf`:

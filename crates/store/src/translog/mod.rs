@@ -1,14 +1,16 @@
 //! The transparency log's storage (docs/spec.md §16), decided once for every
 //! backend over the [`LogTx`] primitives.
 //!
-//! Appending is queueing: the transaction that shows a commitment, reveal or
-//! outcome also inserts its entry, so nothing is shown that the log will not
-//! hold. The sequencer later takes the queue in order ([`plan`], on a
-//! reader), gives each entry the next leaf index, computes the tree's new
-//! hashes (only the frontier is read for that) and signs the checkpoint with
-//! the caller's key ([`prepare`], in memory), then stores them in one
-//! transaction ([`append_planned`]): a second sequencer racing it fails on
-//! the checkpoint or the unique leaf indexes and writes nothing.
+//! Appending is queueing: the transaction that shows a commitment or reveal
+//! also inserts its entry, and a dice bet's row, marked `logged`, is its own
+//! outcome entry, so nothing is shown that the log will not hold. The
+//! sequencer later takes the waiting entries of both sources in commit
+//! order ([`plan`], on a reader; [`order`]), gives each the next leaf
+//! index, computes the tree's new hashes (only the frontier is read for
+//! that) and signs the checkpoint with the caller's key ([`prepare`], in
+//! memory), then stores them in one transaction ([`append_planned`]): a
+//! second sequencer racing it fails on the checkpoint or the key of the
+//! leaves it writes and writes nothing.
 
 pub(crate) mod entries;
 pub(crate) mod order;
