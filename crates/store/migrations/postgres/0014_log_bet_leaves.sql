@@ -26,19 +26,29 @@ ALTER TABLE bets ALTER COLUMN id SET DEFAULT
 ALTER TABLE log_entries ADD COLUMN bets_before BIGINT;
 
 -- A sequencing step's leaves in one row, in leaf order from `first_leaf`:
--- each leaf's source (a queued entry's id, or a logged bet's id negated)
--- and its leaf hash, 32 bytes each. A step wrote a leaf index into every
--- entry it took, a new version of each row with its index entries; now it
--- writes one row. Leaves sequenced before this migration keep their index
--- in `log_entries.leaf_index` and are still read from there. The hashes
--- are random, so they are stored uncompressed: no compression is tried on
--- the write, and one hash is read as a slice of them.
+-- each leaf's source, a queued entry's id or a logged bet's id negated. A
+-- step wrote a leaf index into every entry it took, a new version of each
+-- row with its index entries; now it writes one row. Leaves sequenced
+-- before this migration keep their index in `log_entries.leaf_index` and
+-- are still read from there.
 CREATE TABLE log_leaf_runs (
-    first_leaf   BIGINT PRIMARY KEY,
-    sources      BIGINT[] NOT NULL,
-    leaf_hashes  BYTEA NOT NULL
+    first_leaf  BIGINT PRIMARY KEY,
+    sources     BIGINT[] NOT NULL
 );
-ALTER TABLE log_leaf_runs ALTER COLUMN leaf_hashes SET STORAGE EXTERNAL;
+
+-- Every hash a step adds to the tree, its leaves' and the nodes above
+-- them, in one row: Go's stored hashes are appended in order of their
+-- `stored_hash_index`, so a step's are one run of indexes from
+-- `first_index` on, 32 bytes each. A step wrote a row of `log_hashes` per
+-- node hash and kept each leaf's hash on its entry; those of steps before
+-- this migration are still read from there. The hashes are random, so
+-- they are stored uncompressed: no compression is tried on the write, and
+-- one hash is read as a slice of them.
+CREATE TABLE log_hash_runs (
+    first_index  BIGINT PRIMARY KEY,
+    hashes       BYTEA NOT NULL
+);
+ALTER TABLE log_hash_runs ALTER COLUMN hashes SET STORAGE EXTERNAL;
 
 -- The floors of 0012, one per source. An entry above its source's floor
 -- waits unless a run from `floor_leaf` on holds it: ids above a candidate

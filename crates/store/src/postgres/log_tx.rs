@@ -3,11 +3,13 @@
 //!
 //! Two sources wait for leaves: the queue (`log_entries`: commitments and
 //! reveals) and the logged dice bets, each its own outcome entry, rebuilt
-//! from its row when read. A step writes its leaves as one run
-//! (`log_leaf_runs`); ids are given out of commit order, so each source is
-//! read above its floor (migrations 12 and 14), leaving out what the runs
-//! since the floor hold. Leaves sequenced before runs keep their index in
-//! `log_entries.leaf_index` and are read from there.
+//! from its row when read. A step writes its leaves as one row
+//! (`log_leaf_runs`: each leaf's source) and the hashes it adds to the tree,
+//! leaves' and nodes', as another (`log_hash_runs`). Ids are given out of
+//! commit order, so each source is read above its floor (migrations 12 and
+//! 14), leaving out what the leaf runs since the floor hold. Logs sequenced
+//! before runs keep a leaf's index and hash on its queued row and node
+//! hashes in `log_hashes`, and are read from there.
 
 use std::collections::HashMap;
 
@@ -68,6 +70,17 @@ macro_rules! bets_with_seeds {
          JOIN (SELECT id AS pair, commitment, client_seed FROM seed_pairs) p ON p.pair = bets.pair_id"
     };
 }
+
+/// The stored hashes among `$1` that runs hold: each the 32-byte slice of
+/// the last run starting at or before it, read without the rest of the run.
+const RUN_HASHES: &str =
+    "SELECT i, substring(r.hashes FROM ((i - r.first_index) * 32 + 1)::int FOR 32)
+    FROM UNNEST($1::bigint[]) AS i
+    CROSS JOIN LATERAL (
+        SELECT first_index, hashes FROM log_hash_runs WHERE first_index <= i
+        ORDER BY first_index DESC LIMIT 1
+    ) r
+    WHERE i < r.first_index + octet_length(r.hashes) / 32";
 
 /// The runs that hold leaves `$1 .. $2`, in leaf order.
 const RUNS_OVER: &str = "WHERE first_leaf < $2 AND first_leaf >=
@@ -170,12 +183,13 @@ impl LogTx for PgTx<'_> {
     }
 
     /// The step's leaves as one run; its first leaf is the run's key, so a
-    /// second step from the same tree size fails here.
+    /// second step from the same tree size fails here. Their hashes are
+    /// stored with the nodes' ([`LogTx::insert_log_hashes`]).
     async fn set_leaf_indexes(
         &mut self,
         assigned: &[(EntryAt, u64, HashBytes)],
     ) -> StoreResult<u64> {
-        let (Some(first), Some(last)) = (assigned.first(), assigned.last()) else {
+        let Some(first) = assigned.first() else {
             return Ok(0);
         };
         if (first.1..)
@@ -191,16 +205,11 @@ impl LogTx for PgTx<'_> {
                 EntryAt::Bet(id) => -id,
             })
             .collect();
-        let hashes: Vec<u8> = assigned.iter().flat_map(|(_, _, h)| *h).collect();
-        sqlx::query(
-            "INSERT INTO log_leaf_runs (first_leaf, sources, leaf_hashes) VALUES ($1, $2, $3)",
-        )
-        .bind(convert::to_i64(first.1, "leaf index")?)
-        .bind(sources)
-        .bind(hashes)
-        .execute(self.conn().await?)
-        .await?;
-        self.seal_hash_chunks(first.1, last.1 + 1).await?;
+        sqlx::query("INSERT INTO log_leaf_runs (first_leaf, sources) VALUES ($1, $2)")
+            .bind(convert::to_i64(first.1, "leaf index")?)
+            .bind(sources)
+            .execute(self.conn().await?)
+            .await?;
         Ok(assigned.len() as u64)
     }
 
@@ -269,21 +278,32 @@ impl LogTx for PgTx<'_> {
         Ok(())
     }
 
+    /// The step's hashes, leaves' and nodes', as one run (migration 14);
+    /// then the sorted hashes of the chunks its leaves complete.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
-        let indexes = to_i64s(hashes.iter().map(|(i, _)| *i), "hash index")?;
-        let values: Vec<Vec<u8>> = hashes.iter().map(|(_, h)| h.to_vec()).collect();
-        sqlx::query(
-            "INSERT INTO log_hashes (idx, hash) SELECT * FROM UNNEST($1::bigint[], $2::bytea[])",
-        )
-        .bind(indexes)
-        .bind(values)
-        .execute(self.conn().await?)
-        .await?;
+        let Some(&(first, _)) = hashes.first() else {
+            return Ok(());
+        };
+        if (first..).zip(hashes).any(|(index, (at, _))| *at != index) {
+            return Err(StoreError::other("a step's hashes are not one run"));
+        }
+        let run: Vec<u8> = hashes.iter().flat_map(|(_, h)| *h).collect();
+        sqlx::query("INSERT INTO log_hash_runs (first_index, hashes) VALUES ($1, $2)")
+            .bind(convert::to_i64(first, "hash index")?)
+            .bind(run)
+            .execute(self.conn().await?)
+            .await?;
+        let mut leaves = hashes
+            .iter()
+            .filter_map(|(i, _)| fairseed_tlog::stored_leaf(*i));
+        if let Some(from) = leaves.next() {
+            let last = leaves.next_back().unwrap_or(from);
+            self.seal_hash_chunks(from, last + 1).await?;
+        }
         Ok(())
     }
 
-    /// From the run that holds each leaf (a 32-byte slice of its hashes,
-    /// read without the rest), and from the leaves before runs.
+    /// From the runs of hashes, and from the leaves before runs.
     async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
         let mut found = self
             .hashes_at(
@@ -292,30 +312,30 @@ impl LogTx for PgTx<'_> {
                 "leaf index",
             )
             .await?;
+        let stored: Vec<u64> = leaves
+            .iter()
+            .map(|&n| fairseed_tlog::leaf_stored_index(n))
+            .collect();
         found.extend(
-            self.hashes_at(
-                "SELECT l, substring(r.leaf_hashes FROM ((l - r.first_leaf) * 32 + 1)::int FOR 32)
-                 FROM UNNEST($1::bigint[]) AS l
-                 CROSS JOIN LATERAL (
-                     SELECT first_leaf, leaf_hashes FROM log_leaf_runs WHERE first_leaf <= l
-                     ORDER BY first_leaf DESC LIMIT 1
-                 ) r
-                 WHERE l < r.first_leaf + octet_length(r.leaf_hashes) / 32",
-                leaves,
-                "leaf index",
-            )
-            .await?,
+            self.hashes_at(RUN_HASHES, &stored, "hash index")
+                .await?
+                .into_iter()
+                .filter_map(|(i, h)| Some((fairseed_tlog::stored_leaf(i)?, h))),
         );
         Ok(found)
     }
 
+    /// From the runs of hashes, and from the rows of steps before runs.
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        self.hashes_at(
-            "SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)",
-            indexes,
-            "hash index",
-        )
-        .await
+        let mut found = self
+            .hashes_at(
+                "SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)",
+                indexes,
+                "hash index",
+            )
+            .await?;
+        found.extend(self.hashes_at(RUN_HASHES, indexes, "hash index").await?);
+        Ok(found)
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
@@ -548,18 +568,35 @@ impl PgTx<'_> {
             .into_iter()
             .map(|(i, h)| Ok((convert::to_u64(i, "leaf index")?, hash_bytes(h)?)))
             .collect::<StoreResult<Vec<_>>>()?;
-        let runs: Vec<(i64, Vec<u8>)> = sqlx::query_as(&format!(
-            "SELECT first_leaf, leaf_hashes FROM log_leaf_runs {RUNS_OVER}"
-        ))
-        .bind(from_i)
-        .bind(to_i)
+        if from >= to {
+            return Ok(found);
+        }
+        // The runs holding the leaves' stored hashes, nodes' between them.
+        let (first, last) = (
+            fairseed_tlog::leaf_stored_index(from),
+            fairseed_tlog::leaf_stored_index(to - 1),
+        );
+        let runs: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT first_index, hashes FROM log_hash_runs WHERE first_index <= $2 AND first_index >=
+                 COALESCE((SELECT MAX(first_index) FROM log_hash_runs WHERE first_index <= $1), 0)
+             ORDER BY first_index",
+        )
+        .bind(convert::to_i64(first, "hash index")?)
+        .bind(convert::to_i64(last, "hash index")?)
         .fetch_all(self.conn().await?)
         .await?;
-        for (first_leaf, hashes) in runs {
-            let items = hashes.chunks_exact(32).map(|h| h.try_into());
-            for (index, hash) in run_items(first_leaf, items, from, to)? {
-                let hash = hash.map_err(|_| StoreError::other("a run's leaf hash is short"))?;
-                found.push((index, hash));
+        for (first_index, hashes) in runs {
+            let first_index = convert::to_u64(first_index, "hash index")?;
+            for (index, hash) in (first_index..).zip(hashes.chunks_exact(32)) {
+                let Some(leaf) =
+                    fairseed_tlog::stored_leaf(index).filter(|n| (from..to).contains(n))
+                else {
+                    continue;
+                };
+                let hash = hash
+                    .try_into()
+                    .map_err(|_| StoreError::other("a run's hash is short"))?;
+                found.push((leaf, hash));
             }
         }
         Ok(found)

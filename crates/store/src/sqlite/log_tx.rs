@@ -98,8 +98,15 @@ impl LogTx for SqliteTx<'_> {
     }
 
     /// A step's node hashes are one run (`0013_log_hash_runs.sql`): one row.
+    /// Each leaf's hash is kept with its leaf (`log_leaves`): only the
+    /// nodes' are stored here.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
-        let Some((first_leaf, run)) = hash_run(hashes)? else {
+        let nodes: Vec<(u64, HashBytes)> = hashes
+            .iter()
+            .filter(|(i, _)| fairseed_tlog::stored_leaf(*i).is_none())
+            .copied()
+            .collect();
+        let Some((first_leaf, run)) = hash_run(&nodes)? else {
             return Ok(());
         };
         self.0

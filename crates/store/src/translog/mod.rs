@@ -228,10 +228,12 @@ pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<P
 }
 
 /// The stored hashes among `indexes` (Go's `stored_hash_index`; any order,
-/// a missing one left out). A leaf's hash is read from its leaf, where it
-/// is kept already; only the hashes above are stored apart (`log_hashes`),
-/// which halves the rows a step writes. Logs sequenced by earlier versions
-/// also hold the leaves' hashes there, unread.
+/// a missing one left out): a leaf's through [`LogTx::leaf_hashes`], the
+/// hashes above through [`LogTx::log_hashes`]. SQLite keeps a leaf's hash
+/// with its leaf and stores only the hashes above apart, which halves what
+/// a step writes; PostgreSQL keeps a step's hashes, leaves' and nodes', in
+/// one run. Logs sequenced by earlier versions also hold the leaves'
+/// hashes with the nodes', unread.
 pub(crate) async fn stored_hashes<T: LogTx>(
     tx: &mut T,
     indexes: &[u64],
@@ -271,12 +273,7 @@ pub(crate) fn prepare(plan: Plan, sign: SignFn) -> StoreResult<Planned> {
     Ok(Planned {
         size,
         assigned,
-        // Each leaf's hash is kept with its leaf.
-        added: added
-            .into_iter()
-            .filter(|(i, _)| stored_leaf(*i).is_none())
-            .map(|(i, h)| (i, h.0))
-            .collect(),
+        added: added.into_iter().map(|(i, h)| (i, h.0)).collect(),
         checkpoint: LogCheckpoint {
             size: new_size,
             note,

@@ -93,7 +93,10 @@ pub(crate) trait LogTx {
     /// The leaf hashes of the leaves among `leaves` (any order; a missing one is left out).
     async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>>;
 
-    /// Stores new tree hashes (above the leaves) by their stored-hash index.
+    /// Stores the hashes a step adds to the tree, by their stored-hash
+    /// index, in order: its leaves' and the nodes above them (one run of
+    /// indexes). A backend that keeps each leaf's hash with its leaf stores
+    /// only the nodes'.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()>;
 
     /// The hashes above the leaves among `indexes` (any order; a missing
