@@ -15,7 +15,8 @@
 # SQLite threads, or PostgreSQL's processes), the server's other threads
 # (the HTTP runtime), and wrk's; PostgreSQL must then run on this machine
 # (PG_BASE on loopback, as the default). Prints a Markdown table
-# (also left in $OUT). A benchmark, not a test: nothing asserts a ratio.
+# (also left in $OUT), the ratio over all rounds and each round's, with
+# their median. A benchmark, not a test: nothing asserts a ratio.
 #
 # Usage: scripts/load/log_overhead.sh
 #   DURATION=20 ROUNDS=3 scripts/load/log_overhead.sh
@@ -106,7 +107,12 @@ tree_size() { curl -sf "$URL/log/checkpoint" | sed -n 2p; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 
 ROWS=()
-declare -A BETS SECS
+declare -A BETS SECS RATE
+# Each round's bets/s with the log as a share of the same round's without:
+# the two runs of a round are next to each other in time, so a neighbour's
+# load that comes and goes weighs on a round's pair more alike than on the
+# whole run; their median is the figure least moved by one bad round.
+PAIRS=()
 for round in $(seq "$ROUNDS"); do
   # Off first in odd rounds, on first in even ones: the machine's state (the
   # previous run's writeback, a neighbour's load) weighs on both alike.
@@ -141,6 +147,7 @@ for round in $(seq "$ROUNDS"); do
     BETS[$mode]=$(( ${BETS[$mode]:-0} + bets ))
     SECS[$mode]=$(awk -v a="${SECS[$mode]:-0}" -v b="$secs" 'BEGIN { print a + b }')
     rate=$(awk -v b="$bets" -v s="$secs" 'BEGIN { printf "%.0f", b / s }')
+    RATE[$mode]=$rate
     cpu="$(per_bet $((w1 - w0)) "$rate") / $(per_bet $((r1 - r0)) "$rate") / $(per_bet $((c1 - c0)) "$rate")"
     ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $logged | $cpu |")
     stop_server
@@ -148,7 +155,13 @@ for round in $(seq "$ROUNDS"); do
     rm -rf "$WORK/data-$label"
     sync
   done
+  PAIRS+=("$(awk -v on="${RATE[on]}" -v off="${RATE[off]}" 'BEGIN { printf "%.1f", 100 * on / off }')")
 done
+
+# median VALUES...: the middle value (the mean of the two middle ones).
+median() {
+  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 ratio=$(awk -v bon="${BETS[on]}" -v son="${SECS[on]}" -v boff="${BETS[off]}" -v soff="${SECS[off]}" \
   'BEGIN { printf "%.1f", 100 * (bon / son) / (boff / soff) }')
@@ -157,6 +170,6 @@ ratio=$(awk -v bon="${BETS[on]}" -v son="${SECS[on]}" -v boff="${BETS[off]}" -v 
   echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo
-  echo "bets/s with the log: **$ratio %** of without (all rounds)."
+  echo "bets/s with the log: **$ratio %** of without (all rounds); by round ${PAIRS[*]} %, median **$(median "${PAIRS[@]}") %**."
   echo "$(nproc) cores, $(uname -r); backend $([[ -n "${PG:-}" ]] && echo PostgreSQL || echo SQLite); DURATION=$DURATION ROUNDS=$ROUNDS CONNECTIONS=$CONNECTIONS PLAYERS=$PLAYERS"
 } | tee "$OUT"

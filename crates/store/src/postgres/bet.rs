@@ -41,6 +41,7 @@ use super::{tx::PgTx, PgStore};
 use crate::accounts;
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::translog::bet_leaves::BetLeaves;
 use crate::types::{BetReceipt, BetRequest, BetRow, SeedPair};
 
 /// Draws before a bet stops retrying and locks: one from the player's last
@@ -151,6 +152,14 @@ impl PgStore {
     /// Places a bet: from the last state, then from reads, then locked (see
     /// the module's doc).
     pub(super) async fn place_bet_at(&self, req: BetRequest, now: i64) -> StoreResult<BetReceipt> {
+        let placed = self.place_drawn(req, now).await?;
+        // Committed now: its leaf hash may be remembered.
+        self.leaves.remember_placed(&placed);
+        Ok(placed)
+    }
+
+    /// From the last state, then from reads, then locked.
+    async fn place_drawn(&self, req: BetRequest, now: i64) -> StoreResult<BetReceipt> {
         let mut from = self.last.get(req.player_id);
         for _ in 0..OPTIMISTIC_TRIES {
             match self.try_bet(&req, from.take(), now).await? {
@@ -172,11 +181,12 @@ impl PgStore {
     ) -> StoreResult<Attempt> {
         let mut conn = self.pool.acquire().await?;
         let remembered = known.is_some();
+        let leaves = &self.leaves;
         let from = match known {
             Some(state) => state,
             None => match read(&mut conn, req).await? {
                 Read::Draw(state) => state,
-                Read::Replay => return replay(&mut conn, req).await,
+                Read::Replay => return replay(&mut conn, leaves, req).await,
             },
         };
         let drawn = accounts::draw_bet(
@@ -224,8 +234,12 @@ impl PgStore {
 }
 
 /// The bet stored under `req`'s key, replayed.
-async fn replay(conn: &mut sqlx::PgConnection, req: &BetRequest) -> StoreResult<Attempt> {
-    let mut tx = PgTx::new(conn);
+async fn replay(
+    conn: &mut sqlx::PgConnection,
+    leaves: &BetLeaves,
+    req: &BetRequest,
+) -> StoreResult<Attempt> {
+    let mut tx = PgTx::new(conn, leaves);
     match crate::tx::Tx::bet_by_key(&mut tx, req.player_id, &req.idempotency_key).await? {
         Some(existing) => accounts::replay(&mut tx, req.player_id, existing)
             .await

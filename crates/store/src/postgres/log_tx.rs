@@ -50,15 +50,14 @@ macro_rules! waiting_queued {
     };
 }
 
-/// The logged bets waiting, with their pairs' seeds, in id order.
+/// The logged bets waiting: above the bets' floor and in no run since it.
 macro_rules! waiting_bets {
     () => {
         concat!(
-            bets_with_seeds!(),
-            " WHERE bets.id > (SELECT floor FROM log_waiting_floors WHERE source = 'bets')
-             AND bets.logged AND -bets.id NOT IN (",
+            "id > (SELECT floor FROM log_waiting_floors WHERE source = 'bets')
+             AND logged AND -id NOT IN (",
             taken_since_floor!("bets", "<"),
-            ") ORDER BY bets.id LIMIT $1"
+            ")"
         )
     };
 }
@@ -171,12 +170,7 @@ impl LogTx for PgTx<'_> {
     async fn waiting_log_entries(&mut self, limit: u32) -> StoreResult<Waiting> {
         self.in_snapshot(async move |tx| {
             let queue = tx.waiting_queued(limit).await?;
-            let bets = tx
-                .waiting_bets(limit)
-                .await?
-                .into_iter()
-                .map(|(id, entry)| (id, fairseed_tlog::leaf_hash(&entry).0))
-                .collect();
+            let bets = tx.waiting_bets(limit).await?;
             Ok(Waiting { queue, bets })
         })
         .await
@@ -198,6 +192,13 @@ impl LogTx for PgTx<'_> {
         {
             return Err(StoreError::other("a step's leaves are not one run"));
         }
+        let bets_to = assigned
+            .iter()
+            .filter_map(|(at, _, _)| match at {
+                EntryAt::Bet(id) => Some(*id),
+                EntryAt::Queue(_) => None,
+            })
+            .max();
         let sources: Vec<i64> = assigned
             .iter()
             .map(|(at, _, _)| match *at {
@@ -210,6 +211,10 @@ impl LogTx for PgTx<'_> {
             .bind(sources)
             .execute(self.conn().await?)
             .await?;
+        // Before the commit: a bet forgotten early is rebuilt if it waits.
+        if let Some(bets_to) = bets_to {
+            self.leaves.forget_through(bets_to);
+        }
         Ok(assigned.len() as u64)
     }
 
@@ -446,12 +451,13 @@ impl PgTx<'_> {
         if self.conn().await?.is_in_transaction() {
             return read(self).await;
         }
+        let leaves = self.leaves;
         let mut snapshot = self
             .conn()
             .await?
             .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .await?;
-        let out = read(&mut PgTx::new(&mut snapshot)).await?;
+        let out = read(&mut PgTx::new(&mut snapshot, leaves)).await?;
         snapshot.commit().await?;
         Ok(out)
     }
@@ -471,15 +477,35 @@ impl PgTx<'_> {
             .collect()
     }
 
-    /// Up to `limit` logged bets waiting, in id order, with their outcome
-    /// entries rebuilt.
-    async fn waiting_bets(&mut self, limit: u32) -> StoreResult<Vec<(i64, Vec<u8>)>> {
-        let sql = format!(waiting_bets!(), BET_COLUMNS = BET_COLUMNS);
-        let rows = sqlx::query(&sql)
-            .bind(i64::from(limit))
-            .fetch_all(self.conn().await?)
-            .await?;
-        rows.iter().map(bet_entry_row).collect()
+    /// Up to `limit` logged bets waiting, in id order, with their leaf
+    /// hashes: those this process remembers as they are, the others
+    /// rebuilt from their rows (`translog::bet_leaves`).
+    async fn waiting_bets(&mut self, limit: u32) -> StoreResult<Vec<(i64, HashBytes)>> {
+        let ids: Vec<i64> = sqlx::query_scalar(concat!(
+            "SELECT id FROM bets WHERE ",
+            waiting_bets!(),
+            " ORDER BY id LIMIT $1"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(self.conn().await?)
+        .await?;
+        let remembered = self.leaves.get(&ids);
+        let missed: Vec<i64> = ids
+            .iter()
+            .zip(&remembered)
+            .filter_map(|(&id, hash)| hash.is_none().then_some(id))
+            .collect();
+        let rebuilt = self.bet_entries(missed).await?;
+        ids.into_iter()
+            .zip(remembered)
+            .map(|(id, hash)| match hash {
+                Some(hash) => Ok((id, hash)),
+                None => rebuilt
+                    .get(&id)
+                    .map(|entry| (id, fairseed_tlog::leaf_hash(entry).0))
+                    .ok_or_else(|| StoreError::other("a waiting bet's row is missing")),
+            })
+            .collect()
     }
 
     /// The outcome entries of the bets `ids`, by id.
@@ -621,12 +647,13 @@ impl PgTx<'_> {
         .await?;
         let waiting = match queued {
             Some(entry) => Some(entry),
-            None => self
-                .waiting_bets(u32::MAX)
-                .await?
-                .into_iter()
-                .map(|(_, entry)| entry)
-                .find(|entry| fairseed_tlog::leaf_hash(entry).0 == *leaf_hash),
+            None => {
+                let bets = self.waiting_bets(u32::MAX).await?;
+                match bets.into_iter().find(|(_, hash)| hash == leaf_hash) {
+                    Some((id, _)) => self.bet_entries(vec![id]).await?.remove(&id),
+                    None => None,
+                }
+            }
         };
         Ok(waiting.map(|entry| LoggedEntry {
             entry,

@@ -22,6 +22,7 @@ use sqlx::{ConnectOptions, Connection};
 
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
+use crate::translog::bet_leaves::BetLeaves;
 use tx::PgTx;
 
 const MIGRATIONS: &[(i64, &str)] = &[
@@ -86,6 +87,8 @@ pub struct PgStore {
     log: bool,
     /// Each player's state after their last bet here (a hint, see `bet`).
     last: Arc<bet::LastStates>,
+    /// The leaf hashes of the bets placed here still waiting for a leaf.
+    leaves: Arc<BetLeaves>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -137,6 +140,7 @@ impl PgStore {
             cipher: Arc::new(cipher),
             log: true,
             last: Arc::default(),
+            leaves: Arc::default(),
         })
     }
 
@@ -169,7 +173,7 @@ impl PgStore {
         f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
     ) -> StoreResult<R> {
         let mut tx = self.pool.begin().await?;
-        let mut pg = PgTx::new(&mut tx);
+        let mut pg = PgTx::new(&mut tx, &self.leaves);
         let out = f(&mut pg).await?;
         pg.finish().await?;
         tx.commit().await?;
@@ -182,7 +186,7 @@ impl PgStore {
         f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
     ) -> StoreResult<R> {
         let mut conn = self.pool.acquire().await?;
-        f(&mut PgTx::new(&mut conn)).await
+        f(&mut PgTx::new(&mut conn, &self.leaves)).await
     }
 
     async fn send_events(&self, payloads: &[String]) -> StoreResult<()> {

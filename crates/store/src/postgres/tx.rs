@@ -6,6 +6,7 @@ use sqlx::{PgConnection, Row};
 use super::deferred::{self, Deferred};
 use crate::convert;
 use crate::error::StoreResult;
+use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
@@ -18,13 +19,16 @@ use crate::Viewer;
 pub(crate) struct PgTx<'c> {
     conn: &'c mut PgConnection,
     deferred: Deferred,
+    /// The leaf hashes of this process's bets still waiting.
+    pub(super) leaves: &'c BetLeaves,
 }
 
 impl<'c> PgTx<'c> {
-    pub(crate) fn new(conn: &'c mut PgConnection) -> Self {
+    pub(crate) fn new(conn: &'c mut PgConnection, leaves: &'c BetLeaves) -> Self {
         Self {
             conn,
             deferred: Deferred::default(),
+            leaves,
         }
     }
 

@@ -432,7 +432,7 @@ impl SqliteTx<'_> {
 
     /// Up to `limit` logged bets past `after`, with their leaf hashes: the
     /// remembered ones as they are, the others rebuilt from their rows
-    /// (`bet_leaves.rs`) in one range read.
+    /// (`translog/bet_leaves.rs`) in one range read.
     fn pending_bets(&self, after: i64, limit: u32) -> StoreResult<Vec<BetLeaf>> {
         let ids = self
             .0
@@ -561,7 +561,7 @@ mod tests {
             )
             .expect("schema");
         let reader = rusqlite::Connection::open(&path).expect("open");
-        let leaves = super::super::bet_leaves::BetLeaves::default();
+        let leaves = crate::translog::bet_leaves::BetLeaves::default();
         let tx = SqliteTx(&reader, &leaves);
         let count = |tx: &SqliteTx<'_>| -> StoreResult<i64> {
             Ok(tx.0.query_row("SELECT count(*) FROM t", [], |r| r.get(0))?)

@@ -12,7 +12,6 @@
 //! power loss, which would let a player see a roll that later "never
 //! happened".) Group commit keeps the cost to one fsync per batch.
 
-mod bet_leaves;
 mod checkpoint;
 mod files;
 mod log_tx;
@@ -28,8 +27,8 @@ use tokio::sync::Semaphore;
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::settings::SqliteTuning;
+use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::run_ready;
-use bet_leaves::BetLeaves;
 pub use checkpoint::WalStats;
 use checkpoint::{Handoff, WalBound};
 use tx::SqliteTx;
@@ -182,11 +181,8 @@ impl SqliteStore {
         let placed = self
             .write_tx(async move |tx| crate::accounts::place_bet(tx, &cipher, req, log, now).await)
             .await?;
-        // Committed now: its leaf hash may be remembered (bet_leaves.rs).
-        if let (false, [entry]) = (placed.replayed, placed.appended.as_slice()) {
-            let leaf = fairseed_tlog::leaf_hash(entry);
-            self.bet_leaves.remember(placed.bet.id, leaf.0);
-        }
+        // Committed now: its leaf hash may be remembered.
+        self.bet_leaves.remember_placed(&placed);
         Ok(placed)
     }
 

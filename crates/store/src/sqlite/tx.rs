@@ -2,9 +2,9 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::bet_leaves::BetLeaves;
 use crate::convert;
 use crate::error::StoreResult;
+use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,

@@ -12,6 +12,7 @@
 //! second sequencer racing it fails on the checkpoint or the key of the
 //! leaves it writes and writes nothing.
 
+pub(crate) mod bet_leaves;
 pub(crate) mod entries;
 pub(crate) mod order;
 pub(crate) mod tx;

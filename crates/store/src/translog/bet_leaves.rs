@@ -1,18 +1,19 @@
 //! The leaf hashes of logged bets not yet sequenced, kept in memory.
 //!
-//! A dice bet is its own log entry (`log_tx.rs`): the sequencer, and a
-//! lookup by hash of a bet still waiting, would otherwise read each waiting
-//! bet with its pair's seeds, rebuild its entry and hash it — work the bet
-//! already did when it was placed. The bet's caller hashes the entry it got
-//! back and remembers it here once the bet is committed; readers take the
-//! hashes from here and rebuild only the bets they miss (placed by an
-//! earlier process, or committed a moment before their caller remembered
-//! them). Kept in memory only: an SQLite database has one process, and a
+//! A dice bet is its own log entry: the sequencer, and a lookup by hash of
+//! a bet still waiting, would otherwise read each waiting bet with its
+//! pair's seeds, rebuild its entry and hash it — work the bet already did
+//! when it was placed. The bet's caller hashes the entry it got back and
+//! remembers it here once the bet is committed; readers take the hashes
+//! from here and rebuild only the bets they miss (placed by an earlier
+//! process or, on PostgreSQL, by another process of the fleet, or committed
+//! a moment before their caller remembered them). Kept in memory only: a
 //! restart starts empty and rebuilds.
 //!
-//! Nothing is remembered before its commit: an id whose transaction rolled
-//! back is given to the next bet, and a hash kept for it would be that
-//! bet's wrong leaf. Forgetting early is always safe (a miss rebuilds).
+//! Nothing is remembered before its commit: on SQLite an id whose
+//! transaction rolled back is given to the next bet, and a hash kept for it
+//! would be that bet's wrong leaf. Forgetting early is always safe (a miss
+//! rebuilds).
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -40,6 +41,15 @@ impl BetLeaves {
         let mut waiting = self.waiting();
         if waiting.len() < CAPACITY {
             waiting.insert(bet_id, leaf_hash);
+        }
+    }
+
+    /// Keeps the leaf hash of the bet `placed` answers with, once its
+    /// transaction has committed (a replay's bet was remembered, or not,
+    /// when it was placed).
+    pub(crate) fn remember_placed(&self, placed: &crate::BetReceipt) {
+        if let (false, [entry]) = (placed.replayed, placed.appended.as_slice()) {
+            self.remember(placed.bet.id, fairseed_tlog::leaf_hash(entry).0);
         }
     }
 
