@@ -1055,3 +1055,59 @@ async fn postgres_leaves_from_before_runs_are_read_beside_them() {
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
+
+/// On PostgreSQL a chunk's sorted hashes are written by the step whose
+/// leaves complete it, a step of one leaf too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_step_of_one_leaf_seals_the_chunk_it_completes() {
+    let Some(url) = common::postgres_url("hash chunks sealed by one leaf on PostgreSQL") else {
+        return;
+    };
+    let (schema, store, mut conn) = pg_store_and_connection(&url).await;
+    let queue = |from: usize, to: usize| {
+        format!(
+            "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at)
+             SELECT e, sha256('\\x00'::bytea || e), 0
+             FROM (SELECT n, convert_to('entry ' || n, 'UTF8') AS e
+                   FROM generate_series({from}, {to}) AS n) s ORDER BY n"
+        )
+    };
+    let sealed = async |conn: &mut sqlx::PgConnection| -> i64 {
+        sqlx::query_scalar(&format!(
+            "SELECT count(*) FROM \"{schema}\".log_hash_chunks WHERE chunk = 0"
+        ))
+        .fetch_one(conn)
+        .await
+        .expect("count")
+    };
+    sqlx::raw_sql(&queue(0, CHUNK - 2))
+        .execute(&mut conn)
+        .await
+        .expect("queued");
+    while store
+        .sequence_log(1000, signer())
+        .await
+        .expect("step")
+        .is_some()
+    {}
+    assert_eq!(sealed(&mut conn).await, 0, "one leaf short of a chunk");
+    sqlx::raw_sql(&queue(CHUNK - 1, CHUNK - 1))
+        .execute(&mut conn)
+        .await
+        .expect("queued");
+    let step = store
+        .sequence_log(1000, signer())
+        .await
+        .expect("step")
+        .expect("grew");
+    assert_eq!(step.appended, 1);
+    assert_eq!(sealed(&mut conn).await, CHUNK as i64);
+    let first = store
+        .log_entry(leaf_hash(b"entry 0").0)
+        .await
+        .expect("read")
+        .expect("found in the sealed chunk");
+    assert_eq!(first.leaf_index, Some(0));
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
