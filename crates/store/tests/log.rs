@@ -697,6 +697,17 @@ async fn pg_store_and_connection(url: &str) -> (String, PgStore, sqlx::PgConnect
     (schema, store, conn)
 }
 
+/// Queues `entry <n>` for each n in `from ..= to` in `schema`, in order,
+/// their leaf hashes computed by PostgreSQL's own `sha256`.
+fn queue_entries_sql(schema: &str, from: usize, to: usize) -> String {
+    format!(
+        "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at)
+         SELECT e, sha256('\\x00'::bytea || e), 0
+         FROM (SELECT n, convert_to('entry ' || n, 'UTF8') AS e
+               FROM generate_series({from}, {to}) AS n) s ORDER BY n"
+    )
+}
+
 /// On PostgreSQL, with entries queued directly in SQL (a bet per entry would
 /// take minutes), their leaf hashes computed by PostgreSQL's own `sha256`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -706,14 +717,7 @@ async fn postgres_finds_entries_across_hash_chunks() {
     };
     let (schema, store, mut conn) = pg_store_and_connection(&url).await;
     let count = 2 * CHUNK + 100;
-    let queue = |from: usize, to: usize| {
-        format!(
-            "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at)
-             SELECT e, sha256('\\x00'::bytea || e), 0
-             FROM (SELECT n, convert_to('entry ' || n, 'UTF8') AS e
-                   FROM generate_series({from}, {to}) AS n) s ORDER BY n"
-        )
-    };
+    let queue = |from: usize, to: usize| queue_entries_sql(&schema, from, to);
     sqlx::raw_sql(&queue(0, count - 1))
         .execute(&mut conn)
         .await
@@ -1064,14 +1068,7 @@ async fn postgres_a_step_of_one_leaf_seals_the_chunk_it_completes() {
         return;
     };
     let (schema, store, mut conn) = pg_store_and_connection(&url).await;
-    let queue = |from: usize, to: usize| {
-        format!(
-            "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at)
-             SELECT e, sha256('\\x00'::bytea || e), 0
-             FROM (SELECT n, convert_to('entry ' || n, 'UTF8') AS e
-                   FROM generate_series({from}, {to}) AS n) s ORDER BY n"
-        )
-    };
+    let queue = |from: usize, to: usize| queue_entries_sql(&schema, from, to);
     let sealed = async |conn: &mut sqlx::PgConnection| -> i64 {
         sqlx::query_scalar(&format!(
             "SELECT count(*) FROM \"{schema}\".log_hash_chunks WHERE chunk = 0"
