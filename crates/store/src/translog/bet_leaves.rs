@@ -20,9 +20,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::translog::tx::HashBytes;
 
-/// Hashes kept at most: beyond them (a sequencer stopped for long) a bet
-/// is not remembered and is rebuilt when read.
-const CAPACITY: usize = 1 << 20;
+/// Hashes kept at most (about 8 MB), the newest: a bet forgotten for room
+/// is rebuilt when read. Room is needed when the sequencer stops for long,
+/// and in every process of a PostgreSQL fleet but the sequencer's, which
+/// never learns what a step took: its own bets' hashes serve only its
+/// lookups, and a bounded memory of the newest is what those need.
+const CAPACITY: usize = 1 << 17;
 
 /// Committed bets' leaf hashes by bet id, until a sequencing step takes them.
 #[derive(Debug, Default)]
@@ -36,12 +39,14 @@ impl BetLeaves {
         self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Keeps the leaf hash of `bet_id`, whose transaction has committed.
+    /// Keeps the leaf hash of `bet_id`, whose transaction has committed,
+    /// forgetting the oldest kept if there is no room.
     pub(crate) fn remember(&self, bet_id: i64, leaf_hash: HashBytes) {
         let mut waiting = self.waiting();
-        if waiting.len() < CAPACITY {
-            waiting.insert(bet_id, leaf_hash);
+        if waiting.len() >= CAPACITY {
+            waiting.pop_first();
         }
+        waiting.insert(bet_id, leaf_hash);
     }
 
     /// Keeps the leaf hash of the bet `placed` answers with, once its
@@ -75,6 +80,20 @@ impl BetLeaves {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keeps_the_newest_when_full() {
+        let leaves = BetLeaves::default();
+        let last = i64::try_from(CAPACITY).expect("small") + 2;
+        for id in 1..=last {
+            leaves.remember(id, [1; 32]);
+        }
+        assert_eq!(leaves.len(), CAPACITY);
+        assert_eq!(
+            leaves.get(&[1, 2, 3, last]),
+            vec![None, None, Some([1; 32]), Some([1; 32])]
+        );
+    }
 
     #[test]
     fn forgets_what_a_step_took_and_keeps_the_rest() {
