@@ -708,6 +708,47 @@ fn queue_entries_sql(schema: &str, from: usize, to: usize) -> String {
     )
 }
 
+/// Sequences in steps of 100 until nothing waits.
+async fn drain(store: &PgStore) {
+    while store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .is_some()
+    {}
+}
+
+/// Steps until the floor of `source` in `schema` rises past `id`, with new
+/// work (`more`, given a fresh player number) before each step: a step takes
+/// a candidate, a later one's plan settles it once no transaction older than
+/// the candidate runs anywhere in the cluster (other tests' may, for a while).
+async fn floor_passes(
+    store: &PgStore,
+    conn: &mut sqlx::PgConnection,
+    schema: &str,
+    source: &str,
+    id: i64,
+    mut more: impl AsyncFnMut(&PgStore, u8),
+) {
+    let mut floor = 0;
+    for n in 4..=200u8 {
+        more(store, n).await;
+        store.sequence_log(100, signer()).await.expect("step");
+        floor = sqlx::query_scalar(&format!(
+            "SELECT floor FROM \"{schema}\".log_waiting_floors WHERE source = $1"
+        ))
+        .bind(source)
+        .fetch_one(&mut *conn)
+        .await
+        .expect("floor");
+        if floor >= id {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(floor >= id, "the {source} floor rose past {id}: {floor}");
+}
+
 /// On PostgreSQL, with entries queued directly in SQL (a bet per entry would
 /// take minutes), their leaf hashes computed by PostgreSQL's own `sha256`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -765,20 +806,10 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
             .await
             .expect("player");
         queued.extend(p.appended);
-        while store
-            .sequence_log(100, signer())
-            .await
-            .expect("step")
-            .is_some()
-        {}
+        drain(&store).await;
     }
     late.commit().await.expect("committed");
-    while store
-        .sequence_log(100, signer())
-        .await
-        .expect("step")
-        .is_some()
-    {}
+    drain(&store).await;
     let head = store.log_checkpoint().await.expect("latest").expect("some");
     let all = store
         .log_leaves(0, u32::try_from(head.size).expect("small"))
@@ -788,31 +819,21 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
     assert_eq!(all.last(), Some(&straggler), "the late one last");
     assert_eq!(&all[..queued.len()], &queued[..]);
     check_tree(&store, &head, &all).await;
-    // The floor then rises past the late entry: a step takes a candidate,
-    // a later one's plan settles it once no transaction older than the
-    // candidate runs anywhere in the cluster (other tests' may, for a while).
-    let mut floor = 0;
-    for n in 4..=200u8 {
-        store
-            .create_player(&format!("{n:064}"), 1, pair(n))
-            .await
-            .expect("player");
-        store.sequence_log(100, signer()).await.expect("step");
-        floor = sqlx::query_scalar(&format!(
-            "SELECT floor FROM \"{schema}\".log_waiting_floors WHERE source = 'queue'"
-        ))
-        .fetch_one(&mut conn)
-        .await
-        .expect("floor");
-        if floor >= straggler_id {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    assert!(
-        floor >= straggler_id,
-        "the floor rose past the late entry: {floor}"
-    );
+    // The floor then rises past the late entry.
+    floor_passes(
+        &store,
+        &mut conn,
+        &schema,
+        "queue",
+        straggler_id,
+        async |store, n| {
+            store
+                .create_player(&format!("{n:064}"), 1, pair(n))
+                .await
+                .expect("player");
+        },
+    )
+    .await;
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
@@ -853,20 +874,10 @@ async fn postgres_sequences_a_bet_committed_after_later_ones() {
             let placed = store.place_bet(bet(player.id, key)).await.expect("bet");
             logged.extend(placed.appended);
         }
-        while store
-            .sequence_log(100, signer())
-            .await
-            .expect("step")
-            .is_some()
-        {}
+        drain(&store).await;
     }
     late.commit().await.expect("committed");
-    while store
-        .sequence_log(100, signer())
-        .await
-        .expect("step")
-        .is_some()
-    {}
+    drain(&store).await;
     let head = store.log_checkpoint().await.expect("latest").expect("some");
     let all = store
         .log_leaves(0, u32::try_from(head.size).expect("small"))
@@ -892,29 +903,21 @@ async fn postgres_sequences_a_bet_committed_after_later_ones() {
         .expect("read")
         .expect("found by its hash");
     assert_eq!(found.leaf_index, Some(head.size - 1));
-    let mut floor = 0;
-    for n in 4..=200u8 {
-        let (player, _) = store
-            .create_player(&format!("{n:064}"), 10, pair(n))
-            .await
-            .expect("player");
-        store.place_bet(bet(player.id, "c")).await.expect("bet");
-        store.sequence_log(100, signer()).await.expect("step");
-        floor = sqlx::query_scalar(&format!(
-            "SELECT floor FROM \"{schema}\".log_waiting_floors WHERE source = 'bets'"
-        ))
-        .fetch_one(&mut conn)
-        .await
-        .expect("floor");
-        if floor >= straggler_id {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    assert!(
-        floor >= straggler_id,
-        "the bets' floor rose past the late bet: {floor}"
-    );
+    floor_passes(
+        &store,
+        &mut conn,
+        &schema,
+        "bets",
+        straggler_id,
+        async |store, n| {
+            let (player, _) = store
+                .create_player(&format!("{n:064}"), 10, pair(n))
+                .await
+                .expect("player");
+            store.place_bet(bet(player.id, "c")).await.expect("bet");
+        },
+    )
+    .await;
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }

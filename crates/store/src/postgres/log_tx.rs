@@ -62,14 +62,6 @@ macro_rules! waiting_bets {
     };
 }
 
-/// Bets with the seeds their outcome entries are rebuilt from.
-macro_rules! bets_with_seeds {
-    () => {
-        "SELECT {BET_COLUMNS}, commitment, client_seed FROM bets
-         JOIN (SELECT id AS pair, commitment, client_seed FROM seed_pairs) p ON p.pair = bets.pair_id"
-    };
-}
-
 /// The stored hashes among `$1` that runs hold: each the 32-byte slice of
 /// the last run starting at or before it, read without the rest of the run.
 const RUN_HASHES: &str =
@@ -514,7 +506,10 @@ impl PgTx<'_> {
             return Ok(HashMap::new());
         }
         let sql = format!(
-            concat!(bets_with_seeds!(), " WHERE bets.id = ANY($1)"),
+            "SELECT {BET_COLUMNS}, commitment, client_seed FROM bets
+             JOIN (SELECT id AS pair, commitment, client_seed FROM seed_pairs) p
+                 ON p.pair = bets.pair_id
+             WHERE bets.id = ANY($1)",
             BET_COLUMNS = BET_COLUMNS
         );
         let rows = sqlx::query(&sql)
@@ -736,7 +731,7 @@ impl PgTx<'_> {
     }
 }
 
-/// A bet's id and outcome entry, from a row of [`bets_with_seeds!`].
+/// A bet's id and outcome entry, from a row of a bet with its pair's seeds.
 fn bet_entry_row(row: &sqlx::postgres::PgRow) -> StoreResult<(i64, Vec<u8>)> {
     use sqlx::Row;
     let raw = bet_raw(row)?;
