@@ -133,7 +133,7 @@ pub(crate) async fn place_bet<T: Tx>(
     let (mut bet, logged) = draw_bet(cipher, &req, player.balance, &pair, &sealed, log, now)?;
     tx.bump_nonce(pair.id).await?;
     tx.set_balance(req.player_id, bet.balance_after).await?;
-    bet.id = tx.insert_bet(&bet, logged.as_deref(), now).await?;
+    bet.id = tx.insert_bet(&bet, logged.is_some(), now).await?;
     Ok(BetReceipt {
         bet,
         replayed: false,

@@ -209,16 +209,11 @@ pub(crate) trait Tx: crate::translog::LogTx {
     /// The player's bet under an idempotency key.
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>>;
 
-    /// Inserts a bet (its `id` is ignored); the id it got.
-    /// With `logged`, the bet's outcome entry is queued with it, with no
-    /// subject (a replay rebuilds it from the bet: `accounts::replay`): on
-    /// PostgreSQL in the same statement, so the log costs a bet no round trip.
-    async fn insert_bet(
-        &mut self,
-        bet: &BetRow,
-        logged: Option<&[u8]>,
-        now: i64,
-    ) -> StoreResult<i64>;
+    /// Inserts a bet (its `id` is ignored); the id it got. A `logged` bet
+    /// is its own outcome entry: its row is marked, nothing is queued beside
+    /// it, and the sequencer and a replay (`accounts::replay`) rebuild the
+    /// entry from the row and its pair.
+    async fn insert_bet(&mut self, bet: &BetRow, logged: bool, now: i64) -> StoreResult<i64>;
 
     /// The player's bets, newest first, optionally of one pair.
     async fn bets(

@@ -386,15 +386,9 @@ impl Tx for PgTx<'_> {
         .transpose()
     }
 
-    async fn insert_bet(
-        &mut self,
-        bet: &BetRow,
-        logged: Option<&[u8]>,
-        now: i64,
-    ) -> StoreResult<i64> {
+    async fn insert_bet(&mut self, bet: &BetRow, logged: bool, now: i64) -> StoreResult<i64> {
         let updates = self.deferred.take_bet();
-        // A logged bet is its own outcome entry: nothing is queued beside it.
-        deferred::insert_bet(self.conn().await?, bet, now, updates, logged.is_some()).await
+        deferred::insert_bet(self.conn().await?, bet, now, updates, logged).await
     }
 
     async fn bets(

@@ -410,15 +410,8 @@ impl Tx for SqliteTx<'_> {
             .pop())
     }
 
-    /// A logged bet (`logged` given) is its own outcome entry here: its row
-    /// is marked and nothing is queued beside it
-    /// (`migrations/sqlite/0012_log_bet_leaves.sql`).
-    async fn insert_bet(
-        &mut self,
-        bet: &BetRow,
-        logged: Option<&[u8]>,
-        now: i64,
-    ) -> StoreResult<i64> {
+    /// `migrations/sqlite/0012_log_bet_leaves.sql` adds `logged`.
+    async fn insert_bet(&mut self, bet: &BetRow, logged: bool, now: i64) -> StoreResult<i64> {
         self.0
             .prepare_cached(
                 "INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
@@ -438,7 +431,7 @@ impl Tx for SqliteTx<'_> {
                 bet.balance_after.to_string(),
                 bet.idempotency_key,
                 now,
-                logged.is_some(),
+                logged,
             ])?;
         Ok(self.0.last_insert_rowid())
     }
