@@ -73,11 +73,6 @@ const RUN_HASHES: &str =
     ) r
     WHERE i < r.first_index + octet_length(r.hashes) / 32";
 
-/// The runs that hold leaves `$1 .. $2`, in leaf order.
-const RUNS_OVER: &str = "WHERE first_leaf < $2 AND first_leaf >=
-    COALESCE((SELECT MAX(first_leaf) FROM log_leaf_runs WHERE first_leaf <= $1), 0)
-    ORDER BY first_leaf";
-
 fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64>> {
     values.map(|v| convert::to_i64(v, what)).collect()
 }
@@ -97,20 +92,6 @@ fn entry_at(source: i64) -> EntryAt {
     } else {
         EntryAt::Queue(source)
     }
-}
-
-/// The leaves `from .. to` a run (its first leaf and the 32-byte items of
-/// each leaf) holds, with their items.
-fn run_items<T>(
-    first_leaf: i64,
-    items: impl IntoIterator<Item = T>,
-    from: u64,
-    to: u64,
-) -> StoreResult<impl Iterator<Item = (u64, T)>> {
-    let first = convert::to_u64(first_leaf, "leaf index")?;
-    Ok((first..)
-        .zip(items)
-        .filter(move |(index, _)| (from..to).contains(index)))
 }
 
 impl LogTx for PgTx<'_> {
@@ -536,16 +517,26 @@ impl PgTx<'_> {
         for (index, entry) in legacy {
             entries.insert(convert::to_u64(index, "leaf index")?, entry);
         }
-        let runs: Vec<(i64, Vec<i64>)> = sqlx::query_as(&format!(
-            "SELECT first_leaf, sources FROM log_leaf_runs {RUNS_OVER}"
-        ))
+        // The runs that hold leaves `from .. to`: the last to start at or
+        // before `from`, and every later one starting before `to`.
+        let runs: Vec<(i64, Vec<i64>)> = sqlx::query_as(
+            "SELECT first_leaf, sources FROM log_leaf_runs WHERE first_leaf < $2 AND first_leaf >=
+                 COALESCE((SELECT MAX(first_leaf) FROM log_leaf_runs WHERE first_leaf <= $1), 0)
+             ORDER BY first_leaf",
+        )
         .bind(from_i)
         .bind(to_i)
         .fetch_all(self.conn().await?)
         .await?;
         let mut at = Vec::new();
         for (first_leaf, sources) in runs {
-            at.extend(run_items(first_leaf, sources, from, to)?.map(|(i, s)| (i, entry_at(s))));
+            let first = convert::to_u64(first_leaf, "leaf index")?;
+            at.extend(
+                (first..)
+                    .zip(sources)
+                    .filter(|(index, _)| (from..to).contains(index))
+                    .map(|(index, source)| (index, entry_at(source))),
+            );
         }
         let (mut queued, mut bets) = (Vec::new(), Vec::new());
         for (_, source) in &at {
@@ -554,21 +545,21 @@ impl PgTx<'_> {
                 EntryAt::Bet(id) => bets.push(id),
             }
         }
-        let queued: HashMap<i64, Vec<u8>> =
+        let mut queued: HashMap<i64, Vec<u8>> =
             sqlx::query_as("SELECT id, entry FROM log_entries WHERE id = ANY($1)")
                 .bind(queued)
                 .fetch_all(self.conn().await?)
                 .await?
                 .into_iter()
                 .collect();
-        let bets = self.bet_entries(bets).await?;
+        let mut bets = self.bet_entries(bets).await?;
         for (index, source) in at {
             let entry = match source {
-                EntryAt::Queue(id) => queued.get(&id),
-                EntryAt::Bet(id) => bets.get(&id),
+                EntryAt::Queue(id) => queued.remove(&id),
+                EntryAt::Bet(id) => bets.remove(&id),
             };
             let entry = entry.ok_or_else(|| StoreError::other("a leaf's entry is missing"))?;
-            entries.insert(index, entry.clone());
+            entries.insert(index, entry);
         }
         Ok((from..to).map_while(|i| entries.remove(&i)).collect())
     }
