@@ -210,8 +210,7 @@ impl Hub {
         tokio::spawn(async move {
             while let Some(text) = feed.recv().await {
                 // Every event this process sends comes back too: skipped
-                // before it is parsed (a bet's, with its receipt, is a
-                // kilobyte of JSON).
+                // before it is parsed.
                 if text.starts_with(&own) {
                     continue;
                 }

@@ -16,6 +16,7 @@ use common::load::{bet, bet_body, Sent};
 use common::pg::{postgres_or_skip, ServerDatabase};
 use common::raw::{get, get_ok};
 use common::server::{Options, Server};
+use common::sse::Subscription;
 use common::{new_player, wait_for, without_receipts, OPERATOR_KEY};
 use fairseed_tlog::{
     check_bundle, leaf_hash, new_entry_bundles, new_hash_tiles, open_checkpoint, open_receipt,
@@ -361,6 +362,29 @@ fn sqlite_log_serves_what_it_acknowledged() {
         .iter()
         .any(|(_, l)| l.contains("transparency log localhost/fairseed key localhost/fairseed+"));
     assert!(printed, "the verifier key is printed at start");
+}
+
+/// A bet's live event is the bet as answered without its receipt: the
+/// receipt is the answer's, and an event travels to every process.
+#[test]
+fn a_dice_event_is_the_bet_without_its_receipt() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&Options::new(dir.path()));
+    let mut c = Client::new(&server.addr);
+    let token = new_player(&mut c);
+    let events = Subscription::start(&server.addr, &token, "dice");
+    let sent = Sent {
+        token,
+        key: "event-1".into(),
+        body: bet_body(0, 0),
+    };
+    let answer = bet(&mut c, &sent).expect("bet").json();
+    assert_eq!(answer["receipts"].as_array().map(Vec::len), Some(1));
+    wait_for("the bet's event", Duration::from_secs(10), || {
+        !events.received().is_empty()
+    });
+    let event: Value = serde_json::from_str(&events.received()[0].data).expect("JSON");
+    assert_eq!(event, without_receipts(&answer));
 }
 
 #[test]

@@ -103,10 +103,10 @@ pub async fn post(
         same_bet(&receipt.bet, &bet, &key)?;
     }
     let receipts = state.receipts(&receipt.appended).await?;
-    let view = BetView {
-        receipts,
-        ..BetView::from(receipt.bet)
-    };
+    let mut view = BetView::from(receipt.bet);
+    // The event is the bet as listed, without its receipt: the receipt is
+    // the answer's, and on PostgreSQL every event goes to every process,
+    // where a kilobyte of receipt per bet would travel for nobody.
     if !receipt.replayed && state.events().wanted("dice") {
         if let Ok(body) = serde_json::to_value(&view) {
             state
@@ -114,6 +114,7 @@ pub async fn post(
                 .publish("dice", Audience::Player(auth.id), body);
         }
     }
+    view.receipts = receipts;
     let mut response = Json(view).into_response();
     if receipt.replayed {
         response
