@@ -922,6 +922,47 @@ async fn postgres_sequences_a_bet_committed_after_later_ones() {
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
 
+/// PostgreSQL's migrations 1 to 14, for stores made by earlier versions.
+const MIGRATIONS_BEFORE_BUCKETS: [&str; 14] = [
+    include_str!("../migrations/postgres/0001_dice.sql"),
+    include_str!("../migrations/postgres/0002_rounds.sql"),
+    include_str!("../migrations/postgres/0003_versions.sql"),
+    include_str!("../migrations/postgres/0004_events.sql"),
+    include_str!("../migrations/postgres/0005_players.sql"),
+    include_str!("../migrations/postgres/0006_log.sql"),
+    include_str!("../migrations/postgres/0007_log_subjects.sql"),
+    include_str!("../migrations/postgres/0008_log_pending.sql"),
+    include_str!("../migrations/postgres/0009_log_cosignatures.sql"),
+    include_str!("../migrations/postgres/0010_log_hash_chunks.sql"),
+    include_str!("../migrations/postgres/0011_log_names.sql"),
+    include_str!("../migrations/postgres/0012_log_pending_floor.sql"),
+    include_str!("../migrations/postgres/0013_log_leaf_index_partial.sql"),
+    include_str!("../migrations/postgres/0014_log_bet_leaves.sql"),
+];
+
+/// A fresh schema as version `version` of PostgreSQL's migrations left it,
+/// with `rows` then written to it, and a connection to its database.
+async fn old_schema(url: &str, version: usize, rows: &str) -> (String, sqlx::PgConnection) {
+    let schema = common::fresh_schema_name();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url)
+        .await
+        .expect("connect");
+    let mut old = format!("CREATE SCHEMA \"{schema}\"; SET search_path TO \"{schema}\";\n");
+    for sql in &MIGRATIONS_BEFORE_BUCKETS[..version] {
+        old.push_str(sql);
+        old.push_str(";\n");
+    }
+    old.push_str(&format!(
+        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY);
+         INSERT INTO schema_migrations SELECT generate_series(1, {version});\n{rows}"
+    ));
+    sqlx::raw_sql(&old)
+        .execute(&mut conn)
+        .await
+        .expect("old schema");
+    (schema, conn)
+}
+
 /// A PostgreSQL log from before migration 14, where every sequenced entry
 /// has its leaf index in `log_entries` and bets queued their outcomes
 /// there: the old leaves are read beside the runs of later steps (one tree),
@@ -932,43 +973,17 @@ async fn postgres_leaves_from_before_runs_are_read_beside_them() {
     let Some(url) = common::postgres_url("PostgreSQL log from before runs") else {
         return;
     };
-    let schema = common::fresh_schema_name();
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .expect("connect");
-    let mut old = format!("CREATE SCHEMA \"{schema}\"; SET search_path TO \"{schema}\";\n");
-    for sql in [
-        include_str!("../migrations/postgres/0001_dice.sql"),
-        include_str!("../migrations/postgres/0002_rounds.sql"),
-        include_str!("../migrations/postgres/0003_versions.sql"),
-        include_str!("../migrations/postgres/0004_events.sql"),
-        include_str!("../migrations/postgres/0005_players.sql"),
-        include_str!("../migrations/postgres/0006_log.sql"),
-        include_str!("../migrations/postgres/0007_log_subjects.sql"),
-        include_str!("../migrations/postgres/0008_log_pending.sql"),
-        include_str!("../migrations/postgres/0009_log_cosignatures.sql"),
-        include_str!("../migrations/postgres/0010_log_hash_chunks.sql"),
-        include_str!("../migrations/postgres/0011_log_names.sql"),
-        include_str!("../migrations/postgres/0012_log_pending_floor.sql"),
-        include_str!("../migrations/postgres/0013_log_leaf_index_partial.sql"),
-    ] {
-        old.push_str(sql);
-        old.push_str(";\n");
-    }
-    old.push_str(
-        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY);
-         INSERT INTO schema_migrations SELECT generate_series(1, 13);
-         INSERT INTO players (token_hash, balance, created_at) VALUES ('old', 9, 0);
+    let (schema, mut conn) = old_schema(
+        &url,
+        13,
+        "INSERT INTO players (token_hash, balance, created_at) VALUES ('old', 9, 0);
          INSERT INTO seed_pairs (player_id, commitment, client_seed, next_nonce, created_at)
              VALUES (1, 'c0ffee', 'old-client', 1, 0);
          INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
                            payout, balance_after, idempotency_key, created_at)
              VALUES (1, 1, 0, 1, 'under', 5000, 42, FALSE, 0, 9, 'old-bet', 777);",
-    );
-    sqlx::raw_sql(&old)
-        .execute(&mut conn)
-        .await
-        .expect("old schema");
+    )
+    .await;
     // The old bet's outcome, as the old version queued it.
     let old_outcome = LogEntry {
         kind: EntryKind::Outcome,
@@ -1074,7 +1089,8 @@ async fn postgres_a_step_of_one_leaf_seals_the_chunk_it_completes() {
     let queue = |from: usize, to: usize| queue_entries_sql(&schema, from, to);
     let sealed = async |conn: &mut sqlx::PgConnection| -> i64 {
         sqlx::query_scalar(&format!(
-            "SELECT count(*) FROM \"{schema}\".log_hash_chunks WHERE chunk = 0"
+            "SELECT COALESCE(SUM(length(leaves)), 0) / 34 FROM \"{schema}\".log_hash_buckets
+             WHERE chunk = 0"
         ))
         .fetch_one(conn)
         .await
@@ -1108,6 +1124,67 @@ async fn postgres_a_step_of_one_leaf_seals_the_chunk_it_completes() {
         .expect("read")
         .expect("found in the sealed chunk");
     assert_eq!(first.leaf_index, Some(0));
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// Migration 15 turns a chunk's rows of sorted hashes into its buckets: the
+/// row of byte b holds the chunk's leaves whose hash begins with b, sorted
+/// by hash then index, each as its hash and its 2-byte big-endian offset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_hash_chunks_become_buckets() {
+    let Some(url) = common::postgres_url("hash chunks to buckets on PostgreSQL") else {
+        return;
+    };
+    let (schema, mut conn) = old_schema(&url, 14, "").await;
+    let hash = |first: u8, last: u8| {
+        let mut h = [0u8; 32];
+        (h[0], h[31]) = (first, last);
+        h
+    };
+    let first = CHUNK as i64;
+    let rows = [
+        (hash(5, 2), first + 2),
+        (hash(5, 1), first + 7),
+        (hash(200, 0), first + 16_383),
+        (hash(5, 1), first + 3),
+    ];
+    for (leaf, index) in rows {
+        sqlx::query(&format!(
+            "INSERT INTO \"{schema}\".log_hash_chunks (chunk, leaf_hash, leaf_index) VALUES (1, $1, $2)"
+        ))
+        .bind(&leaf[..])
+        .bind(index)
+        .execute(&mut conn)
+        .await
+        .expect("old chunk row");
+    }
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
+        .await
+        .expect("migrates");
+    let buckets: Vec<(i64, i16, Vec<u8>)> = sqlx::query_as(&format!(
+        "SELECT chunk, bucket, leaves FROM \"{schema}\".log_hash_buckets ORDER BY chunk, bucket"
+    ))
+    .fetch_all(&mut conn)
+    .await
+    .expect("buckets");
+    let leaf = |h: [u8; 32], offset: u16| [&h[..], &offset.to_be_bytes()].concat();
+    assert_eq!(
+        buckets,
+        vec![
+            (
+                1,
+                5,
+                [
+                    leaf(hash(5, 1), 3),
+                    leaf(hash(5, 1), 7),
+                    leaf(hash(5, 2), 2)
+                ]
+                .concat()
+            ),
+            (1, 200, leaf(hash(200, 0), 16_383)),
+        ]
+    );
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }

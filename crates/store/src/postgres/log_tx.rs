@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use sqlx::Connection;
 
+use super::hash_buckets;
 use super::tx::{bet_raw, PgTx, BET_COLUMNS};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
@@ -647,27 +648,30 @@ impl PgTx<'_> {
         }))
     }
 
-    /// The leaf index of `leaf_hash` (the first, should two be equal): a
-    /// probe in each complete chunk, then the incomplete chunk's hashes.
+    /// The leaf index of `leaf_hash` (the first, should two be equal): its
+    /// bucket in each complete chunk (only those holding its bytes are
+    /// sent), then the incomplete chunk's hashes.
     async fn leaf_index_of(&mut self, leaf_hash: &HashBytes) -> StoreResult<Option<u64>> {
         let size: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(size), 0) FROM log_checkpoints")
             .fetch_one(self.conn().await?)
             .await?;
         let size = convert::to_u64(size, "tree size")?;
         let sealed = size / HASH_CHUNK;
-        let found: Option<i64> = sqlx::query_scalar(
-            "SELECT MIN(h.leaf_index) FROM generate_series(0, $2 - 1) AS c(chunk)
-             CROSS JOIN LATERAL (
-                 SELECT leaf_index FROM log_hash_chunks
-                 WHERE chunk = c.chunk AND leaf_hash = $1 ORDER BY leaf_index LIMIT 1
-             ) h",
+        let buckets: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT chunk, leaves FROM log_hash_buckets
+             WHERE bucket = $1 AND chunk < $2 AND position($3 IN leaves) > 0
+             ORDER BY chunk",
         )
-        .bind(&leaf_hash[..])
+        .bind(i16::from(leaf_hash[0]))
         .bind(convert::to_i64(sealed, "chunk")?)
-        .fetch_one(self.conn().await?)
+        .bind(&leaf_hash[..])
+        .fetch_all(self.conn().await?)
         .await?;
-        if let Some(index) = found {
-            return Ok(Some(convert::to_u64(index, "leaf index")?));
+        for (chunk, leaves) in buckets {
+            if let Some(offset) = hash_buckets::find(&leaves, leaf_hash) {
+                let chunk = convert::to_u64(chunk, "chunk")?;
+                return Ok(Some(chunk * HASH_CHUNK + offset));
+            }
         }
         let open = self.leaf_hash_range(sealed * HASH_CHUNK, size).await?;
         Ok(open
@@ -698,23 +702,21 @@ impl PgTx<'_> {
             .collect()
     }
 
-    /// Writes the sorted hashes of every chunk completed by the leaves
-    /// `from .. to` just given.
+    /// Writes the buckets of sorted hashes of every chunk completed by the
+    /// leaves `from .. to` just given.
     async fn seal_hash_chunks(&mut self, from: u64, to: u64) -> StoreResult<()> {
         for chunk in completed_chunks(from, to) {
-            let mut leaves = self
-                .leaf_hash_range(chunk * HASH_CHUNK, (chunk + 1) * HASH_CHUNK)
-                .await?;
-            leaves.sort_unstable_by_key(|&(index, hash)| (hash, index));
-            let indexes = to_i64s(leaves.iter().map(|(i, _)| *i), "leaf index")?;
-            let hashes: Vec<Vec<u8>> = leaves.iter().map(|(_, h)| h.to_vec()).collect();
+            let first = chunk * HASH_CHUNK;
+            let leaves = self.leaf_hash_range(first, first + HASH_CHUNK).await?;
+            let (buckets, bytes): (Vec<i16>, Vec<Vec<u8>>) =
+                hash_buckets::encode(first, &leaves).into_iter().unzip();
             sqlx::query(
-                "INSERT INTO log_hash_chunks (chunk, leaf_hash, leaf_index)
-                 SELECT $1, h, i FROM UNNEST($2::bytea[], $3::bigint[]) AS v(h, i)",
+                "INSERT INTO log_hash_buckets (chunk, bucket, leaves)
+                 SELECT $1, b, l FROM UNNEST($2::smallint[], $3::bytea[]) AS v(b, l)",
             )
             .bind(convert::to_i64(chunk, "chunk")?)
-            .bind(hashes)
-            .bind(indexes)
+            .bind(buckets)
+            .bind(bytes)
             .execute(self.conn().await?)
             .await?;
         }

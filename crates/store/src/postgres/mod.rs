@@ -11,6 +11,7 @@
 mod deferred;
 mod bet;
 mod events;
+mod hash_buckets;
 mod log_tx;
 mod tx;
 
@@ -69,6 +70,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (
         14,
         include_str!("../../migrations/postgres/0014_log_bet_leaves.sql"),
+    ),
+    (
+        15,
+        include_str!("../../migrations/postgres/0015_log_hash_buckets.sql"),
     ),
 ];
 

@@ -30,9 +30,10 @@ use tx::{EntryAt, HashBytes};
 /// The most entries one sequencing step takes.
 pub const MAX_BATCH: u32 = 1024;
 
-/// Leaves per chunk of sorted hashes (`log_hash_chunks`): a leaf is found by
-/// its hash with one probe per complete chunk, then a read of the incomplete
-/// chunk's leaves (at most this many) and of the entries still waiting.
+/// Leaves per chunk of sorted hashes (SQLite's `log_hash_chunks`,
+/// PostgreSQL's `log_hash_buckets`): a leaf is found by its hash with one
+/// probe per complete chunk, then a read of the incomplete chunk's leaves
+/// (at most this many) and of the entries still waiting.
 pub(crate) const HASH_CHUNK: u64 = 16_384;
 
 /// The chunks completed by appending the leaves `from .. to`.
