@@ -59,6 +59,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod batch_tree;
 pub mod checkpoint;
 pub mod client;
 pub mod cosignature;

@@ -19,8 +19,9 @@
 
 use base64::Engine as _;
 
+use crate::batch_tree::BatchTree;
 use crate::note::open_note;
-use crate::{leaf_hash, verify_inclusion, Hash, MemoryLog, NoteKey, TlogError};
+use crate::{leaf_hash, verify_inclusion, Hash, NoteKey, TlogError};
 
 /// The first line of a receipt note's text.
 pub const RECEIPT_HEADER: &str = "fairseed receipts v1";
@@ -48,23 +49,16 @@ pub fn receipt_text(origin: &str, size: u64, root: Hash) -> String {
 /// [`TlogError::OutOfRange`] for an empty batch; [`TlogError::BadNote`] if the
 /// key's name is not a valid note line.
 pub fn sign_receipts(key: &NoteKey, leaves: &[Hash]) -> Result<Vec<BatchReceipt>, TlogError> {
-    if leaves.is_empty() {
-        return Err(TlogError::OutOfRange(
-            "a receipt batch needs an entry".into(),
-        ));
-    }
-    let mut batch = MemoryLog::new();
-    for leaf in leaves {
-        batch.append_leaf_hash(*leaf);
-    }
-    let size = batch.size();
-    let note = key.sign(&receipt_text(key.name(), size, batch.root(size)?))?;
-    (0..size)
+    let batch = BatchTree::new(leaves)?;
+    let note = key.sign(&receipt_text(key.name(), batch.size(), batch.root()))?;
+    (0..leaves.len())
         .map(|index| {
             Ok(BatchReceipt {
                 note: note.clone(),
-                index,
-                proof: batch.inclusion_proof(index, size)?,
+                index: index as u64,
+                proof: batch
+                    .inclusion_proof(index)
+                    .ok_or_else(|| TlogError::OutOfRange("a leaf past its batch".into()))?,
             })
         })
         .collect()
