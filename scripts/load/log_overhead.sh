@@ -1,32 +1,37 @@
 #!/usr/bin/env bash
 # What the transparency log costs (docs/performance.md, "Transparency log"):
 # durable dice bets per second with `--log on` and `--log off`, side by side
-# in one run, alternating so that a busy machine slows both alike.
+# in one run, in short turns so that a busy machine slows both alike.
 #
-# For each of $ROUNDS rounds, for each mode (off first in odd rounds, on
-# first in even ones; each run's data removed and synced before the next):
-# a fresh SQLite data dir (or a fresh PostgreSQL database with PG=1),
-# $PLAYERS players, wrk -c$CONNECTIONS
-# for $DURATION s on POST /v1/dice/bets (scripts/load/bet.lua). Durable bets
-# are counted from the server's state afterwards (every player's next nonce);
-# with the log on, the signed checkpoint must then cover every entry within
-# ~1 s (each player's commitment and each bet's outcome). Also the CPU per
-# bet, from /proc over the middle of the load: the database's (the server's
-# SQLite threads, or PostgreSQL's processes), the server's other threads
-# (the HTTP runtime), and wrk's; PostgreSQL must then run on this machine
-# (PG_BASE on loopback, as the default). Prints a Markdown table
-# (also left in $OUT), the ratio over all rounds and each round's, with
-# their median. A benchmark, not a test: nothing asserts a ratio.
+# Two servers run for the whole script, one with the log and one without,
+# each on its own fresh SQLite data dir (or fresh PostgreSQL database with
+# PG=1) with $PLAYERS players of its own. For each of $ROUNDS rounds, each
+# server in turn (off first in odd rounds, on first in even ones) takes
+# wrk -c$CONNECTIONS for $DURATION s on POST /v1/dice/bets
+# (scripts/load/bet.lua) while the other idles. A machine whose speed drifts
+# over minutes (a neighbour's load) then weighs on both alike: the turns of
+# a round are seconds apart, and many short rounds average the drift out.
+# A turn's bets are the 2xx answers wrk counted (each acknowledged only once
+# durable); at the end each server must hold at least the bets it
+# acknowledged (every player's next nonce, summed), and the log's signed
+# checkpoint must cover every entry within ~1.5 s (each player's commitment
+# and each bet's outcome). Also the CPU per bet, from /proc over the middle
+# of each turn: the database's (the loaded server's SQLite threads, or
+# PostgreSQL's processes), the loaded server's other threads (the HTTP
+# runtime), and wrk's; PostgreSQL must then run on this machine (PG_BASE on
+# loopback, as the default). Prints a Markdown table (also left in $OUT),
+# the ratio over all rounds and each round's, with their median. A
+# benchmark, not a test: nothing asserts a ratio.
 #
 # Usage: scripts/load/log_overhead.sh
-#   DURATION=20 ROUNDS=3 scripts/load/log_overhead.sh
+#   DURATION=10 ROUNDS=12 scripts/load/log_overhead.sh
 #   PG=1 scripts/load/log_overhead.sh                 (PostgreSQL at $PG_BASE)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/scripts/load"
-DURATION=${DURATION:-30}
-ROUNDS=${ROUNDS:-2}
+DURATION=${DURATION:-10}
+ROUNDS=${ROUNDS:-8}
 CONNECTIONS=${CONNECTIONS:-32}
 PLAYERS=${PLAYERS:-256}
 PG_BASE=${PG_BASE:-postgres://postgres@127.0.0.1:5432}
@@ -46,9 +51,15 @@ BIN="$CARGO_TARGET_DIR/release/fairseed-server"
 WORK=$(mktemp -d "$CARGO_TARGET_DIR/log-overhead.XXXXXX")
 SERVER_PID=""
 PG_DBS=()
+declare -A PIDS URLS
 # shellcheck source=scripts/load/lib.sh
 source "$ROOT/scripts/load/lib.sh"
-trap cleanup_load EXIT
+stop_all() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  cleanup_load
+}
+trap stop_all EXIT
 
 # start_server LABEL MODE: sets URL and SERVER_PID.
 start_server() {
@@ -106,56 +117,74 @@ tree_size() { curl -sf "$URL/log/checkpoint" | sed -n 2p; }
 
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 
+# use MODE: points URL, SERVER_PID and the players' tokens at that server.
+use() {
+  URL=${URLS[$1]}
+  SERVER_PID=${PIDS[$1]}
+  cp "$WORK/tokens-$1" "$WORK/tokens"
+}
+
+for mode in off on; do
+  echo "== starting the server, log $mode" >&2
+  start_server "$mode" "$mode"
+  PIDS[$mode]=$SERVER_PID
+  URLS[$mode]=$URL
+  make_players
+  mv "$WORK/tokens" "$WORK/tokens-$mode"
+done
+
 ROWS=()
 declare -A BETS SECS RATE
 # Each round's bets/s with the log as a share of the same round's without:
-# the two runs of a round are next to each other in time, so a neighbour's
-# load that comes and goes weighs on a round's pair more alike than on the
-# whole run; their median is the figure least moved by one bad round.
+# the two turns of a round are seconds apart, so a neighbour's load that
+# comes and goes weighs on a round's pair more alike than on the whole run;
+# their median is the figure least moved by one bad round.
 PAIRS=()
 for round in $(seq "$ROUNDS"); do
-  # Off first in odd rounds, on first in even ones: the machine's state (the
-  # previous run's writeback, a neighbour's load) weighs on both alike.
   order="off on"
   (( round % 2 == 0 )) && order="on off"
   for mode in $order; do
     label="$mode-$round"
     echo "== round $round, log $mode" >&2
-    start_server "$label" "$mode"
-    make_players
+    use "$mode"
     out="$WORK/wrk-$label.txt"
-    RUN_ID="$label-$$" TOKENS_FILE="$WORK/tokens" WRK_THREADS=1 \
+    RUN_ID="$label-$$" TOKENS_FILE="$WORK/tokens-$mode" WRK_THREADS=1 \
       wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
       -s "$HERE/bet.lua" "$URL" >"$out" &
     wrk_pid=$!
-    # CPU in the middle of the load, away from its ramp-up and end.
+    # CPU in the middle of the turn, away from its ramp-up and end.
     sleep 2
     read -r w0 r0 c0 < <(cpu_ticks "$SERVER_PID" "$wrk_pid")
     sleep $((DURATION - 4))
     read -r w1 r1 c1 < <(cpu_ticks "$SERVER_PID" "$wrk_pid")
     wait "$wrk_pid"
-    bets=$(durable_bets)
     line=$(grep '^p50_ms=' "$out")
     secs=$(field duration_s "$line")
-    logged="–"
-    if [[ $mode == on ]]; then
-      sleep 1.5
-      logged=$(tree_size)
-      want=$((bets + PLAYERS))
-      (( logged >= want )) || echo "log_overhead.sh: the checkpoint covers $logged of $want entries 1.5 s after the load" >&2
-    fi
+    bets=$(( $(field requests "$line") - $(field errors_status "$line") ))
     BETS[$mode]=$(( ${BETS[$mode]:-0} + bets ))
     SECS[$mode]=$(awk -v a="${SECS[$mode]:-0}" -v b="$secs" 'BEGIN { print a + b }')
     rate=$(awk -v b="$bets" -v s="$secs" 'BEGIN { printf "%.0f", b / s }')
     RATE[$mode]=$rate
     cpu="$(per_bet $((w1 - w0)) "$rate") / $(per_bet $((r1 - r0)) "$rate") / $(per_bet $((c1 - c0)) "$rate")"
-    ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $logged | $cpu |")
-    stop_server
-    # The next run starts with no dirty pages of this one left to write back.
-    rm -rf "$WORK/data-$label"
-    sync
+    ROWS+=("| $round | $mode | $bets in ${secs}s | **$rate** | $(field p50_ms "$line") | $(field p99_ms "$line") | $(field errors_status "$line") | $cpu |")
   done
   PAIRS+=("$(awk -v on="${RATE[on]}" -v off="${RATE[off]}" 'BEGIN { printf "%.1f", 100 * on / off }')")
+done
+
+# Nothing acknowledged is missing, and the log holds every entry.
+sleep 1.5
+CHECKS=()
+for mode in off on; do
+  use "$mode"
+  durable=$(durable_bets)
+  (( durable >= BETS[$mode] )) || echo "log_overhead.sh: log $mode holds $durable bets of the ${BETS[$mode]} it acknowledged" >&2
+  CHECKS+=("log $mode: ${BETS[$mode]} bets acknowledged, $durable held")
+  if [[ $mode == on ]]; then
+    logged=$(tree_size)
+    want=$((durable + PLAYERS))
+    (( logged >= want )) || echo "log_overhead.sh: the checkpoint covers $logged of $want entries 1.5 s after the load" >&2
+    CHECKS+=("the signed tree holds $logged entries of $want")
+  fi
 done
 
 # median VALUES...: the middle value (the mean of the two middle ones).
@@ -166,10 +195,11 @@ median() {
 ratio=$(awk -v bon="${BETS[on]}" -v son="${SECS[on]}" -v boff="${BETS[off]}" -v soff="${SECS[off]}" \
   'BEGIN { printf "%.1f", 100 * (bon / son) / (boff / soff) }')
 {
-  echo "| round | log | durable bets | bets/s | p50 ms | p99 ms | non-2xx | tree size after | CPU µs/bet: database / rest / wrk |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| round | log | bets acknowledged | bets/s | p50 ms | p99 ms | non-2xx | CPU µs/bet: database / rest / wrk |"
+  echo "|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
   echo
   echo "bets/s with the log: **$ratio %** of without (all rounds); by round ${PAIRS[*]} %, median **$(median "${PAIRS[@]}") %**."
+  echo "$(IFS=';'; echo "${CHECKS[*]}" | sed 's/;/; /g')."
   echo "$(nproc) cores, $(uname -r); backend $([[ -n "${PG:-}" ]] && echo PostgreSQL || echo SQLite); DURATION=$DURATION ROUNDS=$ROUNDS CONNECTIONS=$CONNECTIONS PLAYERS=$PLAYERS"
 } | tee "$OUT"
