@@ -284,7 +284,7 @@ fn audit(addr: &str, shown: &Shown) {
             .decode(receipt["entry"].as_str().expect("entry"))
             .expect("base64");
         let batch = BatchReceipt {
-            note: receipt["signature"].as_str().expect("sig").to_owned(),
+            note: receipt["signature"].as_str().expect("sig").into(),
             index: receipt["batch_index"].as_u64().expect("batch index"),
             proof: hashes(&receipt["batch_proof"]),
         };

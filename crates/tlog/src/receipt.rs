@@ -17,6 +17,8 @@
 //! reading as a checkpoint (whose second line is a tree size). Any note
 //! verifier (Go's `sumdb/note`) checks the signature; the proof binds the entry.
 
+use std::sync::Arc;
+
 use base64::Engine as _;
 
 use crate::batch_tree::BatchTree;
@@ -29,8 +31,8 @@ pub const RECEIPT_HEADER: &str = "fairseed receipts v1";
 /// One entry's part of a signed batch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchReceipt {
-    /// The signed note over the batch root.
-    pub note: String,
+    /// The signed note over the batch root, shared by the batch's receipts.
+    pub note: Arc<str>,
     /// The entry's index in the batch.
     pub index: u64,
     /// Its inclusion proof to the batch root.
@@ -50,11 +52,13 @@ pub fn receipt_text(origin: &str, size: u64, root: Hash) -> String {
 /// key's name is not a valid note line.
 pub fn sign_receipts(key: &NoteKey, leaves: &[Hash]) -> Result<Vec<BatchReceipt>, TlogError> {
     let batch = BatchTree::new(leaves)?;
-    let note = key.sign(&receipt_text(key.name(), batch.size(), batch.root()))?;
+    let note: Arc<str> = key
+        .sign(&receipt_text(key.name(), batch.size(), batch.root()))?
+        .into();
     (0..leaves.len())
         .map(|index| {
             Ok(BatchReceipt {
-                note: note.clone(),
+                note: Arc::clone(&note),
                 index: index as u64,
                 proof: batch
                     .inclusion_proof(index)

@@ -123,7 +123,7 @@ fn batch_receipt(receipt: &Value) -> Result<BatchReceipt, Failure> {
         .map(|(i, h)| hash_of(h.as_str().unwrap_or_default(), &format!("batch_proof[{i}]")))
         .collect::<Result<_, _>>()?;
     Ok(BatchReceipt {
-        note: text(receipt, "signature")?.to_owned(),
+        note: text(receipt, "signature")?.into(),
         index,
         proof,
     })
@@ -443,7 +443,7 @@ mod tests {
             .map(|h| BASE64_STANDARD.encode(h.0))
             .collect();
         json!({"entry": BASE64_STANDARD.encode(&e), "entry_hash": hex_hash(&e),
-            "signature": batch.note, "batch_index": batch.index, "batch_proof": batch_proof,
+            "signature": &*batch.note, "batch_index": batch.index, "batch_proof": batch_proof,
             "leaf_index": i, "inclusion_proof": proof, "checkpoint": note})
     }
 

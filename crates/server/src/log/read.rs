@@ -7,7 +7,6 @@ use fairseed_tlog::{
     SparseHashes, TileKind, TilePath, TlogError,
 };
 
-use super::receipt::base64_hashes;
 use super::{LogKey, Receipt};
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -110,7 +109,7 @@ pub async fn receipt(
         .size();
     let proof = with_hashes(store, &[], |h| prove_inclusion(h, index, size)).await?;
     receipt.leaf_index = Some(index);
-    receipt.inclusion_proof = Some(base64_hashes(&proof));
+    receipt.inclusion_proof = Some(proof);
     receipt.checkpoint = Some(head.cosigned_note());
     Ok(receipt)
 }
