@@ -367,3 +367,62 @@ async fn reading_a_hand_or_a_table_writes_nothing() {
         "reads leave the rows as they were"
     );
 }
+
+/// A table read while its session rotates sees either session, never
+/// `409 session_rotated`: the read starts again when the session it found
+/// closed between its two reads.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_table_read_during_rotations_always_answers() {
+    let h = Harness::new(1000, 0).await;
+    let created = h
+        .send(
+            Method::POST,
+            "/v1/poker/tables",
+            OPERATOR_KEY,
+            json!({"table_id": "busy"}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let (token, _) = h.player().await;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let readers: Vec<_> = (0..2)
+        .map(|_| {
+            let (h, stop) = (h.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut reads = 0u32;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let r = h.get("/v1/poker/tables/busy", OPERATOR_KEY).await;
+                    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+                    reads += 1;
+                }
+                reads
+            })
+        })
+        .collect();
+    // Each sit-and-leave empties the table: one rotation apiece.
+    for round in 0..40 {
+        let table = h.get("/v1/poker/tables/busy", &token).await.json();
+        let sit = json!({"seat": 0, "client_seed": format!("c{round}"),
+                         "commitment": table["commitment"]});
+        let r = h
+            .send(Method::POST, "/v1/poker/tables/busy/seats", &token, sit)
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let left = h
+            .raw(
+                Method::POST,
+                "/v1/poker/tables/busy/leave",
+                Some(&token),
+                &[],
+                None,
+            )
+            .await;
+        assert_eq!(left.json()["session_rotated"], true, "{}", left.text);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for reader in readers {
+        assert!(reader.await.expect("the reader") > 0);
+    }
+    let table = h.get("/v1/poker/tables/busy", &token).await.json();
+    assert_eq!(table["session"], "s41");
+}

@@ -245,14 +245,30 @@ pub async fn post_table(
 }
 
 /// Loads `table` and its current session for a read (no write, no lock).
+/// The ids and the rounds are two reads: a rotation between them leaves
+/// the loaded session closed, so the read starts again on the new one — a
+/// reader never sees `409 session_rotated` for a table that is simply
+/// moving on.
 async fn read(state: &AppState, table: &str) -> Result<rules::State, ApiError> {
-    let ids = current_ids(state, table).await?;
-    let rounds = state
-        .store()
-        .load_rounds(&ids)
-        .await
-        .map_err(table_not_found)?;
-    Ok(rows::load(&rounds)?.state)
+    let mut attempts = 0;
+    loop {
+        let ids = current_ids(state, table).await?;
+        let rounds = state
+            .store()
+            .load_rounds(&ids)
+            .await
+            .map_err(table_not_found)?;
+        match rows::load(&rounds) {
+            Ok(loaded) => return Ok(loaded.state),
+            Err(e) if e.code() == "session_rotated" && attempts < 3 => {
+                if current_ids(state, table).await? == ids {
+                    return Err(e);
+                }
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 fn viewer(caller: Caller) -> Viewer {
