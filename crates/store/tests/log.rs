@@ -1128,28 +1128,44 @@ async fn postgres_a_step_of_one_leaf_seals_the_chunk_it_completes() {
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
 
-/// Migration 15 turns a chunk's rows of sorted hashes into its buckets: the
-/// row of byte b holds the chunk's leaves whose hash begins with b, sorted
-/// by hash then index, each as its hash and its 2-byte big-endian offset.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_hash_chunks_become_buckets() {
-    let Some(url) = common::postgres_url("hash chunks to buckets on PostgreSQL") else {
-        return;
-    };
-    let (schema, mut conn) = old_schema(&url, 14, "").await;
+/// Rows of chunk 1's sorted hashes as they were kept before buckets
+/// (`log_hash_chunks`): `(leaf hash, leaf index)`, in no order.
+fn old_chunk_rows() -> [([u8; 32], i64); 4] {
     let hash = |first: u8, last: u8| {
         let mut h = [0u8; 32];
         (h[0], h[31]) = (first, last);
         h
     };
     let first = CHUNK as i64;
-    let rows = [
+    [
         (hash(5, 2), first + 2),
         (hash(5, 1), first + 7),
         (hash(200, 0), first + 16_383),
         (hash(5, 1), first + 3),
-    ];
-    for (leaf, index) in rows {
+    ]
+}
+
+/// The buckets `(chunk, bucket, leaves)` of [`old_chunk_rows`]: the row of
+/// byte b holds the chunk's leaves whose hash begins with b, sorted by hash
+/// then index, each as its hash and its 2-byte big-endian offset. Written
+/// out by hand, not by the encoder under test.
+fn buckets_of_old_chunk_rows() -> Vec<(i64, i16, Vec<u8>)> {
+    let [(two, _), (one, _), (high, _), _] = old_chunk_rows();
+    let leaf = |h: [u8; 32], offset: u16| [&h[..], &offset.to_be_bytes()].concat();
+    vec![
+        (1, 5, [leaf(one, 3), leaf(one, 7), leaf(two, 2)].concat()),
+        (1, 200, leaf(high, 16_383)),
+    ]
+}
+
+/// Migration 15 turns a chunk's rows of sorted hashes into its buckets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_hash_chunks_become_buckets() {
+    let Some(url) = common::postgres_url("hash chunks to buckets on PostgreSQL") else {
+        return;
+    };
+    let (schema, mut conn) = old_schema(&url, 14, "").await;
+    for (leaf, index) in old_chunk_rows() {
         sqlx::query(&format!(
             "INSERT INTO \"{schema}\".log_hash_chunks (chunk, leaf_hash, leaf_index) VALUES (1, $1, $2)"
         ))
@@ -1168,23 +1184,51 @@ async fn postgres_hash_chunks_become_buckets() {
     .fetch_all(&mut conn)
     .await
     .expect("buckets");
-    let leaf = |h: [u8; 32], offset: u16| [&h[..], &offset.to_be_bytes()].concat();
-    assert_eq!(
-        buckets,
-        vec![
-            (
-                1,
-                5,
-                [
-                    leaf(hash(5, 1), 3),
-                    leaf(hash(5, 1), 7),
-                    leaf(hash(5, 2), 2)
-                ]
-                .concat()
-            ),
-            (1, 200, leaf(hash(200, 0), 16_383)),
-        ]
-    );
+    assert_eq!(buckets, buckets_of_old_chunk_rows());
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// SQLite's migration 14 turns a chunk's rows of sorted hashes into the
+/// same buckets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_hash_chunks_become_buckets() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("old.sqlite");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
+    let mut files: Vec<_> = std::fs::read_dir(&migrations)
+        .expect("migrations")
+        .map(|f| f.expect("a migration").path())
+        .collect();
+    files.sort();
+    conn.execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
+        .expect("versions");
+    for (version, file) in (1..=13).zip(&files) {
+        conn.execute_batch(&std::fs::read_to_string(file).expect("read"))
+            .expect("old migration");
+        conn.execute(
+            "INSERT INTO schema_migrations (version) VALUES (?1)",
+            [version],
+        )
+        .expect("version");
+    }
+    for (leaf, index) in old_chunk_rows() {
+        conn.execute(
+            "INSERT INTO log_hash_chunks (chunk, leaf_hash, leaf_index) VALUES (1, ?1, ?2)",
+            rusqlite::params![&leaf[..], index],
+        )
+        .expect("old chunk row");
+    }
+    drop(conn);
+    let _store = SqliteStore::open(&path, SeedCipher::from_key([3; 32])).expect("migrates");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let buckets: Vec<(i64, i16, Vec<u8>)> = conn
+        .prepare("SELECT chunk, bucket, leaves FROM log_hash_buckets ORDER BY chunk, bucket")
+        .expect("prepare")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("buckets")
+        .collect::<Result<_, _>>()
+        .expect("read");
+    assert_eq!(buckets, buckets_of_old_chunk_rows());
 }

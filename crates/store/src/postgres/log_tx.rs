@@ -15,10 +15,10 @@ use std::collections::HashMap;
 
 use sqlx::Connection;
 
-use super::hash_buckets;
 use super::tx::{bet_raw, PgTx, BET_COLUMNS};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::translog::hash_buckets;
 use crate::translog::order::{PerSource, Queued, Waiting};
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LogTx};
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};

@@ -11,7 +11,6 @@
 mod deferred;
 mod bet;
 mod events;
-mod hash_buckets;
 mod log_tx;
 mod tx;
 

@@ -7,13 +7,15 @@
 //! order, and a queued entry's `bets_before` places it among the bets
 //! (`migrations/sqlite/0012_log_bet_leaves.sql`); the entries still waiting
 //! are those past `log_sequenced`. A leaf is found by its hash through
-//! sorted chunks of [`HASH_CHUNK`] leaves, written when complete.
+//! sorted chunks of [`HASH_CHUNK`] leaves, written when complete as
+//! buckets ([`hash_buckets`]).
 
 use rusqlite::{params, OptionalExtension};
 
 use super::tx::SqliteTx;
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::translog::hash_buckets;
 use crate::translog::order::{Queued, Waiting};
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LogTx};
 use crate::translog::{completed_chunks, LogCheckpoint, LoggedEntry, HASH_CHUNK};
@@ -459,7 +461,7 @@ impl SqliteTx<'_> {
     }
 
     /// The leaf index of `leaf_hash` (the first, should two be equal):
-    /// a probe in each complete chunk, then a read of the incomplete one.
+    /// its bucket in each complete chunk, then a read of the incomplete one.
     fn leaf_index_of(&self, leaf_hash: &HashBytes) -> StoreResult<Option<i64>> {
         let size: i64 = self
             .0
@@ -467,16 +469,20 @@ impl SqliteTx<'_> {
             .query_row([], |r| r.get(0))?;
         let sealed = convert::to_u64(size, "tree size")? / HASH_CHUNK;
         let mut probe = self.0.prepare_cached(
-            "SELECT leaf_index FROM log_hash_chunks WHERE chunk = ?1 AND leaf_hash = ?2
-             ORDER BY leaf_index LIMIT 1",
+            "SELECT leaves FROM log_hash_buckets WHERE chunk = ?1 AND bucket = ?2",
         )?;
         for chunk in 0..sealed {
-            let chunk = convert::to_i64(chunk, "chunk")?;
-            let found = probe
-                .query_row(params![chunk, &leaf_hash[..]], |r| r.get(0))
+            let bucket: Option<Vec<u8>> = probe
+                .query_row(
+                    params![convert::to_i64(chunk, "chunk")?, leaf_hash[0]],
+                    |r| r.get(0),
+                )
                 .optional()?;
-            if found.is_some() {
-                return Ok(found);
+            if let Some(offset) = bucket.and_then(|b| hash_buckets::find(&b, leaf_hash)) {
+                return Ok(Some(convert::to_i64(
+                    chunk * HASH_CHUNK + offset,
+                    "leaf index",
+                )?));
             }
         }
         Ok(self
@@ -495,18 +501,36 @@ impl SqliteTx<'_> {
             .optional()?)
     }
 
-    /// Writes the sorted hashes of every chunk completed by the leaves
-    /// `from .. to` just appended.
+    /// Writes the buckets of sorted hashes of every chunk completed by the
+    /// leaves `from .. to` just appended.
     fn seal_hash_chunks(&mut self, from: u64, to: u64) -> StoreResult<()> {
-        let mut stmt = self.0.prepare_cached(
-            "INSERT INTO log_hash_chunks (chunk, leaf_hash, leaf_index)
-             SELECT ?1, leaf_hash, leaf_index FROM log_leaves
-             WHERE leaf_index >= ?1 * ?2 AND leaf_index < (?1 + 1) * ?2
-             ORDER BY leaf_hash, leaf_index",
-        )?;
         for chunk in completed_chunks(from, to) {
+            let first = chunk * HASH_CHUNK;
+            let leaves = self
+                .0
+                .prepare_cached(
+                    "SELECT leaf_index, leaf_hash FROM log_leaves
+                     WHERE leaf_index >= ?1 AND leaf_index < ?2",
+                )?
+                .query_map(
+                    params![
+                        convert::to_i64(first, "leaf index")?,
+                        convert::to_i64(first + HASH_CHUNK, "leaf index")?
+                    ],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)),
+                )?
+                .map(|row| {
+                    let (index, hash) = row?;
+                    Ok((convert::to_u64(index, "leaf index")?, hash_bytes(hash)?))
+                })
+                .collect::<StoreResult<Vec<(u64, HashBytes)>>>()?;
+            let mut insert = self.0.prepare_cached(
+                "INSERT INTO log_hash_buckets (chunk, bucket, leaves) VALUES (?1, ?2, ?3)",
+            )?;
             let chunk = convert::to_i64(chunk, "chunk")?;
-            stmt.execute(params![chunk, HASH_CHUNK as i64])?;
+            for (bucket, bytes) in hash_buckets::encode(first, &leaves) {
+                insert.execute(params![chunk, bucket, bytes])?;
+            }
         }
         Ok(())
     }

@@ -72,6 +72,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         13,
         include_str!("../../migrations/sqlite/0013_log_hash_runs.sql"),
     ),
+    (
+        14,
+        include_str!("../../migrations/sqlite/0014_log_hash_buckets.sql"),
+    ),
 ];
 
 /// Read connections kept open.

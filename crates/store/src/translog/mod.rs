@@ -14,6 +14,7 @@
 
 pub(crate) mod bet_leaves;
 pub(crate) mod entries;
+pub(crate) mod hash_buckets;
 pub(crate) mod order;
 pub(crate) mod tx;
 
@@ -30,9 +31,8 @@ use tx::{EntryAt, HashBytes};
 /// The most entries one sequencing step takes.
 pub const MAX_BATCH: u32 = 1024;
 
-/// Leaves per chunk of sorted hashes (SQLite's `log_hash_chunks`,
-/// PostgreSQL's `log_hash_buckets`): a leaf is found by its hash with one
-/// probe per complete chunk, then a read of the incomplete chunk's leaves
+/// Leaves per chunk of sorted hashes (`log_hash_buckets`, [`hash_buckets`]):
+/// a leaf is found by its hash with one probe per complete chunk, then a read of the incomplete chunk's leaves
 /// (at most this many) and of the entries still waiting.
 pub(crate) const HASH_CHUNK: u64 = 16_384;
 

@@ -1,7 +1,9 @@
-//! A complete chunk's sorted leaf hashes as PostgreSQL keeps them
-//! (`log_hash_buckets`, migration 15): one byte string per first byte of
-//! the hash, each leaf as its 32-byte hash and its 2-byte big-endian offset
-//! in the chunk, sorted by hash then offset. Pure: the store writes and
+//! A complete chunk's sorted leaf hashes as both backends keep them
+//! (`log_hash_buckets`: PostgreSQL's migration 15, SQLite's 14): one byte
+//! string per first byte of the hash, each leaf as its 32-byte hash and its
+//! 2-byte big-endian offset in the chunk, sorted by hash then offset. A row
+//! per leaf cost a row's and an index entry's overhead for 34 bytes of
+//! content; a bucket holds about 64 leaves. Pure: the store writes and
 //! reads the rows, this encodes and searches them.
 
 use crate::translog::tx::HashBytes;
@@ -15,7 +17,7 @@ const _: () = assert!(HASH_CHUNK <= 1 << 16);
 
 /// The buckets of the chunk that starts at leaf `first`, from its leaves
 /// (any order): `(first byte, leaves)`, a bucket per first byte present.
-pub(super) fn encode(first: u64, leaves: &[(u64, HashBytes)]) -> Vec<(i16, Vec<u8>)> {
+pub(crate) fn encode(first: u64, leaves: &[(u64, HashBytes)]) -> Vec<(i16, Vec<u8>)> {
     let mut sorted: Vec<(HashBytes, u16)> = leaves
         .iter()
         .filter_map(|&(index, hash)| Some((hash, u16::try_from(index.checked_sub(first)?).ok()?)))
@@ -38,7 +40,7 @@ pub(super) fn encode(first: u64, leaves: &[(u64, HashBytes)]) -> Vec<(i16, Vec<u
 /// The lowest offset in `bucket` (a bucket's bytes) of a leaf with `hash`.
 /// A bucket whose length is not whole leaves is searched up to its last
 /// whole leaf.
-pub(super) fn find(bucket: &[u8], hash: &HashBytes) -> Option<u64> {
+pub(crate) fn find(bucket: &[u8], hash: &HashBytes) -> Option<u64> {
     bucket
         .chunks_exact(LEAF)
         .filter(|leaf| leaf[..32] == hash[..])
