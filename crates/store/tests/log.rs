@@ -838,6 +838,27 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
 
+/// Writes a logged bet of `player` at `nonce` in `schema` as the store
+/// writes one (time 1234, key `late`) inside `late`, left uncommitted; its id.
+async fn open_bet(
+    late: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    schema: &str,
+    player: i64,
+    nonce: i64,
+) -> i64 {
+    sqlx::query_scalar(&format!(
+        "INSERT INTO \"{schema}\".bets (player_id, pair_id, nonce, amount, condition, target,
+             roll, win, payout, balance_after, idempotency_key, created_at, logged)
+         SELECT $1, id, $2, 1, 'under', 5000, 42, FALSE, 0, 9, 'late', 1234, TRUE
+         FROM \"{schema}\".seed_pairs WHERE player_id = $1 RETURNING id"
+    ))
+    .bind(player)
+    .bind(nonce)
+    .fetch_one(&mut **late)
+    .await
+    .expect("placed, not committed")
+}
+
 /// As above for a dice bet, its own log entry: a bet whose transaction stays
 /// open while later bets are sequenced is sequenced once it commits, its
 /// entry rebuilt from its row, and the bets' floor then rises past it.
@@ -852,17 +873,7 @@ async fn postgres_sequences_a_bet_committed_after_later_ones() {
         .await
         .expect("player");
     let mut late = sqlx::Connection::begin(&mut conn).await.expect("begin");
-    // Written as the store writes a bet, with a nonce of its own.
-    let straggler_id: i64 = sqlx::query_scalar(&format!(
-        "INSERT INTO \"{schema}\".bets (player_id, pair_id, nonce, amount, condition, target,
-             roll, win, payout, balance_after, idempotency_key, created_at, logged)
-         SELECT $1, id, 77, 1, 'under', 5000, 42, FALSE, 0, 9, 'late', 1234, TRUE
-         FROM \"{schema}\".seed_pairs WHERE player_id = $1 RETURNING id"
-    ))
-    .bind(late_player.id)
-    .fetch_one(&mut *late)
-    .await
-    .expect("placed, not committed");
+    let straggler_id = open_bet(&mut late, &schema, late_player.id, 77).await;
     let mut logged = late_pair.appended.clone();
     for n in 0..4u8 {
         let (player, p) = store
@@ -918,6 +929,73 @@ async fn postgres_sequences_a_bet_committed_after_later_ones() {
         },
     )
     .await;
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// A bet whose transaction has the newest transaction id is still open
+/// when a step takes the bets' next candidate, and no later transaction has
+/// ended: PostgreSQL's snapshot `xmax` is one past the newest *ended*
+/// transaction, so it is not past the open one. The floor must still not
+/// pass the bet before it commits: once it does, the bet is sequenced.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_candidate_taken_while_the_newest_transaction_is_open_waits_for_it() {
+    let Some(url) = common::postgres_url("a floor past an open bet on PostgreSQL") else {
+        return;
+    };
+    let (schema, store, mut conn) = pg_store_and_connection(&url).await;
+    let (late_player, late_pair) = store
+        .create_player(&"e".repeat(64), 10, pair(8))
+        .await
+        .expect("player");
+    let mut logged = late_pair.appended.clone();
+    drain(&store).await;
+    // Waiting when the bet opens, so the next step writes (and takes a candidate).
+    let (_, waiting) = store
+        .create_player(&format!("{:064}", 1), 10, pair(1))
+        .await
+        .expect("player");
+    logged.extend(waiting.appended);
+    let mut late = sqlx::Connection::begin(&mut conn).await.expect("begin");
+    let straggler_id = open_bet(&mut late, &schema, late_player.id, 0).await;
+    // This step's candidate covers the open bet's id.
+    store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .expect("took the waiting commitment");
+    // The next step's plan must not settle it while the bet is open.
+    let (_, after) = store
+        .create_player(&format!("{:064}", 2), 10, pair(2))
+        .await
+        .expect("player");
+    logged.extend(after.appended);
+    store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .expect("took the later commitment");
+    let floor: i64 = sqlx::query_scalar(&format!(
+        "SELECT floor FROM \"{schema}\".log_waiting_floors WHERE source = 'bets'"
+    ))
+    .fetch_one(&mut *late)
+    .await
+    .expect("floor");
+    assert!(
+        floor < straggler_id,
+        "the bets' floor {floor} passed bet {straggler_id} while its transaction was open"
+    );
+    late.commit().await.expect("committed");
+    drain(&store).await;
+    let head = store.log_checkpoint().await.expect("latest").expect("some");
+    let all = store
+        .log_leaves(0, u32::try_from(head.size).expect("small"))
+        .await
+        .expect("all");
+    assert_eq!(all.len(), logged.len() + 1, "every entry has its leaf");
+    assert_eq!(&all[..logged.len()], &logged[..]);
+    assert_eq!(decode(all.last().expect("the late one")).time_ms, 1234);
+    check_tree(&store, &head, &all).await;
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }

@@ -217,14 +217,35 @@ impl LogTx for PgTx<'_> {
 
     /// Raises each floor to its `settled` candidate, then takes new
     /// candidates: the highest id given so far in each source (with the
-    /// tree size reached, from which on runs may hold ids above it), read
-    /// before the first transaction id not yet given. Three statements,
-    /// three snapshots, in this order.
+    /// tree size reached, from which on runs may hold ids above it), and as
+    /// `after_xid` this transaction's own id, given after that read.
+    ///
+    /// A row's transaction has its id before the row takes one, so every
+    /// transaction that holds an id up to a candidate has a lower
+    /// transaction id than `after_xid`, and a later plan settles the
+    /// candidate only once none of them runs. The transaction id must be
+    /// given after the ids are read: a snapshot's `xmax` will not do, as it
+    /// is one past the newest transaction that *ended*, and the newest
+    /// transaction given an id may still be open, holding a row up to the
+    /// candidate that the floor would then pass for good. So this is the
+    /// step's first write, and refuses to run after another.
     async fn raise_pending_floor(
         &mut self,
         settled: PerSource<Option<i64>>,
         size: u64,
     ) -> StoreResult<()> {
+        let (fresh, queue, bets): (bool, i64, i64) = sqlx::query_as(
+            "SELECT pg_current_xact_id_if_assigned() IS NULL,
+                    (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM log_entries_id_seq),
+                    (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM bets_id_seq)",
+        )
+        .fetch_one(self.conn().await?)
+        .await?;
+        if !fresh {
+            return Err(StoreError::other(
+                "a step must take the floors' candidates before its first write",
+            ));
+        }
         if settled != PerSource::default() {
             sqlx::query(
                 "UPDATE log_waiting_floors SET floor = candidate, floor_leaf = candidate_leaf,
@@ -238,20 +259,14 @@ impl LogTx for PgTx<'_> {
             .await?;
         }
         sqlx::query(
-            "UPDATE log_waiting_floors SET candidate_leaf = $1, candidate = CASE source
-                 WHEN 'queue' THEN
-                     (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM log_entries_id_seq)
-                 ELSE (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM bets_id_seq)
-             END
+            "UPDATE log_waiting_floors SET candidate_leaf = $1,
+                 candidate = CASE source WHEN 'queue' THEN $2 ELSE $3 END,
+                 after_xid = pg_current_xact_id()
              WHERE after_xid IS NULL",
         )
         .bind(convert::to_i64(size, "tree size")?)
-        .execute(self.conn().await?)
-        .await?;
-        sqlx::query(
-            "UPDATE log_waiting_floors SET after_xid = pg_snapshot_xmax(pg_current_snapshot())
-             WHERE after_xid IS NULL",
-        )
+        .bind(queue)
+        .bind(bets)
         .execute(self.conn().await?)
         .await?;
         Ok(())

@@ -299,11 +299,13 @@ pub(crate) async fn append_planned<T: LogTx>(
     if latest != planned.size {
         return Err(taken());
     }
+    // First: on PostgreSQL the floors' candidates are read before the
+    // step's transaction has an id of its own ([`LogTx::raise_pending_floor`]).
+    tx.raise_pending_floor(planned.floor, planned.checkpoint.size)
+        .await?;
     if tx.set_leaf_indexes(&planned.assigned).await? != planned.assigned.len() as u64 {
         return Err(taken());
     }
-    tx.raise_pending_floor(planned.floor, planned.checkpoint.size)
-        .await?;
     tx.insert_log_hashes(&planned.added).await?;
     let head = planned.checkpoint;
     tx.insert_log_checkpoint(head.size, &head.note, now).await?;

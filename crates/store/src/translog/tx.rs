@@ -76,11 +76,13 @@ pub(crate) trait LogTx {
         Ok(PerSource::default())
     }
 
-    /// After a step gave leaves, growing the tree to `size`: raises each
-    /// floor to its `settled` id (what [`LogTx::floor_within_reach`]
-    /// offered, if the step took every entry up to it) and takes the next
-    /// candidates, so the next steps look for entries above what this one
-    /// settled.
+    /// The first write of a step whose leaves grow the tree to `size`:
+    /// raises each floor to its `settled` id (what
+    /// [`LogTx::floor_within_reach`] offered, if the step took every entry
+    /// up to it) and takes the next candidates, so the next steps look for
+    /// entries above what this one settled. First, because on PostgreSQL
+    /// the candidates must be read before the step's transaction is given
+    /// an id (`postgres/log_tx.rs`).
     async fn raise_pending_floor(
         &mut self,
         settled: PerSource<Option<i64>>,
