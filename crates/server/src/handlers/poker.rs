@@ -78,7 +78,7 @@ async fn run<R>(
     ) -> Result<(rules::State, Vec<Event>, R, Option<Idempotent>), ApiError>,
 ) -> Result<Stepped<R>, ApiError> {
     let seed = fresh_seed()?;
-    let mut attempts = 0;
+    let mut retries = 0;
     loop {
         let ids = current_ids(state, table).await?;
         let result = step::step(state, &ids, |rounds| {
@@ -92,25 +92,40 @@ async fn run<R>(
             Ok((commit, (next, events, published, out)))
         })
         .await;
-        match result {
-            Ok((updates, (next, events, published, out))) => {
-                publish(state, table, &next, &events, &published);
-                return Ok(Stepped {
-                    published,
-                    updates,
-                    out,
-                });
-            }
-            // The session rotated between reading the ids and loading them.
-            Err(e) if e.code() == "session_rotated" && attempts < 2 => {
-                if current_ids(state, table).await? == ids {
-                    return Err(e);
-                }
-                attempts += 1;
-            }
-            Err(e) => return Err(e),
+        if moved_on(state, table, &ids, &result, &mut retries).await? {
+            continue;
         }
+        let (updates, (next, events, published, out)) = result?;
+        publish(state, table, &next, &events, &published);
+        return Ok(Stepped {
+            published,
+            updates,
+            out,
+        });
     }
+}
+
+/// How many times a call on a table's session starts again on the next
+/// session when the one it found rotated under it.
+const ROTATION_RETRIES: u32 = 2;
+
+/// Whether a call that read `ids` (the table's current session, then the
+/// table) and got `result` should start again: its load found that session
+/// closed (`409 session_rotated`) because the table moved on to the next
+/// one between the two reads. Counts the retry in `retries`.
+async fn moved_on<T>(
+    state: &AppState,
+    table: &str,
+    ids: &[String; 2],
+    result: &Result<T, ApiError>,
+    retries: &mut u32,
+) -> Result<bool, ApiError> {
+    let rotated = matches!(result, Err(e) if e.code() == "session_rotated");
+    if !rotated || *retries >= ROTATION_RETRIES || current_ids(state, table).await? == *ids {
+        return Ok(false);
+    }
+    *retries += 1;
+    Ok(true)
 }
 
 /// Publishes a step's public entries to everyone at the table, and each
@@ -244,13 +259,11 @@ pub async fn post_table(
     ))
 }
 
-/// Loads `table` and its current session for a read (no write, no lock).
-/// The ids and the rounds are two reads: a rotation between them leaves
-/// the loaded session closed, so the read starts again on the new one — a
-/// reader never sees `409 session_rotated` for a table that is simply
-/// moving on.
+/// Loads `table` and its current session for a read (no write, no lock);
+/// a rotation between its two reads starts it again on the new session, so
+/// a reader never sees `409 session_rotated` for a table simply moving on.
 async fn read(state: &AppState, table: &str) -> Result<rules::State, ApiError> {
-    let mut attempts = 0;
+    let mut retries = 0;
     loop {
         let ids = current_ids(state, table).await?;
         let rounds = state
@@ -258,15 +271,9 @@ async fn read(state: &AppState, table: &str) -> Result<rules::State, ApiError> {
             .load_rounds(&ids)
             .await
             .map_err(table_not_found)?;
-        match rows::load(&rounds) {
-            Ok(loaded) => return Ok(loaded.state),
-            Err(e) if e.code() == "session_rotated" && attempts < 3 => {
-                if current_ids(state, table).await? == ids {
-                    return Err(e);
-                }
-                attempts += 1;
-            }
-            Err(e) => return Err(e),
+        let loaded = rows::load(&rounds);
+        if !moved_on(state, table, &ids, &loaded, &mut retries).await? {
+            return Ok(loaded?.state);
         }
     }
 }

@@ -2,9 +2,8 @@
 -- 16,384, as on PostgreSQL (its 0015): the row of bucket b holds, sorted,
 -- every leaf of the chunk whose hash begins with byte b, each as its
 -- 32-byte hash and its 2-byte big-endian offset in the chunk. Sealing a
--- chunk inserted 16,384 rows on the writer every bet waits for, a pause of
--- tens of milliseconds; now it inserts 256. A lookup reads one bucket per
--- chunk.
+-- chunk inserted 16,384 rows on the writer every bet waits for; now it
+-- inserts 256. A lookup reads one bucket per chunk.
 CREATE TABLE log_hash_buckets (
     chunk   INTEGER NOT NULL,
     bucket  INTEGER NOT NULL CHECK (bucket BETWEEN 0 AND 255),

@@ -32,8 +32,9 @@ use tx::{EntryAt, HashBytes};
 pub const MAX_BATCH: u32 = 1024;
 
 /// Leaves per chunk of sorted hashes (`log_hash_buckets`, [`hash_buckets`]):
-/// a leaf is found by its hash with one probe per complete chunk, then a read of the incomplete chunk's leaves
-/// (at most this many) and of the entries still waiting.
+/// a leaf is found by its hash with one probe per complete chunk, then a
+/// read of the incomplete chunk's leaves (at most this many) and of the
+/// entries still waiting.
 pub(crate) const HASH_CHUNK: u64 = 16_384;
 
 /// The chunks completed by appending the leaves `from .. to`.
