@@ -5,7 +5,7 @@
 use crate::error::{StoreError, StoreResult};
 use crate::rounds;
 use crate::seal::{SecretSeed, SeedCipher};
-use crate::translog::{self, append, entries, subject, Queue};
+use crate::translog::{self, append, entries, Queue};
 use crate::tx::{BetRaw, SealedPair, Tx};
 use crate::types::{
     BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordRow, RecordsFn,
@@ -127,7 +127,7 @@ pub(crate) async fn place_bet<T: Tx>(
     // its first attempt waits for it and replays it.
     let player = player(tx, req.player_id, true).await?;
     if let Some(existing) = tx.bet_by_key(req.player_id, &req.idempotency_key).await? {
-        return replay(tx, req.player_id, existing).await;
+        return replay(tx, existing).await;
     }
     let (pair, sealed) = current_sealed(tx, req.player_id, true).await?;
     let (mut bet, logged) = draw_bet(cipher, &req, player.balance, &pair, &sealed, log, now)?;
@@ -143,23 +143,10 @@ pub(crate) async fn place_bet<T: Tx>(
 
 /// The answer to a retried key: the stored bet and the entry its first
 /// answer queued, found again so both answers carry one receipt.
-pub(crate) async fn replay<T: Tx>(
-    tx: &mut T,
-    player_id: i64,
-    existing: BetRaw,
-) -> StoreResult<BetReceipt> {
+pub(crate) async fn replay<T: Tx>(tx: &mut T, existing: BetRaw) -> StoreResult<BetReceipt> {
     let created_at = existing.created_at;
     let bet = existing.check()?;
-    let mut appended = logged_outcome(tx, &bet, created_at).await?;
-    if appended.is_empty() {
-        // Queued under a subject by earlier versions: by the bet's id, or
-        // before that by the player and key.
-        appended = tx.log_entries_of(&translog::bet_subject(bet.id)).await?;
-    }
-    if appended.is_empty() {
-        let legacy = subject(&format!("player:{player_id}"), &bet.idempotency_key);
-        appended = tx.log_entries_of(&legacy).await?;
-    }
+    let appended = logged_outcome(tx, &bet, created_at).await?;
     Ok(BetReceipt {
         bet,
         replayed: true,

@@ -345,15 +345,14 @@ async fn sqlite() {
     // The 8 leaves' hashes stay with the leaves: only the 4 + 2 + 1 above
     // are stored apart, in one row per step that completed any.
     let conn = rusqlite::Connection::open(dir.path().join("db.sqlite")).expect("open");
-    let (runs, apart, rows): (i64, i64, i64) = conn
+    let (runs, apart): (i64, i64) = conn
         .query_row(
-            "SELECT count(*), sum(length(hashes)) / 32, (SELECT count(*) FROM log_hashes)
-             FROM log_hash_runs",
+            "SELECT count(*), sum(length(hashes)) / 32 FROM log_hash_runs",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .expect("count");
-    assert_eq!((apart, rows), (7, 0));
+    assert_eq!(apart, 7);
     assert!(runs >= 2, "steps in scenario(): {runs}");
     let memory = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
     scenario(Arc::new(memory)).await;
@@ -402,78 +401,6 @@ async fn bets_from_before_a_restart_are_rebuilt_for_their_leaves() {
         .expect("step")
         .expect("signed");
     assert_eq!(step.appended, 5);
-    check_tree(&store, &step.checkpoint, &queued).await;
-}
-
-/// Node hashes stored by steps before `log_hash_runs` (one row each in
-/// `log_hashes`) are still read: a log whose first steps are turned back
-/// into such rows grows by more steps from that frontier, and the tree the
-/// stored hashes and entries rebuild has the signed root.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn node_hashes_of_earlier_versions_are_read_beside_the_runs() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("db.sqlite");
-    let store = SqliteStore::open(&path, SeedCipher::from_key([8; 32])).expect("open");
-    let (player, first) = store
-        .create_player(&"c".repeat(64), 100, pair(3))
-        .await
-        .expect("player");
-    let mut queued = first.appended;
-    let mut place = async |keys: std::ops::Range<u32>| {
-        for key in keys {
-            let placed = store
-                .place_bet(bet(player.id, &format!("k{key}")))
-                .await
-                .expect("bet");
-            queued.extend(placed.appended);
-        }
-    };
-    place(0..10).await;
-    store
-        .sequence_log(6, signer())
-        .await
-        .expect("step")
-        .expect("signed");
-    store
-        .sequence_log(6, signer())
-        .await
-        .expect("step")
-        .expect("signed");
-    let conn = rusqlite::Connection::open(&path).expect("open");
-    let runs: Vec<(i64, Vec<u8>)> = conn
-        .prepare("SELECT first_leaf, hashes FROM log_hash_runs")
-        .expect("prepare")
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .expect("runs")
-        .collect::<Result<_, _>>()
-        .expect("read");
-    assert_eq!(runs.len(), 2);
-    for (first_leaf, hashes) in runs {
-        let first_leaf = u64::try_from(first_leaf).expect("leaf");
-        let mut index = fairseed_tlog::leaf_stored_index(first_leaf);
-        let mut left = hashes.len() / 32;
-        while left > 0 {
-            if let Some(at) = fairseed_tlog::node_position(first_leaf, index) {
-                let at = usize::try_from(at).expect("position") * 32;
-                conn.execute(
-                    "INSERT INTO log_hashes (idx, hash) VALUES (?1, ?2)",
-                    rusqlite::params![i64::try_from(index).expect("index"), &hashes[at..at + 32]],
-                )
-                .expect("old row");
-                left -= 1;
-            }
-            index += 1;
-        }
-    }
-    conn.execute("DELETE FROM log_hash_runs", [])
-        .expect("no runs");
-    place(10..15).await;
-    let step = store
-        .sequence_log(100, signer())
-        .await
-        .expect("step")
-        .expect("signed");
-    assert_eq!(step.checkpoint.size, 16);
     check_tree(&store, &step.checkpoint, &queued).await;
 }
 
@@ -698,11 +625,11 @@ async fn pg_store_and_connection(url: &str) -> (String, PgStore, sqlx::PgConnect
 }
 
 /// Queues `entry <n>` for each n in `from ..= to` in `schema`, in order,
-/// their leaf hashes computed by PostgreSQL's own `sha256`.
+/// their leaf hashes computed by PostgreSQL's own `sha256` (no bet before them).
 fn queue_entries_sql(schema: &str, from: usize, to: usize) -> String {
     format!(
-        "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at)
-         SELECT e, sha256('\\x00'::bytea || e), 0
+        "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at, bets_before)
+         SELECT e, sha256('\\x00'::bytea || e), 0, 0
          FROM (SELECT n, convert_to('entry ' || n, 'UTF8') AS e
                FROM generate_series({from}, {to}) AS n) s ORDER BY n"
     )
@@ -791,8 +718,8 @@ async fn postgres_sequences_an_entry_committed_after_later_ones() {
     let mut late = sqlx::Connection::begin(&mut conn).await.expect("begin");
     let straggler = b"an entry committed late".to_vec();
     let straggler_id: i64 = sqlx::query_scalar(&format!(
-        "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at) VALUES ($1, $2, 0)
-         RETURNING id"
+        "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, created_at, bets_before)
+         VALUES ($1, $2, 0, 0) RETURNING id"
     ))
     .bind(&straggler)
     .bind(&leaf_hash(&straggler).0[..])
@@ -1000,162 +927,6 @@ async fn postgres_a_candidate_taken_while_the_newest_transaction_is_open_waits_f
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
 
-/// PostgreSQL's migrations 1 to 14, for stores made by earlier versions.
-const MIGRATIONS_BEFORE_BUCKETS: [&str; 14] = [
-    include_str!("../migrations/postgres/0001_dice.sql"),
-    include_str!("../migrations/postgres/0002_rounds.sql"),
-    include_str!("../migrations/postgres/0003_versions.sql"),
-    include_str!("../migrations/postgres/0004_events.sql"),
-    include_str!("../migrations/postgres/0005_players.sql"),
-    include_str!("../migrations/postgres/0006_log.sql"),
-    include_str!("../migrations/postgres/0007_log_subjects.sql"),
-    include_str!("../migrations/postgres/0008_log_pending.sql"),
-    include_str!("../migrations/postgres/0009_log_cosignatures.sql"),
-    include_str!("../migrations/postgres/0010_log_hash_chunks.sql"),
-    include_str!("../migrations/postgres/0011_log_names.sql"),
-    include_str!("../migrations/postgres/0012_log_pending_floor.sql"),
-    include_str!("../migrations/postgres/0013_log_leaf_index_partial.sql"),
-    include_str!("../migrations/postgres/0014_log_bet_leaves.sql"),
-];
-
-/// A fresh schema as version `version` of PostgreSQL's migrations left it,
-/// with `rows` then written to it, and a connection to its database.
-async fn old_schema(url: &str, version: usize, rows: &str) -> (String, sqlx::PgConnection) {
-    let schema = common::fresh_schema_name();
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url)
-        .await
-        .expect("connect");
-    let mut old = format!("CREATE SCHEMA \"{schema}\"; SET search_path TO \"{schema}\";\n");
-    for sql in &MIGRATIONS_BEFORE_BUCKETS[..version] {
-        old.push_str(sql);
-        old.push_str(";\n");
-    }
-    old.push_str(&format!(
-        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY);
-         INSERT INTO schema_migrations SELECT generate_series(1, {version});\n{rows}"
-    ));
-    sqlx::raw_sql(&old)
-        .execute(&mut conn)
-        .await
-        .expect("old schema");
-    (schema, conn)
-}
-
-/// A PostgreSQL log from before migration 14, where every sequenced entry
-/// has its leaf index in `log_entries` and bets queued their outcomes
-/// there: the old leaves are read beside the runs of later steps (one tree),
-/// found by their hash, an old bet's replay finds its queued outcome, an
-/// entry still waiting is sequenced, and bets' ids go on past the old ones.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_leaves_from_before_runs_are_read_beside_them() {
-    let Some(url) = common::postgres_url("PostgreSQL log from before runs") else {
-        return;
-    };
-    let (schema, mut conn) = old_schema(
-        &url,
-        13,
-        "INSERT INTO players (token_hash, balance, created_at) VALUES ('old', 9, 0);
-         INSERT INTO seed_pairs (player_id, commitment, client_seed, next_nonce, created_at)
-             VALUES (1, 'c0ffee', 'old-client', 1, 0);
-         INSERT INTO bets (player_id, pair_id, nonce, amount, condition, target, roll, win,
-                           payout, balance_after, idempotency_key, created_at)
-             VALUES (1, 1, 0, 1, 'under', 5000, 42, FALSE, 0, 9, 'old-bet', 777);",
-    )
-    .await;
-    // The old bet's outcome, as the old version queued it.
-    let old_outcome = LogEntry {
-        kind: EntryKind::Outcome,
-        time_ms: 777,
-        scheme: "dice_v1".into(),
-        ids: vec!["c0ffee".into(), "0".into()],
-        values: ["old-client", "1", "under", "5000", "42", "0"]
-            .map(String::from)
-            .to_vec(),
-    }
-    .encode()
-    .expect("encodes");
-    let entries = [b"first".to_vec(), old_outcome.clone(), b"waiting".to_vec()];
-    for (index, entry) in (0i64..).zip(&entries) {
-        sqlx::query(&format!(
-            "INSERT INTO \"{schema}\".log_entries (entry, leaf_hash, leaf_index, created_at)
-             VALUES ($1, $2, $3, 0)"
-        ))
-        .bind(entry)
-        .bind(&leaf_hash(entry).0[..])
-        .bind((index < 2).then_some(index))
-        .execute(&mut conn)
-        .await
-        .expect("old entry");
-    }
-    // The old tree of two leaves: the hashes above the leaves (a leaf's was
-    // read from its entry), and its checkpoint.
-    let leaves: Vec<Hash> = entries[..2].iter().map(|e| leaf_hash(e)).collect();
-    let (stored, root) =
-        fairseed_tlog::append_leaves(0, &leaves, &mut SparseHashes::new()).expect("tree");
-    let nodes = stored
-        .into_iter()
-        .filter(|(i, _)| fairseed_tlog::stored_leaf(*i).is_none());
-    for (index, hash) in nodes {
-        sqlx::query(&format!(
-            "INSERT INTO \"{schema}\".log_hashes (idx, hash) VALUES ($1, $2)"
-        ))
-        .bind(i64::try_from(index).expect("small"))
-        .bind(&hash.0[..])
-        .execute(&mut conn)
-        .await
-        .expect("old hash");
-    }
-    let note = signer()(2, root.0).expect("signed");
-    sqlx::query(&format!(
-        "INSERT INTO \"{schema}\".log_checkpoints (size, note, created_at) VALUES (2, $1, 0)"
-    ))
-    .bind(&note)
-    .execute(&mut conn)
-    .await
-    .expect("old checkpoint");
-
-    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
-        .await
-        .expect("migrates");
-    let replay = store.place_bet(bet(1, "old-bet")).await.expect("replay");
-    assert!(replay.replayed);
-    assert_eq!(replay.appended, vec![old_outcome.clone()]);
-    let (player, fresh) = store
-        .create_player(&"n".repeat(64), 10, pair(7))
-        .await
-        .expect("player");
-    let placed = store.place_bet(bet(player.id, "new")).await.expect("bet");
-    assert!(placed.bet.id > 1, "ids go on: {}", placed.bet.id);
-    while store
-        .sequence_log(2, signer())
-        .await
-        .expect("step")
-        .is_some()
-    {}
-    let head = store.log_checkpoint().await.expect("latest").expect("some");
-    let mut expected = entries.to_vec();
-    expected.extend(fresh.appended);
-    expected.extend(placed.appended);
-    let all = store.log_leaves(0, 10).await.expect("leaves");
-    assert_eq!(all, expected);
-    assert_eq!(head.size, 5);
-    check_tree(&store, &head, &all).await;
-    for (index, entry) in (0u64..).zip(&all) {
-        let found = store
-            .log_entry(leaf_hash(entry).0)
-            .await
-            .expect("read")
-            .expect("found");
-        assert_eq!(
-            (&found.entry, found.leaf_index),
-            (entry, Some(index)),
-            "leaf {index}"
-        );
-    }
-    store.close().await;
-    PgStore::drop_schema(&url, &schema).await.expect("clean up");
-}
-
 /// On PostgreSQL a chunk's sorted hashes are written by the step whose
 /// leaves complete it, a step of one leaf too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1204,109 +975,4 @@ async fn postgres_a_step_of_one_leaf_seals_the_chunk_it_completes() {
     assert_eq!(first.leaf_index, Some(0));
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
-}
-
-/// Rows of chunk 1's sorted hashes as they were kept before buckets
-/// (`log_hash_chunks`): `(leaf hash, leaf index)`, in no order.
-fn old_chunk_rows() -> [([u8; 32], i64); 4] {
-    let hash = |first: u8, last: u8| {
-        let mut h = [0u8; 32];
-        (h[0], h[31]) = (first, last);
-        h
-    };
-    let first = CHUNK as i64;
-    [
-        (hash(5, 2), first + 2),
-        (hash(5, 1), first + 7),
-        (hash(200, 0), first + 16_383),
-        (hash(5, 1), first + 3),
-    ]
-}
-
-/// The buckets `(chunk, bucket, leaves)` of [`old_chunk_rows`]: the row of
-/// byte b holds the chunk's leaves whose hash begins with b, sorted by hash
-/// then index, each as its hash and its 2-byte big-endian offset. Written
-/// out by hand, not by the encoder under test.
-fn buckets_of_old_chunk_rows() -> Vec<(i64, i16, Vec<u8>)> {
-    let [(two, _), (one, _), (high, _), _] = old_chunk_rows();
-    let leaf = |h: [u8; 32], offset: u16| [&h[..], &offset.to_be_bytes()].concat();
-    vec![
-        (1, 5, [leaf(one, 3), leaf(one, 7), leaf(two, 2)].concat()),
-        (1, 200, leaf(high, 16_383)),
-    ]
-}
-
-/// Migration 15 turns a chunk's rows of sorted hashes into its buckets.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_hash_chunks_become_buckets() {
-    let Some(url) = common::postgres_url("hash chunks to buckets on PostgreSQL") else {
-        return;
-    };
-    let (schema, mut conn) = old_schema(&url, 14, "").await;
-    for (leaf, index) in old_chunk_rows() {
-        sqlx::query(&format!(
-            "INSERT INTO \"{schema}\".log_hash_chunks (chunk, leaf_hash, leaf_index) VALUES (1, $1, $2)"
-        ))
-        .bind(&leaf[..])
-        .bind(index)
-        .execute(&mut conn)
-        .await
-        .expect("old chunk row");
-    }
-    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3; 32]))
-        .await
-        .expect("migrates");
-    let buckets: Vec<(i64, i16, Vec<u8>)> = sqlx::query_as(&format!(
-        "SELECT chunk, bucket, leaves FROM \"{schema}\".log_hash_buckets ORDER BY chunk, bucket"
-    ))
-    .fetch_all(&mut conn)
-    .await
-    .expect("buckets");
-    assert_eq!(buckets, buckets_of_old_chunk_rows());
-    store.close().await;
-    PgStore::drop_schema(&url, &schema).await.expect("clean up");
-}
-
-/// SQLite's migration 14 turns a chunk's rows of sorted hashes into the
-/// same buckets.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_hash_chunks_become_buckets() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("old.sqlite");
-    let conn = rusqlite::Connection::open(&path).expect("open");
-    let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
-    let mut files: Vec<_> = std::fs::read_dir(&migrations)
-        .expect("migrations")
-        .map(|f| f.expect("a migration").path())
-        .collect();
-    files.sort();
-    conn.execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
-        .expect("versions");
-    for (version, file) in (1..=13).zip(&files) {
-        conn.execute_batch(&std::fs::read_to_string(file).expect("read"))
-            .expect("old migration");
-        conn.execute(
-            "INSERT INTO schema_migrations (version) VALUES (?1)",
-            [version],
-        )
-        .expect("version");
-    }
-    for (leaf, index) in old_chunk_rows() {
-        conn.execute(
-            "INSERT INTO log_hash_chunks (chunk, leaf_hash, leaf_index) VALUES (1, ?1, ?2)",
-            rusqlite::params![&leaf[..], index],
-        )
-        .expect("old chunk row");
-    }
-    drop(conn);
-    let _store = SqliteStore::open(&path, SeedCipher::from_key([3; 32])).expect("migrates");
-    let conn = rusqlite::Connection::open(&path).expect("open");
-    let buckets: Vec<(i64, i16, Vec<u8>)> = conn
-        .prepare("SELECT chunk, bucket, leaves FROM log_hash_buckets ORDER BY chunk, bucket")
-        .expect("prepare")
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .expect("buckets")
-        .collect::<Result<_, _>>()
-        .expect("read");
-    assert_eq!(buckets, buckets_of_old_chunk_rows());
 }

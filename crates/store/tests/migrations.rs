@@ -1,75 +1,193 @@
-//! A database from before records had readers opens and migrates: each
-//! record owned by a player becomes a record that player reads, operator
-//! records stay operator-only, ids are kept.
+//! The schema, on both backends: a fresh database has exactly the catalog
+//! checked in beside the migrations (`migrations/<backend>/schema.txt`),
+//! and a database made by the previous migrations opens, its rows read and
+//! its log going on (migrations/README.md).
 
 mod common;
 
-use fairseed_store::{Page, PgStore, RecordRow, SeedCipher, SqliteStore, Store, Viewer};
+use fairseed_store::{
+    LogStep, NewSeedPair, Page, PgStore, RecordRow, SecretSeed, SeedCipher, SignFn, SqliteStore,
+    Store, Viewer,
+};
 
-/// The schema of migrations 1 and 2, with players and owned records.
-fn old_database(path: &std::path::Path) {
-    let conn = rusqlite::Connection::open(path).expect("open");
-    conn.execute_batch(include_str!("../migrations/sqlite/0001_dice.sql"))
-        .expect("0001");
-    conn.execute_batch(include_str!("../migrations/sqlite/0002_rounds.sql"))
-        .expect("0002");
-    conn.execute_batch(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
-         INSERT INTO schema_migrations (version) VALUES (1), (2);",
-    )
-    .expect("old schema");
-    conn.execute_batch(OLD_ROWS).expect("old rows");
+/// Tables (but the migrations' own), columns with their types, indexes:
+/// one line each, in a fixed order.
+const SQLITE_CATALOG: &str = "
+SELECT line FROM (
+    SELECT m.name AS t, 0 AS k, printf('%04d', c.cid) AS n,
+           'column ' || m.name || '.' || c.name || ' ' || c.type
+           || CASE WHEN c.\"notnull\" THEN ' not null' ELSE '' END
+           || CASE WHEN c.pk > 0 THEN ' pk' || c.pk ELSE '' END
+           || ifnull(' default ' || c.dflt_value, '') AS line
+    FROM sqlite_master m, pragma_table_info(m.name) c
+    WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> 'schema_migrations'
+    UNION ALL
+    SELECT m.name, 1, i.name,
+           'index ' || m.name || ' ' || CASE WHEN i.\"unique\" THEN 'unique ' ELSE '' END
+           || i.name || ' (' || (SELECT group_concat(name, ', ')
+                                 FROM (SELECT name FROM pragma_index_info(i.name) ORDER BY seqno))
+           || ')' || CASE WHEN i.partial THEN ' where ' || trim(substr(x.sql, instr(x.sql, 'WHERE') + 5)) ELSE '' END
+    FROM sqlite_master m, pragma_index_list(m.name) i
+    LEFT JOIN sqlite_master x ON x.type = 'index' AND x.name = i.name
+    WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> 'schema_migrations'
+    UNION ALL
+    SELECT m.name, 2, '', 'table ' || m.name || ' without rowid'
+    FROM sqlite_master m WHERE m.type = 'table' AND m.sql LIKE '%WITHOUT ROWID%'
+)
+ORDER BY t, k, n";
+
+/// As [`SQLITE_CATALOG`], with constraints, storage and table options, in
+/// the connection's current schema (a line's runs of blanks made one space).
+const POSTGRES_CATALOG: &str = "
+SELECT regexp_replace(line, '\\s+', ' ', 'g') FROM (
+    SELECT c.relname AS t, 0 AS k, lpad(a.attnum::text, 4, '0') AS n,
+           'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+           || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+           || CASE WHEN a.attidentity <> '' THEN ' identity' ELSE '' END
+           || COALESCE(' default ' || pg_get_expr(d.adbin, d.adrelid), '')
+           || CASE WHEN a.attstorage <> ty.typstorage THEN ' storage ' || a.attstorage::text ELSE '' END
+           AS line
+    FROM pg_class c
+    JOIN pg_namespace ns ON ns.oid = c.relnamespace
+    JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    JOIN pg_type ty ON ty.oid = a.atttypid
+    LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+    WHERE ns.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> 'schema_migrations'
+    UNION ALL
+    SELECT tablename, 1, indexname,
+           'index ' || tablename || ' ' || replace(indexdef, ' ' || current_schema() || '.', ' ')
+    FROM pg_indexes
+    WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'
+    UNION ALL
+    SELECT c.relname, 2, co.conname,
+           'constraint ' || c.relname || ' ' || co.conname || ' ' || pg_get_constraintdef(co.oid)
+    FROM pg_constraint co
+    JOIN pg_class c ON c.oid = co.conrelid
+    JOIN pg_namespace ns ON ns.oid = c.relnamespace
+    WHERE ns.nspname = current_schema() AND co.contype IN ('c', 'f')
+    UNION ALL
+    SELECT c.relname, 3, '', 'table ' || c.relname || ' with ' || array_to_string(c.reloptions, ', ')
+    FROM pg_class c
+    JOIN pg_namespace ns ON ns.oid = c.relnamespace
+    WHERE ns.nspname = current_schema() AND c.relkind = 'r' AND c.reloptions IS NOT NULL
+) catalog
+ORDER BY t, k, n";
+
+/// The expected catalog's lines (comments left out).
+fn expected(file: &str) -> Vec<String> {
+    file.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
 }
 
-/// The old rows, for either backend.
-const OLD_ROWS: &str = "INSERT INTO players (token_hash, balance, created_at) VALUES
-        ('h1', 10, 0), ('h2', 10, 0);
-    INSERT INTO records (owner_id, scheme, body, created_at) VALUES
-        (1, 'dice_v1', '{\"n\":1}', 0),
-        (NULL, 'selfpoker', '{\"n\":2}', 0),
-        (2, 'dice_v1', '{\"n\":3}', 0);";
+/// Fails with the lines missing and the lines extra, and the whole catalog
+/// found, to compare with the migration that changed it.
+fn assert_catalog(found: &[String], file: &str, which: &str) {
+    let want = expected(file);
+    if found == want.as_slice() {
+        return;
+    }
+    let missing: Vec<&String> = want.iter().filter(|l| !found.contains(l)).collect();
+    let extra: Vec<&String> = found.iter().filter(|l| !want.contains(l)).collect();
+    panic!(
+        "{which}: a fresh database is not the expected schema\nmissing: {missing:#?}\nextra: {extra:#?}\nfound (in order):\n{}",
+        found.join("\n")
+    );
+}
 
 #[tokio::test]
-async fn sqlite_owned_records_become_readable_records() {
+async fn sqlite_fresh_schema_is_the_expected_catalog() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("old.sqlite");
-    old_database(&path);
-    let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("migrate");
-    readers_kept(&store).await;
+    let path = dir.path().join("fresh.sqlite");
+    let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("open");
+    store.health().await.expect("health");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let mut stmt = conn.prepare(SQLITE_CATALOG).expect("catalog");
+    let found: Vec<String> = stmt
+        .query_map([], |r| r.get(0))
+        .expect("catalog")
+        .collect::<Result<_, _>>()
+        .expect("read");
+    assert_catalog(
+        &found,
+        include_str!("../migrations/sqlite/schema.txt"),
+        "SQLite",
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_owned_records_become_readable_records() {
-    let Some(url) = common::postgres_url("PostgreSQL migration of records") else {
+async fn postgres_fresh_schema_is_the_expected_catalog() {
+    let Some(url) = common::postgres_url("PostgreSQL fresh schema") else {
         return;
     };
     let schema = common::fresh_schema_name();
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .expect("connect");
-    let old = format!(
-        "CREATE SCHEMA \"{schema}\"; SET search_path TO \"{schema}\";
-         {}; {};
-         CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY);
-         INSERT INTO schema_migrations (version) VALUES (1), (2);
-         {OLD_ROWS}",
-        include_str!("../migrations/postgres/0001_dice.sql"),
-        include_str!("../migrations/postgres/0002_rounds.sql"),
-    );
-    sqlx::raw_sql(&old)
-        .execute(&mut conn)
-        .await
-        .expect("old schema");
     let store = PgStore::connect(&url, Some(&schema), SeedCipher::random().expect("key"))
         .await
-        .expect("migrate");
-    readers_kept(&store).await;
+        .expect("connect");
+    let mut conn = schema_connection(&url, &schema).await;
+    let found: Vec<String> = sqlx::query_scalar(POSTGRES_CATALOG)
+        .fetch_all(&mut conn)
+        .await
+        .expect("catalog");
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
+    assert_catalog(
+        &found,
+        include_str!("../migrations/postgres/schema.txt"),
+        "PostgreSQL",
+    );
 }
 
-/// Player 1 reads record 1, player 2 record 3, the operator all three.
-async fn readers_kept(store: &dyn Store) {
+/// A plain connection whose current schema is `schema`.
+async fn schema_connection(url: &str, schema: &str) -> sqlx::PgConnection {
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url)
+        .await
+        .expect("connect");
+    sqlx::raw_sql(&format!("SET search_path TO \"{schema}\""))
+        .execute(&mut conn)
+        .await
+        .expect("search path");
+    conn
+}
+
+/// The entry queued in the old database, waiting for its leaf.
+const OLD_ENTRY: &[u8] = b"an entry queued before the upgrade";
+
+/// Rows the previous migrations' schema holds, for either backend (ids in
+/// insertion order): two players, a record each reads and one only the
+/// operator reads, and `OLD_ENTRY` queued. `hash` is its leaf hash, hex.
+fn old_rows(queue: &str, hash: &str) -> String {
+    let entry = hex::encode(OLD_ENTRY);
+    format!(
+        "INSERT INTO players (token_hash, balance, created_at) VALUES ('h1', 10, 0), ('h2', 10, 0);
+         INSERT INTO records (scheme, body, created_at) VALUES
+             ('dice_v1', '{{\"n\":1}}', 0), ('selfpoker', '{{\"n\":2}}', 0), ('dice_v1', '{{\"n\":3}}', 0);
+         INSERT INTO record_readers (record_id, player_id) VALUES (1, 1), (3, 2);
+         INSERT INTO {queue} (entry, leaf_hash, created_at, bets_before)
+             VALUES ({}, {}, 0, 0);",
+        hex_literal(&entry, queue),
+        hex_literal(hash, queue),
+    )
+}
+
+/// A byte string literal in the backend's dialect (told by its queue table).
+fn hex_literal(hex: &str, queue: &str) -> String {
+    if queue == "log_queue" {
+        format!("x'{hex}'")
+    } else {
+        format!("'\\x{hex}'::bytea")
+    }
+}
+
+fn signer() -> SignFn {
+    Box::new(|size, root| Ok(format!("test checkpoint {size} {}\n", hex::encode(root))))
+}
+
+/// Opened over the previous schema: its rows read as before, a new player
+/// is created beside the old ones, and the waiting entry is found, then
+/// sequenced as leaf 0.
+async fn old_rows_kept(store: &dyn Store) {
     let page = Page {
         before: None,
         limit: 10,
@@ -92,82 +210,85 @@ async fn readers_kept(store: &dyn Store) {
             .expect("operator")),
         vec![(3, vec![2]), (2, vec![]), (1, vec![1])]
     );
-    let body = store.record(Viewer::Operator, 2).await.expect("kept").body;
-    assert_eq!(body, "{\"n\":2}");
+    assert_eq!(store.player_by_token("h2").await.expect("h2").id, 2);
+    let pair = NewSeedPair {
+        server_seed: SecretSeed::new(hex::encode([9; 32])),
+        commitment: hex::encode([8; 32]),
+        client_seed: "new".into(),
+    };
+    let (player, _) = store
+        .create_player("h3", 5, pair)
+        .await
+        .expect("new player");
+    assert_eq!(player.id, 3);
+    let hash = fairseed_tlog::leaf_hash(OLD_ENTRY).0;
+    let waiting = store.log_entry(hash).await.expect("read").expect("queued");
+    assert_eq!(
+        (waiting.entry.as_slice(), waiting.leaf_index),
+        (OLD_ENTRY, None)
+    );
+    let step: LogStep = store
+        .sequence_log(100, signer())
+        .await
+        .expect("step")
+        .expect("grew");
+    assert!(step.appended >= 1, "{}", step.appended);
+    let leaves = store.log_leaves(0, 100).await.expect("leaves");
+    assert_eq!(leaves.first().map(Vec::as_slice), Some(OLD_ENTRY));
+    let found = store.log_entry(hash).await.expect("read").expect("leaf");
+    assert_eq!(found.leaf_index, Some(0));
 }
 
-/// A log queued and sequenced in the `log_entries` table of migrations 5–8
-/// moves to the queue and leaves of migration 9: every entry is found by its
-/// hash with its leaf index, a waiting one without, and the leaves read back
-/// in order.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_log_entries_become_queue_and_leaves() {
+/// The pattern of every later migration: a database made by the migrations
+/// before it (here the baseline alone), with rows, opens and migrates.
+#[tokio::test]
+async fn sqlite_a_database_made_by_the_baseline_opens() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("old.sqlite");
-    let entries: [&[u8]; 3] = [b"first", b"second", b"waiting"];
+    let hash = hex::encode(fairseed_tlog::leaf_hash(OLD_ENTRY).0);
     {
         let conn = rusqlite::Connection::open(&path).expect("open");
-        for sql in [
-            include_str!("../migrations/sqlite/0001_dice.sql"),
-            include_str!("../migrations/sqlite/0002_rounds.sql"),
-            include_str!("../migrations/sqlite/0003_versions.sql"),
-            include_str!("../migrations/sqlite/0004_players.sql"),
-            include_str!("../migrations/sqlite/0005_log.sql"),
-            include_str!("../migrations/sqlite/0006_log_subjects.sql"),
-            include_str!("../migrations/sqlite/0007_log_pending.sql"),
-            include_str!("../migrations/sqlite/0008_log_cosignatures.sql"),
+        conn.execute_batch(include_str!("../migrations/sqlite/0001_baseline.sql"))
+            .expect("baseline");
+        conn.execute_batch(
             "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
-             INSERT INTO schema_migrations (version) VALUES (1), (2), (3), (4), (5), (6), (7), (8);",
-        ] {
-            conn.execute_batch(sql).expect("old schema");
-        }
-        for (index, entry) in (0i64..).zip(entries) {
-            let leaf = (index < 2).then_some(index);
-            conn.execute(
-                "INSERT INTO log_entries (entry, leaf_hash, leaf_index, subject, created_at)
-                 VALUES (?1, ?2, ?3, NULL, 0)",
-                rusqlite::params![entry, &fairseed_tlog::leaf_hash(entry).0[..], leaf],
-            )
-            .expect("old entry");
-        }
+             INSERT INTO schema_migrations (version) VALUES (1);",
+        )
+        .expect("versions");
+        conn.execute_batch(&old_rows("log_queue", &hash))
+            .expect("old rows");
     }
     let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("migrate");
-    for (index, entry) in (0u64..).zip(entries) {
-        let found = store
-            .log_entry(fairseed_tlog::leaf_hash(entry).0)
-            .await
-            .expect("read")
-            .expect("kept");
-        assert_eq!(found.entry, entry);
-        assert_eq!(found.leaf_index, (index < 2).then_some(index));
-    }
-    assert_eq!(
-        store.log_leaves(0, 10).await.expect("leaves"),
-        vec![b"first".to_vec(), b"second".to_vec()]
+    old_rows_kept(&store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_database_made_by_the_baseline_opens() {
+    let Some(url) = common::postgres_url("PostgreSQL database made by the baseline") else {
+        return;
+    };
+    let schema = common::fresh_schema_name();
+    let hash = hex::encode(fairseed_tlog::leaf_hash(OLD_ENTRY).0);
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("connect");
+    let old = format!(
+        "CREATE SCHEMA \"{schema}\"; SET search_path TO \"{schema}\";
+         {};
+         CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY);
+         INSERT INTO schema_migrations (version) VALUES (1);
+         {}",
+        include_str!("../migrations/postgres/0001_baseline.sql"),
+        old_rows("log_entries", &hash),
     );
-    // Migration 11: the queue's ids are rowids, and a new entry's is one past the last.
-    let conn = rusqlite::Connection::open(&path).expect("open");
-    let (queue, sequenced): (String, i64) = conn
-        .query_row(
-            "SELECT sql, (SELECT count(*) FROM sqlite_sequence WHERE name = 'log_queue')
-             FROM sqlite_master WHERE name = 'log_queue'",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .expect("schema");
-    assert!(!queue.contains("AUTOINCREMENT"), "{queue}");
-    assert_eq!(sequenced, 0);
-    // Migration 12: the sequencer resumes after the last leaf's queued entry.
-    let resumes: (i64, i64) = conn
-        .query_row("SELECT entry_id, bet_id FROM log_sequenced", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-        .expect("sequenced");
-    assert_eq!(resumes, (2, 0));
-    conn.execute(
-        "INSERT INTO log_queue (entry, leaf_hash, created_at) VALUES (x'00', zeroblob(32), 0)",
-        [],
-    )
-    .expect("queued");
-    assert_eq!(conn.last_insert_rowid(), 4);
+    sqlx::raw_sql(&old)
+        .execute(&mut conn)
+        .await
+        .expect("old schema");
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::random().expect("key"))
+        .await
+        .expect("migrate");
+    old_rows_kept(&store).await;
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }

@@ -241,7 +241,7 @@ async fn replay(
 ) -> StoreResult<Attempt> {
     let mut tx = PgTx::new(conn, leaves);
     match crate::tx::Tx::bet_by_key(&mut tx, req.player_id, &req.idempotency_key).await? {
-        Some(existing) => accounts::replay(&mut tx, req.player_id, existing)
+        Some(existing) => accounts::replay(&mut tx, existing)
             .await
             .map(Attempt::Placed),
         None => Ok(Attempt::Stale),

@@ -6,10 +6,9 @@
 //! from its row when read. A step writes its leaves as one row
 //! (`log_leaf_runs`: each leaf's source) and the hashes it adds to the tree,
 //! leaves' and nodes', as another (`log_hash_runs`). Ids are given out of
-//! commit order, so each source is read above its floor (migrations 12 and
-//! 14), leaving out what the leaf runs since the floor hold. Logs sequenced
-//! before runs keep a leaf's index and hash on its queued row and node
-//! hashes in `log_hashes`, and are read from there.
+//! commit order, so each source is read above its floor
+//! (`log_waiting_floors`), leaving out what the leaf runs since the floor
+//! hold.
 
 use std::collections::HashMap;
 
@@ -38,13 +37,13 @@ macro_rules! taken_since_floor {
     };
 }
 
-/// The queued entries waiting: above the queue's floor, never given a leaf
-/// index (before runs) and in no run since the floor.
+/// The queued entries waiting: above the queue's floor and in no run since
+/// the floor.
 macro_rules! waiting_queued {
     () => {
         concat!(
             "id > (SELECT floor FROM log_waiting_floors WHERE source = 'queue')
-             AND leaf_index IS NULL AND id NOT IN (",
+             AND id NOT IN (",
             taken_since_floor!("queue", ">"),
             ")"
         )
@@ -272,7 +271,7 @@ impl LogTx for PgTx<'_> {
         Ok(())
     }
 
-    /// The step's hashes, leaves' and nodes', as one run (migration 14);
+    /// The step's hashes, leaves' and nodes', as one run (`log_hash_runs`);
     /// then the sorted hashes of the chunks its leaves complete.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
         let Some(&(first, _)) = hashes.first() else {
@@ -297,39 +296,23 @@ impl LogTx for PgTx<'_> {
         Ok(())
     }
 
-    /// From the runs of hashes, and from the leaves before runs.
+    /// From the runs of hashes.
     async fn leaf_hashes(&mut self, leaves: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        let mut found = self
-            .hashes_at(
-                "SELECT leaf_index, leaf_hash FROM log_entries WHERE leaf_index = ANY($1)",
-                leaves,
-                "leaf index",
-            )
-            .await?;
         let stored: Vec<u64> = leaves
             .iter()
             .map(|&n| fairseed_tlog::leaf_stored_index(n))
             .collect();
-        found.extend(
-            self.hashes_at(RUN_HASHES, &stored, "hash index")
-                .await?
-                .into_iter()
-                .filter_map(|(i, h)| Some((fairseed_tlog::stored_leaf(i)?, h))),
-        );
-        Ok(found)
+        Ok(self
+            .hashes_at(RUN_HASHES, &stored, "hash index")
+            .await?
+            .into_iter()
+            .filter_map(|(i, h)| Some((fairseed_tlog::stored_leaf(i)?, h)))
+            .collect())
     }
 
-    /// From the runs of hashes, and from the rows of steps before runs.
+    /// From the runs of hashes.
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        let mut found = self
-            .hashes_at(
-                "SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)",
-                indexes,
-                "hash index",
-            )
-            .await?;
-        found.extend(self.hashes_at(RUN_HASHES, indexes, "hash index").await?);
-        Ok(found)
+        self.hashes_at(RUN_HASHES, indexes, "hash index").await
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
@@ -454,7 +437,7 @@ impl PgTx<'_> {
     /// Up to `limit` queued entries waiting, in id order.
     async fn waiting_queued(&mut self, limit: u32) -> StoreResult<Vec<Queued>> {
         let rows: Vec<(i64, Vec<u8>, i64)> = sqlx::query_as(concat!(
-            "SELECT id, leaf_hash, COALESCE(bets_before, 0) FROM log_entries WHERE ",
+            "SELECT id, leaf_hash, bets_before FROM log_entries WHERE ",
             waiting_queued!(),
             " ORDER BY id LIMIT $1"
         ))
@@ -517,22 +500,12 @@ impl PgTx<'_> {
     }
 
     /// The entries of leaves `from .. from + count` (fewer if the tree is
-    /// smaller): before runs from `log_entries`, then from the runs, a
-    /// queued entry read by its id and a bet's rebuilt from its row.
+    /// smaller), from the runs: a queued entry read by its id and a bet's
+    /// rebuilt from its row.
     async fn leaves(&mut self, from: u64, count: u32) -> StoreResult<Vec<Vec<u8>>> {
         let to = from.saturating_add(u64::from(count));
         let (from_i, to_i) = leaf_range(from, to)?;
         let mut entries: HashMap<u64, Vec<u8>> = HashMap::new();
-        let legacy: Vec<(i64, Vec<u8>)> = sqlx::query_as(
-            "SELECT leaf_index, entry FROM log_entries WHERE leaf_index >= $1 AND leaf_index < $2",
-        )
-        .bind(from_i)
-        .bind(to_i)
-        .fetch_all(self.conn().await?)
-        .await?;
-        for (index, entry) in legacy {
-            entries.insert(convert::to_u64(index, "leaf index")?, entry);
-        }
         // The runs that hold leaves `from .. to`: the last to start at or
         // before `from`, and every later one starting before `to`.
         let runs: Vec<(i64, Vec<i64>)> = sqlx::query_as(
@@ -583,19 +556,7 @@ impl PgTx<'_> {
     /// The leaf hashes of leaves `from .. to`, in order (fewer if the tree
     /// is smaller).
     async fn leaf_hash_range(&mut self, from: u64, to: u64) -> StoreResult<Vec<(u64, HashBytes)>> {
-        let (from_i, to_i) = leaf_range(from, to)?;
-        let legacy: Vec<(i64, Vec<u8>)> = sqlx::query_as(
-            "SELECT leaf_index, leaf_hash FROM log_entries
-             WHERE leaf_index >= $1 AND leaf_index < $2 ORDER BY leaf_index",
-        )
-        .bind(from_i)
-        .bind(to_i)
-        .fetch_all(self.conn().await?)
-        .await?;
-        let mut found = legacy
-            .into_iter()
-            .map(|(i, h)| Ok((convert::to_u64(i, "leaf index")?, hash_bytes(h)?)))
-            .collect::<StoreResult<Vec<_>>>()?;
+        let mut found = Vec::new();
         if from >= to {
             return Ok(found);
         }

@@ -25,56 +25,10 @@ use crate::seal::SeedCipher;
 use crate::translog::bet_leaves::BetLeaves;
 use tx::PgTx;
 
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../../migrations/postgres/0001_dice.sql")),
-    (2, include_str!("../../migrations/postgres/0002_rounds.sql")),
-    (
-        3,
-        include_str!("../../migrations/postgres/0003_versions.sql"),
-    ),
-    (4, include_str!("../../migrations/postgres/0004_events.sql")),
-    (
-        5,
-        include_str!("../../migrations/postgres/0005_players.sql"),
-    ),
-    (6, include_str!("../../migrations/postgres/0006_log.sql")),
-    (
-        7,
-        include_str!("../../migrations/postgres/0007_log_subjects.sql"),
-    ),
-    (
-        8,
-        include_str!("../../migrations/postgres/0008_log_pending.sql"),
-    ),
-    (
-        9,
-        include_str!("../../migrations/postgres/0009_log_cosignatures.sql"),
-    ),
-    (
-        10,
-        include_str!("../../migrations/postgres/0010_log_hash_chunks.sql"),
-    ),
-    (
-        11,
-        include_str!("../../migrations/postgres/0011_log_names.sql"),
-    ),
-    (
-        12,
-        include_str!("../../migrations/postgres/0012_log_pending_floor.sql"),
-    ),
-    (
-        13,
-        include_str!("../../migrations/postgres/0013_log_leaf_index_partial.sql"),
-    ),
-    (
-        14,
-        include_str!("../../migrations/postgres/0014_log_bet_leaves.sql"),
-    ),
-    (
-        15,
-        include_str!("../../migrations/postgres/0015_log_hash_buckets.sql"),
-    ),
-];
+const MIGRATIONS: &[(i64, &str)] = &[(
+    1,
+    include_str!("../../migrations/postgres/0001_baseline.sql"),
+)];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations
 /// of processes starting together.

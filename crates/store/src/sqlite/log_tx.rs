@@ -5,7 +5,7 @@
 //! its own outcome entry. The sequencer appends leaves to `log_leaves`. One
 //! writer commits in turn, so queue ids and bet ids each follow commit
 //! order, and a queued entry's `bets_before` places it among the bets
-//! (`migrations/sqlite/0012_log_bet_leaves.sql`); the entries still waiting
+//! (`migrations/sqlite/0001_baseline.sql`); the entries still waiting
 //! are those past `log_sequenced`. A leaf is found by its hash through
 //! sorted chunks of [`HASH_CHUNK`] leaves, written when complete as
 //! buckets ([`hash_buckets`]).
@@ -99,7 +99,7 @@ impl LogTx for SqliteTx<'_> {
         Ok(done)
     }
 
-    /// A step's node hashes are one run (`0013_log_hash_runs.sql`): one row.
+    /// A step's node hashes are one run (`log_hash_runs`): one row.
     /// Each leaf's hash is kept with its leaf (`log_leaves`): only the
     /// nodes' are stored here.
     async fn insert_log_hashes(&mut self, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
@@ -125,23 +125,9 @@ impl LogTx for SqliteTx<'_> {
         )
     }
 
-    /// From the steps' runs, then (steps before runs) from `log_hashes`.
+    /// From the steps' runs.
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        let mut found = self.run_hashes(indexes)?;
-        if found.len() < indexes.len() {
-            let seen: std::collections::HashSet<u64> = found.iter().map(|(i, _)| *i).collect();
-            let rest: Vec<u64> = indexes
-                .iter()
-                .copied()
-                .filter(|i| !seen.contains(i))
-                .collect();
-            found.extend(self.hashes_at(
-                "SELECT hash FROM log_hashes WHERE idx = ?1",
-                &rest,
-                "hash index",
-            )?);
-        }
-        Ok(found)
+        self.run_hashes(indexes)
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
@@ -353,7 +339,7 @@ impl SqliteTx<'_> {
     fn pending_in_snapshot(&self, limit: u32) -> StoreResult<Waiting> {
         let (queue_after, bets_after) = self.sequenced()?;
         let mut stmt = self.0.prepare_cached(
-            "SELECT id, leaf_hash, ifnull(bets_before, 0) FROM log_queue
+            "SELECT id, leaf_hash, bets_before FROM log_queue
              WHERE id > ?1 ORDER BY id LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![queue_after, limit], |r| {

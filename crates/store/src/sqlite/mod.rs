@@ -34,49 +34,8 @@ use checkpoint::{Handoff, WalBound};
 use tx::SqliteTx;
 use writer::Writer;
 
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../../migrations/sqlite/0001_dice.sql")),
-    (2, include_str!("../../migrations/sqlite/0002_rounds.sql")),
-    (3, include_str!("../../migrations/sqlite/0003_versions.sql")),
-    (4, include_str!("../../migrations/sqlite/0004_players.sql")),
-    (5, include_str!("../../migrations/sqlite/0005_log.sql")),
-    (
-        6,
-        include_str!("../../migrations/sqlite/0006_log_subjects.sql"),
-    ),
-    (
-        7,
-        include_str!("../../migrations/sqlite/0007_log_pending.sql"),
-    ),
-    (
-        8,
-        include_str!("../../migrations/sqlite/0008_log_cosignatures.sql"),
-    ),
-    (
-        9,
-        include_str!("../../migrations/sqlite/0009_log_leaves.sql"),
-    ),
-    (
-        10,
-        include_str!("../../migrations/sqlite/0010_log_names.sql"),
-    ),
-    (
-        11,
-        include_str!("../../migrations/sqlite/0011_log_queue_rowid.sql"),
-    ),
-    (
-        12,
-        include_str!("../../migrations/sqlite/0012_log_bet_leaves.sql"),
-    ),
-    (
-        13,
-        include_str!("../../migrations/sqlite/0013_log_hash_runs.sql"),
-    ),
-    (
-        14,
-        include_str!("../../migrations/sqlite/0014_log_hash_buckets.sql"),
-    ),
-];
+const MIGRATIONS: &[(i64, &str)] =
+    &[(1, include_str!("../../migrations/sqlite/0001_baseline.sql"))];
 
 /// Read connections kept open.
 const READERS: usize = 4;

@@ -410,7 +410,7 @@ impl Tx for SqliteTx<'_> {
             .pop())
     }
 
-    /// `migrations/sqlite/0012_log_bet_leaves.sql` adds `logged`.
+    /// `logged`: the bet is its own log entry (`log_tx`).
     async fn insert_bet(&mut self, bet: &BetRow, logged: bool, now: i64) -> StoreResult<i64> {
         self.0
             .prepare_cached(

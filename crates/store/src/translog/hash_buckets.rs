@@ -1,5 +1,5 @@
 //! A complete chunk's sorted leaf hashes as both backends keep them
-//! (`log_hash_buckets`: PostgreSQL's migration 15, SQLite's 14): one byte
+//! (`log_hash_buckets`): one byte
 //! string per first byte of the hash, each leaf as its 32-byte hash and its
 //! 2-byte big-endian offset in the chunk, sorted by hash then offset. A row
 //! per leaf cost a row's and an index entry's overhead for 34 bytes of

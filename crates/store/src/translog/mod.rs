@@ -171,13 +171,6 @@ pub(crate) fn encode(on: bool, entry: Option<LogEntry>, now: i64) -> StoreResult
         .map_err(|e| StoreError::other(format!("a log entry does not encode: {e}")))
 }
 
-/// The subject earlier versions queued a bet's outcome under, by the bet's
-/// id; bets now queue theirs with none (`accounts::replay` rebuilds it), and
-/// a replay of an older bet still finds its entry here.
-pub(crate) fn bet_subject(bet_id: i64) -> String {
-    format!("dice-bet\n{bet_id:020}")
-}
-
 /// The subject a dice pair's commitment entry is queued under, so the
 /// pair's later views carry its receipt.
 pub(crate) fn pair_subject(pair_id: i64) -> String {
