@@ -7,8 +7,9 @@ use std::sync::Arc;
 mod common;
 
 use fairseed_store::{
-    BetDraw, BetRequest, Commit, Condition, LogCheckpoint, NewRound, NewSeedPair, PgStore,
-    RoundChange, RoundWrite, SecretSeed, SeedCipher, Settled, SignFn, SqliteStore, Store,
+    AccountStore, BetDraw, BetRequest, Commit, Condition, LogCheckpoint, LogStore, NewRound,
+    NewSeedPair, PgStore, RoundChange, RoundWrite, SecretSeed, SeedCipher, Settled, SignFn,
+    SqliteStore, Store,
 };
 use fairseed_tlog::{
     checkpoint, decode_bundle, leaf_hash, new_entry_bundles, open_checkpoint, prove_inclusion,

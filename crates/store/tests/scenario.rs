@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 mod common;
 
+use fairseed_store::AccountStore;
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
     NewSeedPair, Page, PgStore, RecordOut, Refusal, RoundChange, RoundWrite, SecretSeed,

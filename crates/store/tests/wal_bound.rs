@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use fairseed_store::{
-    BetDraw, BetRequest, Condition, NewSeedPair, SecretSeed, SeedCipher, Settled, SqliteStore,
-    SqliteTuning, Store,
+    AccountStore, BetDraw, BetRequest, Condition, NewSeedPair, SecretSeed, SeedCipher, Settled,
+    SqliteStore, SqliteTuning,
 };
 use sha2::{Digest, Sha256};
 

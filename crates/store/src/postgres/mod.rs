@@ -217,4 +217,4 @@ async fn migrate(pool: &PgPool, cipher: &SeedCipher) -> StoreResult<()> {
     Ok(())
 }
 
-crate::store_impl::impl_store!(PgStore);
+crate::api::impl_store!(PgStore);

@@ -283,4 +283,4 @@ fn check_fingerprint(conn: &Connection, cipher: &SeedCipher) -> StoreResult<()> 
     }
 }
 
-crate::store_impl::impl_store!(SqliteStore);
+crate::api::impl_store!(SqliteStore);

@@ -1,0 +1,163 @@
+//! Rounds (versioned rows: every committed secret but dice pairs) and the records they and dice pairs leave.
+//!
+//! The trait, then its one implementation, expanded for each backend by
+//! [`super::impl_store`].
+
+use async_trait::async_trait;
+
+use crate::{
+    Commit, Idempotent, LoadedRound, LogRow, Page, RecordOut, RecordRow, RoundRow, RoundUpdate,
+    StoreResult, Viewer,
+};
+
+/// Rounds (versioned rows: every committed secret but dice pairs) and the records they and dice pairs leave. Each method is one transaction.
+#[async_trait]
+pub trait RoundStore: Send + Sync + 'static {
+    /// A round (its secret only if revealed).
+    async fn round(&self, id: &str) -> StoreResult<RoundRow>;
+
+    /// The rounds in the given order, with their secrets while unrevealed;
+    /// `NotFound("round")` if any is missing. A read: no lock is held after.
+    async fn load_rounds(&self, ids: &[String]) -> StoreResult<Vec<LoadedRound>>;
+
+    /// All or nothing: the idempotency entry, the new rounds and every write.
+    /// A version that moved → `Conflict` `version_conflict` (retryable: load
+    /// again, decide again); an id in `creates` that exists → `round_exists`;
+    /// an idempotency key already stored → `idempotency_key_used`. One update
+    /// per create, then one per write, in the order given.
+    async fn commit(&self, commit: Commit) -> StoreResult<Vec<RoundUpdate>>;
+
+    /// Log entries of a round from `from_seq` on.
+    async fn round_log(&self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>>;
+
+    /// Ids of the rounds of `kind` with `status`, oldest first.
+    async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
+
+    /// One record the viewer may see.
+    async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow>;
+
+    /// Records the viewer may see, newest first.
+    async fn records(&self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>>;
+
+    /// Records the viewer may see with id above `after`, oldest first (export).
+    async fn records_after(
+        &self,
+        viewer: Viewer,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<RecordRow>>;
+
+    /// Stores one record alone (an import), with its readers and an
+    /// optional idempotency entry (record-id slots filled): all or nothing;
+    /// a key already stored → `idempotency_key_used`.
+    async fn import_record(
+        &self,
+        record: RecordOut,
+        idempotent: Option<Idempotent>,
+    ) -> StoreResult<RecordRow>;
+}
+
+/// Implements [`RoundStore`] for a backend (see [`super::impl_store`]).
+macro_rules! impl_rounds {
+    ($backend:ty) => {
+        #[async_trait::async_trait]
+        impl $crate::RoundStore for $backend {
+            async fn round(&self, id: &str) -> $crate::StoreResult<$crate::RoundRow> {
+                let id = id.to_owned();
+                self.read_tx(async move |tx| $crate::rounds::round(tx, &id).await)
+                    .await
+            }
+
+            async fn load_rounds(
+                &self,
+                ids: &[String],
+            ) -> $crate::StoreResult<Vec<$crate::LoadedRound>> {
+                let ids = ids.to_vec();
+                let cipher = std::sync::Arc::clone(&self.cipher);
+                self.read_tx(async move |tx| $crate::rounds::load_rounds(tx, &cipher, &ids).await)
+                    .await
+            }
+
+            async fn commit(
+                &self,
+                commit: $crate::Commit,
+            ) -> $crate::StoreResult<Vec<$crate::RoundUpdate>> {
+                let sealed = $crate::rounds::seal_commit(&self.cipher, commit)?;
+                let log = self.log;
+                let cipher = std::sync::Arc::clone(&self.cipher);
+                self.write_tx(async move |tx| {
+                    $crate::rounds::commit(tx, &cipher, sealed, log, now()).await
+                })
+                .await
+            }
+
+            async fn round_log(
+                &self,
+                id: &str,
+                from_seq: u64,
+                limit: u32,
+            ) -> $crate::StoreResult<Vec<$crate::LogRow>> {
+                let id = id.to_owned();
+                self.read_tx(async move |tx| {
+                    $crate::tx::Tx::round_log(tx, &id, from_seq, limit).await
+                })
+                .await
+            }
+
+            async fn rounds_with_status(
+                &self,
+                kind: &str,
+                status: &str,
+            ) -> $crate::StoreResult<Vec<String>> {
+                let (kind, status) = (kind.to_owned(), status.to_owned());
+                self.read_tx(async move |tx| {
+                    $crate::tx::Tx::rounds_with_status(tx, &kind, &status).await
+                })
+                .await
+            }
+
+            async fn record(
+                &self,
+                viewer: $crate::Viewer,
+                id: i64,
+            ) -> $crate::StoreResult<$crate::RecordRow> {
+                self.read_tx(async move |tx| $crate::rounds::record(tx, viewer, id).await)
+                    .await
+            }
+
+            async fn records(
+                &self,
+                viewer: $crate::Viewer,
+                page: $crate::Page,
+            ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
+                self.read_tx(async move |tx| $crate::tx::Tx::records(tx, viewer, page).await)
+                    .await
+            }
+
+            async fn records_after(
+                &self,
+                viewer: $crate::Viewer,
+                after: i64,
+                limit: u32,
+            ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
+                self.read_tx(async move |tx| {
+                    $crate::tx::Tx::records_after(tx, viewer, after, limit).await
+                })
+                .await
+            }
+
+            async fn import_record(
+                &self,
+                record: $crate::RecordOut,
+                idempotent: Option<$crate::Idempotent>,
+            ) -> $crate::StoreResult<$crate::RecordRow> {
+                self.write_tx(async move |tx| {
+                    $crate::rounds::import_record(tx, &record, idempotent.as_ref(), now()).await
+                })
+                .await
+            }
+        }
+    };
+}
+
+pub(crate) use impl_rounds;
