@@ -212,7 +212,7 @@ proptest! {
                         all.extend(events);
                     }
                     Err(e) => {
-                        prop_assert!(!e.code().is_empty() && !e.to_string().is_empty());
+                        prop_assert!(!e.code().as_str().is_empty() && !e.to_string().is_empty());
                     }
                 }
                 prop_assert_eq!(t.chips_in_play(), total, "chips changed after {:?}", command);

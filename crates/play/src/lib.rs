@@ -22,12 +22,15 @@
 #![forbid(unsafe_code)]
 
 pub mod chess;
+mod code;
 mod codec;
 pub mod matches;
 pub mod poker;
 pub mod selfpoker;
 
 use serde::{Deserialize, Serialize};
+
+pub use code::Code;
 
 /// A point in time, Unix milliseconds, passed in by the caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -58,9 +61,10 @@ pub enum Viewer {
 
 /// A broken game rule: something the caller may fix or retry, never a bug.
 pub trait RuleViolation: std::error::Error {
-    /// A stable snake_case code (`seat_taken`, `hand_over`, …), documented
-    /// in `docs/api.md` and returned with HTTP status 409.
-    fn code(&self) -> &'static str;
+    /// The stable code (`seat_taken`, `hand_over`, …), documented in
+    /// `docs/api.md` and returned with HTTP status 409 (`404` for
+    /// [`Code::NotFound`], `500` for [`Code::Internal`]).
+    fn code(&self) -> Code;
 }
 
 /// A record a flow made, to be stored once with the players allowed to

@@ -8,6 +8,7 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use fairseed_play::Code;
 use fairseed_store::{Refusal, StoreError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -15,8 +16,10 @@ use serde::Serialize;
 /// The stable code of an error answer (`docs/api.md` lists every one).
 ///
 /// The HTTP edge's own refusals are variants here; a storage refusal carries
-/// the store's [`Refusal`], and a broken game rule the code of its flow's
-/// rule enum ([`fairseed_play::RuleViolation::code`]).
+/// the store's [`Refusal`], and a refusal of a game flow its [`Code`]
+/// ([`fairseed_play::RuleViolation::code`]). Each code is spelled once:
+/// here, in [`Refusal::code`] or in [`Code::as_str`]; the codes the edge
+/// shares with the flows (`not_found`, `internal`, …) are constants below.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -28,8 +31,6 @@ pub enum ErrorCode {
     Unauthorized,
     /// A player token on an operator endpoint.
     Forbidden,
-    /// No such resource (or not the caller's).
-    NotFound,
     /// The path exists, not with that method.
     MethodNotAllowed,
     /// A body over the size limit.
@@ -44,33 +45,36 @@ pub enum ErrorCode {
     TooManyStreams,
     /// Account creation is the operator's only.
     SignupClosed,
-    /// A retry under an idempotency key asked for something else.
-    IdempotencyMismatch,
     /// A dice bet's idempotency key came with a different bet.
     IdempotencyKeyReused,
     /// A resource with the chosen id exists already.
     AlreadyExists,
-    /// The commitment the caller saw is not the current one.
-    CommitmentMismatch,
     /// The client seed cannot change once the pair carried a bet.
     ClientSeedLocked,
-    /// The table's seed session changed meanwhile.
-    SessionRotated,
-    /// A player tried to accept their own chess seek.
-    OwnSeek,
-    /// A bug or a database failure; details in the log only.
-    Internal,
     /// The rows a call changes kept changing under concurrent calls.
     Busy,
     /// Every connection slot is taken.
     Overloaded,
     /// Refused by the store.
     Store(Refusal),
-    /// Refused by a game flow's rules.
-    Rule(&'static str),
+    /// Refused by a game flow (or a code the edge shares with the flows).
+    Rule(Code),
 }
 
 impl ErrorCode {
+    /// No such resource (or not the caller's).
+    pub const NOT_FOUND: Self = Self::Rule(Code::NotFound);
+    /// A bug or a database failure; details in the log only.
+    pub const INTERNAL: Self = Self::Rule(Code::Internal);
+    /// The commitment the caller saw is not the current one.
+    pub const COMMITMENT_MISMATCH: Self = Self::Rule(Code::CommitmentMismatch);
+    /// The table's seed session changed meanwhile.
+    pub const SESSION_ROTATED: Self = Self::Rule(Code::SessionRotated);
+    /// A player tried to accept their own chess seek.
+    pub const OWN_SEEK: Self = Self::Rule(Code::OwnSeek);
+    /// A retry under an idempotency key asked for something else.
+    pub const IDEMPOTENCY_MISMATCH: Self = Self::Store(Refusal::IdempotencyMismatch);
+
     /// The code as the API answers it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -78,7 +82,6 @@ impl ErrorCode {
             Self::InvalidField => "invalid_field",
             Self::Unauthorized => "unauthorized",
             Self::Forbidden => "forbidden",
-            Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::PayloadTooLarge => "payload_too_large",
             Self::UnsupportedMediaType => "unsupported_media_type",
@@ -86,18 +89,13 @@ impl ErrorCode {
             Self::RateLimited => "rate_limited",
             Self::TooManyStreams => "too_many_streams",
             Self::SignupClosed => "signup_closed",
-            Self::IdempotencyMismatch => "idempotency_mismatch",
             Self::IdempotencyKeyReused => "idempotency_key_reused",
             Self::AlreadyExists => "already_exists",
-            Self::CommitmentMismatch => "commitment_mismatch",
             Self::ClientSeedLocked => "client_seed_locked",
-            Self::SessionRotated => "session_rotated",
-            Self::OwnSeek => "own_seek",
-            Self::Internal => "internal",
             Self::Busy => "busy",
             Self::Overloaded => "overloaded",
             Self::Store(refusal) => refusal.code(),
-            Self::Rule(code) => code,
+            Self::Rule(code) => code.as_str(),
         }
     }
 }
@@ -160,7 +158,7 @@ impl ApiError {
     pub fn not_found(what: &str) -> Self {
         Self::new(
             StatusCode::NOT_FOUND,
-            ErrorCode::NotFound,
+            ErrorCode::NOT_FOUND,
             format!("{what} not found"),
         )
     }
@@ -192,7 +190,7 @@ impl ApiError {
         tracing::error!(error = %detail, "internal error");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::Internal,
+            ErrorCode::INTERNAL,
             "internal error",
         )
     }
@@ -215,6 +213,11 @@ impl ApiError {
     /// The code, typed.
     pub fn kind(&self) -> ErrorCode {
         self.code
+    }
+
+    /// Whether this error answers with `code`.
+    pub fn is(&self, code: ErrorCode) -> bool {
+        self.code == code
     }
 }
 
@@ -254,8 +257,10 @@ impl ApiError {
     /// state that contradicts itself: `500`, details logged only).
     pub fn rule(err: impl fairseed_play::RuleViolation) -> Self {
         match err.code() {
-            "not_found" => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, err.to_string()),
-            "internal" => Self::internal(err),
+            Code::NotFound => {
+                Self::new(StatusCode::NOT_FOUND, ErrorCode::NOT_FOUND, err.to_string())
+            }
+            Code::Internal => Self::internal(err),
             code => Self::conflict(ErrorCode::Rule(code), err.to_string()),
         }
     }

@@ -20,7 +20,7 @@ use std::time::Duration;
 use fairseed_play::poker::{RotateWhy, Session};
 use fairseed_store::LeaseGrant;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::rounds::poker::{table_id, OPEN, SESSION_KIND, TABLE_KIND};
 use crate::state::AppState;
 
@@ -102,7 +102,7 @@ pub async fn claim(state: &AppState, table: &str) -> Result<(), ApiError> {
 async fn rotate(state: &AppState, table: &str) -> Result<bool, ApiError> {
     match crate::handlers::poker::rotate(state, table, RotateWhy::Restart).await {
         Ok(()) => Ok(true),
-        Err(e) if matches!(e.code(), "session_rotated" | "not_found") => Ok(false),
+        Err(e) if e.is(ErrorCode::SESSION_ROTATED) || e.is(ErrorCode::NOT_FOUND) => Ok(false),
         Err(e) => Err(e),
     }
 }

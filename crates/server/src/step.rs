@@ -46,11 +46,24 @@ pub async fn step<R>(
     ids: &[String],
     mut decide: impl FnMut(&[LoadedRound]) -> Result<(Commit, R), ApiError>,
 ) -> Result<(Vec<RoundUpdate>, R), ApiError> {
+    let stepped = step_if(state, ids, |rounds| decide(rounds).map(Some)).await?;
+    stepped.ok_or_else(|| ApiError::internal("a step decided nothing"))
+}
+
+/// [`step`] where `decide` may find nothing to change (`None`): then
+/// nothing is committed and the answer is `None`.
+pub async fn step_if<R>(
+    state: &AppState,
+    ids: &[String],
+    mut decide: impl FnMut(&[LoadedRound]) -> Result<Option<(Commit, R)>, ApiError>,
+) -> Result<Option<(Vec<RoundUpdate>, R)>, ApiError> {
     for attempt in 0..MAX_ATTEMPTS {
         let rounds = state.store().load_rounds(ids).await?;
-        let (commit, out) = decide(&rounds)?;
+        let Some((commit, out)) = decide(&rounds)? else {
+            return Ok(None);
+        };
         match state.store().commit(commit).await {
-            Ok(updates) => return Ok((updates, out)),
+            Ok(updates) => return Ok(Some((updates, out))),
             Err(StoreError::Conflict {
                 code: fairseed_store::Refusal::VersionConflict,
                 ..
@@ -88,7 +101,7 @@ pub async fn replay(
     };
     if stored_hash != request_hash {
         return Err(ApiError::conflict(
-            crate::error::ErrorCode::IdempotencyMismatch,
+            crate::error::ErrorCode::IDEMPOTENCY_MISMATCH,
             format!("Idempotency-Key '{key}' was already used for a different request"),
         ));
     }
@@ -191,7 +204,7 @@ mod tests {
             &["t:2".to_owned()],
             |_| -> Result<(Commit, ()), _> {
                 Err(ApiError::conflict(
-                    crate::error::ErrorCode::Rule("not_your_turn"),
+                    crate::error::ErrorCode::Rule(fairseed_play::Code::NotYourTurn),
                     "no",
                 ))
             },

@@ -17,7 +17,7 @@ pub mod sealed;
 mod view;
 
 use fairseed_core::selfpoker_v2;
-use fairseed_play::{Millis, PlayerId, RuleViolation};
+use fairseed_play::{Code, Millis, PlayerId, RuleViolation};
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
@@ -172,14 +172,14 @@ pub enum LiveError {
 }
 
 impl RuleViolation for LiveError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
             LiveError::Rules(e) => e.code(),
-            LiveError::NotSeated => "not_seated",
-            LiveError::AlreadySeated(_) => "already_seated",
-            LiveError::ClientSeed(_) => "client_seed_invalid",
-            LiveError::Derivation(_) => "derivation_failed",
-            LiveError::Closed => "table_closed",
+            LiveError::NotSeated => Code::NotSeated,
+            LiveError::AlreadySeated(_) => Code::AlreadySeated,
+            LiveError::ClientSeed(_) => Code::ClientSeedInvalid,
+            LiveError::Derivation(_) => Code::DerivationFailed,
+            LiveError::Closed => Code::TableClosed,
         }
     }
 }

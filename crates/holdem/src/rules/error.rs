@@ -1,6 +1,6 @@
 //! The rules of the table, as errors a player or caller can act on.
 
-use fairseed_play::RuleViolation;
+use fairseed_play::{Code, RuleViolation};
 
 use super::{chips, Street};
 
@@ -128,25 +128,25 @@ pub enum HoldemError {
 }
 
 impl RuleViolation for HoldemError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            HoldemError::Config { .. } => "config_invalid",
-            HoldemError::NoSuchSeat { .. } => "seat_invalid",
-            HoldemError::SeatTaken(_) => "seat_taken",
-            HoldemError::SeatEmpty(_) => "seat_empty",
-            HoldemError::HandRunning(_) => "hand_running",
-            HoldemError::InHand(_) => "in_hand",
-            HoldemError::NoHand => "no_hand",
-            HoldemError::NotEnoughPlayers(_) => "not_enough_players",
-            HoldemError::Seed(_) => "seed_invalid",
-            HoldemError::NotYourTurn { .. } => "not_your_turn",
-            HoldemError::CannotCheck { .. } => "cannot_check",
-            HoldemError::NothingToCall { .. } => "nothing_to_call",
-            HoldemError::RaiseTooSmall { .. } => "raise_too_small",
-            HoldemError::RaiseTooLarge { .. } => "raise_too_large",
-            HoldemError::RaiseClosed { .. } => "raise_closed",
-            HoldemError::ClockRunning { .. } => "clock_running",
-            HoldemError::TopUpNotNeeded { .. } => "top_up_not_needed",
+            HoldemError::Config { .. } => Code::ConfigInvalid,
+            HoldemError::NoSuchSeat { .. } => Code::SeatInvalid,
+            HoldemError::SeatTaken(_) => Code::SeatTaken,
+            HoldemError::SeatEmpty(_) => Code::SeatEmpty,
+            HoldemError::HandRunning(_) => Code::HandRunning,
+            HoldemError::InHand(_) => Code::InHand,
+            HoldemError::NoHand => Code::NoHand,
+            HoldemError::NotEnoughPlayers(_) => Code::NotEnoughPlayers,
+            HoldemError::Seed(_) => Code::SeedInvalid,
+            HoldemError::NotYourTurn { .. } => Code::NotYourTurn,
+            HoldemError::CannotCheck { .. } => Code::CannotCheck,
+            HoldemError::NothingToCall { .. } => Code::NothingToCall,
+            HoldemError::RaiseTooSmall { .. } => Code::RaiseTooSmall,
+            HoldemError::RaiseTooLarge { .. } => Code::RaiseTooLarge,
+            HoldemError::RaiseClosed { .. } => Code::RaiseClosed,
+            HoldemError::ClockRunning { .. } => Code::ClockRunning,
+            HoldemError::TopUpNotNeeded { .. } => Code::TopUpNotNeeded,
         }
     }
 }

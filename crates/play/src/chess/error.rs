@@ -1,6 +1,6 @@
 //! The rules a chess command can break, each with the code `docs/api.md` documents.
 
-use crate::{PlayerId, RuleViolation};
+use crate::{Code, PlayerId, RuleViolation};
 
 /// A chess command refused by the seeds' state; nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -39,17 +39,17 @@ pub enum ChessError {
 }
 
 impl RuleViolation for ChessError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::NotFound(_) => "not_found",
-            Self::CommitmentMismatch => "commitment_mismatch",
-            Self::WrongStatus { .. } => "wrong_status",
-            Self::OwnSeek => "own_seek",
-            Self::OwnChallenge(_) => "own_challenge",
-            Self::UnknownOpponent(_) => "unknown_opponent",
-            Self::SeekExpired => "seek_expired",
+            Self::NotFound(_) => Code::NotFound,
+            Self::CommitmentMismatch => Code::CommitmentMismatch,
+            Self::WrongStatus { .. } => Code::WrongStatus,
+            Self::OwnSeek => Code::OwnSeek,
+            Self::OwnChallenge(_) => Code::OwnChallenge,
+            Self::UnknownOpponent(_) => Code::UnknownOpponent,
+            Self::SeekExpired => Code::SeekExpired,
             // Not a rule: a stored state that contradicts itself.
-            Self::SeedMismatch => "internal",
+            Self::SeedMismatch => Code::Internal,
         }
     }
 }

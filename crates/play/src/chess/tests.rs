@@ -79,12 +79,12 @@ fn only_the_owner_seeks_and_only_with_the_seeds_commitment() {
         opponent: None,
     };
     assert_eq!(
-        one(&seed, wrong, T0).map_err(|e| e.code()),
+        one(&seed, wrong, T0).map_err(|e| e.code().as_str()),
         Err("commitment_mismatch")
     );
     let sought = one(&seed, seek_cmd(&seed, None), T0).expect("seeks");
     let again = one(&sought, seek_cmd(&sought, None), T0);
-    assert_eq!(again.map_err(|e| e.code()), Err("wrong_status"));
+    assert_eq!(again.map_err(|e| e.code().as_str()), Err("wrong_status"));
 }
 
 #[test]
@@ -235,7 +235,7 @@ fn a_paired_game_is_not_finished_as_a_bot_game() {
         },
         T0,
     );
-    assert_eq!(err.map_err(|e| e.code()), Err("wrong_status"));
+    assert_eq!(err.map_err(|e| e.code().as_str()), Err("wrong_status"));
 }
 
 #[test]
@@ -263,7 +263,7 @@ fn cancelling_reveals_an_unused_or_seeking_seed_to_its_owner() {
     assert_eq!(expired.status(late), "expired");
     let (a, _, _) = game();
     assert_eq!(
-        one(&a, cancel(10, 1), T0).map_err(|e| e.code()),
+        one(&a, cancel(10, 1), T0).map_err(|e| e.code().as_str()),
         Err("wrong_status")
     );
     let b = committed(2, 20);

@@ -1,6 +1,6 @@
 //! The rules a match command can break, each with the code `docs/api.md` documents.
 
-use crate::RuleViolation;
+use crate::{Code, RuleViolation};
 
 /// A match command refused by the match's state; nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -69,20 +69,20 @@ pub enum MatchError {
 }
 
 impl RuleViolation for MatchError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::CommitmentMismatch(_) => "commitment_mismatch",
-            Self::InvalidIndex { .. } => "invalid_index",
-            Self::SeedAlreadySet(_) => "seed_already_set",
-            Self::NoClientSeeds => "no_client_seeds",
-            Self::WrongStatus { .. } => "wrong_status",
-            Self::ClientSeedsMissing(_) => "client_seeds_missing",
-            Self::InvalidStep { .. } => "invalid_step",
-            Self::InvalidBuyer(_) => "invalid_buyer",
-            Self::WallEmpty(_) => "wall_empty",
-            Self::TooLong { .. } => "match_too_long",
+            Self::CommitmentMismatch(_) => Code::CommitmentMismatch,
+            Self::InvalidIndex { .. } => Code::InvalidIndex,
+            Self::SeedAlreadySet(_) => Code::SeedAlreadySet,
+            Self::NoClientSeeds => Code::NoClientSeeds,
+            Self::WrongStatus { .. } => Code::WrongStatus,
+            Self::ClientSeedsMissing(_) => Code::ClientSeedsMissing,
+            Self::InvalidStep { .. } => Code::InvalidStep,
+            Self::InvalidBuyer(_) => Code::InvalidBuyer,
+            Self::WallEmpty(_) => Code::WallEmpty,
+            Self::TooLong { .. } => Code::MatchTooLong,
             // Not rules: a stored state that contradicts itself.
-            Self::SeedMismatch | Self::Replay(_) => "internal",
+            Self::SeedMismatch | Self::Replay(_) => Code::Internal,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The rules a poker command can break, each with its documented code.
 
-use crate::RuleViolation;
+use crate::{Code, RuleViolation};
 
 /// A refused poker command: nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,18 +38,18 @@ pub enum PokerError {
 }
 
 impl RuleViolation for PokerError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::InvalidSeat(_) => "invalid_seat",
-            Self::SeatTaken(_) => "seat_taken",
-            Self::AlreadySeated(_) => "already_seated",
-            Self::CommitmentMismatch => "commitment_mismatch",
-            Self::NotSeated => "not_seated",
-            Self::NotEnoughPlayers(_) => "not_enough_players",
-            Self::SessionDue(_) => "session_rotated",
-            Self::NoSuchHand(_) => "not_found",
-            Self::HandOver(_) => "hand_over",
-            Self::Corrupt(_) => "internal",
+            Self::InvalidSeat(_) => Code::InvalidSeat,
+            Self::SeatTaken(_) => Code::SeatTaken,
+            Self::AlreadySeated(_) => Code::AlreadySeated,
+            Self::CommitmentMismatch => Code::CommitmentMismatch,
+            Self::NotSeated => Code::NotSeated,
+            Self::NotEnoughPlayers(_) => Code::NotEnoughPlayers,
+            Self::SessionDue(_) => Code::SessionRotated,
+            Self::NoSuchHand(_) => Code::NotFound,
+            Self::HandOver(_) => Code::HandOver,
+            Self::Corrupt(_) => Code::Internal,
         }
     }
 }

@@ -78,7 +78,7 @@ fn core_deck(state: &State, n: u64) -> core_poker::PokerDeck {
 }
 
 fn code(result: Result<(State, Vec<Event>), PokerError>) -> &'static str {
-    result.err().map_or("ok", |e| e.code())
+    result.err().map_or("ok", |e| e.code().as_str())
 }
 
 #[test]

@@ -14,7 +14,7 @@ use fairseed_core::selfpoker::{self, SelfpokerDeal};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::{Millis, PlayerId, RuleViolation, Viewer};
+use crate::{Code, Millis, PlayerId, RuleViolation, Viewer};
 
 /// How far a hand is dealt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -88,10 +88,10 @@ pub enum SelfpokerError {
 }
 
 impl RuleViolation for SelfpokerError {
-    fn code(&self) -> &'static str {
+    fn code(&self) -> Code {
         match self {
-            Self::HandOver => "hand_over",
-            Self::Corrupt(_) => "internal",
+            Self::HandOver => Code::HandOver,
+            Self::Corrupt(_) => Code::Internal,
         }
     }
 }

@@ -276,7 +276,7 @@ pub async fn post_accept(
     let a = round_id(&seek)?;
     if a == id {
         return Err(ApiError::conflict(
-            crate::error::ErrorCode::OwnSeek,
+            crate::error::ErrorCode::OWN_SEEK,
             "a player cannot accept their own seek",
         ));
     }

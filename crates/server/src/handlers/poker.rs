@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
-use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorCode};
 use crate::events::Audience;
 use crate::handlers::keyed::Keyed;
 use crate::handlers::records::RecordView;
@@ -120,7 +120,7 @@ async fn moved_on<T>(
     result: &Result<T, ApiError>,
     retries: &mut u32,
 ) -> Result<bool, ApiError> {
-    let rotated = matches!(result, Err(e) if e.code() == "session_rotated");
+    let rotated = matches!(result, Err(e) if e.is(ErrorCode::SESSION_ROTATED));
     if !rotated || *retries >= ROTATION_RETRIES || current_ids(state, table).await? == *ids {
         return Ok(false);
     }
@@ -178,7 +178,7 @@ pub async fn rotate(state: &AppState, table: &str, why: RotateWhy) -> Result<(),
     run(state, table, |loaded, seed| {
         if rows::session_id(table, loaded.table.session_no) != expected {
             return Err(ApiError::conflict(
-                crate::error::ErrorCode::SessionRotated,
+                ErrorCode::SESSION_ROTATED,
                 "the session was rotated meanwhile",
             ));
         }
@@ -246,7 +246,7 @@ pub async fn post_table(
             ..
         }) => {
             return Err(ApiError::conflict(
-                crate::error::ErrorCode::AlreadyExists,
+                ErrorCode::AlreadyExists,
                 format!("table_id: table {table} already exists"),
             ))
         }
@@ -417,7 +417,7 @@ pub async fn post_hand(
     let done = match result {
         Ok(Stepped { out: None, .. }) => {
             return Err(ApiError::conflict(
-                crate::error::ErrorCode::SessionRotated,
+                ErrorCode::SESSION_ROTATED,
                 "the session reached 500 hands or 24 hours and was rotated; players must give client seeds for the new commitment",
             ))
         }
@@ -499,7 +499,7 @@ async fn remember_table(state: &AppState, player: i64, table: &str) -> Result<()
         .await;
         match result {
             Ok(_) => return Ok(()),
-            Err(e) if e.code() == "not_found" => {}
+            Err(e) if e.is(ErrorCode::NOT_FOUND) => {}
             Err(e) => return Err(e),
         }
         let mut index = rows::PlayerIndex::default();
@@ -568,7 +568,7 @@ pub async fn get_hands(
         let s = match read(&state, table).await {
             Ok(s) => s,
             // Rotated between the two reads: its hands are in its record.
-            Err(e) if e.code() == "session_rotated" => continue,
+            Err(e) if e.is(ErrorCode::SESSION_ROTATED) => continue,
             Err(e) => return Err(e),
         };
         let v = view(&s, Viewer::Player(auth.id));

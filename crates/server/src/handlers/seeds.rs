@@ -130,7 +130,7 @@ pub async fn put_client(
 fn client_seed_changeable(pair: &SeedPair, commitment: &str) -> Result<(), ApiError> {
     if pair.commitment != commitment {
         return Err(ApiError::conflict(
-            crate::error::ErrorCode::CommitmentMismatch,
+            crate::error::ErrorCode::COMMITMENT_MISMATCH,
             format!(
                 "commitment: '{commitment}' is not the current pair's commitment '{}'; fetch the pair again",
                 pair.commitment

@@ -13,7 +13,7 @@ use serde_json::Value;
 use tracing::instrument;
 
 use crate::auth::PlayerAuth;
-use crate::error::{ApiError, ApiJson, ApiPath};
+use crate::error::{ApiError, ApiJson, ApiPath, ErrorCode};
 use crate::events::Audience;
 use crate::rounds::now;
 use crate::rounds::selfpoker::{commit, load, new_round, round_id};
@@ -114,8 +114,8 @@ pub async fn post_next(
         commit(&rounds[0], &next)
     })
     .await
-    .map_err(|e| match e.code() {
-        "not_found" => ApiError::not_found("hand"),
+    .map_err(|e| match e.kind() {
+        ErrorCode::NOT_FOUND => ApiError::not_found("hand"),
         _ => e,
     })?;
     state.events().publish(

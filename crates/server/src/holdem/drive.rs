@@ -24,9 +24,6 @@ use crate::step;
 
 use super::rows::{self, Loaded};
 
-/// The code of a step that found nothing to do.
-const NOTHING_DUE: &str = "nothing_due";
-
 /// How long the task sleeps with nothing due, unless the table changes.
 const IDLE: Duration = Duration::from_secs(60);
 
@@ -44,7 +41,7 @@ async fn run(state: &AppState, table: &str) {
         let wait = match pass(state, table).await {
             Ok(Some(wait)) => wait,
             Ok(None) => return,
-            Err(e) if e.code() == "not_found" => return,
+            Err(e) if e.is(ErrorCode::NOT_FOUND) => return,
             Err(e) => {
                 tracing::warn!(table, code = e.code(), "driving a hold'em table; retrying");
                 Duration::from_millis(500)
@@ -94,28 +91,22 @@ async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiErro
 async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
     let timing = state.holdem().timing();
     let seed = random_u64()?;
-    let done = change(state, table, None, |loaded, now| {
+    change_if(state, table, None, |loaded, now| {
         let plan = driver::next(&loaded.live, timing, seed).filter(|p| p.at <= now);
         let Some(plan) = plan else {
-            return Err(ApiError::conflict(
-                ErrorCode::Rule(NOTHING_DUE),
-                "nothing is due",
-            ));
+            return Ok(None);
         };
         let command = match plan.due {
             driver::Due::Command(command) => command,
             driver::Due::StartHand => fairseed_holdem::Command::StartHand {
                 seed: live::derived_seed(&loaded.live, &loaded.secret)?,
             },
-            driver::Due::Close => return Ok(live::close(&loaded.live, now)?),
+            driver::Due::Close => return Ok(Some(live::close(&loaded.live, now)?)),
         };
-        Ok(live::apply(&loaded.live, command, now)?)
+        Ok(Some(live::apply(&loaded.live, command, now)?))
     })
-    .await;
-    match done {
-        Err(e) if e.code() == NOTHING_DUE => Ok(()),
-        other => other.map(|_| ()),
-    }
+    .await?;
+    Ok(())
 }
 
 fn table_not_found(e: StoreError) -> ApiError {
@@ -153,10 +144,27 @@ pub async fn change(
     idempotent: Option<Idempotent>,
     mut decide: impl FnMut(&Loaded, Millis) -> Result<(LiveTable, Vec<Message>), ApiError>,
 ) -> Result<u64, ApiError> {
+    let changed = change_if(state, table, idempotent, |loaded, now| {
+        decide(loaded, now).map(Some)
+    })
+    .await?;
+    changed.ok_or_else(|| ApiError::internal("a hold'em change decided nothing"))
+}
+
+/// [`change`] where `decide` may find nothing to do (`None`): then nothing
+/// is written and the answer is `None`.
+async fn change_if(
+    state: &AppState,
+    table: &str,
+    idempotent: Option<Idempotent>,
+    mut decide: impl FnMut(&Loaded, Millis) -> Result<Option<(LiveTable, Vec<Message>)>, ApiError>,
+) -> Result<Option<u64>, ApiError> {
     let id = rows::round_id(table);
-    let (_, seq) = step::step(state, std::slice::from_ref(&id), |rounds| {
+    let stepped = step::step_if(state, std::slice::from_ref(&id), |rounds| {
         let loaded = rows::load(&rounds[0])?;
-        let (next, messages) = decide(&loaded, now())?;
+        let Some((next, messages)) = decide(&loaded, now())? else {
+            return Ok(None);
+        };
         let write = rows::write(&loaded, &next, &messages)?;
         let commit = Commit {
             writes: vec![write],
@@ -164,15 +172,18 @@ pub async fn change(
             log: rows::log_entries(&loaded, &next, &messages),
             ..Commit::default()
         };
-        Ok((commit, next.seq))
+        Ok(Some((commit, next.seq)))
     })
     .await
-    .map_err(|e| match e.code() {
-        "not_found" => ApiError::not_found("table"),
+    .map_err(|e| match e.kind() {
+        ErrorCode::NOT_FOUND => ApiError::not_found("table"),
         _ => e,
     })?;
+    let Some((_, seq)) = stepped else {
+        return Ok(None);
+    };
     announce(state, table, seq);
-    Ok(seq)
+    Ok(Some(seq))
 }
 
 /// Tells every viewer (in every process) that `table` reached `seq`.

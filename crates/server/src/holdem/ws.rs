@@ -16,7 +16,7 @@ use axum::extract::ws::{Message as WsMessage, WebSocket};
 use fairseed_holdem::live::{self, view, Request};
 use fairseed_holdem::Action;
 use fairseed_play::Viewer;
-use fairseed_store::Idempotent;
+use fairseed_store::{Idempotent, Refusal};
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -362,7 +362,7 @@ impl Conn {
         match (done, &entry) {
             (Ok(_), _) => Ok(ack),
             // A twin of this message committed first: its answer.
-            (Err(e), Some(entry)) if e.code() == "idempotency_key_used" => {
+            (Err(e), Some(entry)) if e.is(ErrorCode::Store(Refusal::IdempotencyKeyUsed)) => {
                 step::replay(&self.state, &entry.scope, &entry.key, &entry.request_hash)
                     .await?
                     .map(|v| v.to_string())

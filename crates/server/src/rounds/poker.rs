@@ -72,7 +72,7 @@ pub fn load(rounds: &[LoadedRound]) -> Result<Loaded, ApiError> {
     };
     let rotated = || {
         ApiError::conflict(
-            crate::error::ErrorCode::SessionRotated,
+            crate::error::ErrorCode::SESSION_ROTATED,
             "the table's session changed; fetch the table again",
         )
     };
