@@ -21,6 +21,30 @@ async fn bad_settings_are_named() {
             "big_blind",
         ),
         (json!({"ais": [1], "action_ms": 0}), "action_ms"),
+        // Unbounded, the clock never ran out and the session never ended.
+        (
+            json!({"ais": [1], "seats": 3, "action_ms": 9_223_372_036_854_775_807_i64}),
+            "action_ms",
+        ),
+        (json!({"ais": [1], "action_ms": 999}), "action_ms"),
+        (json!({"ais": [1], "action_ms": 600_001}), "action_ms"),
+        (json!({"ais": [1], "action_ms": -1}), "action_ms"),
+        (json!({"ais": [1], "idle_close_ms": 99}), "idle_close_ms"),
+        (
+            json!({"ais": [1], "idle_close_ms": 86_400_001}),
+            "idle_close_ms",
+        ),
+        (json!({"ais": [1], "small_blind": 0}), "small_blind"),
+        (
+            json!({"ais": [1], "big_blind": 4_294_967_297_u64, "starting_stack": 1_u64 << 40}),
+            "big_blind",
+        ),
+        (
+            json!({"ais": [1], "starting_stack": (1_u64 << 40) + 1}),
+            "starting_stack",
+        ),
+        (json!({"ais": [0]}), "ais[0]"),
+        (json!({"ais": [], "seats": 1}), "seats"),
     ];
     for (body, field) in cases {
         let r = h

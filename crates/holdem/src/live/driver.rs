@@ -21,7 +21,8 @@ pub struct Timing {
     /// The pause between the end of a hand and the next deal.
     pub next_hand_ms: i64,
     /// How long a table where nobody can be dealt in (no person sitting in
-    /// with chips) stays open after a person last did something there.
+    /// with chips) stays open after a person last did something there, for
+    /// a table whose policy does not say ([`super::Policy`]).
     pub idle_close_ms: i64,
 }
 
@@ -103,7 +104,11 @@ pub fn next(live: &LiveTable, timing: Timing, decision_seed: u64) -> Option<Plan
         });
     }
     live.quiet_since.map(|quiet| Plan {
-        at: Millis(quiet.0.saturating_add(timing.idle_close_ms)),
+        at: Millis(
+            quiet
+                .0
+                .saturating_add(live.idle_close_ms(timing.idle_close_ms)),
+        ),
         due: Due::Close,
     })
 }

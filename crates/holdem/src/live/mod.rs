@@ -13,6 +13,7 @@
 
 pub mod driver;
 mod message;
+pub mod policy;
 pub mod sealed;
 mod view;
 
@@ -24,6 +25,7 @@ use crate::card::Card;
 use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
 
 pub use message::{deal, Fairplay, Message};
+pub use policy::Policy;
 pub use view::{
     view, HandView, LastHand, LastHole, LastResult, LegalView, SeatPlayer, SeatView, SessionView,
     TableView,
@@ -102,6 +104,10 @@ pub struct LiveTable {
     /// Why the session ended, once it has (docs/spec.md §17.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<SessionEnd>,
+    /// The policy fixed when the table opened; `None` for a table opened
+    /// before tables carried one (the serving process's settings apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Policy>,
 }
 
 /// Why a table's session ended: both are its policy, and the transparency
@@ -200,7 +206,27 @@ impl LiveTable {
             quiet_since: None,
             closed: false,
             end: None,
+            policy: None,
         }
+    }
+
+    /// A new table `table_id` playing by `policy`, its AIs seated.
+    ///
+    /// # Errors
+    /// [`fairseed_core::Error`] naming the first field of `policy` out of bounds.
+    pub fn open(
+        table_id: String,
+        policy: Policy,
+        session: Session,
+    ) -> Result<LiveTable, fairseed_core::Error> {
+        let mut live = LiveTable::new(table_id, policy.table()?, session);
+        live.policy = Some(policy);
+        Ok(live)
+    }
+
+    /// The idle limit: the policy's, else `default` (the serving process's).
+    pub fn idle_close_ms(&self, default: i64) -> i64 {
+        self.policy.as_ref().map_or(default, |p| p.idle_close_ms)
     }
 
     /// The seat `player` sits at.

@@ -9,8 +9,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{view, LiveTable, Scheme, Session};
-use fairseed_holdem::{apply, Command, HoldemError, Player, Table, TableConfig};
+use fairseed_holdem::live::{view, LiveTable, Policy, Scheme, Session};
+use fairseed_holdem::TableConfig;
 use fairseed_play::Viewer;
 use fairseed_store::Commit;
 use serde::Deserialize;
@@ -26,7 +26,8 @@ use crate::secrets;
 use crate::state::AppState;
 use crate::step;
 
-/// Body of `POST /v1/holdem/tables`.
+/// Body of `POST /v1/holdem/tables`: the table's policy, fixed from now on
+/// (bounds in `fairseed_holdem::live::policy`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewTable {
@@ -37,57 +38,25 @@ pub struct NewTable {
     small_blind: Option<u64>,
     big_blind: Option<u64>,
     starting_stack: Option<u64>,
+    idle_close_ms: Option<i64>,
 }
 
 impl NewTable {
-    fn config(&self) -> TableConfig {
+    /// The policy asked for, unset fields from the defaults and this
+    /// process's idle limit.
+    fn policy(&self, idle_close_ms: i64) -> Policy {
         let d = TableConfig::default();
-        TableConfig {
-            seats: self.seats.unwrap_or(d.seats),
-            small_blind: self.small_blind.unwrap_or(d.small_blind),
-            big_blind: self.big_blind.unwrap_or(d.big_blind),
-            starting_stack: self.starting_stack.unwrap_or(d.starting_stack),
-            action_ms: self.action_ms.unwrap_or(d.action_ms),
+        Policy {
+            config: TableConfig {
+                seats: self.seats.unwrap_or(d.seats),
+                small_blind: self.small_blind.unwrap_or(d.small_blind),
+                big_blind: self.big_blind.unwrap_or(d.big_blind),
+                starting_stack: self.starting_stack.unwrap_or(d.starting_stack),
+                action_ms: self.action_ms.unwrap_or(d.action_ms),
+            },
+            ais: self.ais.clone(),
+            idle_close_ms: self.idle_close_ms.unwrap_or(idle_close_ms),
         }
-    }
-
-    /// The table with its AIs seated, seat 0 left for the caller.
-    fn table(&self) -> Result<Table, ApiError> {
-        let config = self.config();
-        let mut table = Table::new(config).map_err(|e| match e {
-            HoldemError::Config { field, reason } => ApiError::invalid(field, reason),
-            other => other.into(),
-        })?;
-        if self.ais.len() >= config.seats {
-            return Err(ApiError::invalid(
-                "ais",
-                format!(
-                    "{} AIs at {} seats, expected at most {}",
-                    self.ais.len(),
-                    config.seats,
-                    config.seats - 1
-                ),
-            ));
-        }
-        for (i, &level) in self.ais.iter().enumerate() {
-            if !(1..=3).contains(&level) {
-                return Err(ApiError::invalid(
-                    format!("ais[{i}]"),
-                    format!("level {level}, expected 1 to 3"),
-                ));
-            }
-            let player = Player::Ai { level };
-            table = apply(
-                &table,
-                Command::Sit {
-                    seat: i + 1,
-                    player,
-                },
-                now(),
-            )?
-            .0;
-        }
-        Ok(table)
     }
 }
 
@@ -104,7 +73,8 @@ pub async fn post_table(
     if let Some(replayed) = keyed.replay(&state, &scope, StatusCode::CREATED).await? {
         return Ok(replayed);
     }
-    let table = keyed.body.table()?;
+    let policy = keyed.body.policy(state.holdem().timing().idle_close_ms);
+    policy.check()?;
     let bytes = secrets::random_bytes()?;
     let table_id = format!("h{}", &hex::encode(bytes)[..16]);
     let secret = secrets::random_bytes()?;
@@ -113,7 +83,7 @@ pub async fn post_table(
         commit: Some(selfpoker_v2::session_commit(&secret)),
         revealed: None,
     };
-    let mut live = LiveTable::new(table_id.clone(), table, session);
+    let mut live = LiveTable::open(table_id.clone(), policy, session)?;
     live.quiet_since = Some(now());
     let answer = json!({
         "table_id": table_id,

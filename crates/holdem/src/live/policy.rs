@@ -1,0 +1,123 @@
+//! A table's policy: its blinds and seats, its AIs and their levels, each
+//! turn's clock and the idle limit after which a table nobody can be dealt
+//! into closes. Bounded (docs/spec.md, "A hold'em table's policy") and fixed
+//! when the table opens: the table carries it, so a process serving the
+//! table later, whatever its own settings, plays by the same policy.
+
+use core::ops::RangeInclusive;
+
+use fairseed_core::Error;
+use fairseed_play::Millis;
+use serde::{Deserialize, Serialize};
+
+use crate::ai::Level;
+use crate::rules::{apply, Command, HoldemError, Player, Table, TableConfig};
+
+/// Each turn's clock: one second to ten minutes.
+pub const ACTION_MS: RangeInclusive<i64> = 1_000..=600_000;
+
+/// The idle limit: 100 ms to a day.
+pub const IDLE_CLOSE_MS: RangeInclusive<i64> = 100..=86_400_000;
+
+/// The largest big blind, 2^32 chips.
+pub const MAX_BIG_BLIND: u64 = 1 << 32;
+
+/// What a table plays by, fixed when it opens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Policy {
+    /// Seats, blinds, starting stack and each turn's clock.
+    pub config: TableConfig,
+    /// The AIs' levels, seated from seat 1 on (seat 0 is the opener's).
+    pub ais: Vec<u8>,
+    /// How long a table where nobody can be dealt in stays open after a
+    /// person last did something there, counted while the table is served.
+    pub idle_close_ms: i64,
+}
+
+impl Policy {
+    /// Checks every bound, naming the first field out of range (`ais[2]`,
+    /// `action_ms`, …).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the field.
+    pub fn check(&self) -> Result<(), Error> {
+        let c = &self.config;
+        if c.small_blind == 0 {
+            return Err(Error::invalid("small_blind", "0, expected at least 1"));
+        }
+        if c.big_blind > MAX_BIG_BLIND {
+            return Err(Error::invalid(
+                "big_blind",
+                format!("{}, expected at most 2^32", c.big_blind),
+            ));
+        }
+        if !ACTION_MS.contains(&c.action_ms) {
+            return Err(Error::invalid(
+                "action_ms",
+                format!(
+                    "{}, expected {} to {} (1 s to 10 min)",
+                    c.action_ms,
+                    ACTION_MS.start(),
+                    ACTION_MS.end()
+                ),
+            ));
+        }
+        if !IDLE_CLOSE_MS.contains(&self.idle_close_ms) {
+            return Err(Error::invalid(
+                "idle_close_ms",
+                format!(
+                    "{}, expected {} to {} (100 ms to a day)",
+                    self.idle_close_ms,
+                    IDLE_CLOSE_MS.start(),
+                    IDLE_CLOSE_MS.end()
+                ),
+            ));
+        }
+        c.validate().map_err(config_error)?;
+        if self.ais.len() >= c.seats {
+            return Err(Error::invalid(
+                "ais",
+                format!(
+                    "{} AIs at {} seats, expected at most {}",
+                    self.ais.len(),
+                    c.seats,
+                    c.seats - 1
+                ),
+            ));
+        }
+        for (i, &level) in self.ais.iter().enumerate() {
+            if Level::from_number(level).is_none() {
+                return Err(Error::invalid(
+                    format!("ais[{i}]"),
+                    format!("level {level}, expected 1 to 3"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The empty table of this policy with its AIs seated from seat 1 on.
+    ///
+    /// # Errors
+    /// As [`Policy::check`].
+    pub fn table(&self) -> Result<Table, Error> {
+        self.check()?;
+        let mut table = Table::new(self.config).map_err(config_error)?;
+        for (i, &level) in self.ais.iter().enumerate() {
+            let command = Command::Sit {
+                seat: i + 1,
+                player: Player::Ai { level },
+            };
+            table = apply(&table, command, Millis(0)).map_err(config_error)?.0;
+        }
+        Ok(table)
+    }
+}
+
+fn config_error(e: HoldemError) -> Error {
+    match e {
+        HoldemError::Config { field, reason } => Error::invalid(field, reason),
+        other => Error::invalid("config", other.to_string()),
+    }
+}
