@@ -2,7 +2,8 @@
 # The player page's checks, for CI and by hand (from anywhere):
 #   1. the committed wasm build (web/pkg, web/fairseed-verifier.html) is exactly
 #      what web/build.sh makes from this commit's core (skip: FAIRSEED_SKIP_WASM_CHECK=1);
-#   2. the browser tests in headless Chromium (Debian's /usr/bin/chromium,
+#   2. the page's JSDoc types, checked by TypeScript (web/tools/typecheck.mjs);
+#   3. the browser tests in headless Chromium (Debian's /usr/bin/chromium,
 #      driven by playwright-core; no browser is downloaded).
 # Screenshots land in web/test-artifacts/ (git-ignored).
 set -euo pipefail
@@ -21,6 +22,9 @@ fi
 
 echo "== web: npm ci"
 npm ci --no-audit --no-fund --loglevel=error
+
+echo "== web: JSDoc types (tsc --checkJs --noEmit)"
+node tools/typecheck.mjs
 
 echo "== web: browser tests"
 rm -rf "$web/test-artifacts"

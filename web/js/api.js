@@ -13,6 +13,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * One call to the service; resolves with the JSON answer (`raw`: the Response), throws ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {{body?: unknown, headers?: Record<string, string>, auth?: boolean, raw?: boolean}} [options]
+ */
 async function call(method, path, { body, headers, auth = true, raw = false } = {}) {
   const h = { ...(headers || {}) };
   if (body !== undefined) h['Content-Type'] = 'application/json';

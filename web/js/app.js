@@ -4,7 +4,7 @@ import { h, $, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import { loadWasm } from './wasm.js';
-import { knownValues } from './store.js';
+import { knownValues } from './known.js';
 import { errorText, useCoreCodes } from './errors.js';
 import { fmtInt } from './format.js';
 import { mountDice } from './dice.js';
@@ -18,7 +18,8 @@ import { createLog } from './receipts.js';
 
 const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables', 'table'];
 /** Opens Verify with a bet's values; set once the tabs exist. */
-let openProof = () => {};
+/** @type {(values: Record<string, unknown>) => void} */
+let openProof = (values) => {};
 
 function setupTabs(onShow) {
   const nav = $('#tabs');

@@ -17,8 +17,12 @@ function concat(a, b) {
 }
 
 /**
- * @param msg {file, start, end, chunk}; `yieldEvery` (ms) gives the thread
+ * `msg` is {file, start, end, chunk}; `yieldEvery` (ms) gives the thread
  * back between chunks when running on the page.
+ * @param {any} wasm
+ * @param {{file: Blob, start: number, end: number, chunk: number, id?: number}} msg
+ * @param {(m: object, transfer?: Transferable[]) => void} post
+ * @param {() => Promise<void>} [pause]
  */
 export async function verifyLines(wasm, msg, post, pause) {
   const bulk = new wasm.BulkVerifier();

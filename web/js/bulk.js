@@ -16,7 +16,10 @@ class PageWorker {
     this.wasm = wasm;
     this.kept = null;
     this.stopped = false;
+    /** @type {((ev: {data: any}) => void) | null} */
     this.onmessage = null;
+    /** @type {((ev: {message?: string}) => void) | null} */
+    this.onerror = null;
   }
 
   postMessage(msg) {
@@ -94,6 +97,9 @@ function join(parts, Kind) {
  * Resolves with {mode, count, counts: [valid, invalid, unreadable], statuses,
  * ms, item(i)}, where `item(i)` resolves with one record's verdict, report
  * and record.
+ * @param {any} wasm
+ * @param {Blob} blob
+ * @param {{workers?: number, onProgress?: (p: {counts: number[], done: number, total: number}) => void}} [options]
  */
 export async function verifyBlob(wasm, blob, { workers = 2, onProgress } = {}) {
   const started = performance.now();

@@ -5,7 +5,7 @@
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
-import { store } from './store.js';
+import { store, pairNumber, isCurrentPair } from './store.js';
 import { errorText, coreErrorText } from './errors.js';
 import { fmtChance, fmtInt, fmtMultiplier, fmtRoll } from './format.js';
 
@@ -21,6 +21,13 @@ export function proofOf(bet) {
   };
 }
 
+/**
+ * The Dice tab in `root`.
+ * @param {HTMLElement} root
+ * @param {{wasm: any, onBalance: (balance: unknown) => void, onBet?: (bet: any) => void, beforeBet?: () => Promise<void>,
+ *   onProof?: (values: Record<string, unknown>) => void, badges?: (receipts: any) => Node | Node[] | null}} options
+ * @returns {{refresh: () => Promise<void>}}
+ */
 export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, badges }) {
   const state = { condition: 'under', target: 4950, busy: false };
   const amount = h('input', { id: 'd-amount', type: 'number', min: 1, step: 1, value: 100, inputmode: 'numeric', 'aria-describedby': 'd-amount-error' });
@@ -89,18 +96,48 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, ba
     rollButton.disabled = state.busy;
   }
 
-  function historyRow(b) {
-    return h('tr', { class: b.win ? 'win' : 'loss', 'data-nonce': b.nonce },
-      h('td', {}, fmtInt(b.nonce)),
-      h('td', { class: 'nowrap' }, `${fmtInt(b.amount)} ${b.condition === 'under' ? '<' : '>'} ${fmtRoll(b.target)}`),
-      h('td', {}, fmtRoll(b.roll)),
-      h('td', {}, fmtInt(b.payout)),
-      h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: b.nonce }), onclick: () => onProof?.(proofOf(b)) }, t('dice.proof'))));
+  /** A bet's pair in the player's words: "current pair" or "pair 2" (numbered oldest first, as in Revealed). */
+  function pairName(pairId) {
+    const n = pairNumber(pairId);
+    return isCurrentPair(pairId) ? t('dice.pair_current', { n }) : t('dice.pair_n', { n });
   }
 
+  function historyRow(b) {
+    const won = Boolean(b.win);
+    const net = Number(b.payout) - Number(b.amount);
+    return h('tr', { class: won ? 'win' : 'loss', 'data-nonce': b.nonce, 'data-pair': b.pair_id },
+      h('td', {}, fmtInt(b.nonce)),
+      h('td', { class: 'bet-cell' }, h('span', { class: 'nowrap' }, fmtInt(b.amount)), ' ', h('span', { class: 'nowrap' }, `${b.condition === 'under' ? '<' : '>'} ${fmtRoll(b.target)}`)),
+      h('td', {}, fmtRoll(b.roll)),
+      h('td', { class: `outcome-cell ${won ? 'ok-text' : 'loss-text'}`, 'data-win': String(won) },
+        h('span', { 'aria-hidden': 'true' }, won ? '✓ ' : '✗ '),
+        h('span', { class: 'sr-only' }, `${t(won ? 'dice.won_sr' : 'dice.lost_sr')} `),
+        won ? `+${fmtInt(net)}` : `−${fmtInt(b.amount)}`),
+      h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: b.nonce, pair: pairNumber(b.pair_id) }), onclick: () => onProof?.(proofOf(b)) }, t('dice.proof'))));
+  }
+
+  /** A row that names the seed pair of the bets under it. */
+  function pairRow(pairId) {
+    return h('tr', { class: 'pair-row', 'data-pair-head': pairId }, h('th', { colspan: 5, scope: 'colgroup' }, pairName(pairId)));
+  }
+
+  /** Bets newest first, with a pair row wherever the pair changes. */
+  function drawHistory(bets) {
+    const rows = [];
+    let pair = null;
+    for (const b of bets) {
+      if (b.pair_id !== pair) rows.push(pairRow(b.pair_id));
+      pair = b.pair_id;
+      rows.push(historyRow(b));
+    }
+    clear(historyBody, rows.length ? rows : h('tr', {}, h('td', { colspan: 5, class: 'muted' }, t('dice.no_history'))));
+  }
+
+  let shownBets = [];
   async function loadHistory() {
     const page = await api.bets({ limit: 20 });
-    clear(historyBody, page.bets.length ? page.bets.map(historyRow) : h('tr', {}, h('td', { colspan: 5, class: 'muted' }, t('dice.no_history'))));
+    shownBets = page.bets;
+    drawHistory(shownBets);
   }
 
   const form = h('form', { class: 'card-panel dice', id: 'dice-form', novalidate: true },
@@ -124,6 +161,8 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, ba
     ev.preventDefault();
     const value = amountValue();
     if (state.busy || value === null) return;
+    // Where the player rolled from (the button, or Enter in the amount): the keyboard comes back there.
+    const from = document.activeElement && form.contains(document.activeElement) ? document.activeElement : rollButton;
     state.busy = true;
     rollButton.disabled = true;
     rollButton.textContent = t('dice.rolling');
@@ -136,9 +175,8 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, ba
         ' · ', h('span', { class: 'muted', 'data-nonce': bet.nonce }, t('dice.nonce', { nonce: fmtInt(bet.nonce) })),
         badges?.(bet.receipts));
       onBalance(bet.balance);
-      historyBody.prepend(historyRow(bet));
-      while (historyBody.children.length > 20) historyBody.lastChild.remove();
-      historyBody.querySelector('td[colspan]')?.parentElement.remove();
+      shownBets = [bet, ...shownBets].slice(0, 20);
+      drawHistory(shownBets);
       onBet?.(bet);
     } catch (e) {
       // Stays until the player changes something or rolls again.
@@ -147,12 +185,16 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, ba
       state.busy = false;
       rollButton.textContent = t('dice.roll');
       update();
+      // The button was disabled while rolling, which drops focus to the top of the page.
+      if (!document.activeElement || document.activeElement === document.body || document.activeElement === from) {
+        (from.disabled ? rollButton : from).focus({ preventScroll: true });
+      }
     }
   });
 
   clear(root, form, h('section', { class: 'card-panel' }, h('h2', {}, t('dice.history')),
     h('div', { class: 'table-wrap' }, h('table', { class: 'history' },
-      h('thead', {}, h('tr', {}, ['col_nonce', 'col_bet', 'col_roll', 'col_payout', 'col_proof'].map((k) => h('th', { scope: 'col' }, t(`dice.${k}`))))),
+      h('thead', {}, h('tr', {}, ['col_nonce', 'col_bet', 'col_roll', 'col_payout', 'col_proof'].map((k) => h('th', { scope: 'col', title: k === 'col_nonce' ? t('dice.col_nonce_tip') : null }, t(`dice.${k}`))))),
       historyBody))));
   update();
   return { refresh: loadHistory };

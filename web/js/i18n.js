@@ -5,20 +5,17 @@
 import { en } from '../i18n/en.js';
 import { pt } from '../i18n/pt.js';
 import { es } from '../i18n/es.js';
+import { readValue, writeValue } from './store.js';
 
 const languages = { en, pt, es };
 /** The switch's choices, each named in its own language. */
 export const LANGUAGES = [['en', 'English'], ['pt', 'Português'], ['es', 'Español']];
 /** The locale numbers and dates are written in, per language. */
 const LOCALES = { en: 'en-US', pt: 'pt-BR', es: 'es-ES' };
-const STORAGE_KEY = 'fairseed.lang';
+const STORAGE_KEY = 'lang';
 
 function stored() {
-  try {
-    return JSON.parse(localStorage.getItem(STORAGE_KEY));
-  } catch {
-    return null;
-  }
+  return readValue(STORAGE_KEY, null);
 }
 
 /** The player's stored choice, else the first of the browser's languages we speak. */
@@ -50,11 +47,8 @@ export function locale() {
 export function setLanguage(next) {
   code = next in languages ? next : 'en';
   active = languages[code];
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(code));
-  } catch {
-    // Storage disabled: the choice lasts for this page only.
-  }
+  // Storage disabled: the choice lasts for this page only.
+  writeValue(STORAGE_KEY, code);
   if (globalThis.document) document.documentElement.lang = code;
 }
 

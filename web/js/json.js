@@ -8,3 +8,10 @@ export function parseExact(text) {
     return value;
   });
 }
+
+/** JSON text of a value read by `parseExact`: a BigInt is written back digit for digit. */
+export function exactJson(value) {
+  // JSON.rawJSON (ES2025) is not in TypeScript's library yet.
+  const raw = /** @type {any} */ (JSON).rawJSON;
+  return JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? raw(v.toString()) : v));
+}

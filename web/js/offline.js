@@ -9,6 +9,7 @@ import { useCoreCodes } from './errors.js';
 
 async function start() {
   document.title = `${t('tab.verify')} — ${t('app.title')}`;
+  $('.brand h1').textContent = t('offline.heading');
   $('#tagline').textContent = t('verify.offline_help');
   $('#panel-verify').setAttribute('aria-label', t('tab.verify'));
   mountLanguageSwitch($('#lang-switch'));

@@ -16,21 +16,17 @@ import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { parseExact } from './json.js';
 import { cosignerKey, countCosignatures, saveWitnessSettings, witnessSettings } from './witnesses.js';
+import { readText, writeText } from './store.js';
 
-const KEY = 'fairseed.log_key';
-const CHECKPOINT = 'fairseed.log_checkpoint';
+const KEY = 'log_key';
+const CHECKPOINT = 'log_checkpoint';
 /** The first look for a receipt's leaf, then the pause between looks, and when to stop. */
 const FIRST_LOOK_MS = 1200;
 const NEXT_LOOK_MS = 1000;
 const GIVE_UP_MS = 60000;
 
-function read(key) {
-  try { return localStorage.getItem(key); } catch { return null; }
-}
-
-function write(key, value) {
-  try { localStorage.setItem(key, value); } catch { /* storage off: the page only forgets */ }
-}
+const read = readText;
+const write = writeText;
 
 function base64(bytes) {
   let text = '';
@@ -177,7 +173,7 @@ export function createLog(wasm, { alarm }) {
   async function getText(path) {
     const res = await fetch(path, { cache: 'no-store' });
     if (!res.ok) {
-      const err = new Error(`${path}: HTTP ${res.status}`);
+      const err = /** @type {Error & {status?: number}} */ (new Error(`${path}: HTTP ${res.status}`));
       err.status = res.status;
       throw err;
     }

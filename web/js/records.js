@@ -27,7 +27,8 @@ const STATUS = ['valid', 'invalid', 'error'];
 
 /** Hints for a record that did not verify: a seed field holding a hash, and the like. */
 function recordHints(wasm, record, knownValues) {
-  if (!record || typeof record !== 'object') return [];
+  // A hand's seed is a number the deal is drawn from, not a hex seed: the hints do not apply.
+  if (!record || typeof record !== 'object' || record.scheme === 'holdem_hand_v1') return [];
   const fields = Object.entries(record).filter(([, v]) => typeof v === 'string' || typeof v === 'number');
   const out = [];
   for (const [name, value] of fields) {

@@ -4,6 +4,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { fmtInt, fmtRoll } from './format.js';
+import { HOLDEM, holdemOutcome } from './holdem-words.js';
 
 const SUITS = { c: '♣', d: '♦', h: '♥', s: '♠' };
 const DIE_FACES = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
@@ -88,6 +89,8 @@ function proofOutcome(wasm, o, record) {
 }
 
 export function renderOutcome(wasm, scheme, outcome, record) {
+  // A hand is told as steps even when a check failed: the player sees what the record claims.
+  if (scheme === HOLDEM) return holdemOutcome(wasm, record);
   if (!outcome) return [];
   switch (scheme) {
     case 'match_seed_v2':
@@ -105,6 +108,8 @@ export function renderOutcome(wasm, scheme, outcome, record) {
         'win' in outcome ? row(t('out.win'), outcome.win ? t('out.yes') : t('out.no')) : null,
         'payout' in outcome ? row(t('out.payout_chips'), `${fmtInt(outcome.payout)} ${t('app.chips')}`) : null,
       ];
+    case HOLDEM:
+      return holdemOutcome(wasm, record);
     case 'selfpoker':
       return [
         ...(outcome.holes || []).map((ids, seat) => row(t('out.seat', { seat }), cards(wasm, 'selfpoker', ids))),

@@ -60,7 +60,7 @@ function mismatchText(m) {
 }
 
 /** The pair's latest bets, each with a link to its proof in Verify. */
-function betList(p, onProof) {
+function betList(p, onProof, number) {
   const out = h('div', { class: 'pair-bets' });
   const button = h('button', { type: 'button', class: 'link show-bets' }, t('revealed.show_bets'));
   button.addEventListener('click', async () => {
@@ -71,7 +71,7 @@ function betList(p, onProof) {
         h('thead', {}, h('tr', {}, ['col_nonce', 'col_roll', 'col_proof'].map((k) => h('th', { scope: 'col' }, t(`dice.${k}`))))),
         h('tbody', {}, page.bets.map((b) => h('tr', { 'data-nonce': b.nonce },
           h('td', {}, fmtInt(b.nonce)), h('td', {}, fmtRoll(b.roll)),
-          h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: b.nonce }),
+          h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: b.nonce, pair: number }),
             onclick: () => onProof?.({ server_seed: p.server_seed, commitment: p.commitment, client_seed: p.client_seed, nonce: b.nonce, roll: b.roll }) }, t('dice.proof'))))))));
     } catch (e) {
       clear(out, h('p', { class: 'error-text' }, errorText(e)));
@@ -118,7 +118,7 @@ function pairCard(wasm, p, number, onProof) {
       seenOk === null ? null : [h('dt', {}, t('revealed.hash_seen')), h('dd', { class: seenOk ? 'ok-text' : 'error-text' }, seenOk ? t('revealed.seen_ok') : t('revealed.seen_bad'))],
       h('dt', {}, t('revealed.client')), h('dd', {}, h('code', { class: 'client' }, p.client_seed)),
       h('dt', {}, t('revealed.bets')), h('dd', {}, fmtInt(p.bets))),
-    button, progress, status, ...betList(p, onProof));
+    button, progress, status, ...betList(p, onProof, number));
 }
 
 /** Every revealed pair of the player, newest first, page by page. */

@@ -1,27 +1,74 @@
-// What this browser remembers, in localStorage: the player's token, their own
-// client seed, every commitment seen before bets or hands, and the reveals.
+// What this browser remembers, in localStorage — the one place the page reads
+// and writes it: the player's token, their own client seed, every commitment
+// seen before bets or hands, the reveals, and each tab's own settings (the
+// language, the coach, the table, the log's pinned key and witnesses).
 // The point of keeping commitments here is that a later check compares the
 // revealed seed with what *this browser* saw, not with what the server says now.
-import { t } from './i18n.js';
+//
+// Storage may be off or full: a read then gives the fallback and a write is
+// dropped; the page still works, it only forgets.
 
 const PREFIX = 'fairseed.';
 
-function read(key, fallback) {
+/**
+ * The JSON value kept under `fairseed.<key>`, or `fallback` (none, unreadable, storage off).
+ * What was kept is whatever JSON an earlier page wrote: the caller checks its shape.
+ * @param {string} key
+ * @param {unknown} fallback
+ * @returns {any}
+ */
+export function readValue(key, fallback) {
   try {
     const raw = localStorage.getItem(PREFIX + key);
-    return raw === null ? fallback : JSON.parse(raw);
+    if (raw === null) return fallback;
+    const value = JSON.parse(raw);
+    return value === null ? fallback : value;
   } catch {
     return fallback;
   }
 }
 
-function write(key, value) {
+/**
+ * Keeps `value` as JSON under `fairseed.<key>`.
+ * @param {string} key
+ * @param {unknown} value
+ */
+export function writeValue(key, value) {
   try {
     localStorage.setItem(PREFIX + key, JSON.stringify(value));
   } catch {
     // Storage full or disabled: the page still works, it only forgets.
   }
 }
+
+/**
+ * The text kept as is under `fairseed.<key>` (a log key or a signed note), or null.
+ * @param {string} key
+ * @returns {string | null}
+ */
+export function readText(key) {
+  try {
+    return localStorage.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps `text` as is under `fairseed.<key>`.
+ * @param {string} key
+ * @param {string} text
+ */
+export function writeText(key, text) {
+  try {
+    localStorage.setItem(PREFIX + key, text);
+  } catch {
+    // Storage full or disabled: the page only forgets.
+  }
+}
+
+const read = readValue;
+const write = writeValue;
 
 export const store = {
   token: () => read('token', null),
@@ -69,19 +116,20 @@ export const store = {
   setPokerCursor: (id) => write('poker_cursor', id),
 };
 
-/** Every value the browser knows, labelled, for the wrong-value hint. */
-export function knownValues() {
-  const known = [];
+/** The pair ids this browser knows, oldest first: the player's own numbering of pairs. */
+function pairIds() {
+  return [...new Set([...Object.keys(store.seenCommitments()), ...Object.keys(store.revealedPairs())].map(Number))].sort((a, b) => a - b);
+}
+
+/** Pair `id` by the player's own numbering (1 is the first pair this browser saw). */
+export function pairNumber(id) {
+  const ids = pairIds();
+  const i = ids.indexOf(Number(id));
+  return i >= 0 ? i + 1 : ids.length + 1;
+}
+
+/** Whether pair `id` is the one being played (its seed not revealed yet). */
+export function isCurrentPair(id) {
   const current = store.currentCommitment();
-  // Pairs named by the player's own numbering (oldest first), not the service's ids.
-  const ids = [...new Set([...Object.keys(store.seenCommitments()), ...Object.keys(store.revealedPairs())].map(Number))].sort((a, b) => a - b);
-  const number = (id) => ids.indexOf(Number(id)) + 1;
-  if (current) known.push({ label: 'current', display: t('known.current'), value: current, kind: 'current' });
-  for (const [pair, c] of Object.entries(store.seenCommitments())) {
-    if (c !== current) known.push({ label: `pair ${pair} hash`, display: t('known.pair_hash', { pair: number(pair) }), value: c, kind: 'commitment' });
-  }
-  for (const [pair, p] of Object.entries(store.revealedPairs())) {
-    known.push({ label: `pair ${pair} seed`, display: t('known.pair_seed', { pair: number(pair) }), value: p.server_seed, kind: 'seed' });
-  }
-  return known;
+  return !store.revealedPairs()[id] && (current === null || store.seenCommitments()[id] === current);
 }

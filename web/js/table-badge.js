@@ -28,9 +28,11 @@ export function dealBadge(wasm, entry) {
     h('span', { 'aria-hidden': 'true' }, state === 'ok' ? '✓ ' : state === 'bad' ? '✗ ' : '… '),
     t('tables.badge'), ' · ', h('span', { class: 'badge-claim' }, text),
     h('span', { class: 'badge-pop', role: 'tooltip' },
-      h('strong', {}, t('table.badge_scheme', { scheme: entry.dealScheme || 'selfpoker' })), ' ', claim, '.',
+      h('strong', {}, t('table.badge_scheme')), ' ', claim, '.',
       h('ul', { class: 'badge-why' }, why.map((line) => h('li', {}, line))),
-      t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment)));
+      t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment),
+      // The scheme's identifier, for whoever reads the spec (a technical term: in code type, last).
+      ' ', h('code', { class: 'scheme-id' }, `(${entry.dealScheme || 'selfpoker'})`)));
 }
 
 /** `record` with the revealed session secret in its deal. */
@@ -71,7 +73,7 @@ export function derivationLine(entry) {
 export function sessionLine(session) {
   if (!session || !session.commit) return null;
   return h('p', { class: 'small tb-session', id: 'tb-session' },
-    h('span', { class: 'muted' }, t('table.session_commit', { scheme: session.scheme || V2 }), ' '),
+    h('span', { class: 'muted' }, t('table.session_commit'), ' '),
     h('code', { class: 'hex', id: 'tb-session-commit' }, session.commit),
     session.secret ? h('span', { class: 'muted', id: 'tb-session-revealed' }, ' · ', t('table.session_revealed')) : null);
 }

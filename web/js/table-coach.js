@@ -6,8 +6,9 @@
 import { h, clear } from './dom.js';
 import { t, locale } from './i18n.js';
 import { fmtInt } from './format.js';
+import { readValue, writeValue } from './store.js';
 
-const KEY = 'fairseed.coach';
+const KEY = 'coach';
 
 function pct(x) {
   return new Intl.NumberFormat(locale(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
@@ -45,9 +46,17 @@ export function seatViewOf(table, log) {
   };
 }
 
-/** The suggestion as an instruction: "Call", "Raise to 450". */
-function suggestText(action) {
-  return action.kind === 'raise_to' ? t('coach.do_raise_to', { to: fmtInt(action.to) }) : t(`coach.do_${action.kind}`);
+/**
+ * The suggestion in the words of the button that does it ("Call 100", "Bet 250",
+ * "Raise to 450"), so the advice and the action bar never disagree.
+ */
+export function suggestText(action, table, toCall) {
+  if (action.kind === 'raise_to') {
+    const facing = toCall > 0 || table.seats.some((s) => s && s.street_bet > 0);
+    return t(facing ? 'table.raise_to' : 'table.bet_to', { chips: fmtInt(action.to) });
+  }
+  if (action.kind === 'call') return t('table.call', { chips: fmtInt(toCall) });
+  return t(`table.${action.kind}`);
 }
 
 /** The reason in the player's words. */
@@ -65,21 +74,30 @@ function methodText(method) {
     : t('coach.sampled', { se: pct(method.std_error), samples: fmtInt(method.samples) });
 }
 
-export function mountCoach({ wasm, current }) {
-  let on = false;
-  try { on = JSON.parse(localStorage.getItem(KEY)) === true; } catch { /* off */ }
+/**
+ * The coach's panel, and its one-line advice for the action bar.
+ * @param {{wasm: any, current: () => {table: any, log: any[]}, onAmount?: (to: number) => void}} options
+ * @returns {{element: HTMLElement, update: () => void, line: HTMLElement}}
+ */
+export function mountCoach({ wasm, current, onAmount = (to) => {} }) {
+  const on = readValue(KEY, false) === true;
   const toggle = h('input', { type: 'checkbox', id: 'tb-coach-on', checked: on });
   const out = h('div', { id: 'tb-coach-out', 'aria-live': 'polite' });
   const element = h('section', { class: 'card-panel', id: 'tb-coach', 'aria-labelledby': 'tb-coach-title' },
     h('h2', { id: 'tb-coach-title' }, t('coach.title')),
     h('label', { class: 'check', for: 'tb-coach-on' }, toggle, t('coach.toggle')),
+    h('p', { class: 'muted small coach-where' }, t('coach.where')),
     h('p', { class: 'muted small' }, t('coach.help')),
     out);
+  // The advice in one line, drawn into the action bar (on a phone it sits there, in sight while acting).
+  const line = h('p', { class: 'coach-line small', id: 'tb-coach-line', 'aria-hidden': 'true', hidden: true });
   let lastKey = null;
+  let lastAdvice = null;
 
   function update() {
     if (!toggle.checked) {
       clear(out);
+      line.hidden = true;
       lastKey = null;
       return;
     }
@@ -87,12 +105,16 @@ export function mountCoach({ wasm, current }) {
     const view = table && seatViewOf(table, log);
     if (!view) {
       clear(out, h('p', { class: 'muted' }, t('coach.idle')));
+      line.hidden = true;
       lastKey = null;
       return;
     }
     // The same view gets the same answer: compute only when it changes.
     const key = JSON.stringify(view);
-    if (key === lastKey) return;
+    if (key === lastKey) {
+      if (lastAdvice) showLine(lastAdvice, table);
+      return;
+    }
     lastKey = key;
     const started = performance.now();
     let advice;
@@ -103,18 +125,30 @@ export function mountCoach({ wasm, current }) {
       return;
     }
     const ms = performance.now() - started;
+    lastAdvice = advice;
+    const mine = Boolean(view.raise) || (table.hand.legal && table.hand.to_act === table.you);
+    const use = advice.action.kind === 'raise_to' && mine
+      ? h('button', { type: 'button', id: 'tb-coach-use', class: 'link', onclick: () => onAmount(advice.action.to) }, t('coach.use', { chips: fmtInt(advice.action.to) }))
+      : null;
     clear(out,
       h('dl', { class: 'kv coach-kv' },
         h('dt', {}, t('coach.equity')), h('dd', { id: 'tb-equity' }, pct(advice.equity), ' ', h('span', { class: 'muted small' }, methodText(advice.method))),
-        h('dt', {}, t('coach.pot_odds')), h('dd', { id: 'tb-odds' }, advice.to_call ? t('coach.odds', { needed: pct(advice.pot_odds), call: fmtInt(advice.to_call), pot: fmtInt(advice.pot) }) : t('coach.free')),
-        h('dt', {}, t('coach.suggest')), h('dd', { id: 'tb-suggest', 'data-kind': advice.action.kind }, h('strong', {}, suggestText(advice.action)))),
+        h('dt', { title: t('coach.pot_odds_tip') }, t('coach.pot_odds')), h('dd', { id: 'tb-odds' }, advice.to_call ? t('coach.odds', { needed: pct(advice.pot_odds), call: fmtInt(advice.to_call), pot: fmtInt(advice.pot) }) : t('coach.free')),
+        h('dt', {}, t('coach.suggest')), h('dd', { id: 'tb-suggest', 'data-kind': advice.action.kind }, h('strong', {}, suggestText(advice.action, table, advice.to_call)), use ? [' ', use] : null)),
       h('p', { id: 'tb-reason' }, reasonText(advice.reason)),
       h('p', { class: 'muted small', id: 'tb-coach-ms', 'data-ms': ms.toFixed(2) }, t('coach.took', { ms: ms.toFixed(1) })));
+    showLine(advice, table);
+  }
+
+  function showLine(advice, table) {
+    line.hidden = false;
+    clear(line, h('strong', {}, `${t('coach.title')}: ${suggestText(advice.action, table, advice.to_call)}`), ' · ',
+      t('coach.line_equity', { equity: pct(advice.equity) }));
   }
 
   toggle.addEventListener('change', () => {
-    try { localStorage.setItem(KEY, JSON.stringify(toggle.checked)); } catch { /* this page only */ }
+    writeValue(KEY, toggle.checked);
     update();
   });
-  return { element, update };
+  return { element, update, line };
 }

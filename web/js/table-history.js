@@ -15,18 +15,17 @@
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { exactJson as exactText } from './json.js';
 import { store } from './store.js';
 import { card } from './render.js';
 import { fmtInt } from './format.js';
 import { dealBadge, derivationLine, verifyDerivation, V2 } from './table-badge.js';
-import { actionText } from './table-render.js';
+import { actionText, netOf, netText, seatWho } from './table-render.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** JSON text of a record parsed with exact integers: a 63-bit seed is written back digit for digit. */
-export function exactJson(value) {
-  return JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v));
-}
+export const exactJson = exactText;
 
 function cards(wasm, ids) {
   return h('span', { class: 'cards' }, (ids || []).map((id) => card(wasm, 'selfpoker', id)));
@@ -85,11 +84,8 @@ export function mountHistory({ wasm }) {
   }
 
   function resultText(record, seat) {
-    const before = (record.seats || []).find((s) => s.seat === seat);
-    const after = ((record.results && record.results.stacks) || []).find(([s]) => s === seat);
-    if (!before || !after) return '';
-    const diff = after[1] - before.stack;
-    return diff > 0 ? t('table.won', { chips: fmtInt(diff) }) : diff < 0 ? t('table.lost', { chips: fmtInt(-diff) }) : t('table.even');
+    const diff = netOf(record, seat);
+    return diff === null ? '' : netText(diff);
   }
 
   function render() {
@@ -98,22 +94,28 @@ export function mountHistory({ wasm }) {
       h('span', { class: 'hand-label' }, t('table.hand_n', { n })), ' ',
       e.commitment ? dealBadge(wasm, e) : h('span', { class: 'muted small' }, t('table.not_seen')), ' ',
       derivationLine(e), ' ',
-      h('span', { class: 'small' }, resultText(e.record, e.seat ?? mySeat)), ' ',
+      h('span', { class: 'small hand-result' }, resultText(e.record, e.seat ?? mySeat)), ' ',
       h('button', { type: 'button', class: 'link', 'data-replay': n, onclick: () => openReplay(n) }, t('table.replay')),
       e.problems.length ? h('ul', { class: 'error-text small poker-problems' }, e.problems.map((p) => h('li', {}, p))) : null))
       : h('li', { class: 'muted' }, t('table.no_hands')));
   }
 
+  /** The player's seat in a hand: the one this page saw, else the page's usual seat. */
+  const e_seat = (record) => { const e = entries.get(record.hand); return e && e.seat !== null && e.seat !== undefined ? e.seat : mySeat; };
+
   function stepView(record, steps, k) {
     const s = steps[k];
-    const who = s.action ? t('table.step_action', { seat: s.action.seat, action: actionText(s.action.action) }) : t('table.step_blinds');
+    const you = e_seat(record);
+    const who = !s.action ? t('table.step_blinds') : s.action.seat === you
+      ? t('table.step_you', { action: actionText(s.action.action, true) })
+      : t('table.step_action', { seat: s.action.seat, action: actionText(s.action.action) });
     return h('div', { class: 'replay-step', 'data-step': k },
       h('p', { class: 'step-title' }, h('strong', {}, t('table.step', { k: k + 1, n: steps.length })), ' · ', who),
       h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('table.board')), cards(wasm, s.board)),
       h('div', { class: 'out-row' }, h('span', { class: 'out-label' }, t('table.pot_label')), fmtInt(s.pot)),
-      (s.won || []).length ? h('ul', { class: 'replay-won' }, s.won.map(([seat, chips]) => h('li', {}, t('table.seat_won', { seat, chips: fmtInt(chips) })))) : null,
+      (s.won || []).length ? h('ul', { class: 'replay-won' }, s.won.map(([seat, chips]) => h('li', {}, seat === you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))) : null,
       h('ul', { class: 'replay-seats' }, s.seats.map((p) => h('li', { class: p.folded ? 'folded' : '' },
-        h('span', { class: 'replay-seat' }, t('table.seat', { seat: p.seat })), ' ', cards(wasm, p.hole), ' ',
+        h('span', { class: 'replay-seat' }, seatWho(p.seat, you)), ' ', cards(wasm, p.hole), ' ',
         h('span', { class: 'small' }, t('table.stack', { chips: fmtInt(p.stack) })),
         p.street_bet ? h('span', { class: 'small' }, ` · ${t('table.bet', { chips: fmtInt(p.street_bet) })}`) : null,
         p.folded ? h('span', { class: 'small muted' }, ` · ${t('table.folded')}`) : null))));
@@ -141,7 +143,7 @@ export function mountHistory({ wasm }) {
       h('div', { class: 'actions' }, prev, next),
       body,
       ((e.record.results && e.record.results.shown) || []).length
-        ? [h('h4', {}, t('table.showdown')), h('ul', { class: 'replay-seats' }, e.record.results.shown.map(([seat, ids]) => h('li', {}, h('span', { class: 'replay-seat' }, t('table.seat', { seat })), ' ', cards(wasm, ids))))]
+        ? [h('h4', {}, t('table.showdown')), h('ul', { class: 'replay-seats' }, e.record.results.shown.map(([seat, ids]) => h('li', {}, h('span', { class: 'replay-seat' }, seatWho(seat, e.seat ?? mySeat)), ' ', cards(wasm, ids))))]
         : null);
     go(0);
     replayBox.querySelector('#tb-replay-title').scrollIntoView({ block: 'nearest' });

@@ -17,10 +17,28 @@ function back() {
 }
 
 /** An action in the player's words: "calls", "raises to 300". */
-export function actionText(action) {
+export function actionText(action, mine = false) {
   if (!action) return '';
-  if (action.kind === 'raise_to') return t('table.did_raise', { to: fmtInt(action.to) });
-  return t(`table.did_${action.kind}`);
+  const verb = mine ? 'table.you_did_' : 'table.did_';
+  if (action.kind === 'raise_to') return t(`${verb}raise`, { to: fmtInt(action.to) });
+  return t(`${verb}${action.kind}`);
+}
+
+/** What seat `seat` ended a hand with, less what it started with (null: not in the record). */
+export function netOf(record, seat) {
+  const before = ((record && record.seats) || []).find((s) => s.seat === seat);
+  const after = ((record && record.results && record.results.stacks) || []).find(([s]) => s === seat);
+  return before && after ? Number(after[1]) - Number(before.stack) : null;
+}
+
+/** A hand's net result for the player, in the same words on the felt and in the list. */
+export function netText(diff) {
+  return diff > 0 ? t('table.won', { chips: fmtInt(diff) }) : diff < 0 ? t('table.lost', { chips: fmtInt(-diff) }) : t('table.even');
+}
+
+/** A seat as the player knows it: "You" for their own. */
+export function seatWho(seat, you) {
+  return seat === you ? t('table.you') : t('table.seat', { seat });
 }
 
 function seatName(table, seat) {
@@ -67,18 +85,21 @@ function seatBox(wasm, table, seat, place, lastActions) {
 }
 
 /** The felt's middle: hand number, street, board, pot and the deal badge. */
-function middle(wasm, table, deal) {
+function middle(wasm, table, deal, left) {
   const hand = table.hand;
   const board = hand ? hand.board : (table.last_hand && table.last_hand.board) || (deal && deal.board) || [];
   const slots = [...board.map((id) => card(wasm, 'selfpoker', id))];
+  // The player's own result of the hand just ended, the same number the hand list shows.
+  const net = !hand && table.last_hand && deal && deal.record && deal.record.hand === table.last_hand.number && table.you !== null ? netOf(deal.record, table.you) : null;
   while (slots.length < 5) slots.push(h('span', { class: 'card slot', 'aria-hidden': 'true' }, '\u00a0'));
   return h('div', { class: 'felt-middle' },
-    h('div', { class: 'small muted' }, hand ? `${t('table.hand_n', { n: hand.number })} · ${t(`table.street_${hand.street}`)}` : t('table.between_hands')),
+    h('div', { class: 'small muted', id: 'tb-felt-state' }, hand ? `${t('table.hand_n', { n: hand.number })} · ${t(`table.street_${hand.street}`)}` : left ? t('table.left') : t('table.between_hands')),
     h('div', { class: 'board cards', role: 'group', 'aria-label': t('table.board') }, slots),
     hand || !table.last_hand
       ? h('div', { class: 'pot' }, t('table.pot', { chips: fmtInt(hand ? hand.pot : 0) }))
       : h('ul', { class: 'pot-won' }, table.last_hand.pots.flatMap((p) => p.winners).map(([seat, chips]) =>
-        h('li', {}, seat === table.you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))),
+        h('li', {}, seat === table.you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))
+        .concat(net === null ? [] : [h('li', { class: 'net', id: 'tb-net' }, `${t('table.you')}: ${netText(net)}`)])),
     deal ? h('div', { id: 'tb-deal' }, dealBadge(wasm, deal)) : null);
 }
 
@@ -87,7 +108,7 @@ function middle(wasm, table, deal) {
  * shown (its commitment, and once revealed its seed and any problem);
  * `lastActions` the latest action of each seat in this hand.
  */
-export function renderTable(root, wasm, table, { deal, lastActions = {} }) {
+export function renderTable(root, wasm, table, { deal, lastActions = {}, left = false }) {
   const n = table.seats.length;
   const you = table.you ?? 0;
   // Seats from the player's own, clockwise, onto the places around the felt.
@@ -96,7 +117,7 @@ export function renderTable(root, wasm, table, { deal, lastActions = {} }) {
     const k = (i - you + n) % n;
     return seatBox(wasm, table, seat, places[Math.min(k, places.length - 1)], lastActions);
   });
-  clear(root, h('div', { class: `felt seats-${n}`, 'data-hand': table.hand ? table.hand.number : null }, middle(wasm, table, deal), seats));
+  clear(root, h('div', { class: `felt seats-${n}`, 'data-hand': table.hand ? table.hand.number : null }, middle(wasm, table, deal, left), seats));
 }
 
 /**

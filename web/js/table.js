@@ -21,32 +21,20 @@ import { renderTable, actionBar } from './table-render.js';
 import { mountCoach, actionsOf } from './table-coach.js';
 import { mountHistory } from './table-history.js';
 import { sessionLine } from './table-badge.js';
+import { readValue, writeValue } from './store.js';
 
 /** The AI levels the page asks for: two rocks, two calculators, one reader. */
 export const AI_LEVELS = [1, 2, 3, 1, 2];
-const TABLE_KEY = 'fairseed.table';
-const SEED_KEY = 'fairseed.table_seeds';
+const TABLE_KEY = 'table';
+const SEED_KEY = 'table_seeds';
 
 /** A printable client seed of 32 hex digits from the browser's CSPRNG. */
 export function newClientSeed() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function remembered(key, fallback) {
-  try {
-    return JSON.parse(localStorage.getItem(key)) ?? fallback;
-  } catch {
-    return fallback;
-  }
-}
-
-function remember(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Storage disabled: the table lasts while the page is open.
-  }
-}
+const remembered = readValue;
+const remember = writeValue;
 
 /** The client seed this browser chose for a table (chosen once, kept). */
 function clientSeedFor(tableId) {
@@ -65,7 +53,7 @@ export function mountTable(root, { wasm, badges }) {
   const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
   const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
   const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
-  const bar = h('div', { id: 'tb-actions', class: 'tb-actions' });
+  const bar = h('div', { id: 'tb-actions', class: 'tb-actions', tabindex: -1, role: 'group', 'aria-label': t('table.actions_label') });
   const start = h('button', { type: 'button', class: 'primary', id: 'tb-open', onclick: () => openNew() }, t('table.open'));
   const leave = h('button', { type: 'button', id: 'tb-leave', hidden: true, onclick: () => leaveTable() }, t('table.leave'));
   const session = h('div', { id: 'tb-session-box' });
@@ -74,7 +62,17 @@ export function mountTable(root, { wasm, badges }) {
   // them when what they cover changes.
   const logged = h('div', { id: 'tb-receipts' });
   const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {}, leaving: false, left: false, revealed: null };
-  const coach = mountCoach({ wasm, current: () => state });
+  const coach = mountCoach({
+    wasm,
+    current: () => state,
+    // "Use this amount": the coach's raise goes into the amount, and the keyboard to the raise button.
+    onAmount: (to) => {
+      state.remembered.amount = to;
+      state.lastControl = 'tb-raise';
+      draw();
+      bar.querySelector('#tb-raise')?.focus();
+    },
+  });
   const history = mountHistory({ wasm });
 
   const panel = h('section', { class: 'card-panel tb-main', id: 'tb-panel' },
@@ -117,12 +115,25 @@ export function mountTable(root, { wasm, badges }) {
     const street = table.hand && table.hand.street;
     const lastActions = {};
     for (const a of actionsOf(table, state.log)) if (a.street === street) lastActions[a.seat] = a.action;
-    renderTable(felt, wasm, table, { deal: history.current(), lastActions });
-    const focused = document.activeElement && document.activeElement.id;
-    clear(bar, actionBar(table, act, state.remembered));
+    renderTable(felt, wasm, table, { deal: history.current(), lastActions, left: state.left && table.you === null });
+    const active = document.activeElement;
+    const inBar = Boolean(active && (active === bar || bar.contains(active)));
+    if (inBar && active !== bar && active.id) state.lastControl = active.id;
+    // Focus was lost (a control the player used turned disabled, or nothing had it): it goes back to the bar.
+    const lost = inBar || !active || active === document.body || (state.focusNext && felt.contains(active)) || active === felt;
+    clear(bar, actionBar(table, act, state.remembered), coach.line);
     tick();
-    // A redraw keeps the keyboard where it was.
-    if (focused && bar.querySelector(`#${focused}`)) bar.querySelector(`#${focused}`).focus();
+    // A redraw keeps the keyboard where the player acts next: the control they last used
+    // when it can be used again, else the main button on their turn, else the bar itself
+    // (the keys F, C and R work from there, and Tab goes on into the buttons).
+    if (lost || state.focusNext) {
+      const usable = (id) => { const el = id && bar.querySelector(`#${id}`); return el && !el.disabled ? el : null; };
+      const target = usable(state.lastControl) || usable('tb-call') || (inBar || state.focusNext ? bar : null);
+      if (target) {
+        target.focus({ preventScroll: !state.focusNext });
+        if (table.you !== null) state.focusNext = false;
+      }
+    }
     coach.update();
   }
 
@@ -297,6 +308,9 @@ export function mountTable(root, { wasm, badges }) {
       state.left = false;
       state.leaving = false;
       state.revealed = null;
+      state.lastControl = null;
+      // Once seated, the keyboard goes to the table's buttons, not back to the top of the page.
+      state.focusNext = true;
       await connect(made.table_id);
     } catch (e) {
       error.textContent = errorText(e);
@@ -308,14 +322,21 @@ export function mountTable(root, { wasm, badges }) {
   /** F, C and R act when it is the player's turn and no text field has the keys. */
   document.addEventListener('keydown', (ev) => {
     if (root.hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const typing = ev.target instanceof HTMLElement && ev.target.matches('input:not([type=range]), textarea, select');
+    const on = /** @type {HTMLElement} */ (ev.target);
+    // Only a field that takes typed text keeps the letters; a checkbox, a button or a slider does not.
+    const typing = ev.target instanceof HTMLElement && (ev.target.isContentEditable
+      || ev.target.matches('textarea, select, input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=color])'));
     const key = ev.key.toLowerCase();
     if (typing && !(ev.target.id === 'tb-amount' && ev.key === 'Enter')) return;
-    const button = { f: '#tb-fold', c: '#tb-call', r: '#tb-raise', enter: ev.target.id === 'tb-amount' ? '#tb-raise' : null }[key];
+    const button = { f: '#tb-fold', c: '#tb-call', r: '#tb-raise', enter: on.id === 'tb-amount' ? '#tb-raise' : null }[key];
     const target = button && bar.querySelector(button);
     if (target && !target.disabled) {
       ev.preventDefault();
+      state.lastControl = on.id === 'tb-amount' ? 'tb-amount' : target.id;
       target.click();
+    } else if (target && state.table && state.table.you !== null) {
+      // The key is right, the moment is not: say why nothing happened.
+      error.textContent = t('table.keys_wait');
     }
   });
 

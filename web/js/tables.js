@@ -110,7 +110,7 @@ export function mountTables(root, { wasm }) {
     if (msg.type === 'hand_end') {
       const record = { scheme: 'selfpoker', commit: hand ? hand.commitment : msg.commit, seed: String(msg.seed), players: msg.players,
         outcome: { holes: msg.holes, board: msg.board } };
-      showVerdicts(wasm, JSON.stringify(record), verdicts, () => []);
+      showVerdicts(wasm, JSON.stringify(record), verdicts);
     }
   }
   async function step(id) {

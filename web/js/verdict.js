@@ -4,9 +4,10 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { renderOutcome } from './render.js';
-import { sentences } from './words.js';
+import { sentences, checkSentence } from './words.js';
 import { coreErrorText } from './errors.js';
 import { fmtInt } from './format.js';
+import { HOLDEM, holdemTitle } from './holdem-words.js';
 
 export function statusOf(verdict) {
   return verdict.error ? 'error' : verdict.valid ? 'valid' : 'invalid';
@@ -25,12 +26,15 @@ export function schemeName(scheme) {
 export function verdictCard(wasm, verdict, report, record, hints = []) {
   const status = statusOf(verdict);
   const lines = verdict.error ? [] : sentences(wasm, verdict, record);
+  // Each check under its core name (an identifier, in code type) with what it means in the
+  // player's words; core's own English sentences only behind a second, labelled "details".
   const checks = h('ul', { class: 'checks' }, (verdict.checks || []).map((c) =>
     h('li', { class: c.ok ? 'ok' : 'bad' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, c.ok ? '✓' : '✗'),
-      h('span', { class: 'sr-only' }, `${t(c.ok ? 'verify.check_ok' : 'verify.check_bad')} `), h('strong', {}, c.name), ' ', h('span', { class: 'detail' }, c.detail))));
+      h('span', { class: 'sr-only' }, `${t(c.ok ? 'verify.check_ok' : 'verify.check_bad')} `), h('code', {}, c.name), ' ',
+      h('span', { class: 'detail' }, checkSentence(wasm, verdict, record, c).text))));
   return h('article', { class: `verdict ${status}`, tabindex: -1, 'data-index': verdict.index, 'data-valid': String(verdict.valid) },
     h('p', { class: 'verdict-head' }, h('span', { class: `badge ${status}` }, t(`verify.${status}`)), ' ',
-      h('span', {}, t('verify.record', { n: fmtInt(Number(verdict.index) + 1), scheme: schemeName(verdict.scheme) }))),
+      h('span', { class: 'verdict-title' }, verdict.scheme === HOLDEM && record ? holdemTitle(record) : t('verify.record', { n: fmtInt(Number(verdict.index) + 1), scheme: schemeName(verdict.scheme) }))),
     verdict.error ? h('p', { class: 'error-text' }, coreErrorText(verdict.error)) : null,
     ...hints,
     lines.length ? h('ul', { class: 'sentences' }, lines.map((s) => h('li', { class: s.ok ? 'ok' : 'bad' },
@@ -38,7 +42,8 @@ export function verdictCard(wasm, verdict, report, record, hints = []) {
     h('div', { class: 'outcome' }, renderOutcome(wasm, verdict.scheme, verdict.outcome, record)),
     h('details', { class: 'more' }, h('summary', {}, t('verify.details')),
       h('p', { class: 'small' }, h('span', { class: 'muted' }, t('verify.scheme_id'), ' '), h('code', {}, verdict.scheme || '—')),
-      verdict.error ? h('p', { class: 'small' }, h('code', { class: 'raw-error' }, verdict.error)) : null,
       verdict.checks && verdict.checks.length ? [h('p', { class: 'small muted' }, t('verify.checks')), checks] : null,
-      report ? [h('p', { class: 'small muted' }, t('verify.report')), h('pre', { class: 'report' }, report)] : null));
+      report || verdict.error ? h('details', { class: 'more raw' }, h('summary', {}, t('verify.report')),
+        verdict.error ? h('p', { class: 'small' }, h('code', { class: 'raw-error' }, verdict.error)) : null,
+        report ? h('pre', { class: 'report', lang: 'en' }, report) : null) : null));
 }

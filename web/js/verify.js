@@ -40,7 +40,7 @@ export function verdictCards(wasm, text, record = null, hints = []) {
 /** Shows the verdicts of `text` in `out` (used by Tables for a dealt hand). */
 export function showVerdicts(wasm, text, out) {
   let record = null;
-  try { record = JSON.parse(text); } catch { /* the verdict says why */ }
+  try { record = parseExact(text); } catch { /* the verdict says why */ }
   clear(out, verdictCards(wasm, text, record));
 }
 
@@ -92,6 +92,15 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
         return;
       }
       record.outcome = { roll: roll.hundredths };
+    }
+    if (!v.server_seed) {
+      // A bet of the pair still in play: its seed is secret until the pair is changed.
+      // Not an error: say so, and how to reveal it.
+      clear(diceOut, h('div', { class: 'pending', id: 'v-not-revealed', role: 'status' },
+        h('p', {}, h('strong', {}, t('verify.not_revealed_title'))),
+        h('p', {}, t(v.commitment ? 'verify.not_revealed' : 'verify.no_seed')),
+        h('p', {}, h('a', { href: '#seeds', id: 'v-go-seeds' }, t('verify.not_revealed_link')))));
+      return;
     }
     if (!v.commitment) {
       // Without the hash there is no record to check, only a roll to compute.

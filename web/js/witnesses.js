@@ -5,8 +5,9 @@
 // them) and how many must have cosigned; a checkpoint counts a witness once,
 // and only for a line whose signature over
 // `cosignature/v1\ntime <t>\n<checkpoint text>` verifies with its key.
+import { readValue, writeValue } from './store.js';
 
-const SETTINGS = 'fairseed.log_witnesses';
+const SETTINGS = 'log_witnesses';
 
 const utf8 = new TextEncoder();
 
@@ -30,15 +31,13 @@ function sameBytes(a, b) {
 
 /** The settings kept in this browser: {keys: [vkey], min}; none set: min 0. */
 export function witnessSettings() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(SETTINGS) || 'null');
-    if (kept && Array.isArray(kept.keys) && Number.isInteger(kept.min)) return { keys: kept.keys.map(String), min: kept.min };
-  } catch { /* unreadable: as if unset */ }
+  const kept = readValue(SETTINGS, null);
+  if (kept && Array.isArray(kept.keys) && Number.isInteger(kept.min)) return { keys: kept.keys.map(String), min: kept.min };
   return { keys: [], min: 0 };
 }
 
 export function saveWitnessSettings(settings) {
-  try { localStorage.setItem(SETTINGS, JSON.stringify(settings)); } catch { /* storage off: kept for this page only */ }
+  writeValue(SETTINGS, settings);
 }
 
 /**

@@ -5,6 +5,7 @@
 // never from core's English text, which stays under "details".
 import { t } from './i18n.js';
 import { fmtInt, fmtRoll } from './format.js';
+import { HOLDEM, holdemSentence } from './holdem-words.js';
 
 const SUITS = { c: '♣', d: '♦', h: '♥', s: '♠' };
 
@@ -143,6 +144,10 @@ export function checkSentence(wasm, verdict, record, check) {
   const scheme = verdict.scheme || '';
   const name = check.name;
   let m;
+  if (scheme === HOLDEM) {
+    const said = holdemSentence(wasm, record, check);
+    if (said) return said;
+  }
   if (COMMITMENTS.has(name)) {
     const who = name === 'commit_b' ? 'b' : name === 'commit_a' ? 'a' : 'one';
     return { ok: check.ok, text: t(`check.commitment_${check.ok ? 'ok' : 'bad'}_${who}`) };

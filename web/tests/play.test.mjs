@@ -66,7 +66,7 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   for (let i = 0; i < 5; i++) {
     if (i === 3) await page.check('input[name=d-cond][value=over]', { force: true });
     await page.click('#d-roll');
-    await page.waitForFunction((n) => document.querySelectorAll('#d-history tr').length === n, i + 1);
+    await page.waitForFunction((n) => document.querySelectorAll('#d-history tr[data-nonce]').length === n, i + 1);
     nonces.push(Number(await page.getAttribute('#d-result [data-nonce]', 'data-nonce')));
     // The roll exactly as the page shows it to the player.
     shownRolls.push(/Rolled (\d{1,2}\.\d\d)/.exec(await page.textContent('#d-result'))[1]);

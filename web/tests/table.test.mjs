@@ -145,7 +145,7 @@ test('hands against five AIs: the coach answers, each deal is verified, hands re
   }
   assert.ok(steps >= 3, `${steps} steps`);
   assert.match(await page.textContent('#tb-replay .step-title'), new RegExp(`Step ${steps} of ${steps}`));
-  assert.match(await page.textContent('#tb-replay .replay-step'), /won/);
+  assert.match(await page.textContent('#tb-replay .replay-step'), /took [\d,]+ from the pot/);
   await shot(page, 'table-replay-desktop');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'table-replay-phone');

@@ -98,5 +98,6 @@ ${safe(bundle)}</script>
 </body>
 </html>
 `;
-writeFileSync(join(web, 'fairseed-verifier.html'), html);
+// The output: web/fairseed-verifier.html, or the path given (the glossary test builds a copy elsewhere).
+writeFileSync(process.argv[2] ? resolve(process.argv[2]) : join(web, 'fairseed-verifier.html'), html);
 console.log(`fairseed-verifier.html: ${order.length} modules, wasm ${wasmBytes.length} bytes, ${html.length} bytes total`);

@@ -1,0 +1,129 @@
+// Hold'em hand records (`holdem_hand_v1`) in the player's words, for Verify and
+// the offline file: each check as a sentence naming the hand and what differs,
+// and the hand itself as steps a player follows — the deal, every action, the
+// results. The steps come from the core (wasm `holdem_replay`), which deals
+// the cards from the record's seed and plays the record's actions under the
+// rules; core's English stays under "details".
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { fmtInt } from './format.js';
+import { exactJson } from './json.js';
+
+export const HOLDEM = 'holdem_hand_v1';
+
+const SUITS = { c: '♣', d: '♦', h: '♥', s: '♠' };
+
+function cardText(wasm, id) {
+  try {
+    const name = wasm.card_name('selfpoker', Number(id));
+    return `${name[0] === 'T' ? '10' : name[0]}${SUITS[name[1]] || name[1]}`;
+  } catch {
+    return '?';
+  }
+}
+
+const cardsText = (wasm, ids) => (ids || []).map((id) => cardText(wasm, id)).join(' ');
+const handOf = (record) => (record && record.hand !== undefined && record.hand !== null ? String(record.hand) : '?');
+const secretOut = (record) => Boolean(record && record.deal && record.deal.session_secret);
+
+/** A seat in words: "seat 2" (with the AI's level when the record says so). */
+function seatText(record, seat) {
+  const s = ((record && record.seats) || []).find((x) => x.seat === seat);
+  const level = s && s.player && s.player.kind === 'ai' ? s.player.level : null;
+  return level !== null && level !== undefined ? t('holdem.seat_ai', { seat, level }) : t('holdem.seat', { seat });
+}
+
+/** An action in words: "calls", "raises to 300". */
+function actionText(action) {
+  if (!action) return '';
+  if (action.kind === 'raise_to') return t('table.did_raise', { to: fmtInt(action.to) });
+  return t(`table.did_${action.kind}`);
+}
+
+/** The hand replayed by the core, or null when the record cannot be read as a hand. */
+export function holdemSteps(wasm, record) {
+  if (!record || typeof record !== 'object' || !wasm.holdem_replay) return null;
+  try {
+    // The deal's derivation is a check of its own; the steps need only the seed and the actions.
+    return JSON.parse(wasm.holdem_replay(exactJson({ ...record, deal: undefined })));
+  } catch {
+    return null;
+  }
+}
+
+/** Where the replayed results first differ from the record's, in words (null: found none). */
+function resultDifference(wasm, record, replay) {
+  const last = replay && replay.steps && replay.steps[replay.steps.length - 1];
+  const results = record && record.results;
+  if (!last || !results) return null;
+  const board = results.board || [];
+  if (JSON.stringify(board.map(Number)) !== JSON.stringify((last.board || []).map(Number))) {
+    return t('holdem.diff_board', { expected: cardsText(wasm, last.board), found: cardsText(wasm, board) || '—' });
+  }
+  for (const [seat, chips] of results.stacks || []) {
+    const replayed = (last.seats || []).find((s) => s.seat === seat);
+    if (replayed && Number(replayed.stack) !== Number(chips)) {
+      return t('holdem.diff_stack', { seat: seatText(record, seat), expected: fmtInt(replayed.stack), found: fmtInt(chips) });
+    }
+  }
+  return null;
+}
+
+/** One check of a hand record as a sentence, {ok, text}; null for a check this file does not know. */
+export function holdemSentence(wasm, record, check) {
+  const n = handOf(record);
+  const { ok } = check;
+  const detail = String(check.detail || '');
+  let m;
+  switch (check.name) {
+    case 'session_secret':
+      if (ok) return { ok, text: t('holdem.secret_ok', { n }) };
+      return { ok, text: t(secretOut(record) ? 'holdem.secret_bad' : 'holdem.secret_wait', { n }) };
+    case 'derivation':
+      if (ok) return { ok, text: t('holdem.derivation_ok', { n, count: fmtInt(Object.keys((record && record.deal && record.deal.client_seeds) || {}).length) }) };
+      if ((m = /is (\d+), the record says (\d+)/.exec(detail))) return { ok, text: t('holdem.derivation_bad', { n, expected: m[1], found: m[2] }) };
+      return { ok, text: t('holdem.derivation_seats', { n }) };
+    case 'commitment':
+      return { ok, text: t(ok ? 'holdem.commit_ok' : 'holdem.commit_bad', { n }) };
+    case 'actions':
+      if (ok) return { ok, text: t('holdem.actions_ok', { n, count: fmtInt(((record && record.actions) || []).length) }) };
+      if ((m = /with seat (\d+) to act/.exec(detail))) return { ok, text: t('holdem.actions_short', { n, seat: seatText(record, Number(m[1])) }) };
+      if ((m = /action (\d+) \(seat (\d+)\)/.exec(detail))) return { ok, text: t('holdem.actions_after', { n, k: m[1], seat: seatText(record, Number(m[2])) }) };
+      return { ok, text: t('holdem.actions_bad', { n }) };
+    case 'results': {
+      if (ok) return { ok, text: t('holdem.results_ok', { n }) };
+      const what = resultDifference(wasm, record, holdemSteps(wasm, record));
+      return { ok, text: what ? t('holdem.results_bad_what', { n, what }) : t('holdem.results_bad', { n }) };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The card's title: "Hold'em hand 3 · table t-…". */
+export function holdemTitle(record) {
+  const table = record && record.deal && record.deal.table_id;
+  return table ? t('holdem.title_table', { n: handOf(record), table }) : t('holdem.title', { n: handOf(record) });
+}
+
+/** The hand as steps: the deal, each action, the results. */
+export function holdemOutcome(wasm, record) {
+  const replay = holdemSteps(wasm, record);
+  if (!replay || !replay.steps || !replay.steps.length) return [];
+  const first = replay.steps[0];
+  const steps = [
+    h('li', {}, h('strong', {}, t('holdem.step_deal')), ' ',
+      h('ul', { class: 'holdem-seats' }, (first.seats || []).map((s) => h('li', {}, `${seatText(record, s.seat)}: ${cardsText(wasm, s.hole)} · ${t('table.stack', { chips: fmtInt(s.stack) })}${s.street_bet ? ` · ${t('table.bet', { chips: fmtInt(s.street_bet) })}` : ''}`)))),
+  ];
+  for (const s of replay.steps.slice(1)) {
+    if (!s.action) continue;
+    steps.push(h('li', {}, t('holdem.step_action', { seat: seatText(record, s.action.seat), action: actionText(s.action.action) }),
+      s.board && s.board.length ? h('span', { class: 'muted' }, ` · ${t('holdem.step_board', { cards: cardsText(wasm, s.board) })}`) : null));
+  }
+  const last = replay.steps[replay.steps.length - 1];
+  const won = (last.won || []).map(([seat, chips]) => t('holdem.took', { seat: seatText(record, seat), chips: fmtInt(chips) }));
+  steps.push(h('li', {}, h('strong', {}, t('holdem.step_results')), ' ',
+    t('holdem.step_board', { cards: cardsText(wasm, last.board) || '—' }), won.length ? ` · ${won.join(' · ')}` : '',
+    h('ul', { class: 'holdem-seats' }, (last.seats || []).map((s) => h('li', {}, t('holdem.final_stack', { seat: seatText(record, s.seat), chips: fmtInt(s.stack) }))))));
+  return [h('h3', {}, t('holdem.steps_title')), h('ol', { class: 'holdem-steps' }, steps)];
+}
