@@ -1,8 +1,11 @@
-//! Hostile input never panics the monitor or the witness: arbitrary entry
-//! bytes, entries with arbitrary fields, arbitrary request bodies.
+//! Hostile input never panics the monitor or the witness, and each is met
+//! with the refusal it calls for: bytes that are not an entry are a
+//! `BadEntry` finding at their leaf, every entry is counted and its findings
+//! name leaves of the log, a request without the log's signature is refused
+//! (400, 403 or 404), a forged tile fails the audit.
 
 use fairseed_audit::witness::{Witness, WitnessState};
-use fairseed_audit::{Checker, Entry, Kind};
+use fairseed_audit::{Checker, Entry, FindingKind, Kind};
 use proptest::prelude::*;
 
 fn kind() -> impl Strategy<Value = Kind> {
@@ -52,8 +55,21 @@ proptest! {
     #[test]
     fn arbitrary_bytes_are_findings(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let mut checker = Checker::new();
-        checker.entry_bytes(0, &bytes);
-        let _ = checker.finish();
+        checker.entry_bytes(7, &bytes);
+        let (summary, findings) = checker.finish();
+        let bad_entry_at_7 = findings
+            .first
+            .iter()
+            .any(|f| f.kind == FindingKind::BadEntry && f.leaf == Some(7));
+        if Entry::decode(&bytes).is_err() {
+            prop_assert_eq!(summary.counts.invalid, 1);
+            prop_assert_eq!(summary.counts.entries, 0);
+            prop_assert!(bad_entry_at_7, "{:?}", findings);
+        } else {
+            prop_assert_eq!(summary.counts.invalid, 0);
+            prop_assert_eq!(summary.counts.entries, 1);
+        }
+        prop_assert!(findings.total >= findings.first.len() as u64);
     }
 
     #[test]
@@ -62,14 +78,33 @@ proptest! {
         for (leaf, entry) in entries.iter().enumerate() {
             checker.entry(leaf as u64, entry);
         }
-        let _ = checker.finish();
+        let (summary, findings) = checker.finish();
+        prop_assert_eq!(summary.counts.entries, entries.len() as u64);
+        prop_assert_eq!(summary.counts.invalid, 0);
+        prop_assert!(findings.total >= findings.first.len() as u64);
+        for finding in &findings.first {
+            if let Some(leaf) = finding.leaf {
+                prop_assert!(leaf < entries.len() as u64, "{:?}", finding);
+            }
+        }
     }
 
     #[test]
     fn arbitrary_requests_are_refused(body in prop::collection::vec(any::<u8>(), 0..300), text in "old [0-9]{1,3}\n([A-Za-z0-9+/=]{0,50}\n){0,3}\n.{0,80}") {
         let witness = Witness::new("w.test/w", &[1; 32], &["fairseed.test/log+00000000+AQ==".to_owned()]);
-        let _ = witness.add_checkpoint(&WitnessState::default(), &body, 1);
-        let _ = witness.add_checkpoint(&WitnessState::default(), text.as_bytes(), 1);
+        // Neither carries a signature by the log's key, so neither can be
+        // cosigned: malformed (400), unsigned (403) or of an unknown log (404).
+        for request in [&body[..], text.as_bytes()] {
+            match witness.add_checkpoint(&WitnessState::default(), request, 1) {
+                Ok(_) => prop_assert!(false, "cosigned {:?}", String::from_utf8_lossy(request)),
+                Err(refusal) => prop_assert!(
+                    matches!(refusal.status(), 400 | 403 | 404),
+                    "{:?} for {:?}",
+                    refusal,
+                    String::from_utf8_lossy(request)
+                ),
+            }
+        }
     }
 }
 

@@ -82,7 +82,9 @@ pub struct RollArgs {
 
 #[derive(Debug, Args)]
 pub struct CommitArgs {
-    /// The server seed (64 lowercase hex digits), or `-` to read it from standard input.
+    /// The server seed (64 lowercase hex digits), or `-` to read it from standard
+    /// input. Without SEED (and without --new or --selfpoker) the seed is read from
+    /// standard input when that is a pipe or a file, never from a terminal.
     #[arg(value_name = "SEED", conflicts_with_all = ["new", "selfpoker"])]
     pub seed: Option<String>,
 

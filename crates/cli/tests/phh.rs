@@ -1,14 +1,15 @@
 //! Exported hands replayed in PokerKit (PyPI `pokerkit`), an independent
 //! implementation of the rules: its final stacks must equal ours.
 //!
-//! Without Python and PokerKit the test prints a `SKIPPED` line and passes,
-//! unless `FAIRSEED_REQUIRE_POKERKIT=1` (then it fails).
+//! Without Python and PokerKit the test is skipped visibly
+//! (`tests/support/skip.rs`), unless `FAIRSEED_REQUIRE_POKERKIT=1` (then it fails).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
 use common::{code, run, text};
 
 fn checker() -> PathBuf {
@@ -24,14 +25,10 @@ fn pokerkit_present() -> bool {
         .status()
         .is_ok_and(|s| s.success());
     if !found {
-        assert!(
-            std::env::var("FAIRSEED_REQUIRE_POKERKIT").as_deref() != Ok("1"),
-            "FAIRSEED_REQUIRE_POKERKIT=1 but `python3 -c 'import pokerkit'` fails (pip install pokerkit)"
-        );
-        // Straight to stderr: libtest captures `println!`, and a skip must show.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: PokerKit replay of exported hands (python3 with pokerkit not found; pip install pokerkit)"
+        skip::skip(
+            "PokerKit replay of exported hands",
+            "FAIRSEED_REQUIRE_POKERKIT",
+            "`python3 -c 'import pokerkit'` fails (pip install pokerkit)",
         );
     }
     found

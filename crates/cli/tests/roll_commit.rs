@@ -226,3 +226,50 @@ fn bad_arguments_exit_2_naming_the_problem() {
         );
     }
 }
+
+/// `fairseed commit` without a seed reads a piped one, and on a terminal says
+/// what it needs instead of waiting there; its help says both.
+#[test]
+fn commit_without_a_seed_reads_a_pipe_and_never_waits_on_a_terminal() {
+    let seed = "2e207db5ab126a0fd90270a9130d9cd6d6816e9afd107cbbfd3ac52bea05a602";
+    let piped = stdout(&fairseed(&["commit", "-"], format!("{seed}\n").as_bytes()));
+    assert!(piped.starts_with("commitment "), "{piped}");
+    assert_eq!(
+        stdout(&fairseed(&["commit"], format!("{seed}\n").as_bytes())),
+        piped
+    );
+
+    // A terminal on standard input: `script` (util-linux) gives the command a
+    // pseudo-terminal. Reading it would wait until `script` ends the input;
+    // the answer must come at once, naming what is missing.
+    let bin = env!("CARGO_BIN_EXE_fairseed");
+    let mut child = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &format!("'{bin}' commit"), "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    let started = std::time::Instant::now();
+    let out = loop {
+        if let Some(status) = child.try_wait().expect("script is waited on") {
+            break (status, child.wait_with_output().expect("output"));
+        }
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("fairseed commit waited on a terminal");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let (status, output) = out;
+    let said = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(status.code(), Some(2), "{said}");
+    assert!(said.contains("no server seed given"), "{said}");
+
+    let help = stdout(&fairseed(&["commit", "--help"], b""));
+    assert!(
+        help.contains("read from standard input when that is a pipe or a file"),
+        "{help}"
+    );
+}

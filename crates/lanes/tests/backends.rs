@@ -2,13 +2,18 @@
 //! lane by lane and against the FIPS 180 example digests.
 //!
 //! Its own `main` (not libtest) so that a backend this CPU cannot run is
-//! reported as SKIPPED, with the reason, and never counted as passed. The
-//! summary table goes to stderr on every run. `FAIRSEED_REQUIRE_BACKENDS=all`
-//! (or a list such as `sha256/avx512,sha512/avx2`) turns those skips into
-//! failures, for machines known to have the instructions.
+//! skipped visibly (`tests/support/skip.rs`), with the reason, and never
+//! counted as passed. The summary table goes to stderr on every run.
+//! `FAIRSEED_REQUIRE_BACKENDS=all` (or a list such as
+//! `sha256/avx512,sha512/avx2`, which `.ci/run` makes from the CPU's flags)
+//! turns those skips into failures, for machines known to have the
+//! instructions.
 
 use std::fmt::Debug;
 use std::process::ExitCode;
+
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
 
 use fairseed_lanes::{sha256, sha512, Unsupported};
 use proptest::prelude::*;
@@ -87,7 +92,7 @@ fn main() -> ExitCode {
             }
             Outcome::Skipped(why) => {
                 skipped += 1;
-                eprintln!("SKIPPED {label}: {}", why.reason);
+                skip::record(&format!("lanes backends: {label}"), why.reason);
             }
             Outcome::Failed(what) => {
                 failed += 1;

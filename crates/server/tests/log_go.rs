@@ -5,11 +5,14 @@
 //!
 //! Needs `go` and the x/mod sources in GOPATH mode (Debian: `golang-go`,
 //! `golang-golang-x-mod-dev`; `FAIRSEED_GOPATH` overrides `/usr/share/gocode`).
-//! Without them the test says SKIPPED instead of passing silently.
+//! Without them the test is skipped visibly (`tests/support/skip.rs`), or
+//! fails under `FAIRSEED_REQUIRE_GO=1`.
 
 mod common;
 #[path = "../../tlog/interop/go.rs"]
 mod go;
+
+use common::skip;
 
 use std::io::Write as _;
 use std::path::Path;

@@ -119,8 +119,12 @@ fn assert_private(db: &std::path::Path) {
 }
 
 #[cfg(not(unix))]
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
+
+#[cfg(not(unix))]
 fn assert_private(_: &std::path::Path) {
-    eprintln!("SKIPPED: file modes are a unix check");
+    skip::record("wal_bound: file modes", "file modes are a unix check");
 }
 
 async fn futures_join<T>(tasks: impl Iterator<Item = tokio::task::JoinHandle<T>>) -> Vec<T> {

@@ -4,16 +4,14 @@
 //! Needs `go` and the x/mod sources in GOPATH mode (Debian: `golang-go`,
 //! `golang-golang-x-mod-dev`; `FAIRSEED_GOPATH` overrides `/usr/share/gocode`).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The GOPATH holding `golang.org/x/mod`, or `None` after writing
-/// `SKIPPED <test>: <reason>` to the terminal (libtest captures `eprintln!`
-/// of passing tests, so it goes to the stream itself).
+/// The GOPATH holding `golang.org/x/mod`, or `None` after a visible skip
+/// (`tests/support/skip.rs`; a failure under `FAIRSEED_REQUIRE_GO=1`).
 pub fn sumdb_gopath(test: &str) -> Option<PathBuf> {
     let skip = |reason: &str| {
-        let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
+        super::skip::skip(test, "FAIRSEED_REQUIRE_GO", reason);
         None
     };
     if Command::new("go").arg("version").output().is_err() {

@@ -4,7 +4,8 @@
 //!
 //! Needs `go` and the x/mod sources in GOPATH mode (Debian: `golang-go`,
 //! `golang-golang-x-mod-dev`; `FAIRSEED_GOPATH` overrides `/usr/share/gocode`).
-//! Without them the test says SKIPPED on the terminal instead of passing silently.
+//! Without them the test is skipped visibly (`tests/support/skip.rs`), or
+//! fails under `FAIRSEED_REQUIRE_GO=1`.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -17,6 +18,8 @@ use fairseed_tlog::{
 
 #[path = "../interop/go.rs"]
 mod go;
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
 
 const ORIGIN: &str = "fairseed.example/log";
 

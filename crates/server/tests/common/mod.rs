@@ -3,7 +3,8 @@
 //! as a child (`server`), a small HTTP client over TCP (`http`), a
 //! concurrent dice load (`load`), the ledger checks those tests end with
 //! (`ledger`), an operator's table-game match (`matches`) and a live-event
-//! subscriber (`sse`), and a GET of raw bytes (`raw`).
+//! subscriber (`sse`), a GET of raw bytes (`raw`), and the workspace's one
+//! way to skip visibly (`skip`, `tests/support/skip.rs`).
 //!
 //! Each test file uses only part of it, hence the `dead_code` allowance.
 
@@ -17,6 +18,8 @@ pub mod matches;
 pub mod pg;
 pub mod raw;
 pub mod server;
+#[path = "../../../../tests/support/skip.rs"]
+pub mod skip;
 pub mod sse;
 
 /// The operator key of every test server, in process or not.

@@ -22,18 +22,17 @@ pub fn test_db_uri() -> Option<String> {
 }
 
 /// The test database URL for a test that needs PostgreSQL. Without one the
-/// test says `SKIPPED: <test>` on stderr and returns `None`; with
-/// `FAIRSEED_REQUIRE_POSTGRES=1` (CI) a missing database fails the test.
+/// test (or its PostgreSQL half) is skipped visibly (`skip::skip`) and this
+/// returns `None`; with `FAIRSEED_REQUIRE_POSTGRES=1` (CI) a missing database
+/// fails the test.
 pub fn postgres_or_skip(test: &str) -> Option<String> {
     if let Some(url) = test_db_uri() {
         return Some(url);
     }
-    assert!(
-        std::env::var("FAIRSEED_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-        "{test}: FAIRSEED_REQUIRE_POSTGRES=1 but FAIRSEED_TEST_DB_URI is not set"
-    );
-    eprintln!(
-        "SKIPPED: {test} needs PostgreSQL (set FAIRSEED_TEST_DB_URI, e.g. postgres://postgres@127.0.0.1:5432/test)"
+    super::skip::skip(
+        test,
+        "FAIRSEED_REQUIRE_POSTGRES",
+        "needs PostgreSQL (set FAIRSEED_TEST_DB_URI, e.g. postgres://postgres@127.0.0.1:5432/test)",
     );
     None
 }

@@ -1,19 +1,24 @@
 //! What the store's tests share: the PostgreSQL database to test against
 //! (or a visible skip), and fresh schema names.
 
-/// The PostgreSQL URL to test against. Without one the test says
-/// `SKIPPED: <test>` on stderr, and fails if `FAIRSEED_REQUIRE_POSTGRES=1`
-/// (CI sets it).
+#[path = "../../../../tests/support/skip.rs"]
+pub mod skip;
+
+/// The PostgreSQL URL to test against. Without one the test is skipped
+/// visibly (`skip::skip`), and fails if `FAIRSEED_REQUIRE_POSTGRES=1` (CI
+/// sets it).
 pub fn postgres_url(test: &str) -> Option<String> {
-    if let Ok(url) = std::env::var("FAIRSEED_TEST_DB_URI") {
+    if let Some(url) = std::env::var("FAIRSEED_TEST_DB_URI")
+        .ok()
+        .filter(|u| !u.is_empty())
+    {
         return Some(url);
     }
-    let why = "FAIRSEED_TEST_DB_URI is not set";
-    assert!(
-        std::env::var("FAIRSEED_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-        "{test}: FAIRSEED_REQUIRE_POSTGRES=1 but {why}"
+    skip::skip(
+        test,
+        "FAIRSEED_REQUIRE_POSTGRES",
+        "needs PostgreSQL (set FAIRSEED_TEST_DB_URI, e.g. postgres://postgres@127.0.0.1:5432/test)",
     );
-    eprintln!("SKIPPED: {test} ({why})");
     None
 }
 

@@ -1,12 +1,12 @@
-//! What a new operator and new players found in table games and chess,
-//! replayed through the real binary, on SQLite and (with
-//! `FAIRSEED_TEST_DB_URI`) on PostgreSQL:
+//! Table-game draws, chess challenges and seeks, and the record export,
+//! through the real binary, on SQLite and (with `FAIRSEED_TEST_DB_URI`) on
+//! PostgreSQL:
 //!
-//! - a retried draw with the same `Idempotency-Key` dealt again;
-//! - a chess challenge to nobody, to oneself or to `-7` was accepted, and a
-//!   seek could never be withdrawn;
-//! - the operator export repeated a record once per reader, without ids,
-//!   and players could not read the match records they played in.
+//! - a retried draw with the same `Idempotency-Key` deals once;
+//! - a chess challenge needs a real opponent (not nobody, oneself or `-7`),
+//!   and a seek can be withdrawn;
+//! - the operator export has one line per record, with its id, and players
+//!   read the match records they played in.
 
 mod common;
 
@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use common::http::{Answer, Client};
 use common::matches::{log, open_started};
-use common::pg::{test_db_uri, Schema};
+use common::pg::{postgres_or_skip, Schema};
 use common::server::{Options, Server};
 use common::{new_player, OPERATOR_KEY};
 use fairseed_core::{Commitment, ServerSeed};
@@ -28,8 +28,12 @@ fn on_every_backend(scenario: fn(&str)) {
     let server = Server::start(&Options::new(dir.path()));
     scenario(&server.addr);
     drop(server);
-    let Some(url) = test_db_uri() else {
-        eprintln!("FAIRSEED_TEST_DB_URI is not set: this scenario ran on SQLite only");
+    // libtest names each test's thread after the test.
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a scenario")
+        .to_owned();
+    let Some(url) = postgres_or_skip(&format!("{test} on PostgreSQL (it ran on SQLite)")) else {
         return;
     };
     let dir = tempfile::tempdir().expect("tempdir");
