@@ -48,6 +48,10 @@ cargo fmt --all -- --check
 echo "== cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "== no module cycle inside crates/server (the mod/use graph)"
+python3 scripts/check-module-cycles.py --self-test
+python3 scripts/check-module-cycles.py
+
 echo "== the pure crates build for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
 cargo build -p fairseed-core -p fairseed-play -p fairseed-holdem -p fairseed-tlog -p fairseed-audit --target wasm32-unknown-unknown --locked
 

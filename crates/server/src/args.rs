@@ -71,7 +71,7 @@ pub struct ServeArgs {
     /// How long (ms) a process's lease on a poker table lasts without its
     /// heartbeat: after that another process of the fleet takes the table
     /// over and rotates its session. Renewed three times per lifetime.
-    #[arg(long, env = "FAIRSEED_LEASE_TTL_MS", default_value_t = crate::fleet::DEFAULT_LEASE_TTL_MS,
+    #[arg(long, env = "FAIRSEED_LEASE_TTL_MS", default_value_t = crate::limits::DEFAULT_LEASE_TTL_MS,
           value_parser = clap::value_parser!(i64).range(300..=3_600_000))]
     pub lease_ttl_ms: i64,
 

@@ -8,99 +8,29 @@
 //!
 //! - at start it rotates the open sessions whose lease is free, expired,
 //!   or its own (the same owner id at every start: a process alone on its
-//!   database, see [`Fleet::alone`]);
+//!   database, see [`crate::Fleet::alone`]);
 //! - on every heartbeat it takes over the tables whose lease expired (their
 //!   owner stopped renewing) and rotates their session.
 //!
 //! Any process answers calls on any table (each step is a compare-and-swap
 //! on the rows); the lease only decides who rotates a session at restart.
+//! This process's owner id and lease lifetime are [`crate::Fleet`].
 
 use std::time::Duration;
 
 use fairseed_play::poker::{RotateWhy, Session};
 use fairseed_store::LeaseGrant;
 
+use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorCode};
-use crate::rounds::poker::{table_id, OPEN, SESSION_KIND, TABLE_KIND};
+use crate::rounds::poker::{OPEN, SESSION_KIND, TABLE_KIND};
+use crate::service::poker as tables;
 use crate::state::AppState;
-
-/// How long a lease lasts without a heartbeat, by default.
-pub const DEFAULT_LEASE_TTL_MS: i64 = 30_000;
-
-/// This process's place in the fleet: its owner id and the lease lifetime.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fleet {
-    owner: String,
-    ttl_ms: i64,
-}
-
-impl Fleet {
-    /// A process alone on its database (embedded SQLite): the same owner id
-    /// at every start, so a restart finds the last run's leases its own and
-    /// rotates what that run left open.
-    pub fn alone(ttl_ms: i64) -> Self {
-        Self {
-            owner: "local".into(),
-            ttl_ms,
-        }
-    }
-
-    /// One process of a fleet: a fresh random owner id.
-    ///
-    /// # Errors
-    /// The OS random generator failed.
-    pub fn member(ttl_ms: i64) -> Result<Self, ApiError> {
-        let bytes = crate::secrets::random_bytes()?;
-        Ok(Self {
-            owner: format!("p{}", hex::encode(&bytes[..12])),
-            ttl_ms,
-        })
-    }
-
-    /// The owner id this process holds leases under.
-    pub fn owner(&self) -> &str {
-        &self.owner
-    }
-
-    /// A lease's lifetime without a heartbeat.
-    pub fn ttl_ms(&self) -> i64 {
-        self.ttl_ms
-    }
-}
-
-/// Unix milliseconds from the system clock.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
-
-async fn acquire(state: &AppState, table: &str) -> Result<LeaseGrant, ApiError> {
-    let fleet = state.fleet();
-    Ok(state
-        .store()
-        .acquire_lease(&table_id(table), fleet.owner(), now_ms(), fleet.ttl_ms())
-        .await?)
-}
-
-/// Takes the lease of a table this process is opening.
-pub async fn claim(state: &AppState, table: &str) -> Result<(), ApiError> {
-    if let LeaseGrant::HeldBy(owner) = acquire(state, table).await? {
-        // Opening fails next (the table exists) unless its opener died first.
-        tracing::debug!(
-            table,
-            owner,
-            "a table being opened is leased by another process"
-        );
-    }
-    Ok(())
-}
 
 /// Rotates `table`'s session at a restart; a session rotated meanwhile by
 /// another step is left as it is.
 async fn rotate(state: &AppState, table: &str) -> Result<bool, ApiError> {
-    match crate::handlers::poker::rotate(state, table, RotateWhy::Restart).await {
+    match tables::rotate(state, table, RotateWhy::Restart).await {
         Ok(()) => Ok(true),
         Err(e) if e.is(ErrorCode::SESSION_ROTATED) || e.is(ErrorCode::NOT_FOUND) => Ok(false),
         Err(e) => Err(e),
@@ -120,11 +50,11 @@ pub async fn rotate_open_sessions(state: &AppState) -> Result<usize, ApiError> {
         let row = state.store().round(&id).await?;
         let session: Session = serde_json::from_str(&row.state).map_err(ApiError::internal)?;
         let table = session.table.as_str();
-        let [current, _] = crate::handlers::poker::current_ids(state, table).await?;
+        let [current, _] = tables::current_ids(state, table).await?;
         if current != id {
             continue;
         }
-        match acquire(state, table).await? {
+        match tables::acquire(state, table).await? {
             LeaseGrant::HeldBy(owner) => {
                 tracing::info!(table, owner, "poker session served by a live process: kept");
             }
@@ -168,7 +98,7 @@ async fn sweep(state: &AppState, unrotated: &mut Vec<String>) -> Result<usize, A
         // Our own lease expired only if our heartbeat ran late: we are alive.
         if let LeaseGrant::Granted {
             took_over_from: Some(gone),
-        } = acquire(state, table).await?
+        } = tables::acquire(state, table).await?
         {
             tracing::info!(table, gone, "took over a poker table whose process is gone");
             todo.push(table.to_owned());

@@ -10,12 +10,15 @@
 
 mod args;
 mod auth;
+pub mod clock;
 mod dice_records;
 mod error;
 pub mod events;
 pub mod fleet;
 pub mod handlers;
 mod holdem;
+mod lease;
+mod limits;
 mod listener;
 pub mod log;
 pub mod metrics;
@@ -24,6 +27,7 @@ mod rounds;
 mod router;
 mod secrets;
 mod serve;
+mod service;
 mod state;
 pub mod step;
 pub mod web;
@@ -35,10 +39,13 @@ use fairseed_store::Store;
 pub use args::{LogFormat, ServeArgs, SignupMode, DEFAULT_PORT};
 pub use auth::{OperatorAuth, Peer, PlayerAuth};
 pub use error::{ApiError, ApiJson, ApiPath, ApiQuery};
+pub use lease::Fleet;
+pub use limits::BODY_LIMIT;
 pub use ratelimit::AddressLimits;
-pub use router::{router, with_page, with_static, BODY_LIMIT, OPENAPI};
+pub use router::{router, OPENAPI};
 pub use serve::serve;
 pub use state::{AppState, ServiceOptions};
+pub use web::{with_page, with_static};
 
 /// The whole service over `state` (API plus the embedded player page at `/`), as `serve` runs it.
 pub fn app(state: AppState) -> axum::Router {

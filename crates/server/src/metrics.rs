@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::{MatchedPath, Request};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -19,7 +19,6 @@ use fairseed_store::SqliteStore;
 use http_body_util::BodyExt;
 
 use crate::listener::Connections;
-use crate::state::AppState;
 
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 12] = [
@@ -228,11 +227,11 @@ impl Metrics {
     }
 }
 
-/// `GET /metrics`.
-pub async fn get(State(state): State<AppState>) -> Response {
+/// `GET /metrics`: the counters in the Prometheus text format.
+pub fn exposition(metrics: &Metrics) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        state.metrics().render(),
+        metrics.render(),
     )
         .into_response()
 }
@@ -240,9 +239,8 @@ pub async fn get(State(state): State<AppState>) -> Response {
 /// One access line per request (method, matched route, status, latency,
 /// request id — never the query, a header value or a body, so no token or
 /// seed), and the counters behind `/metrics`.
-pub async fn access(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+pub async fn access(metrics: &Metrics, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
-    let metrics = state.metrics();
     let id = metrics.request_id(req.headers().get(REQUEST_ID));
     if let Ok(value) = HeaderValue::from_str(&id) {
         req.headers_mut().insert(REQUEST_ID, value);

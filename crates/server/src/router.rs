@@ -1,22 +1,21 @@
 //! Every route of the service, in one place.
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, Method, StatusCode, Uri};
+use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post, put};
 use axum::Router;
 
 use crate::error::ApiError;
+use crate::handlers::metrics;
 use crate::handlers::{
     chess, dice, events, health, holdem, log, matches, operator, operator_players, players, poker,
     records, seeds, selfpoker,
 };
-use crate::metrics;
+use crate::limits::BODY_LIMIT;
 use crate::state::AppState;
-use crate::web::WebRoot;
 
-/// Largest accepted request body.
-pub const BODY_LIMIT: usize = 64 * 1024;
+pub use crate::web::with_static;
 
 /// The OpenAPI document, edited by hand beside the routes; a test checks
 /// that it lists exactly the routes of [`router`], and Schemathesis checks
@@ -155,32 +154,4 @@ async fn method_not_allowed() -> ApiError {
         crate::error::ErrorCode::MethodNotAllowed,
         "this path does not take that method",
     )
-}
-
-async fn not_found() -> ApiError {
-    ApiError::not_found("path")
-}
-
-/// Mounts the player page at `/`: the files compiled into the binary, or
-/// those of `web_dir` when one is given (development). Only the page's own
-/// files are reachable (see [`crate::web::is_public`]); unknown paths,
-/// `/v1` ones included, stay JSON 404s.
-pub fn with_static(router: Router, web_dir: Option<&std::path::Path>) -> Router {
-    let root = match web_dir {
-        Some(dir) => WebRoot::Dir(dir.to_owned()),
-        None => WebRoot::Embedded,
-    };
-    with_page(router, root)
-}
-
-/// Mounts the player page from `root` at `/`.
-pub fn with_page(router: Router, root: WebRoot) -> Router {
-    let api_404 = Router::new().route("/v1/{*rest}", axum::routing::any(not_found));
-    let root = std::sync::Arc::new(root);
-    router
-        .merge(api_404)
-        .fallback(move |method: Method, uri: Uri| {
-            let root = std::sync::Arc::clone(&root);
-            async move { crate::web::serve_file(&root, &method, &uri).await }
-        })
 }

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
 use crate::args::{LogFormat, LogSwitch, ServeArgs};
-use crate::fleet::Fleet;
+use crate::lease::Fleet;
 use crate::listener::{Connections, Limits};
 use crate::log::key::LOG_KEY_FILE;
 use crate::log::LogKey;

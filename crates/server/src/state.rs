@@ -9,7 +9,9 @@ use fairseed_store::Store;
 use crate::args::SignupMode;
 use crate::error::ApiError;
 use crate::events::Hub;
-use crate::fleet::{Fleet, DEFAULT_LEASE_TTL_MS};
+use crate::holdem::Tables;
+use crate::lease::Fleet;
+use crate::limits::DEFAULT_LEASE_TTL_MS;
 use crate::log::{LogKey, Receipt, Signer};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
@@ -38,7 +40,7 @@ struct Inner {
     events: Hub,
     metrics: Metrics,
     fleet: Fleet,
-    holdem: crate::holdem::Tables,
+    holdem: Tables,
     log: Option<(Arc<LogKey>, Signer)>,
 }
 
@@ -109,7 +111,7 @@ impl AppState {
                 events: Hub::default(),
                 metrics: options.metrics,
                 fleet: options.fleet,
-                holdem: crate::holdem::Tables::new(options.holdem),
+                holdem: Tables::new(options.holdem),
                 log: options
                     .log
                     .map(|key| (Arc::clone(&key), Signer::spawn(key))),
@@ -137,7 +139,7 @@ impl AppState {
     }
 
     /// The live hold'em tables this process drives.
-    pub(crate) fn holdem(&self) -> &crate::holdem::Tables {
+    pub(crate) fn holdem(&self) -> &Tables {
         &self.inner.holdem
     }
 

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use axum::Router;
 
 use crate::error::ApiError;
 
@@ -184,6 +185,34 @@ pub async fn serve_file(root: &WebRoot, method: &Method, uri: &Uri) -> Response 
         .into_response()
 }
 
+async fn not_found() -> ApiError {
+    ApiError::not_found("path")
+}
+
+/// Mounts the player page at `/`: the files compiled into the binary, or
+/// those of `web_dir` when one is given (development). Only the page's own
+/// files are reachable (see [`is_public`]); unknown paths,
+/// `/v1` ones included, stay JSON 404s.
+pub fn with_static(router: Router, web_dir: Option<&std::path::Path>) -> Router {
+    let root = match web_dir {
+        Some(dir) => WebRoot::Dir(dir.to_owned()),
+        None => WebRoot::Embedded,
+    };
+    with_page(router, root)
+}
+
+/// Mounts the player page from `root` at `/`.
+pub fn with_page(router: Router, root: WebRoot) -> Router {
+    let api_404 = Router::new().route("/v1/{*rest}", axum::routing::any(not_found));
+    let root = std::sync::Arc::new(root);
+    router
+        .merge(api_404)
+        .fallback(move |method: Method, uri: Uri| {
+            let root = std::sync::Arc::clone(&root);
+            async move { serve_file(&root, &method, &uri).await }
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,7 +295,7 @@ mod tests {
     async fn get(root: WebRoot, method: Method, path: &str) -> (StatusCode, String, Vec<u8>) {
         use http_body_util::BodyExt as _;
         use tower::ServiceExt as _;
-        let app = crate::router::with_page(axum::Router::new(), root);
+        let app = with_page(axum::Router::new(), root);
         let req = axum::http::Request::builder()
             .method(method)
             .uri(path)

@@ -192,7 +192,7 @@ async fn sessions_left_open_rotate_at_start() {
             .status,
         StatusCode::OK
     );
-    let rotated = fairseed_server::handlers::poker::rotate_open_sessions(&h.state)
+    let rotated = fairseed_server::fleet::rotate_open_sessions(&h.state)
         .await
         .expect("rotate");
     assert_eq!(rotated, 1);
@@ -297,7 +297,7 @@ async fn a_session_leased_by_a_live_process_is_kept_a_dead_ones_rotates() {
     );
     let store = h.state.store();
     let me = h.state.fleet().owner().to_owned();
-    let now = fairseed_server::fleet::now_ms();
+    let now = fairseed_server::clock::now_ms();
     // Another process, alive for a minute, serves the table now.
     store
         .release_lease("poker_table:t6", &me)

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::{ApiError, ApiJson};
-use crate::router::BODY_LIMIT;
+use crate::limits::BODY_LIMIT;
 use crate::state::AppState;
 use crate::step;
 

@@ -8,6 +8,7 @@ pub mod holdem;
 pub mod keyed;
 pub mod log;
 pub mod matches;
+pub mod metrics;
 pub mod operator;
 pub mod operator_players;
 pub mod players;

@@ -15,56 +15,19 @@
 
 mod drive;
 pub mod rows;
+mod tables;
 pub mod ws;
 
 pub use drive::{hand_records, load, read_log, row};
+pub use tables::Tables;
 
-use std::collections::HashSet;
-use std::sync::Mutex;
 use std::time::Duration;
 
-use fairseed_holdem::live::driver::Timing;
 use fairseed_store::LeaseGrant;
 
+use crate::clock::now_ms;
 use crate::error::ApiError;
-use crate::fleet::now_ms;
 use crate::state::AppState;
-
-/// The tables this process drives, and their pace.
-#[derive(Debug)]
-pub struct Tables {
-    timing: Timing,
-    driven: Mutex<HashSet<String>>,
-}
-
-impl Tables {
-    /// No table driven yet.
-    pub fn new(timing: Timing) -> Self {
-        Self {
-            timing,
-            driven: Mutex::new(HashSet::new()),
-        }
-    }
-
-    /// The AI delay and the pause between hands.
-    pub fn timing(&self) -> Timing {
-        self.timing
-    }
-
-    /// Marks `table` driven here; `false` if it already was.
-    fn start(&self, table: &str) -> bool {
-        self.driven
-            .lock()
-            .map(|mut d| d.insert(table.to_owned()))
-            .unwrap_or(false)
-    }
-
-    fn stop(&self, table: &str) {
-        if let Ok(mut d) = self.driven.lock() {
-            d.remove(table);
-        }
-    }
-}
 
 /// Takes `table`'s lease and drives it from this process, unless another
 /// live process holds the lease or this one drives it already.

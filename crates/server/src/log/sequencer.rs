@@ -12,7 +12,7 @@ use fairseed_store::{LeaseGrant, LogStep, SignFn, StoreError, MAX_LOG_BATCH};
 use fairseed_tlog::{checkpoint, sign_checkpoint, Hash};
 
 use super::LogKey;
-use crate::fleet::now_ms;
+use crate::clock::now_ms;
 use crate::state::AppState;
 
 /// The lease only one process holds.

@@ -16,10 +16,7 @@ pub(crate) fn save<T: Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(StoreError::other)
 }
 
-/// The moment a pure step is applied at (the rules take time as an argument).
-pub(crate) fn now() -> fairseed_play::Millis {
-    fairseed_play::Millis(crate::fleet::now_ms())
-}
+pub(crate) use crate::clock::now;
 
 /// A round's unsealed secret as the server seed it is.
 pub(crate) fn unseal(

@@ -15,7 +15,8 @@ use fairseed_play::poker::{
     public_event, session_record, Event, PokerError, Session, SessionSeed, State, Table,
 };
 use fairseed_store::{
-    Commit, LoadedRound, NewRecord, NewRound, RecordOut, RoundChange, RoundWrite, SecretSeed,
+    Commit, LoadedRound, NewRecord, NewRound, RecordOut, RoundChange, RoundRow, RoundWrite,
+    SecretSeed,
 };
 use fairseed_tlog::{EntryKind, LogEntry};
 use serde::{Deserialize, Serialize};
@@ -270,5 +271,38 @@ impl PlayerIndex {
 
 /// The index round id of `player`.
 pub fn player_index_id(player: i64) -> String {
-    format!("poker_player:{player}")
+    format!("{INDEX_KIND}:{player}")
+}
+
+/// The kind of a player's index round.
+pub const INDEX_KIND: &str = "poker_player";
+
+/// The write that adds `table` to the index stored in `row`.
+pub fn remember_table(row: &RoundRow, table: &str) -> Result<RoundWrite, ApiError> {
+    let mut index: PlayerIndex = serde_json::from_str(&row.state).map_err(ApiError::internal)?;
+    index.remember(table);
+    Ok(RoundWrite {
+        id: row.id.clone(),
+        expected_version: row.version,
+        change: RoundChange {
+            state: serde_json::to_string(&index).map_err(ApiError::internal)?,
+            status: row.status.clone(),
+            ..Default::default()
+        },
+    })
+}
+
+/// The first index round of `player`, holding `table`; `unused` fills the
+/// sealed value an index does not use.
+pub fn new_index(player: i64, table: &str, unused: String) -> Result<NewRound, ApiError> {
+    let mut index = PlayerIndex::default();
+    index.remember(table);
+    Ok(NewRound {
+        id: player_index_id(player),
+        kind: INDEX_KIND.into(),
+        commitment: "-".into(),
+        secret: SecretSeed::new(unused),
+        state: serde_json::to_string(&index).map_err(ApiError::internal)?,
+        status: OPEN.into(),
+    })
 }
