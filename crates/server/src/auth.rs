@@ -43,6 +43,13 @@ fn bearer(parts: &Parts) -> Result<&str, ApiError> {
         .ok_or_else(|| ApiError::unauthorized("Authorization: expected 'Bearer <token>'"))
 }
 
+/// The hash of the request's bearer token, if it has one.
+pub(crate) fn bearer_hash(headers: &axum::http::HeaderMap) -> Option<String> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let token = value.strip_prefix("Bearer ")?.trim();
+    (!token.is_empty() && token.len() <= 256).then(|| token_hash(token))
+}
+
 /// The caller's credential hash, after taking one unit of its rate limit.
 fn limited_hash(parts: &Parts, state: &AppState) -> Result<String, ApiError> {
     let hash = token_hash(bearer(parts)?);

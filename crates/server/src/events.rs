@@ -8,7 +8,13 @@
 //! what happened through another. Each process tags its events with a
 //! random origin and skips its own when they come back.
 //!
-//! Each caller may hold [`MAX_STREAMS_PER_CALLER`] streams at once.
+//! Streams are capped by one rule for SSE and WebSocket alike
+//! ([`Hub::open_stream`]): per caller ([`MAX_STREAMS_PER_CALLER`] for a
+//! token or the operator key, [`MAX_STREAMS_PER_ADDRESS`] for spectators
+//! without one, keyed by their address) and per topic
+//! ([`MAX_STREAMS_PER_TOPIC`]). A stream opened with a token ends within a
+//! second once the token is revoked or rotated ([`Hub::revoke_token`]), in
+//! every process.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -16,7 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use fairseed_store::{Store, StoreResult};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, watch};
 
 /// Events kept per topic for a slow subscriber before it misses some.
 const BUFFER: usize = 512;
@@ -26,6 +32,74 @@ const OUTBOX_BATCH: usize = 256;
 
 /// Open event streams one caller (a player's token, or the operator) may hold.
 pub const MAX_STREAMS_PER_CALLER: usize = 8;
+
+/// Open streams one address may hold without a token (spectators: many
+/// people may share one address behind a NAT).
+pub const MAX_STREAMS_PER_ADDRESS: usize = 256;
+
+/// Open streams one topic (one table, one match) may have, every caller
+/// together.
+pub const MAX_STREAMS_PER_TOPIC: usize = 1024;
+
+/// The topic on which a revoked token's hash crosses processes.
+const REVOKED_TOPIC: &str = "internal:token_revoked";
+
+/// Who holds a stream, for its cap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamCaller {
+    /// A player, by id.
+    Player(i64),
+    /// The operator.
+    Operator,
+    /// No token: a spectator, keyed by its address (`None`: in process).
+    Address(Option<std::net::IpAddr>),
+}
+
+impl StreamCaller {
+    fn key(&self) -> String {
+        match self {
+            Self::Player(id) => format!("player:{id}"),
+            Self::Operator => "operator".to_owned(),
+            Self::Address(Some(ip)) => format!("address:{}", crate::ratelimit::address_key(*ip)),
+            Self::Address(None) => "address:local".to_owned(),
+        }
+    }
+
+    fn cap(&self) -> usize {
+        match self {
+            Self::Address(_) => MAX_STREAMS_PER_ADDRESS,
+            _ => MAX_STREAMS_PER_CALLER,
+        }
+    }
+}
+
+/// Why a stream was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamRefusal {
+    /// The caller holds its most.
+    Caller(usize),
+    /// The topic has its most.
+    Topic(usize),
+}
+
+impl StreamRefusal {
+    /// The refusal as the API answers it (`429 too_many_streams`).
+    pub fn error(self) -> crate::error::ApiError {
+        let message = match self {
+            Self::Caller(n) => {
+                format!("at most {n} live streams may be open at once per caller; close one first")
+            }
+            Self::Topic(n) => {
+                format!("this table or topic has its most live streams ({n}); try later")
+            }
+        };
+        crate::error::ApiError::new(
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            crate::error::ErrorCode::TooManyStreams,
+            message,
+        )
+    }
+}
 
 /// Who may receive an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,7 +142,10 @@ pub struct Hub {
 #[derive(Debug, Default)]
 struct Inner {
     topics: Mutex<Topics>,
+    /// Open streams per caller key and per topic (`topic:` prefixed).
     streams: Mutex<HashMap<String, usize>>,
+    /// A sender per token hash some stream was opened with: `true` once revoked.
+    tokens: Mutex<HashMap<String, watch::Sender<bool>>>,
     /// Events for other processes, sent in publish order (PostgreSQL only).
     outbox: OnceLock<mpsc::UnboundedSender<String>>,
     /// This process's tag on the events it relays.
@@ -82,20 +159,22 @@ struct Topics {
     sweep_at: usize,
 }
 
-/// The open-stream slot of one caller; given back when dropped.
+/// The open-stream slot of one caller on one topic; given back when dropped.
 #[derive(Debug)]
 pub struct StreamSlot {
     hub: Hub,
-    caller: String,
+    keys: [String; 2],
 }
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
         let mut streams = lock(&self.hub.inner.streams);
-        if let Some(n) = streams.get_mut(&self.caller) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                streams.remove(&self.caller);
+        for key in &self.keys {
+            if let Some(n) = streams.get_mut(key) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    streams.remove(key);
+                }
             }
         }
     }
@@ -141,6 +220,12 @@ impl Hub {
 
     /// Hands an event to this process's subscribers of its topic.
     fn deliver(&self, event: Event) {
+        if event.topic == REVOKED_TOPIC {
+            if let Some(hash) = event.body["token_hash"].as_str() {
+                self.revoke_here(hash);
+            }
+            return;
+        }
         let mut topics = lock(&self.inner.topics);
         if let Some(tx) = topics.senders.get(&event.topic) {
             let topic = event.topic.clone();
@@ -150,18 +235,61 @@ impl Hub {
         }
     }
 
-    /// Takes one of `caller`'s stream slots; `None` when all are in use.
-    pub fn open_stream(&self, caller: String) -> Option<StreamSlot> {
+    /// Takes one of `caller`'s stream slots on `topic`, or says which cap
+    /// is reached.
+    ///
+    /// # Errors
+    /// The caller's cap or the topic's.
+    pub fn open_stream(
+        &self,
+        caller: &StreamCaller,
+        topic: &str,
+    ) -> Result<StreamSlot, StreamRefusal> {
         let mut streams = lock(&self.inner.streams);
-        let n = streams.entry(caller.clone()).or_insert(0);
-        if *n >= MAX_STREAMS_PER_CALLER {
-            return None;
+        let keys = [caller.key(), format!("topic:{topic}")];
+        let held = |key: &str| streams.get(key).copied().unwrap_or(0);
+        if held(&keys[0]) >= caller.cap() {
+            return Err(StreamRefusal::Caller(caller.cap()));
         }
-        *n += 1;
-        Some(StreamSlot {
+        if held(&keys[1]) >= MAX_STREAMS_PER_TOPIC {
+            return Err(StreamRefusal::Topic(MAX_STREAMS_PER_TOPIC));
+        }
+        for key in &keys {
+            *streams.entry(key.clone()).or_insert(0) += 1;
+        }
+        Ok(StreamSlot {
             hub: self.clone(),
-            caller,
+            keys,
         })
+    }
+
+    /// Turns `true` when the token hashing to `token_hash` is revoked or
+    /// rotated away, here or in another process.
+    pub fn token_watch(&self, token_hash: &str) -> watch::Receiver<bool> {
+        let mut tokens = lock(&self.inner.tokens);
+        if tokens.len() >= 1024 {
+            tokens.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        tokens
+            .entry(token_hash.to_owned())
+            .or_insert_with(|| watch::channel(false).0)
+            .subscribe()
+    }
+
+    /// Ends every stream opened with the token hashing to `token_hash`, in
+    /// this process and (when connected) every other.
+    pub fn revoke_token(&self, token_hash: &str) {
+        self.publish(
+            REVOKED_TOPIC,
+            Audience::Operator,
+            serde_json::json!({ "token_hash": token_hash }),
+        );
+    }
+
+    fn revoke_here(&self, token_hash: &str) {
+        if let Some(tx) = lock(&self.inner.tokens).remove(token_hash) {
+            let _ = tx.send(true);
+        }
     }
 
     /// A new subscription to one topic.
@@ -318,13 +446,63 @@ mod tests {
     #[test]
     fn streams_per_caller_are_capped_and_given_back() {
         let hub = Hub::default();
+        let one = StreamCaller::Player(1);
         let slots: Vec<_> = (0..MAX_STREAMS_PER_CALLER)
-            .map(|_| hub.open_stream("player:1".into()).expect("slot"))
+            .map(|i| hub.open_stream(&one, &format!("t{i}")).expect("slot"))
             .collect();
-        assert!(hub.open_stream("player:1".into()).is_none(), "cap reached");
-        assert!(hub.open_stream("player:2".into()).is_some(), "per caller");
+        assert_eq!(
+            hub.open_stream(&one, "t9").map(|_| ()),
+            Err(StreamRefusal::Caller(MAX_STREAMS_PER_CALLER)),
+            "cap reached across topics"
+        );
+        assert!(
+            hub.open_stream(&StreamCaller::Player(2), "t0").is_ok(),
+            "per caller"
+        );
         drop(slots);
-        assert!(hub.open_stream("player:1".into()).is_some(), "given back");
+        assert!(hub.open_stream(&one, "t0").is_ok(), "given back");
+    }
+
+    #[test]
+    fn spectators_share_an_address_cap_and_a_topic_has_its_own() {
+        let hub = Hub::default();
+        let nat = StreamCaller::Address(Some("10.0.0.1".parse().expect("ip")));
+        let slots: Vec<_> = (0..MAX_STREAMS_PER_ADDRESS)
+            .map(|_| hub.open_stream(&nat, "holdem:a").expect("slot"))
+            .collect();
+        assert_eq!(
+            hub.open_stream(&nat, "holdem:b").map(|_| ()),
+            Err(StreamRefusal::Caller(MAX_STREAMS_PER_ADDRESS))
+        );
+        let mut more = Vec::new();
+        for i in 0.. {
+            let caller = StreamCaller::Player(i);
+            match hub.open_stream(&caller, "holdem:a") {
+                Ok(slot) => more.push(slot),
+                Err(refused) => {
+                    assert_eq!(refused, StreamRefusal::Topic(MAX_STREAMS_PER_TOPIC));
+                    break;
+                }
+            }
+        }
+        assert_eq!(slots.len() + more.len(), MAX_STREAMS_PER_TOPIC);
+        assert!(hub
+            .open_stream(&StreamCaller::Player(-1), "holdem:b")
+            .is_ok());
+    }
+
+    #[test]
+    fn a_revoked_token_turns_its_watches() {
+        let hub = Hub::default();
+        let a = hub.token_watch("a");
+        let b = hub.token_watch("b");
+        hub.revoke_token("a");
+        assert!(*a.borrow(), "revoked");
+        assert!(!*b.borrow(), "another token");
+        assert!(
+            !*hub.token_watch("a").borrow(),
+            "a new watch of a new grant"
+        );
     }
 
     #[test]

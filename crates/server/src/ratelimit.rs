@@ -140,7 +140,7 @@ impl AddressLimiter {
 }
 
 /// The bucket key of an address: IPv4 whole, IPv6 by its /64.
-fn address_key(ip: IpAddr) -> String {
+pub(crate) fn address_key(ip: IpAddr) -> String {
     match ip {
         IpAddr::V4(v4) => v4.to_string(),
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

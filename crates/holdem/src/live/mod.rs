@@ -16,6 +16,7 @@ mod message;
 pub mod policy;
 pub mod sealed;
 mod view;
+pub mod wire;
 
 use fairseed_core::selfpoker_v2;
 use fairseed_play::{Code, Millis, PlayerId, RuleViolation};
@@ -134,7 +135,8 @@ impl SessionEnd {
 /// What a person asks of the table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
-    /// Take `seat`, giving a client seed (printable ASCII, 1 to 64 characters).
+    /// Take `seat`, giving a client seed (1 to 64 bytes of printable text,
+    /// as every chosen client seed: `ClientSeed::parse_chosen`).
     Sit {
         /// The seat.
         seat: usize,
@@ -327,7 +329,7 @@ pub fn request(
         if let Some(at) = seated {
             return Err(LiveError::AlreadySeated(at));
         }
-        fairseed_core::ClientSeed::parse_field(&client_seed, "client_seed")
+        fairseed_core::ClientSeed::parse_chosen(&client_seed, "client_seed")
             .map_err(|e| LiveError::ClientSeed(e.to_string()))?;
         let human = Player::Human { id: player };
         let (mut next, messages) = apply(

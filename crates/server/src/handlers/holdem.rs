@@ -180,7 +180,8 @@ pub async fn get_ws(
         ))
     })?;
     Ok(upgrade
-        .max_message_size(ws::MAX_MESSAGE)
+        .max_message_size(ws::MAX_READ)
+        .max_frame_size(ws::MAX_READ)
         .on_upgrade(move |socket| ws::serve(socket, state, table, peer))
         .into_response())
 }

@@ -3,24 +3,37 @@
 //! A browser cannot send headers, so the first message authenticates:
 //! `{"type":"hello","token":…,"after":…}` (no token: a spectator). The
 //! server then sends the public messages after `after` from the table's log
-//! and a `state` (the viewer's [`view`]); after every change, the messages
-//! the viewer has not had and a new `state`. A client message with an `id`
-//! is answered `ack` or `error` with that id; a repeated id gets the same
-//! answer and is applied once (the key is stored with the change).
+//! (at most [`MAX_BACKLOG`]; beyond, a `backlog` message says what was
+//! skipped and where to read it) and a `state` (the viewer's [`view`]);
+//! after every change, the messages the viewer has not had and a new
+//! `state`. Messages both ways are `fairseed_holdem::live::wire`'s, whose
+//! JSON Schema is `docs/holdem-ws.schema.json`.
+//!
+//! A client message with an `id` is answered `ack` or `error` with that id;
+//! a repeated id with the same message gets the same answer and is applied
+//! once (the key is stored with the change); with another message,
+//! `idempotency_mismatch`, on this connection or any other.
+//!
+//! One input rule with the rest of the service: every client message costs
+//! one unit of its caller's rate limit (the token's, or the address's for a
+//! spectator), as a request would; a message over [`MAX_MESSAGE`] bytes
+//! closes the socket with 1009, a binary one with 1003, and revoking or
+//! rotating the player's token with 1008, each with its reason.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::ws::{Message as WsMessage, WebSocket};
+use axum::extract::ws::{close_code, CloseFrame, Message as WsMessage, WebSocket};
+use fairseed_holdem::live::wire::{ClientBody, ClientMessage, ServerMessage};
 use fairseed_holdem::live::{self, view, Request};
-use fairseed_holdem::Action;
 use fairseed_play::Viewer;
 use fairseed_store::{Idempotent, Refusal};
-use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::events::StreamCaller;
 use crate::state::AppState;
 use crate::step;
 
@@ -33,21 +46,26 @@ const PING_EVERY: Duration = Duration::from_secs(30);
 /// Time a client has to say hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Longest client message id.
-const MAX_ID: usize = 64;
-
 /// Answers remembered per connection (errors included), newest kept.
 const MAX_ANSWERS: usize = 256;
 
 /// Largest client message, bytes.
 pub const MAX_MESSAGE: usize = 16 * 1024;
 
+/// Largest message the socket reads at all before failing the connection:
+/// one between [`MAX_MESSAGE`] and this is refused with 1009 and a reason.
+pub const MAX_READ: usize = 4 * MAX_MESSAGE;
+
+/// Most log messages one sync sends; a resume from further back gets a
+/// `backlog` message instead of the older ones.
+pub const MAX_BACKLOG: u64 = 256;
+
 /// One viewer's connection.
 struct Conn {
     state: AppState,
     table: String,
     player: Option<i64>,
-    /// The rate limit's key: the player's token hash.
+    /// The rate limit's key: the player's token hash, or the address.
     limit_key: Option<String>,
     /// The last `seq` this viewer was sent.
     sent: u64,
@@ -56,19 +74,54 @@ struct Conn {
     /// first state, a new hand, a hand's end, the session's end), not with
     /// every move.
     receipted: Vec<String>,
-    answers: HashMap<String, String>,
+    /// Per id: the message it came with (canonical) and its answer.
+    answers: HashMap<String, (String, String)>,
 }
 
-fn error_json(id: Option<&str>, e: &ApiError) -> String {
-    json!({"type": "error", "id": id, "code": e.code(), "message": e.message()}).to_string()
+/// The hello, read: who is watching and from where.
+struct Greeted {
+    player: Option<i64>,
+    token_hash: Option<String>,
+    after: Option<u64>,
 }
 
-fn invalid(field: &str, reason: &str) -> ApiError {
-    ApiError::invalid(field, reason)
+fn error_text(id: Option<&str>, e: &ApiError) -> String {
+    ServerMessage::Error {
+        id: id.map(str::to_owned),
+        code: e.code().to_owned(),
+        message: e.message().to_owned(),
+        field: None,
+    }
+    .to_text()
+}
+
+fn ack_text(id: Option<&str>) -> String {
+    ServerMessage::Ack {
+        id: id.map(str::to_owned),
+    }
+    .to_text()
 }
 
 async fn send(socket: &mut WebSocket, text: String) -> bool {
     socket.send(WsMessage::Text(text.into())).await.is_ok()
+}
+
+/// Closes with `code` and `reason` (a reason is at most 123 bytes).
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let _ = socket.send(WsMessage::Close(Some(frame))).await;
+}
+
+/// What the socket gave.
+enum Incoming {
+    Text(String),
+    /// Over [`MAX_MESSAGE`].
+    TooBig,
+    Binary,
+    Gone,
 }
 
 /// Serves one connection until it closes.
@@ -78,41 +131,52 @@ pub async fn serve(
     table: String,
     peer: Option<SocketAddr>,
 ) {
-    let hello = match tokio::time::timeout(HELLO_TIMEOUT, next_text(&mut socket)).await {
-        Ok(Some(text)) => text,
-        Ok(None) => return,
+    let hello = match tokio::time::timeout(HELLO_TIMEOUT, next(&mut socket)).await {
+        Ok(Incoming::Text(text)) => text,
+        Ok(other) => return refuse(&mut socket, other).await,
         Err(_) => {
             let e = ApiError::bad_request("hello: expected within 10 s of connecting");
-            send(&mut socket, error_json(None, &e)).await;
+            send(&mut socket, error_text(None, &e)).await;
             return;
         }
     };
-    let (player, limit_key, after) = match greet(&state, &hello, peer).await {
+    let greeted = match greet(&state, &hello, peer).await {
         Ok(greeted) => greeted,
         Err((id, e)) => {
-            send(&mut socket, error_json(id.as_deref(), &e)).await;
+            send(&mut socket, error_text(id.as_deref(), &e)).await;
             return;
         }
     };
-    let caller = match (player, peer) {
-        (Some(id), _) => format!("player:{id}"),
-        (None, Some(addr)) => format!("spectator:{}", addr.ip()),
-        (None, None) => "spectator".to_owned(),
+    let caller = match greeted.player {
+        Some(id) => StreamCaller::Player(id),
+        None => StreamCaller::Address(peer.map(|p| p.ip())),
     };
-    let Some(_slot) = state.events().open_stream(caller) else {
-        let e = ApiError::new(
-            axum::http::StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::TooManyStreams,
-            "too many live streams open at once; close one first",
-        );
-        send(&mut socket, error_json(None, &e)).await;
-        return;
+    let topic = rows::topic(&table);
+    let _slot = match state.events().open_stream(&caller, &topic) {
+        Ok(slot) => slot,
+        Err(refused) => {
+            send(&mut socket, error_text(None, &refused.error())).await;
+            return;
+        }
     };
-    let mut changes = state.events().subscribe(&rows::topic(&table));
+    let mut revoked = match &greeted.token_hash {
+        Some(hash) => state.events().token_watch(hash),
+        // A spectator's never turns.
+        None => watch::channel(false).1,
+    };
+    let mut changes = state.events().subscribe(&topic);
+    let limit_key = match (&greeted.token_hash, peer) {
+        (Some(hash), _) => Some(hash.clone()),
+        (None, Some(peer)) => Some(format!(
+            "address:{}",
+            crate::ratelimit::address_key(peer.ip())
+        )),
+        (None, None) => None,
+    };
     let mut conn = Conn {
         state,
         table,
-        player,
+        player: greeted.player,
         limit_key,
         sent: 0,
         receipted: Vec::new(),
@@ -121,11 +185,11 @@ pub async fn serve(
     let first = match drive::load(&conn.state, &conn.table).await {
         Ok(loaded) => loaded.live.seq,
         Err(e) => {
-            send(&mut socket, error_json(None, &e)).await;
+            send(&mut socket, error_text(None, &e)).await;
             return;
         }
     };
-    conn.sent = after.map_or(first, |a| a.min(first));
+    conn.sent = greeted.after.map_or(first, |a| a.min(first));
     if !conn.sync(&mut socket).await {
         return;
     }
@@ -137,8 +201,14 @@ pub async fn serve(
                     return;
                 }
             }
-            incoming = next_text(&mut socket) => {
-                let Some(text) = incoming else { return };
+            () = until_revoked(&mut revoked) => {
+                close(&mut socket, close_code::POLICY, "token revoked or rotated").await;
+                return;
+            }
+            incoming = next(&mut socket) => {
+                let Incoming::Text(text) = incoming else {
+                    return refuse(&mut socket, incoming).await;
+                };
                 let answer = conn.handle(&text).await;
                 if !send(&mut socket, answer).await {
                     return;
@@ -158,107 +228,106 @@ pub async fn serve(
     }
 }
 
-/// The next text message; `None` when the socket closed or failed.
-async fn next_text(socket: &mut WebSocket) -> Option<String> {
+/// Returns once the watched token is revoked; never for a spectator's.
+async fn until_revoked(revoked: &mut watch::Receiver<bool>) {
+    if revoked.wait_for(|r| *r).await.map(|_| ()).is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Ends a connection that gave something other than a text message.
+async fn refuse(socket: &mut WebSocket, incoming: Incoming) {
+    match incoming {
+        Incoming::TooBig => {
+            close(
+                socket,
+                close_code::SIZE,
+                "message over 16384 bytes; a client message is at most 16384",
+            )
+            .await;
+        }
+        Incoming::Binary => {
+            close(
+                socket,
+                close_code::UNSUPPORTED,
+                "binary messages are not read; send JSON text",
+            )
+            .await;
+        }
+        Incoming::Text(_) | Incoming::Gone => {}
+    }
+}
+
+/// The next message that matters (pings and pongs are skipped).
+async fn next(socket: &mut WebSocket) -> Incoming {
     loop {
-        match socket.recv().await? {
-            Ok(WsMessage::Text(text)) => return Some(text.to_string()),
-            Ok(WsMessage::Close(_)) | Err(_) => return None,
-            Ok(_) => {}
+        match socket.recv().await {
+            Some(Ok(WsMessage::Text(text))) if text.len() > MAX_MESSAGE => return Incoming::TooBig,
+            Some(Ok(WsMessage::Text(text))) => return Incoming::Text(text.to_string()),
+            Some(Ok(WsMessage::Binary(_))) => return Incoming::Binary,
+            Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => {}
+            // Over even the read limit: the reader failed, the close may
+            // still go out.
+            Some(Err(e)) if e.to_string().contains("too long") => return Incoming::TooBig,
+            Some(Ok(WsMessage::Close(_)) | Err(_)) | None => return Incoming::Gone,
         }
     }
 }
 
-/// Reads the hello: the viewer (a player, or a spectator), the key of its
-/// rate limit, and `after`.
+/// A client message's parse failure as the API answers it.
+fn wire_error(e: fairseed_holdem::live::wire::WireError) -> ApiError {
+    if e.field == "message" {
+        ApiError::bad_request(format!("message: {}", e.reason))
+    } else {
+        ApiError::invalid(e.field, e.reason)
+    }
+}
+
+/// Reads the hello: the viewer (a player, or a spectator), its token's
+/// hash, and `after`.
 async fn greet(
     state: &AppState,
     text: &str,
     peer: Option<SocketAddr>,
-) -> Result<(Option<i64>, Option<String>, Option<u64>), (Option<String>, ApiError)> {
-    let (id, message) = parse(text).map_err(|e| (None, e))?;
-    let fail = |e| (id.clone(), e);
-    if message["type"] != "hello" {
-        return Err(fail(invalid("type", "the first message must be a hello")));
-    }
-    let after = match &message["after"] {
-        Value::Null => None,
-        v => Some(
-            v.as_u64()
-                .ok_or_else(|| fail(invalid("after", "expected a seq (0 or more) or null")))?,
-        ),
+) -> Result<Greeted, (Option<String>, ApiError)> {
+    let message = ClientMessage::parse(text).map_err(|e| (e.id.clone(), wire_error(e)))?;
+    let ClientBody::Hello(hello) = message.body else {
+        return Err((
+            message.id,
+            ApiError::invalid("type", "the first message must be a hello"),
+        ));
     };
-    match &message["token"] {
-        Value::Null => Ok((None, None, after)),
-        Value::String(token) => {
-            let player = crate::auth::player_of_token(state, token, peer)
-                .await
-                .map_err(fail)?;
-            Ok((Some(player), Some(crate::secrets::token_hash(token)), after))
-        }
-        _ => Err(fail(invalid("token", "expected a player token or null"))),
-    }
-}
-
-/// A client message and its `id`.
-fn parse(text: &str) -> Result<(Option<String>, Value), ApiError> {
-    let message: Value =
-        serde_json::from_str(text).map_err(|_| ApiError::bad_request("message: not JSON"))?;
-    if !message.is_object() {
-        return Err(ApiError::bad_request("message: expected a JSON object"));
-    }
-    let id = match &message["id"] {
-        Value::Null => None,
-        Value::String(id) if (1..=MAX_ID).contains(&id.len()) => Some(id.clone()),
-        _ => return Err(invalid("id", "expected a string of 1 to 64 characters")),
+    let Some(token) = hello.token else {
+        return Ok(Greeted {
+            player: None,
+            token_hash: None,
+            after: hello.after,
+        });
     };
-    Ok((id, message))
-}
-
-/// The request a client message asks for.
-fn request(message: &Value) -> Result<Request, ApiError> {
-    let kind = message["type"].as_str().unwrap_or_default();
-    Ok(match kind {
-        "sit" => Request::Sit {
-            seat: message["seat"]
-                .as_u64()
-                .and_then(|s| usize::try_from(s).ok())
-                .ok_or_else(|| invalid("seat", "expected a seat number"))?,
-            client_seed: message["client_seed"]
-                .as_str()
-                .ok_or_else(|| invalid("client_seed", "expected a string"))?
-                .to_owned(),
-        },
-        "act" => Request::Act(action(&message["action"])?),
-        "sit_out" => Request::SitOut,
-        "sit_in" => Request::SitIn,
-        "top_up" => Request::TopUp,
-        "leave" => Request::Leave,
-        _ => {
-            return Err(invalid(
-                "type",
-                "expected sit, act, sit_out, sit_in, top_up or leave",
-            ))
-        }
+    let player = crate::auth::player_of_token(state, &token, peer)
+        .await
+        .map_err(|e| (message.id, e))?;
+    Ok(Greeted {
+        player: Some(player),
+        token_hash: Some(crate::secrets::token_hash(&token)),
+        after: hello.after,
     })
 }
 
-fn action(value: &Value) -> Result<Action, ApiError> {
-    Ok(match value["kind"].as_str() {
-        Some("fold") => Action::Fold,
-        Some("check") => Action::Check,
-        Some("call") => Action::Call,
-        Some("raise_to") => Action::RaiseTo(
-            value["to"]
-                .as_u64()
-                .ok_or_else(|| invalid("action.to", "expected the raise-to total in chips"))?,
-        ),
-        _ => {
-            return Err(invalid(
-                "action.kind",
-                "expected fold, check, call or raise_to",
-            ))
-        }
+/// The request a client message asks for (`None`: a hello, which has
+/// nothing to apply).
+fn request(body: ClientBody) -> Option<Request> {
+    Some(match body {
+        ClientBody::Hello(_) => return None,
+        ClientBody::Sit(sit) => Request::Sit {
+            seat: sit.seat,
+            client_seed: sit.client_seed,
+        },
+        ClientBody::Act(act) => Request::Act(act.action),
+        ClientBody::SitOut(_) => Request::SitOut,
+        ClientBody::SitIn(_) => Request::SitIn,
+        ClientBody::TopUp(_) => Request::TopUp,
+        ClientBody::Leave(_) => Request::Leave,
     })
 }
 
@@ -267,17 +336,29 @@ impl Conn {
         self.player.map_or(Viewer::Public, Viewer::Player)
     }
 
-    /// Sends the messages after `sent` and the viewer's state; `false`
+    /// Sends the messages after `sent` (at most [`MAX_BACKLOG`], a
+    /// `backlog` message for the rest) and the viewer's state; `false`
     /// when the socket is gone.
     async fn sync(&mut self, socket: &mut WebSocket) -> bool {
         let loaded = match drive::load(&self.state, &self.table).await {
             Ok(loaded) => loaded,
-            Err(e) => return send(socket, error_json(None, &e)).await,
+            Err(e) => return send(socket, error_text(None, &e)).await,
         };
         let seq = loaded.live.seq;
-        let log = match drive::read_log(&self.state, &self.table, self.sent, seq).await {
+        let from = seq.saturating_sub(MAX_BACKLOG).max(self.sent);
+        if from > self.sent {
+            let skipped = ServerMessage::Backlog {
+                from: self.sent + 1,
+                to: from,
+                hands: format!("/v1/holdem/tables/{}/hands?after={}", self.table, self.sent),
+            };
+            if !send(socket, skipped.to_text()).await {
+                return false;
+            }
+        }
+        let log = match drive::read_log(&self.state, &self.table, from, seq).await {
             Ok(log) => log,
-            Err(e) => return send(socket, error_json(None, &e)).await,
+            Err(e) => return send(socket, error_text(None, &e)).await,
         };
         for body in log {
             if !send(socket, body).await {
@@ -287,11 +368,19 @@ impl Conn {
         self.sent = seq;
         let table = view(&loaded.live, self.viewer());
         let shown = rows::shown(&table);
-        let mut state = json!({"type": "state", "seq": seq, "table": table});
+        let message = ServerMessage::State {
+            seq,
+            table: Box::new(table),
+            receipts: None,
+        };
+        let mut state = match serde_json::to_value(&message) {
+            Ok(state) => state,
+            Err(e) => return send(socket, error_text(None, &ApiError::internal(e))).await,
+        };
         if shown != self.receipted {
             state = match self.state.with_shown_receipts(state, shown.clone()).await {
                 Ok(state) => state,
-                Err(e) => return send(socket, error_json(None, &e)).await,
+                Err(e) => return send(socket, error_text(None, &e)).await,
             };
             self.receipted = shown;
         }
@@ -300,51 +389,60 @@ impl Conn {
 
     /// Applies one client message and returns its answer.
     async fn handle(&mut self, text: &str) -> String {
-        let (id, message) = match parse(text) {
-            Ok(parsed) => parsed,
-            Err(e) => return error_json(None, &e),
+        let message = match ClientMessage::parse(text) {
+            Ok(message) => message,
+            Err(e) => return error_text(e.id.clone().as_deref(), &wire_error(e)),
         };
-        if let Some(answer) = id.as_ref().and_then(|id| self.answers.get(id)) {
-            return answer.clone();
+        let id = message.id.clone();
+        let canonical = message.canonical();
+        if let Some((seen, answer)) = id.as_ref().and_then(|id| self.answers.get(id)) {
+            if *seen == canonical {
+                return answer.clone();
+            }
+            return error_text(id.as_deref(), &reused(id.as_deref().unwrap_or_default()));
         }
-        // Every message counts against the player's rate limit, as a request would.
+        // Every message counts against the caller's rate limit, as a request would.
         if let Some(key) = &self.limit_key {
             if let Err(retry) = self.state.limiter().check(key) {
-                return error_json(id.as_deref(), &ApiError::rate_limited(retry));
+                return error_text(id.as_deref(), &ApiError::rate_limited(retry));
             }
         }
-        let answer = match self.apply(id.as_deref(), &message).await {
-            Ok(answer) => answer,
-            Err(e) => error_json(id.as_deref(), &e),
+        let (answer, remembered) = match self.apply(id.as_deref(), &canonical, message.body).await {
+            Ok(answer) => (answer, true),
+            // The id belongs to the message stored under it, not this one.
+            Err(e) => (
+                error_text(id.as_deref(), &e),
+                !matches!(e.kind(), ErrorCode::IdempotencyMismatch),
+            ),
         };
-        if let Some(id) = id {
+        if let Some(id) = id.filter(|_| remembered) {
             if self.answers.len() >= MAX_ANSWERS {
                 self.answers.clear();
             }
-            self.answers.insert(id, answer.clone());
+            self.answers.insert(id, (canonical, answer.clone()));
         }
         answer
     }
 
-    async fn apply(&self, id: Option<&str>, message: &Value) -> Result<String, ApiError> {
-        if message["type"] == "hello" {
-            return Ok(json!({"type": "ack", "id": id}).to_string());
-        }
-        let request = request(message)?;
+    async fn apply(
+        &self,
+        id: Option<&str>,
+        canonical: &str,
+        body: ClientBody,
+    ) -> Result<String, ApiError> {
+        let Some(request) = request(body) else {
+            return Ok(ack_text(id));
+        };
         let player = self
             .player
             .ok_or_else(|| ApiError::unauthorized("hello: a player token is needed to play"))?;
-        let ack = json!({"type": "ack", "id": id}).to_string();
+        let ack = ack_text(id);
         let entry = id.map(|id| {
-            let mut canonical = message.clone();
-            if let Some(fields) = canonical.as_object_mut() {
-                fields.remove("id");
-            }
             let path = format!("/v1/holdem/tables/{}/ws", self.table);
             Idempotent {
                 scope: step::player_scope(player),
                 key: format!("holdem:{}:{id}", self.table),
-                request_hash: step::request_hash("WS", &path, canonical.to_string().as_bytes()),
+                request_hash: step::request_hash("WS", &path, canonical.as_bytes()),
                 response: ack.clone(),
             }
         });
@@ -371,4 +469,12 @@ impl Conn {
             (Err(e), _) => Err(e),
         }
     }
+}
+
+/// A message id this connection saw with another message.
+fn reused(id: &str) -> ApiError {
+    ApiError::conflict(
+        ErrorCode::IdempotencyMismatch,
+        format!("id '{id}' was already used for a different message"),
+    )
 }

@@ -1,0 +1,338 @@
+//! A live hold'em table under abuse, through the real binary: the input
+//! rules of its WebSocket (a client seed checked as every chosen one, an
+//! over-size message closed with 1009, a binary one with 1003, a reused
+//! message id with another body refused on any connection), and a revoked
+//! or rotated token ending every stream opened with it within a second.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::http::Client;
+use common::new_player;
+use common::server::{Options, Server};
+use common::OPERATOR_KEY;
+use serde_json::{json, Value};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
+fn options(dir: &std::path::Path) -> Options<'_> {
+    let mut o = Options::new(dir);
+    o.extra_args = ["--holdem-ai-delay-ms", "5", "--holdem-next-hand-ms", "50"]
+        .map(String::from)
+        .to_vec();
+    o
+}
+
+/// A socket on `table` that said `hello` and read its first `state`.
+fn connect(addr: &str, table: &str, hello: &Value) -> Socket {
+    let url = format!("ws://{addr}/v1/holdem/tables/{table}/ws");
+    let (mut socket, _) = tungstenite::connect(url).expect("WebSocket handshake");
+    if let MaybeTlsStream::Plain(tcp) = socket.get_mut() {
+        tcp.set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("read timeout");
+    }
+    socket
+        .send(Message::text(hello.to_string()))
+        .expect("hello");
+    loop {
+        let m = read(&mut socket).unwrap_or_else(|| panic!("closed before a state"));
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "state" {
+            return socket;
+        }
+    }
+}
+
+/// The next text message as JSON; `None` once closed.
+fn read(socket: &mut Socket) -> Option<Value> {
+    loop {
+        match socket.read() {
+            Ok(Message::Text(text)) => return Some(serde_json::from_str(&text).expect("JSON")),
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// The answer (`ack` or `error`) to the message `id`.
+fn answer(socket: &mut Socket, id: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "no answer to {id}");
+        let m = read(socket).unwrap_or_else(|| panic!("closed before the answer to {id}"));
+        if m["id"] == id && (m["type"] == "ack" || m["type"] == "error") {
+            return m;
+        }
+    }
+}
+
+/// The close frame the server ends with (skipping messages before it).
+fn close_frame(socket: &mut Socket) -> (CloseCode, String) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "no close frame");
+        match socket.read() {
+            Ok(Message::Close(Some(frame))) => return (frame.code, frame.reason.to_string()),
+            Ok(Message::Close(None)) => panic!("closed without a close frame"),
+            Ok(_) => {}
+            Err(e) => panic!("no close frame: {e}"),
+        }
+    }
+}
+
+fn send(socket: &mut Socket, m: &Value) {
+    socket.send(Message::text(m.to_string())).expect("send");
+}
+
+fn open_table(http: &mut Client, token: &str) -> String {
+    let created = http.ok(
+        "POST",
+        "/v1/holdem/tables",
+        token,
+        Some(&json!({"ais": [1], "seats": 2})),
+    );
+    created["table_id"].as_str().expect("table_id").to_owned()
+}
+
+#[test]
+fn a_table_socket_reads_input_as_the_rest_of_the_service() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let table = open_table(&mut http, &token);
+    let hello = json!({"type": "hello", "token": token});
+
+    // The same seed text dice refuses.
+    let hostile = "a\u{0000}\u{202e}b\u{200b}";
+    let dice = http
+        .send(
+            "PUT",
+            "/v1/seeds/client",
+            Some(&token),
+            &[],
+            Some(&json!({ "client_seed": hostile, "commitment": "00".repeat(32) }).to_string()),
+        )
+        .expect("dice seed");
+    assert_eq!(dice.status, 422, "{}", dice.body);
+    assert_eq!(dice.json()["field"], "client_seed", "{}", dice.body);
+    let mut ws = connect(addr, &table, &hello);
+    for (i, seed) in [hostile, "\u{202e}", "x\u{200b}", "tab\there"]
+        .iter()
+        .enumerate()
+    {
+        let id = format!("seed{i}");
+        send(
+            &mut ws,
+            &json!({"type": "sit", "id": id, "seat": 0, "client_seed": seed}),
+        );
+        let refused = answer(&mut ws, &id);
+        assert_eq!(
+            refused["code"], "client_seed_invalid",
+            "{seed:?}: {refused}"
+        );
+    }
+
+    // A reused id with another body: refused on this connection...
+    send(
+        &mut ws,
+        &json!({"type": "sit", "id": "s", "seat": 0, "client_seed": "mine"}),
+    );
+    assert_eq!(answer(&mut ws, "s")["type"], "ack");
+    send(
+        &mut ws,
+        &json!({"type": "sit", "id": "s", "seat": 0, "client_seed": "mine"}),
+    );
+    assert_eq!(
+        answer(&mut ws, "s")["type"],
+        "ack",
+        "the same message: its answer"
+    );
+    send(
+        &mut ws,
+        &json!({"type": "sit", "id": "s", "seat": 1, "client_seed": "mine"}),
+    );
+    assert_eq!(answer(&mut ws, "s")["code"], "idempotency_mismatch");
+    // ...and on another.
+    let mut other = connect(addr, &table, &hello);
+    send(&mut other, &json!({"type": "sit_out", "id": "s"}));
+    assert_eq!(answer(&mut other, "s")["code"], "idempotency_mismatch");
+    send(
+        &mut other,
+        &json!({"type": "sit", "id": "s", "client_seed": "mine", "seat": 0}),
+    );
+    assert_eq!(
+        answer(&mut other, "s")["type"],
+        "ack",
+        "field order does not matter"
+    );
+    send(
+        &mut other,
+        &json!({"type": "sit_out", "id": "x", "extra": 1}),
+    );
+    let unknown = answer(&mut other, "x");
+    assert_eq!(unknown["code"], "invalid_field", "{unknown}");
+    assert!(
+        unknown["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("extra")),
+        "{unknown}"
+    );
+
+    // Over 16 KiB: 1009 with a reason; far over: the same.
+    for size in [16 * 1024 + 1, 200 * 1024] {
+        let mut big = connect(addr, &table, &hello);
+        let filler = "x".repeat(size);
+        send(&mut big, &json!({"type": "sit_out", "pad": filler}));
+        let (code, reason) = close_frame(&mut big);
+        assert_eq!(code, CloseCode::Size, "{size} bytes: {reason}");
+        assert!(reason.contains("16384"), "{reason}");
+    }
+    // 16 KiB exactly is read (and refused for its unknown field).
+    let pad = 16 * 1024 - r#"{"type":"sit_out","id":"p","pad":""}"#.len();
+    let exact = format!(
+        r#"{{"type":"sit_out","id":"p","pad":"{}"}}"#,
+        "x".repeat(pad)
+    );
+    assert_eq!(exact.len(), 16 * 1024);
+    ws.send(Message::text(exact)).expect("send");
+    assert_eq!(answer(&mut ws, "p")["code"], "invalid_field");
+
+    // Binary: 1003 with a reason.
+    let mut binary = connect(addr, &table, &json!({"type": "hello"}));
+    binary
+        .send(Message::binary(b"{\"type\":\"leave\"}".to_vec()))
+        .expect("send");
+    let (code, reason) = close_frame(&mut binary);
+    assert_eq!(code, CloseCode::Unsupported, "{reason}");
+    assert!(reason.contains("text"), "{reason}");
+}
+
+/// An SSE stream of `topic` for `token`; `read_to_end` returns when it ends.
+fn sse(addr: &str, token: &str, topic: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    let req = format!(
+        "GET /v1/events?topic={topic} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\r\n"
+    );
+    stream.write_all(req.as_bytes()).expect("send");
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).expect("status line");
+    assert_eq!(&head, b"HTTP/1.1 200", "subscribe {topic}");
+    stream
+}
+
+/// Reads until the server ends the response (the last chunk, or a close).
+fn ended_within(stream: &mut TcpStream, limit: Duration) -> Duration {
+    let start = Instant::now();
+    stream
+        .set_read_timeout(Some(limit + Duration::from_secs(2)))
+        .expect("timeout");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                seen.extend_from_slice(&buf[..n]);
+                if seen.ends_with(b"\r\n0\r\n\r\n") {
+                    break;
+                }
+            }
+            Err(e) => panic!("the stream did not end: {e}"),
+        }
+    }
+    start.elapsed()
+}
+
+#[test]
+fn revoking_or_rotating_a_token_ends_its_streams_within_a_second() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    for (n, how) in ["DELETE", "POST"].iter().enumerate() {
+        let ext = format!("user-{n}");
+        let created = http.ok(
+            "POST",
+            "/v1/operator/players",
+            OPERATOR_KEY,
+            Some(&json!({ "external_id": ext })),
+        );
+        let token = created["token"].as_str().expect("token").to_owned();
+        let table = open_table(&mut http, &token);
+        let hello = json!({"type": "hello", "token": token});
+        let mut ws = connect(addr, &table, &hello);
+        send(
+            &mut ws,
+            &json!({"type": "sit", "id": "s", "seat": 0, "client_seed": "c"}),
+        );
+        assert_eq!(answer(&mut ws, "s")["type"], "ack");
+        let mut watching = connect(addr, &table, &json!({"type": "hello"}));
+        let mut events = sse(addr, &token, &format!("holdem:{table}"));
+
+        let path = format!("/v1/operator/players/{ext}/token");
+        let done = http
+            .send(how, &path, Some(OPERATOR_KEY), &[], None)
+            .expect("revoke");
+        assert_eq!(done.status, 200, "{how} {path}: {}", done.body);
+        let revoked = Instant::now();
+        let (code, reason) = close_frame(&mut ws);
+        assert_eq!(code, CloseCode::Policy, "{reason}");
+        assert!(reason.contains("revoked"), "{reason}");
+        assert!(
+            revoked.elapsed() < Duration::from_secs(1),
+            "{how}: closed after {:?}",
+            revoked.elapsed()
+        );
+        let took = ended_within(&mut events, Duration::from_secs(1));
+        assert!(
+            took < Duration::from_secs(1),
+            "{how}: SSE ended after {took:?}"
+        );
+        // The old token opens nothing more; a spectator watches on.
+        let url = format!("ws://{addr}/v1/holdem/tables/{table}/ws");
+        let (mut again, _) = tungstenite::connect(url).expect("handshake");
+        again.send(Message::text(hello.to_string())).expect("hello");
+        let refused = read(&mut again).expect("an answer");
+        assert_eq!(refused["code"], "unauthorized", "{refused}");
+        send(&mut watching, &json!({"type": "hello", "id": "still"}));
+        assert_eq!(answer(&mut watching, "still")["type"], "ack");
+    }
+}
+
+/// Where the WebSocket messages' JSON Schema is committed.
+const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/holdem_ws.schema.json");
+
+#[test]
+fn the_committed_ws_schema_is_the_messages_own() {
+    let generated = serde_json::to_string_pretty(&fairseed_holdem::live::wire::schema())
+        .expect("schema")
+        + "\n";
+    if std::env::var_os("FAIRSEED_WRITE_SCHEMA").is_some() {
+        std::fs::write(SCHEMA, &generated).expect("write the schema");
+    }
+    let committed = std::fs::read_to_string(SCHEMA).expect("the committed schema");
+    assert!(
+        committed == generated,
+        "{SCHEMA} is not what fairseed_holdem::live::wire derives; \
+         regenerate with FAIRSEED_WRITE_SCHEMA=1 cargo test -p fairseed-server --test holdem_abuse"
+    );
+    let schema: Value = serde_json::from_str(&committed).expect("JSON");
+    let client = schema["$defs"]["ClientMessage"].to_string();
+    for kind in [
+        "hello", "sit", "act", "sit_out", "sit_in", "top_up", "leave",
+    ] {
+        assert!(client.contains(&format!("\"{kind}\"")), "client {kind}");
+    }
+    let server = schema["$defs"]["ServerMessage"].to_string();
+    for kind in ["event", "hand_end", "state", "ack", "error", "backlog"] {
+        assert!(server.contains(&format!("\"{kind}\"")), "server {kind}");
+    }
+}
