@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod accounts;
+pub mod backup;
 mod convert;
 mod error;
 mod leases;
