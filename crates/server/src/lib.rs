@@ -10,15 +10,18 @@
 
 mod args;
 mod auth;
+pub mod config;
 mod dice_records;
 mod error;
 pub mod events;
 pub mod fleet;
+pub mod fork_guard;
 pub mod handlers;
 mod holdem;
 mod listener;
 pub mod log;
 pub mod metrics;
+pub mod proxy;
 mod ratelimit;
 mod rounds;
 mod router;
@@ -26,6 +29,7 @@ mod secrets;
 mod serve;
 mod state;
 pub mod step;
+mod tls;
 pub mod web;
 
 use std::sync::Arc;

@@ -237,8 +237,18 @@ pub async fn get(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
+/// `GET /metrics` on the players' listener: the operator key only (without
+/// `metrics_listen`, Prometheus sends it as a bearer token).
+pub async fn get_for_operator(
+    _operator: crate::auth::OperatorAuth,
+    state: State<AppState>,
+) -> Response {
+    get(state).await
+}
+
 /// One access line per request (method, matched route, status, latency,
-/// request id — never the query, a header value or a body, so no token or
+/// request id, the client's address — behind a trusted proxy the one it
+/// forwarded — never the query, a header value or a body, so no token or
 /// seed), and the counters behind `/metrics`.
 pub async fn access(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
@@ -248,6 +258,10 @@ pub async fn access(State(state): State<AppState>, mut req: Request, next: Next)
         req.headers_mut().insert(REQUEST_ID, value);
     }
     let method = req.method().as_str().to_owned();
+    let client = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or_else(|| "-".to_owned(), |c| c.0.ip().to_string());
     let route = req
         .extensions()
         .get::<MatchedPath>()
@@ -264,6 +278,7 @@ pub async fn access(State(state): State<AppState>, mut req: Request, next: Next)
         status = status.as_u16(),
         ms = seconds * 1e3,
         request_id = %id,
+        client = %client,
         "request"
     );
     if let Ok(value) = HeaderValue::from_str(&id) {

@@ -130,8 +130,19 @@ pub async fn serve(
         return;
     }
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+    let stopping = conn.state.stopping();
+    tokio::pin!(stopping);
     loop {
         tokio::select! {
+            () = &mut stopping => {
+                // 1001 "going away": the client reconnects (to another process).
+                let close = axum::extract::ws::CloseFrame {
+                    code: 1001,
+                    reason: "the server is stopping".into(),
+                };
+                let _ = socket.send(WsMessage::Close(Some(close))).await;
+                return;
+            }
             _ = ping.tick() => {
                 if socket.send(WsMessage::Ping(Default::default())).await.is_err() {
                     return;
