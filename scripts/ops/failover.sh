@@ -39,7 +39,7 @@ PP=$(port)
 SP=$(port)
 psql_at() { psql -h 127.0.0.1 -p "$1" -U postgres -d fairseed -Atc "$2"; }
 
-# The primary: synchronous commit waits for the standby named "standby".
+# The primary: synchronous commit waits for the standby.
 "${as_pg[@]}" "$bin/initdb" -D "$work/primary" -U postgres --auth=trust >"$work/initdb.log" 2>&1
 cat >>"$work/primary/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
@@ -48,6 +48,9 @@ unix_socket_directories = '$work'
 wal_level = replica
 max_wal_senders = 4
 synchronous_commit = on
+# What is tested is a killed process, not a power cut: the page cache
+# survives, and fsync would only slow this machine's disk.
+fsync = off
 CONF
 echo "host replication postgres 127.0.0.1/32 trust" >>"$work/primary/pg_hba.conf"
 "${as_pg[@]}" "$bin/pg_ctl" -D "$work/primary" -l "$work/primary.log" -w start >/dev/null
@@ -55,16 +58,16 @@ psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "CREATE DATABASE fairseed" >/dev/nul
 # The standby: a base backup streaming from the primary.
 "${as_pg[@]}" "$bin/pg_basebackup" -h 127.0.0.1 -p "$PP" -U postgres -D "$work/standby" -R -X stream >/dev/null
 sed -i "s/^port = $PP/port = $SP/" "$work/standby/postgresql.conf"
-echo "primary_conninfo = 'host=127.0.0.1 port=$PP user=postgres application_name=standby'" >>"$work/standby/postgresql.conf"
 "${as_pg[@]}" "$bin/pg_ctl" -D "$work/standby" -l "$work/standby.log" -w start >/dev/null
 # Synchronous once the standby is attached (before, every commit would wait).
-psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "ALTER SYSTEM SET synchronous_standby_names = 'standby'" >/dev/null
+psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "ALTER SYSTEM SET synchronous_standby_names = '*'" >/dev/null
 psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT pg_reload_conf()" >/dev/null
-for _ in $(seq 1 100); do
-  [ "$(psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'")" = sync ] && break
+sync_state() { psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT sync_state FROM pg_stat_replication"; }
+for _ in $(seq 1 300); do
+  [ "$(sync_state)" = sync ] && break
   sleep 0.1
 done
-[ "$(psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'")" = sync ] ||
+[ "$(sync_state)" = sync ] ||
   fail "the standby is not synchronous"
 ok "primary on $PP, synchronous standby on $SP"
 
