@@ -9,7 +9,9 @@
 #      naming the published size it is behind, and signed nothing;
 #   4. every bet acknowledged before the backup is in the restored database;
 #   5. a backup taken after the stop restores and serves, its log checkpoint
-#      as large as the one published.
+#      as large as the one published;
+#   6. on a new machine (no published record), a witness that cosigned a
+#      larger tree is what refuses the older backup.
 #
 #   scripts/ops/backup.sh          (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
@@ -104,4 +106,51 @@ size=$(curl -sf "$base/log/checkpoint" | sed -n 2p)
 [ "$size" -ge "$published" ] || fail "served size $size < published $published"
 [ ! -e "$data/restored.toml" ] || fail "the marker stayed after a good check"
 ok "a current backup restores and serves the log at size $size"
+kill -TERM "$server"
+wait "$server" || true
+
+# 6. A witness, and a restore on a new machine.
+W=$((P + 1))
+vkey=$(sed -n 's/^transparency log [^ ]* key //p' "$work/serve1.log")
+"$FAIRSEED" witness --name witness.example/w1 --key-file "$work/w.key" --log "$vkey" \
+  --state "$work/w.state" --listen "127.0.0.1:$W" >"$work/witness.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 200); do grep -q "listening on" "$work/witness.log" && break; sleep 0.1; done
+wvkey=$(sed -n 's/^witness key //p' "$work/witness.log")
+[ -n "$wvkey" ] || fail "the witness did not start"
+start_w() { # start_w LOG DATA_DIR
+  "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$2" --log-format json \
+    --witness "http://127.0.0.1:$W=$wvkey" >"$work/$1" 2>&1 &
+  server=$!
+  pids+=($server)
+  for _ in $(seq 1 200); do
+    grep -q "serving on" "$work/$1" && return 0
+    kill -0 "$server" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  fail "never listened"
+}
+start_w serve4.log "$data" || fail "start with a witness"
+"$FAIRSEED" backup --data-dir "$data" --out "$work/backup3" >/dev/null || fail "third backup"
+backup_size=$(sed -n 's/^log_size = //p' "$work/backup3/backup.toml")
+python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" w &
+bettor=$!
+pids+=($bettor)
+cosigned=0
+for _ in $(seq 1 300); do
+  cosigned=$(curl -s "$base/log/checkpoint/cosigned?min=1" | sed -n 2p)
+  [ -n "$cosigned" ] && [ "$cosigned" -gt "$backup_size" ] && break
+  sleep 0.1
+done
+kill "$bettor"
+wait "$bettor" 2>/dev/null || true
+[ -n "$cosigned" ] && [ "$cosigned" -gt "$backup_size" ] || fail "the witness never cosigned past $backup_size"
+kill -TERM "$server"
+wait "$server" || true
+"$FAIRSEED" restore --from "$work/backup3" --data-dir "$work/new-machine" >/dev/null || fail "restore on a new machine"
+[ ! -e "$work/new-machine/log.published" ] || fail "the published record travelled with the backup"
+if start_w serve5.log "$work/new-machine"; then fail "a restore behind the witness started"; fi
+grep -q "the witness http://127.0.0.1:$W holds a checkpoint of size" "$work/serve5.log" ||
+  fail "the refusal does not name the witness"
+ok "on a new machine the witness (cosigned $cosigned) refuses the backup at size $backup_size"
 echo "backup.sh: all passed"
