@@ -60,11 +60,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The operator key of the servers started here: /metrics needs it.
+OPERATOR_KEY=load-operator-key-0123456789
+
 # start_server LABEL [DATABASE_URL [ARGS...]]: sets URL and SERVER_PID.
 start_server() {
   local label=$1 db=${2:-}
   local log="$WORK/server-$label.log"
-  local args=(--listen 127.0.0.1:0 --data-dir "$WORK/data-$label" --rate-limit 0 --signups-per-minute 0)
+  local args=(--listen 127.0.0.1:0 --data-dir "$WORK/data-$label" --rate-limit 0 --signups-per-minute 0
+              --operator-key "$OPERATOR_KEY")
   [[ -n "$db" ]] && args+=(--database "$db")
   launch_server "$log" "${args[@]}" "${@:3}"
 }
@@ -74,7 +78,7 @@ cpu_seconds() { # user+system CPU of a pid, in seconds
 }
 
 metric() { # metric NAME: its value in /metrics
-  curl -sf "$URL/metrics" | awk -v n="$1" '$1 == n { print $2 }'
+  curl -sf -H "Authorization: Bearer $OPERATOR_KEY" "$URL/metrics" | awk -v n="$1" '$1 == n { print $2 }'
 }
 
 # sample_wal FILE: the largest size FILE reaches, once a second, into $WORK/wal-max.

@@ -26,7 +26,17 @@ pub enum Command {
 
     /// Run the fairseed HTTP service (commitments, rolls, deals, reveals).
     #[cfg(feature = "serve")]
-    Serve(fairseed_server::ServeArgs),
+    Serve(Box<fairseed_server::ServeArgs>),
+
+    /// Copy the service's database (SQLite, consistently while it runs) and
+    /// key files into a new directory.
+    #[cfg(feature = "serve")]
+    Backup(crate::backup::BackupArgs),
+
+    /// Put a backup into a data directory; the next start signs nothing
+    /// before it found the log not behind what was published.
+    #[cfg(feature = "serve")]
+    Restore(crate::backup::RestoreArgs),
 
     /// Recompute one dice_v1 roll (and settle a bet) from its seeds and nonce.
     Roll(RollArgs),

@@ -18,6 +18,8 @@ mod audit;
 mod audit_html;
 #[cfg(feature = "audit")]
 mod audit_source;
+#[cfg(feature = "serve")]
+mod backup;
 mod commit;
 mod holdem_verify;
 mod input;
@@ -52,7 +54,11 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Verify(args) => verify::run(&args.into_options()?),
         #[cfg(feature = "serve")]
-        Command::Serve(args) => serve(args),
+        Command::Serve(args) => serve(with_config_file(*args)?),
+        #[cfg(feature = "serve")]
+        Command::Backup(args) => backup::backup(&args),
+        #[cfg(feature = "serve")]
+        Command::Restore(args) => backup::restore(&args),
         Command::Roll(args) => roll::run(&args),
         Command::Commit(args) => commit::run(&args),
         Command::Table(args) => table::run(args),
@@ -72,6 +78,21 @@ fn serve(args: fairseed_server::ServeArgs) -> anyhow::Result<ExitCode> {
         .context("cannot start the async runtime")?;
     runtime.block_on(fairseed_server::serve(args))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options again with those of `--config`'s file under the typed ones.
+#[cfg(feature = "serve")]
+fn with_config_file(
+    args: fairseed_server::ServeArgs,
+) -> anyhow::Result<fairseed_server::ServeArgs> {
+    let Some(config) = args.config.clone() else {
+        return Ok(args);
+    };
+    // `serve` is the first argument: the command line has no global option.
+    match fairseed_server::config::reparse::<Cli>(&config, 1)?.command {
+        Command::Serve(args) => Ok(*args),
+        _ => anyhow::bail!("the command changed while reading {}", config.display()),
+    }
 }
 
 /// A reader that stopped listening (`fairseed verify big.jsonl | head`) is not an error.

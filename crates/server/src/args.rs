@@ -10,9 +10,42 @@ pub const DEFAULT_PORT: u16 = 7878;
 /// Options of `fairseed serve`.
 #[derive(Clone, clap::Args)]
 pub struct ServeArgs {
+    /// A TOML file setting any of these options, one key per option named
+    /// like its field (`listen`, `data_dir`, `trusted_proxies`, ...); flags
+    /// and environment variables override it (docs/operating.md).
+    #[arg(long, env = "FAIRSEED_CONFIG")]
+    pub config: Option<PathBuf>,
+
+    /// Check the configuration (file, environment, flags, TLS files), print
+    /// the effective one with its secrets redacted, and exit: 0 valid, 2 not.
+    #[arg(long)]
+    pub check_config: bool,
+
     /// Address to listen on.
     #[arg(long, default_value_t = SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)))]
     pub listen: SocketAddr,
+
+    /// Serve `GET /metrics` without a credential on this address (e.g.
+    /// 127.0.0.1:9187, for Prometheus); on the players' listener `/metrics`
+    /// always needs the operator key.
+    #[arg(long)]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// A PEM certificate chain: the listener speaks HTTPS (with --tls-key).
+    /// Both files are read again on SIGHUP; open connections keep theirs.
+    #[arg(long, requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
+    /// Reverse proxies (addresses or CIDRs, comma-separated) whose
+    /// `X-Forwarded-For` names the client: the rightmost address in it that
+    /// is not itself a trusted proxy is the one per-address limits and logs
+    /// use. Without this the header is ignored.
+    #[arg(long, value_delimiter = ',', value_parser = crate::proxy::Cidr::parse)]
+    pub trusted_proxies: Vec<crate::proxy::Cidr>,
 
     /// Directory for the SQLite database and the key files (created on first start).
     #[arg(long, default_value = "./.fairseed")]
@@ -152,7 +185,13 @@ impl std::fmt::Debug for ServeArgs {
     /// Never prints the operator key or the database password.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ServeArgs")
+            .field("config", &self.config)
+            .field("check_config", &self.check_config)
             .field("listen", &self.listen)
+            .field("metrics_listen", &self.metrics_listen)
+            .field("tls_cert", &self.tls_cert)
+            .field("tls_key", &self.tls_key)
+            .field("trusted_proxies", &self.trusted_proxies)
             .field("data_dir", &self.data_dir)
             .field("database", &self.database.as_ref().map(|_| "<set>"))
             .field("operator_key", &self.operator_key.as_ref().map(|_| "<set>"))

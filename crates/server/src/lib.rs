@@ -11,10 +11,12 @@
 mod args;
 mod auth;
 pub mod clock;
+pub mod config;
 mod dice_records;
 mod error;
 pub mod events;
 pub mod fleet;
+pub mod fork_guard;
 pub mod handlers;
 mod holdem;
 mod lease;
@@ -22,6 +24,7 @@ mod limits;
 mod listener;
 pub mod log;
 pub mod metrics;
+pub mod proxy;
 mod ratelimit;
 mod rounds;
 mod router;
@@ -30,6 +33,7 @@ mod serve;
 mod service;
 mod state;
 pub mod step;
+mod tls;
 pub mod web;
 
 use std::sync::Arc;

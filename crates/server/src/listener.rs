@@ -15,6 +15,9 @@
 //! - Connections are served with upgrades, so a request may become a
 //!   WebSocket (the live hold'em tables); an upgraded connection leaves the
 //!   budget and the drain, and lives as long as its socket.
+//! - With TLS, the handshake runs on the connection's own task within the
+//!   header timeout; with trusted proxies, a request's client address is
+//!   read from `X-Forwarded-For` as [`crate::proxy`] says.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -27,7 +30,7 @@ use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch, Notify};
 use tower::Service;
@@ -52,6 +55,29 @@ pub struct Limits {
     /// Most connections open at once (further clamped to the descriptor limit).
     pub max_connections: usize,
 }
+
+/// What stands between a socket and the router: TLS, and the proxies whose
+/// `X-Forwarded-For` is believed.
+#[derive(Clone, Default)]
+pub struct Front {
+    /// HTTPS when set.
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
+    /// Trusted reverse proxies.
+    pub trusted_proxies: Arc<[crate::proxy::Cidr]>,
+}
+
+impl std::fmt::Debug for Front {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Front")
+            .field("tls", &self.tls.is_some())
+            .field("trusted_proxies", &self.trusted_proxies)
+            .finish()
+    }
+}
+
+/// A connection's byte stream, plain or TLS.
+trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 
 /// The open connections, oldest first, and whether each has sent a request.
 #[derive(Debug, Default)]
@@ -138,6 +164,7 @@ pub async fn serve(
     listener: TcpListener,
     app: Router,
     limits: Limits,
+    front: Front,
     conns: Arc<Connections>,
     shutdown: impl Future<Output = ()>,
 ) {
@@ -171,7 +198,7 @@ pub async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        spawn_connection(stream, peer, app.clone(), limits, admitted, &drain);
+        spawn_connection(stream, peer, app.clone(), limits, &front, admitted, &drain);
     }
     drop(listener);
     if tokio::time::timeout(DRAIN, drain.finish()).await.is_err() {
@@ -212,37 +239,63 @@ impl Drain {
 }
 
 /// Serves one HTTP/1.1 connection (upgrades included) to `app` on its own
-/// task, marking its slot once a request arrived; it ends early if evicted,
-/// and after its request in flight once the server stops.
+/// task, after its TLS handshake if any, marking its slot once a request
+/// arrived; it ends early if evicted, and after its request in flight once
+/// the server stops.
 fn spawn_connection(
     stream: TcpStream,
     peer: SocketAddr,
     app: Router,
     limits: Limits,
+    front: &Front,
     admitted: Admitted,
     drain: &Drain,
 ) {
     let slot = Arc::clone(&admitted.slot);
+    let trusted = Arc::clone(&front.trusted_proxies);
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
         slot.spoke.store(true, Ordering::Relaxed);
-        req.extensions_mut().insert(ConnectInfo(peer));
+        let client = crate::proxy::client_addr(peer, req.headers(), &trusted);
+        req.extensions_mut().insert(ConnectInfo(client));
         app.clone().call(req)
     });
-    let conn = hyper::server::conn::http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout)
-        .serve_connection(TokioIo::new(stream), service)
-        .with_upgrades();
+    let tls = front.tls.clone();
     let mut stop = drain.stop.subscribe();
     let alive = drain.alive.clone();
     tokio::spawn(async move {
-        tokio::pin!(conn);
-        tokio::select! {
-            _ = conn.as_mut() => {}
-            () = admitted.slot.close.notified() => {}
-            _ = stop.changed() => {
-                conn.as_mut().graceful_shutdown();
-                let _ = conn.await;
+        let io: Option<Box<dyn Io>> = match tls {
+            None => Some(Box::new(stream)),
+            Some(acceptor) => {
+                let handshake =
+                    tokio::time::timeout(limits.header_timeout, acceptor.accept(stream));
+                tokio::select! {
+                    done = handshake => match done {
+                        Ok(Ok(tls)) => Some(Box::new(tls) as Box<dyn Io>),
+                        Ok(Err(e)) => {
+                            tracing::debug!(error = %e, "TLS handshake failed");
+                            None
+                        }
+                        Err(_) => None,
+                    },
+                    () = admitted.slot.close.notified() => None,
+                    _ = stop.changed() => None,
+                }
+            }
+        };
+        if let Some(io) = io {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .serve_connection(TokioIo::new(io), service)
+                .with_upgrades();
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                () = admitted.slot.close.notified() => {}
+                _ = stop.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
             }
         }
         drop(admitted);

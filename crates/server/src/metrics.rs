@@ -237,7 +237,8 @@ pub fn exposition(metrics: &Metrics) -> Response {
 }
 
 /// One access line per request (method, matched route, status, latency,
-/// request id — never the query, a header value or a body, so no token or
+/// request id, the client's address — behind a trusted proxy the one it
+/// forwarded — never the query, a header value or a body, so no token or
 /// seed), and the counters behind `/metrics`.
 pub async fn access(metrics: &Metrics, mut req: Request, next: Next) -> Response {
     let started = Instant::now();
@@ -246,6 +247,10 @@ pub async fn access(metrics: &Metrics, mut req: Request, next: Next) -> Response
         req.headers_mut().insert(REQUEST_ID, value);
     }
     let method = req.method().as_str().to_owned();
+    let client = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or_else(|| "-".to_owned(), |c| c.0.ip().to_string());
     let route = req
         .extensions()
         .get::<MatchedPath>()
@@ -262,6 +267,7 @@ pub async fn access(metrics: &Metrics, mut req: Request, next: Next) -> Response
         status = status.as_u16(),
         ms = seconds * 1e3,
         request_id = %id,
+        client = %client,
         "request"
     );
     if let Ok(value) = HeaderValue::from_str(&id) {

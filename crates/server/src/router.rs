@@ -26,7 +26,7 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(health::get))
-        .route("/metrics", get(metrics::get))
+        .route("/metrics", get(metrics::get_for_operator))
         .route("/v1/openapi.json", get(openapi))
         .route("/v1/players", post(players::post))
         .route("/v1/me", get(players::me))

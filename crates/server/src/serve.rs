@@ -9,13 +9,14 @@ use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
 use crate::args::{LogFormat, LogSwitch, ServeArgs};
 use crate::lease::Fleet;
-use crate::listener::{Connections, Limits};
+use crate::listener::{Connections, Front, Limits};
 use crate::log::key::LOG_KEY_FILE;
 use crate::log::LogKey;
 use crate::metrics::Metrics;
 use crate::ratelimit::AddressLimits;
 use crate::router::{router, with_static};
 use crate::state::{AppState, ServiceOptions};
+use crate::tls::Tls;
 
 /// File names inside the data directory.
 const SEED_KEY_FILE: &str = "seed.key";
@@ -28,7 +29,11 @@ const SQLITE_FILE: &str = "fairseed.sqlite";
 /// The data directory, a key file or the database cannot be opened, or the
 /// address cannot be bound.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    if args.check_config {
+        return check_config(&args);
+    }
     init_logs(args.log_format);
+    let tls = tls(&args)?;
 
     create_private_dir(&args.data_dir)?;
     let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
@@ -89,6 +94,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         args.rate_limit,
         options,
     );
+    // Before anything is written or signed: not behind a published tree.
+    if let Some(key) = &log_key {
+        crate::fork_guard::check(&state, key, &args.witnesses, &args.data_dir).await?;
+    }
     state
         .events()
         .connect(store)
@@ -106,6 +115,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let holdem = crate::holdem::spawn_sweep(state.clone());
     let mut witness_task = None;
+    let record = log_key
+        .is_some()
+        .then(|| crate::fork_guard::spawn_record(state.clone(), args.data_dir.clone()));
+    let log_key_last = log_key.clone();
     let sequencer = log_key.map(|key| {
         println!("transparency log {} key {}", key.origin(), key.vkey());
         let signed = (!args.witnesses.is_empty()).then(|| {
@@ -116,28 +129,158 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         });
         crate::log::sequencer::spawn(state.clone(), key, signed)
     });
-    let app = with_static(router(state), args.web_dir.as_deref());
+    let metrics_task = match args.metrics_listen {
+        Some(at) => Some(serve_metrics(at, state.clone()).await?),
+        None => None,
+    };
+    let app = with_static(router(state.clone()), args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("binding {}", args.listen))?;
     let addr = listener.local_addr()?;
-    println!("fairseed serving on http://{addr}  (database: {backend})");
-    tracing::info!(%addr, database = %backend, "listening");
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    println!("fairseed serving on {scheme}://{addr}  (database: {backend})");
+    tracing::info!(%addr, database = %backend, scheme, "listening");
     let limits = Limits {
         header_timeout: Duration::from_secs(args.header_timeout),
         max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
     };
-    crate::listener::serve(listener, app, limits, connections, shutdown_signal()).await;
-    // Leases are left to expire: another process then rotates the sessions.
+    let front = Front {
+        tls: tls.as_ref().map(Tls::acceptor),
+        trusted_proxies: args.trusted_proxies.clone().into(),
+    };
+    let reload = tls.map(spawn_reload_on_hangup);
+    let stopping = state.clone();
+    let shutdown = async move {
+        shutdown_signal().await;
+        // WebSockets close with 1001 at once; requests in flight finish.
+        stopping.stop();
+    };
+    crate::listener::serve(listener, app, limits, front, connections, shutdown).await;
+    if let Some(reload) = reload {
+        reload.abort();
+    }
+    if let Some(metrics_task) = metrics_task {
+        metrics_task.abort();
+    }
     heartbeat.abort();
     holdem.abort();
     if let Some(sequencer) = sequencer {
         sequencer.abort();
+        let _ = sequencer.await;
+    }
+    if let Some(key) = &log_key_last {
+        // What was acknowledged is sequenced and signed before the lease
+        // goes: rounds until one finds nothing left (a round takes a batch).
+        let mut signed = 0;
+        for _ in 0..1000 {
+            match crate::log::sequencer::step(&state, key).await {
+                Ok(stepped) if stepped.holds && stepped.signed > 0 => signed += stepped.signed,
+                Ok(_) => break,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the last checkpoint was not signed");
+                    break;
+                }
+            }
+        }
+        tracing::info!(signed, "the log is signed up to its last entry");
+        if let Some(record) = record {
+            record.abort();
+        }
+        crate::fork_guard::record(&state, &args.data_dir, 0).await;
+    }
+    // Every lease of this process ends now, so another process of the fleet
+    // takes its tables and the log over at its next heartbeat instead of
+    // waiting for them to expire.
+    match state
+        .store()
+        .renew_leases(state.fleet().owner(), crate::clock::now_ms(), -1)
+        .await
+    {
+        Ok(n) => tracing::info!(leases = n, "released this process's leases"),
+        Err(e) => tracing::warn!(error = %e, "leases not released; they expire on their own"),
     }
     if let Some(witness_task) = witness_task {
         witness_task.abort();
     }
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// `--check-config`: what `serve` would check before opening anything, then
+/// the effective configuration with its secrets redacted.
+fn check_config(args: &ServeArgs) -> anyhow::Result<()> {
+    if let Some(key) = &args.operator_key {
+        check_operator_key(key)?;
+    }
+    tls(args)?;
+    print!("{}", crate::config::effective(args));
+    Ok(())
+}
+
+/// The TLS pair, if configured.
+fn tls(args: &ServeArgs) -> anyhow::Result<Option<Tls>> {
+    match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Tls::load(cert, key).map(Some),
+        (None, None) => Ok(None),
+        _ => anyhow::bail!("tls_cert and tls_key: set both or neither"),
+    }
+}
+
+/// Reads the certificate and key again on every SIGHUP.
+fn spawn_reload_on_hangup(tls: Tls) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let Ok(mut hangups) = signal(SignalKind::hangup()) else {
+                tracing::warn!("SIGHUP cannot be watched: the TLS certificate is never reloaded");
+                return;
+            };
+            while hangups.recv().await.is_some() {
+                match tls.reload() {
+                    Ok(()) => tracing::info!("SIGHUP: TLS certificate and key reloaded"),
+                    Err(e) => tracing::warn!(
+                        error = %format!("{e:#}"),
+                        "SIGHUP: TLS certificate not reloaded; the current one stays"
+                    ),
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        drop(tls);
+    })
+}
+
+/// `GET /metrics` without a credential on its own listener.
+async fn serve_metrics(
+    at: std::net::SocketAddr,
+    state: AppState,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let listener = tokio::net::TcpListener::bind(at)
+        .await
+        .with_context(|| format!("metrics_listen: binding {at}"))?;
+    let addr = listener.local_addr()?;
+    println!("fairseed metrics on http://{addr}/metrics");
+    let app = axum::Router::new()
+        .route(
+            "/metrics",
+            axum::routing::get(crate::handlers::metrics::get),
+        )
+        .with_state(state);
+    Ok(tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::warn!(error = %e, "the metrics listener stopped");
+        }
+    }))
+}
+
+fn check_operator_key(key: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        key.len() >= 16,
+        "operator_key: at least 16 characters, got {}",
+        key.len()
+    );
     Ok(())
 }
 
@@ -175,11 +318,7 @@ fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
 /// The operator key: given, or read from (or generated into) the data dir.
 fn operator_key(args: &ServeArgs) -> anyhow::Result<String> {
     if let Some(key) = &args.operator_key {
-        anyhow::ensure!(
-            key.len() >= 16,
-            "--operator-key: at least 16 characters, got {}",
-            key.len()
-        );
+        check_operator_key(key)?;
         return Ok(key.clone());
     }
     let path = args.data_dir.join(OPERATOR_KEY_FILE);

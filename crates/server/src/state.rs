@@ -42,6 +42,8 @@ struct Inner {
     fleet: Fleet,
     holdem: Tables,
     log: Option<(Arc<LogKey>, Signer)>,
+    /// Set once when the process begins to stop (SIGTERM).
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 impl Default for ServiceOptions {
@@ -115,7 +117,21 @@ impl AppState {
                 log: options
                     .log
                     .map(|key| (Arc::clone(&key), Signer::spawn(key))),
+                stopping: tokio::sync::watch::channel(false).0,
             }),
+        }
+    }
+
+    /// Tells long-lived connections (WebSockets) that the process stops.
+    pub fn stop(&self) {
+        self.inner.stopping.send_replace(true);
+    }
+
+    /// Resolves once [`AppState::stop`] was called.
+    pub fn stopping(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut rx = self.inner.stopping.subscribe();
+        async move {
+            let _ = rx.wait_for(|stopping| *stopping).await;
         }
     }
 

@@ -110,7 +110,9 @@ fn metrics_report_bets_latency_wal_and_connections() {
             .expect("bet");
         assert_eq!(a.status, 200, "{}", a.body);
     }
-    let m = c.send("GET", "/metrics", None, &[], None).expect("metrics");
+    let m = c
+        .send("GET", "/metrics", Some(common::OPERATOR_KEY), &[], None)
+        .expect("metrics");
     assert_eq!(m.status, 200);
     assert!(m
         .header("content-type")

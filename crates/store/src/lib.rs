@@ -14,6 +14,7 @@
 
 mod accounts;
 mod api;
+pub mod backup;
 mod convert;
 mod error;
 mod leases;

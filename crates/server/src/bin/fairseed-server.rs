@@ -18,7 +18,16 @@ struct Cli {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if let Some(config) = cli.serve.config.clone() {
+        cli = match fairseed_server::config::reparse(&config, 0) {
+            Ok(cli) => cli,
+            Err(err) => {
+                eprintln!("fairseed-server: {err:#}");
+                return std::process::ExitCode::from(2);
+            }
+        };
+    }
     match fairseed_server::serve(cli.serve).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {

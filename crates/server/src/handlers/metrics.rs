@@ -13,6 +13,15 @@ pub async fn get(State(state): State<AppState>) -> Response {
     metrics::exposition(state.metrics())
 }
 
+/// `GET /metrics` on the players' listener: the operator key only (without
+/// `metrics_listen`, Prometheus sends it as a bearer token).
+pub async fn get_for_operator(
+    _operator: crate::auth::OperatorAuth,
+    state: State<AppState>,
+) -> Response {
+    get(state).await
+}
+
 /// One access line per request, and the counters behind `/metrics`.
 pub async fn access(State(state): State<AppState>, req: Request, next: Next) -> Response {
     metrics::access(state.metrics(), req, next).await

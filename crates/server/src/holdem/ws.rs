@@ -194,8 +194,19 @@ pub async fn serve(
         return;
     }
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+    let stopping = conn.state.stopping();
+    tokio::pin!(stopping);
     loop {
         tokio::select! {
+            () = &mut stopping => {
+                // 1001 "going away": the client reconnects (to another process).
+                let close = axum::extract::ws::CloseFrame {
+                    code: 1001,
+                    reason: "the server is stopping".into(),
+                };
+                let _ = socket.send(WsMessage::Close(Some(close))).await;
+                return;
+            }
             _ = ping.tick() => {
                 if socket.send(WsMessage::Ping(Default::default())).await.is_err() {
                     return;
@@ -412,7 +423,7 @@ impl Conn {
             // The id belongs to the message stored under it, not this one.
             Err(e) => (
                 error_text(id.as_deref(), &e),
-                !matches!(e.kind(), ErrorCode::IdempotencyMismatch),
+                !e.is(ErrorCode::IDEMPOTENCY_MISMATCH),
             ),
         };
         if let Some(id) = id.filter(|_| remembered) {
@@ -474,7 +485,7 @@ impl Conn {
 /// A message id this connection saw with another message.
 fn reused(id: &str) -> ApiError {
     ApiError::conflict(
-        ErrorCode::IdempotencyMismatch,
+        ErrorCode::IDEMPOTENCY_MISMATCH,
         format!("id '{id}' was already used for a different message"),
     )
 }

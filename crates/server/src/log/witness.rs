@@ -103,6 +103,21 @@ async fn cosign(state: &AppState, key: &LogKey, witness: &WitnessArg) -> Result<
     Ok(())
 }
 
+/// The tree size `witness` holds for this log, asked with an
+/// `add-checkpoint` of `head` from `head`'s own size: a witness holding it
+/// cosigns again (200), one holding another size answers 409 with it. For
+/// the check of a restored database before it signs (`fork_guard`).
+pub(crate) async fn held_size(
+    state: &AppState,
+    witness: &WitnessArg,
+    head: &LogCheckpoint,
+) -> Result<u64, String> {
+    match add_checkpoint(state, witness, head, head.size).await? {
+        Answer::Cosigned(_) => Ok(head.size),
+        Answer::Conflict(held) => Ok(held),
+    }
+}
+
 /// Whether the stored checkpoint already carries a line by this witness.
 fn store_has_line(head: &LogCheckpoint, witness: &WitnessArg) -> bool {
     let prefix = format!("— {} ", witness.key.name());

@@ -1,0 +1,157 @@
+//! A restored database never forks the log (docs/spec.md §16.10).
+//!
+//! A backup is older than what the log published: checkpoints of a larger
+//! tree went to browsers, witnesses and monitors. Signing from the restored
+//! tree would put other entries at those positions, a fork every one of
+//! them flags. So before the sequencer signs anything, `serve` asks:
+//!
+//! - its own published record, `DATA_DIR/log.published`: the newest
+//!   checkpoint this data directory's process signed, rewritten as the log
+//!   grows and never part of a backup (`fairseed restore` leaves it);
+//! - every configured witness, with an `add-checkpoint` of the local head:
+//!   a witness that cosigned a larger tree answers 409 with its size.
+//!
+//! If any holds a larger size than the database, `serve` refuses to start
+//! and says what to do. After `fairseed restore` (the marker
+//! `DATA_DIR/restored.toml`) an unreachable witness also refuses: nothing
+//! then proves the restore is not behind it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context as _;
+
+use crate::args::WitnessArg;
+use crate::log::LogKey;
+use crate::state::AppState;
+
+/// The newest checkpoint this data directory's process signed.
+pub const PUBLISHED_FILE: &str = "log.published";
+/// Written by `fairseed restore`; removed once a start found the restore
+/// not behind.
+pub const RESTORED_FILE: &str = "restored.toml";
+
+/// How often the published record is brought up to date.
+const RECORD_EVERY: Duration = Duration::from_secs(1);
+
+/// Fails unless nothing outside the database holds a larger tree.
+///
+/// # Errors
+/// The database is behind a published checkpoint (the message says which
+/// and what to do), or after a restore a witness cannot be asked.
+pub async fn check(
+    state: &AppState,
+    key: &LogKey,
+    witnesses: &[WitnessArg],
+    data_dir: &Path,
+) -> anyhow::Result<()> {
+    let head = state
+        .store()
+        .log_checkpoint()
+        .await
+        .map_err(|e| anyhow::anyhow!("reading the log's newest checkpoint: {e}"))?;
+    let local = head.as_ref().map_or(0, |h| h.size);
+    let restored = data_dir.join(RESTORED_FILE);
+    let after_restore = restored.exists();
+    let mut newest: Option<(u64, String)> = None;
+    let mut consider = |size: u64, source: String| {
+        if size > local && newest.as_ref().is_none_or(|(n, _)| size > *n) {
+            newest = Some((size, source));
+        }
+    };
+    let record = data_dir.join(PUBLISHED_FILE);
+    if let Some(size) = published_size(&record, key)? {
+        consider(size, format!("the published record {}", record.display()));
+    }
+    if let Some(head) = &head {
+        for witness in witnesses {
+            match crate::log::witness::held_size(state, witness, head).await {
+                Ok(size) => consider(size, format!("the witness {}", witness.url)),
+                Err(e) if after_restore => anyhow::bail!(
+                    "after a restore the log is signed only once every witness confirmed it is \
+                     not behind, and {} cannot be asked: {e}; start again when it answers, or \
+                     remove it from `witnesses` knowing that a fork it saw would then go unnoticed",
+                    witness.url
+                ),
+                Err(e) => tracing::warn!(witness = %witness.url, error = %e,
+                    "the witness could not be asked whether it holds a larger tree"),
+            }
+        }
+    }
+    if let Some((size, source)) = newest {
+        anyhow::bail!(
+            "the log in this database ends at size {local}, but {source} holds a checkpoint \
+             of size {size} signed by this log ({origin}): the database is behind what was \
+             published (restored from an older backup?) and signing now would fork the log. \
+             Nothing was signed. Restore a newer copy that reaches size {size} (a later backup, \
+             the PostgreSQL standby or its archived WAL) and start again; if those entries are \
+             lost for good, the log cannot go on under this origin: start a new log \
+             (new log_origin, new log.key) and announce it (docs/operating.md, \"Restore\")",
+            origin = key.origin()
+        );
+    }
+    if after_restore {
+        std::fs::remove_file(&restored)
+            .with_context(|| format!("removing {}", restored.display()))?;
+        tracing::info!(
+            size = local,
+            "restored log checked: not behind any published checkpoint"
+        );
+    }
+    Ok(())
+}
+
+/// The size of the checkpoint in the record, if there is one signed by
+/// this log's key.
+fn published_size(path: &Path, key: &LogKey) -> anyhow::Result<Option<u64>> {
+    let note = match std::fs::read(path) {
+        Ok(note) => note,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    match fairseed_tlog::open_checkpoint(&note, key.vkey()) {
+        Ok(checkpoint) => Ok(Some(checkpoint.size())),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e,
+                "the published record is not a checkpoint of this log; ignored");
+            Ok(None)
+        }
+    }
+}
+
+/// Keeps `DATA_DIR/log.published` at the newest signed checkpoint.
+pub fn spawn_record(state: AppState, data_dir: PathBuf) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut written = 0;
+        loop {
+            written = record(&state, &data_dir, written).await;
+            tokio::time::sleep(RECORD_EVERY).await;
+        }
+    })
+}
+
+/// Writes the newest checkpoint if it is larger than `written`; returns
+/// the size now on disk.
+pub async fn record(state: &AppState, data_dir: &Path, written: u64) -> u64 {
+    let head = match state.store().log_checkpoint().await {
+        Ok(Some(head)) if head.size > written => head,
+        Ok(_) => return written,
+        Err(e) => {
+            tracing::warn!(error = %e, "reading the newest checkpoint for the published record");
+            return written;
+        }
+    };
+    let path = data_dir.join(PUBLISHED_FILE);
+    let tmp = data_dir.join(format!("{PUBLISHED_FILE}.tmp"));
+    let _ = std::fs::remove_file(&tmp);
+    let written_now = fairseed_store::write_private(&tmp, head.note.as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| e.to_string()));
+    match written_now {
+        Ok(()) => head.size,
+        Err(e) => {
+            tracing::warn!(error = %e, "writing the published record");
+            written
+        }
+    }
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Surviving the database machine with PostgreSQL's own replication, through
+# the real binary: a primary and a synchronous standby (two clusters made
+# here with initdb and pg_basebackup, on random ports), the service on the
+# primary under a stream of bets, `kill -9` of the primary, promotion of the
+# standby, the service started again on it. Then:
+#   - every bet the service acknowledged is on the promoted standby;
+#   - `fairseed audit` with the state kept from before the failure passes
+#     (the log after the failover is consistent with the checkpoint seen);
+#   - the service goes on taking bets and signing.
+#
+#   scripts/ops/failover.sh        (FAIRSEED=path/to/fairseed to skip the build)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ -z "${FAIRSEED:-}" ]; then
+  cargo build -q -p fairseed-cli
+  FAIRSEED=$PWD/target/debug/fairseed
+fi
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+[ -x "$bin/initdb" ] || { echo "failover.sh: no PostgreSQL server binaries under /usr/lib/postgresql" >&2; exit 2; }
+as_pg=()
+if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); fi
+work=$(mktemp -d)
+chmod 0777 "$work"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  for c in primary standby; do
+    [ -d "$work/$c" ] && "${as_pg[@]}" "$bin/pg_ctl" -D "$work/$c" stop -m immediate >/dev/null 2>&1 || true
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "failover.sh: FAIL: $*" >&2; for f in "$work"/*.log; do echo "--- $f" >&2; tail -15 "$f" >&2; done; exit 1; }
+ok() { echo "ok - $*"; }
+port() { python3 -c 'import random; print(random.randint(20000, 60000))'; }
+PP=$(port)
+SP=$(port)
+psql_at() { psql -h 127.0.0.1 -p "$1" -U postgres -d fairseed -Atc "$2"; }
+
+# The primary: synchronous commit waits for the standby.
+"${as_pg[@]}" "$bin/initdb" -D "$work/primary" -U postgres --auth=trust >"$work/initdb.log" 2>&1
+cat >>"$work/primary/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $PP
+unix_socket_directories = '$work'
+wal_level = replica
+max_wal_senders = 4
+synchronous_commit = on
+# What is tested is a killed process, not a power cut: the page cache
+# survives, and fsync would only slow this machine's disk.
+fsync = off
+CONF
+echo "host replication postgres 127.0.0.1/32 trust" >>"$work/primary/pg_hba.conf"
+"${as_pg[@]}" "$bin/pg_ctl" -D "$work/primary" -l "$work/primary.log" -w start >/dev/null
+psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "CREATE DATABASE fairseed" >/dev/null
+# The standby: a base backup streaming from the primary.
+"${as_pg[@]}" "$bin/pg_basebackup" -h 127.0.0.1 -p "$PP" -U postgres -D "$work/standby" -R -X stream >/dev/null
+sed -i "s/^port = $PP/port = $SP/" "$work/standby/postgresql.conf"
+"${as_pg[@]}" "$bin/pg_ctl" -D "$work/standby" -l "$work/standby.log" -w start >/dev/null
+# Synchronous once the standby is attached (before, every commit would wait).
+psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "ALTER SYSTEM SET synchronous_standby_names = '*'" >/dev/null
+psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT pg_reload_conf()" >/dev/null
+sync_state() { psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT sync_state FROM pg_stat_replication"; }
+for _ in $(seq 1 300); do
+  [ "$(sync_state)" = sync ] && break
+  sleep 0.1
+done
+[ "$(sync_state)" = sync ] ||
+  fail "the standby is not synchronous"
+ok "primary on $PP, synchronous standby on $SP"
+
+P=$(port)
+base=http://127.0.0.1:$P
+start() { # start LOG URL
+  "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$work/data" --database "$2" \
+    --log-format json >"$work/$1" 2>&1 &
+  server=$!
+  pids+=($server)
+  for _ in $(seq 1 300); do
+    grep -q "serving on" "$work/$1" && return 0
+    kill -0 "$server" 2>/dev/null || fail "$1: the service exited"
+    sleep 0.1
+  done
+  fail "$1: never listened"
+}
+start serve1.log "postgres://postgres@127.0.0.1:$PP/fairseed"
+tok=$(curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+bettor() { python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" "$1"; }
+wait_bets() { # wait_bets N: until N bets in all were acknowledged
+  for _ in $(seq 1 300); do [ "$(wc -l <"$work/acked")" -ge "$1" ] && return 0; sleep 0.1; done
+  fail "fewer than $1 bets acknowledged"
+}
+: >"$work/acked"
+bettor a &
+bet_pid=$!
+pids+=($bet_pid)
+wait_bets 20
+"$FAIRSEED" audit "$base/log" --state "$work/audit.json" >"$work/audit1.log" 2>&1 || fail "audit before the failure"
+kept=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(c["size"] for c in s["checkpoints"]) if "checkpoints" in s else "?")' "$work/audit.json" 2>/dev/null || echo "?")
+ok "audit before the failure passed (state kept, checkpoint size $kept)"
+wait_bets $(($(wc -l <"$work/acked") + 20))
+"${as_pg[@]}" kill -9 "$(head -1 "$work/primary/postmaster.pid")"
+sleep 1
+kill "$bet_pid" 2>/dev/null || true
+wait "$bet_pid" 2>/dev/null || true
+kill -9 "$server"
+wait "$server" 2>/dev/null || true
+acked=$(wc -l <"$work/acked")
+[ "$acked" -gt 0 ] || fail "no bet acknowledged"
+ok "primary killed with SIGKILL under load ($acked bets acknowledged)"
+
+"${as_pg[@]}" "$bin/pg_ctl" -D "$work/standby" -w promote >/dev/null
+ok "standby promoted"
+missing=0
+while read -r id; do
+  [ "$(psql_at "$SP" "SELECT COUNT(*) FROM bets WHERE id = $id")" = 1 ] || missing=$((missing + 1))
+done <"$work/acked"
+[ "$missing" = 0 ] || fail "$missing acknowledged bets are not on the promoted standby"
+ok "every acknowledged bet ($acked) is on the promoted standby"
+
+start serve2.log "postgres://postgres@127.0.0.1:$SP/fairseed"
+: >"$work/acked"
+bettor b &
+bet_pid=$!
+pids+=($bet_pid)
+wait_bets 20
+kill "$bet_pid" 2>/dev/null || true
+wait "$bet_pid" 2>/dev/null || true
+[ "$(wc -l <"$work/acked")" -gt 0 ] || fail "no bet after the failover"
+sleep 1
+"$FAIRSEED" audit "$base/log" --state "$work/audit.json" >"$work/audit2.log" 2>&1 ||
+  fail "audit after the failover, with the state from before it"
+ok "bets resume; audit with the state from before the failure passes"
+echo "failover.sh: all passed"
