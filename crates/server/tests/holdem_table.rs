@@ -692,7 +692,7 @@ fn a_table_nobody_plays_at_closes_and_reveals_its_secret() {
     let mut http = Client::new(addr);
     let token = new_player(&mut http);
     // A short clock: a hand the person is still dealt into plays out by timeouts.
-    let body = json!({"ais": [3], "seats": 2, "action_ms": 400});
+    let body = json!({"ais": [3], "seats": 2, "action_ms": 1000});
     let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
     let table = created["table_id"].as_str().expect("table_id");
     let session_commit = created["session_commit"].as_str().expect("commit");

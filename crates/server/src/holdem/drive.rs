@@ -1,8 +1,8 @@
 //! The task that plays a live table forward in this process: it asks the
 //! pure driver what is due next (an AI's action, a timeout, a top-up, the
 //! next deal), sleeps until then or until the table changes, and applies
-//! it in a step. Time and seeds come from here: the clock, the OS CSPRNG for
-//! the AIs' decisions, and the session secret for each hand's seed. When
+//! it in a step. Time comes from here, and the session secret from which
+//! each hand's seed and each AI decision's seed derive. When
 //! the last human leaves (or the table closes after a quiet spell), it
 //! archives the hands and stops.
 
@@ -77,7 +77,7 @@ async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiErro
         _ => {}
     }
     let timing = state.holdem().timing();
-    let Some(plan) = driver::next(&loaded.live, timing, random_u64()?) else {
+    let Some(plan) = driver::next(&loaded.live, timing, &loaded.secret) else {
         return Ok(Some(IDLE));
     };
     let left = plan.at.0.saturating_sub(now().0);
@@ -93,9 +93,8 @@ async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiErro
 /// Applies what is due now, if anything still is once loaded afresh.
 async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
     let timing = state.holdem().timing();
-    let seed = random_u64()?;
     let done = change(state, table, None, |loaded, now| {
-        let plan = driver::next(&loaded.live, timing, seed).filter(|p| p.at <= now);
+        let plan = driver::next(&loaded.live, timing, &loaded.secret).filter(|p| p.at <= now);
         let Some(plan) = plan else {
             return Err(ApiError::conflict(
                 ErrorCode::Rule(NOTHING_DUE),
@@ -286,12 +285,4 @@ async fn release(state: &AppState, table: &str) {
     {
         tracing::warn!(table, error = %e, "releasing an archived hold'em table's lease");
     }
-}
-
-/// 64 bits from the OS CSPRNG (an AI decision's seed).
-fn random_u64() -> Result<u64, ApiError> {
-    let bytes = crate::secrets::random_bytes()?;
-    let mut eight = [0u8; 8];
-    eight.copy_from_slice(&bytes[..8]);
-    Ok(u64::from_le_bytes(eight))
 }
