@@ -353,3 +353,39 @@ fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
     let again = live::request(&closed, 8, Request::SitIn, Millis(6_000));
     assert_eq!(again.unwrap_err(), live::LiveError::Closed);
 }
+
+/// A process that starts serving a table gives the running turn its full
+/// clock back and starts the quiet spell again: time counts only while the
+/// table is served (docs/spec.md §19.1). Nothing else changes.
+#[test]
+fn resuming_gives_the_running_clock_and_the_quiet_spell_back() {
+    let mut live = new_table(2, &[2]);
+    let sit = Request::Sit {
+        seat: 0,
+        client_seed: "s".into(),
+    };
+    live = live::request(&live, 7, sit, Millis(5)).unwrap().0;
+    live = live::apply(&live, Command::StartHand { seed: 42 }, Millis(100))
+        .unwrap()
+        .0;
+    let before = live.table.hand.clone().unwrap();
+    assert_eq!(before.deadline, Millis(100 + 1_000));
+    let resumed = live::resume(&live, Millis(50_000));
+    let after = resumed.table.hand.clone().unwrap();
+    assert_eq!(after.deadline, Millis(51_000));
+    assert_eq!(resumed.quiet_since, Some(Millis(50_000)));
+    assert_eq!(after.players, before.players, "no card or chip changes");
+    assert_eq!(after.log, before.log);
+    assert_eq!(resumed.seq, live.seq, "no message");
+    let plan = driver::next(&resumed, driver::Timing::default(), &SECRET).unwrap();
+    if after.seat_to_act() == 0 {
+        assert_eq!(plan.due, driver::Due::Command(Command::Timeout { seat: 0 }));
+        assert_eq!(plan.at, Millis(51_000), "the full clock from the restart");
+    } else {
+        assert_eq!(
+            plan.at,
+            Millis(50_000 + 700),
+            "the AI's delay from the restart"
+        );
+    }
+}

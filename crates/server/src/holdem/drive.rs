@@ -30,16 +30,24 @@ const NOTHING_DUE: &str = "nothing_due";
 /// How long the task sleeps with nothing due, unless the table changes.
 const IDLE: Duration = Duration::from_secs(60);
 
-/// Starts the task of `table`.
-pub fn spawn(state: AppState, table: String) {
+/// Starts the task of `table`, taken over from the process
+/// `took_over_from` if any.
+pub fn spawn(state: AppState, table: String, took_over_from: Option<String>) {
     tokio::spawn(async move {
-        run(&state, &table).await;
+        run(&state, &table, took_over_from.as_deref()).await;
         state.holdem().stop(&table);
     });
 }
 
-async fn run(state: &AppState, table: &str) {
+async fn run(state: &AppState, table: &str, took_over_from: Option<&str>) {
     let mut changes = state.events().subscribe(&rows::topic(table));
+    while let Err(e) = resume(state, table, took_over_from).await {
+        if e.code() == "not_found" {
+            return;
+        }
+        tracing::warn!(table, code = e.code(), "resuming a hold'em table; retrying");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
     loop {
         let wait = match pass(state, table).await {
             Ok(Some(wait)) => wait,
@@ -114,6 +122,46 @@ async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
     match done {
         Err(e) if e.code() == NOTHING_DUE => Ok(()),
         other => other.map(|_| ()),
+    }
+}
+
+/// Marks the start of this process's service of `table` (at its start, or
+/// on taking the table over): time counts only while a table is served, so
+/// every running clock starts again in full ([`live::resume`]), and the log
+/// gets an entry naming the process and the one it took over from.
+async fn resume(
+    state: &AppState,
+    table: &str,
+    took_over_from: Option<&str>,
+) -> Result<(), ApiError> {
+    let owner = state.fleet().owner().to_owned();
+    let id = rows::round_id(table);
+    let done = step::step(state, std::slice::from_ref(&id), |rounds| {
+        let loaded = rows::load(&rounds[0])?;
+        // A closed table is only archived; nothing of it runs any more.
+        if loaded.status != rows::OPEN {
+            return Err(ApiError::conflict(
+                ErrorCode::Rule(NOTHING_DUE),
+                "the table is closed",
+            ));
+        }
+        let next = live::resume(&loaded.live, now());
+        let write = rows::write(&loaded, &next, &[])?;
+        let commit = Commit {
+            writes: vec![write],
+            log: vec![rows::served_entry(&next, &owner, took_over_from)],
+            ..Commit::default()
+        };
+        Ok((commit, next.seq))
+    })
+    .await;
+    match done {
+        Ok((_, seq)) => {
+            announce(state, table, seq);
+            Ok(())
+        }
+        Err(e) if e.code() == NOTHING_DUE => Ok(()),
+        Err(e) => Err(e),
     }
 }
 

@@ -163,6 +163,44 @@ fn ended_hand_names(table_id: &str, number: u64) -> Vec<String> {
     names
 }
 
+/// The scheme of a hold'em table's own log entries: its policy when it
+/// opens and each start of its service (docs/spec.md §19).
+pub const TABLE_SCHEME: &str = "holdem_table";
+
+/// The entry that logs `live`'s policy as it opens, before any hand: an
+/// outcome named `[session]`, values `["policy", <policy as JSON>]`.
+pub fn policy_entry(live: &LiveTable) -> Result<LogEntry, ApiError> {
+    let policy = serde_json::to_string(&live.policy).map_err(ApiError::internal)?;
+    Ok(LogEntry {
+        kind: EntryKind::Outcome,
+        time_ms: 0,
+        scheme: TABLE_SCHEME.to_owned(),
+        ids: vec![round_id(&live.table_id)],
+        values: vec!["policy".to_owned(), policy],
+    })
+}
+
+/// The entry that logs a process starting to serve `live` (at its start or
+/// by taking the table over from `took_over_from`): an outcome named
+/// `[session]`, values `["served", owner, took_over_from or "-", the hand
+/// in play or "-", its turn's new deadline or "-"]`.
+pub fn served_entry(live: &LiveTable, owner: &str, took_over_from: Option<&str>) -> LogEntry {
+    let hand = live.table.hand.as_ref();
+    LogEntry {
+        kind: EntryKind::Outcome,
+        time_ms: 0,
+        scheme: TABLE_SCHEME.to_owned(),
+        ids: vec![round_id(&live.table_id)],
+        values: vec![
+            "served".to_owned(),
+            owner.to_owned(),
+            took_over_from.unwrap_or("-").to_owned(),
+            hand.map_or_else(|| "-".to_owned(), |h| h.number.to_string()),
+            hand.map_or_else(|| "-".to_owned(), |h| h.deadline.0.to_string()),
+        ],
+    }
+}
+
 /// The log entries a change from `loaded` to `next` with `messages` calls
 /// for (docs/spec.md §16.7): each hand's commit when it is dealt and its seed
 /// when it ends, named `[table, hand number]`; when the table closes, the
