@@ -70,6 +70,7 @@ fn the_example_is_the_simulation_and_verifies() {
     assert_eq!(code(&out), 0, "{}", text(&out.stdout));
     let report = text(&out.stdout);
     assert!(report.contains("ok   derivation: seed "), "{report}");
+    assert!(report.contains("ok   ai: "), "{report}");
     assert!(
         report.ends_with("3 records: 3 valid, 0 invalid, 0 unreadable\n"),
         "{report}"
@@ -159,4 +160,44 @@ fn client_seeds_must_be_printable_and_at_the_table() {
     let (status, stderr) = simulate_with("0=a\u{202e}b");
     assert_eq!(status, 2);
     assert!(stderr.contains("U+202E"), "{stderr}");
+}
+
+/// An AI action that is not what its level decides from its own seat (as a
+/// house whose AI peeked would record) fails `ai`, naming hand, street, seat,
+/// level, engine and both actions (docs/spec.md §18.2).
+#[test]
+fn an_ai_action_its_level_would_not_take_is_named() {
+    let records = records();
+    let (mut r, i) = records
+        .iter()
+        .find_map(|r| {
+            let humans: Vec<u64> = r["seats"]
+                .as_array()?
+                .iter()
+                .filter(|s| s["player"]["kind"] == "human")
+                .filter_map(|s| s["seat"].as_u64())
+                .collect();
+            let i = r["actions"].as_array()?.iter().position(|a| {
+                a["action"]["kind"] != "fold" && !humans.contains(&a["seat"].as_u64().unwrap_or(99))
+            })?;
+            Some((r.clone(), i))
+        })
+        .expect("an AI action other than a fold");
+    let action = r["actions"][i].clone();
+    r["actions"][i]["action"] = serde_json::json!({"kind": "fold"});
+    let (status, verdict) = verify_one(&r);
+    assert_eq!(status, 1);
+    let msg = first_failure(&verdict);
+    let seat = action["seat"].as_u64().expect("seat");
+    let level = r["seats"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["seat"] == seat))
+        .map(|s| s["player"]["level"].clone())
+        .expect("the AI's seat");
+    let want = format!(
+        "ai: hand {}, {}: seat {seat} (AI level {level}, v1) folded; from its own seat it ",
+        r["hand"],
+        action["street"].as_str().expect("street")
+    );
+    assert!(msg.starts_with(&want), "{msg}");
 }

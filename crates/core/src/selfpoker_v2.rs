@@ -151,6 +151,14 @@ pub fn hand_seed(
     Ok(u64::from_be_bytes(first) & MAX_SEED)
 }
 
+/// HMAC-SHA256 of `msg` keyed, as [`hand_seed`] is, by the session secret's
+/// 64 lowercase hex characters: what else a session derives from its secret
+/// (the hold'em AIs' decisions) uses this key, with a message of its own.
+pub fn session_hmac(secret: &[u8; 32], msg: &[u8]) -> [u8; 32] {
+    let key = ServerSeed::from_bytes(*secret);
+    hmac256_with(&hmac256_keyed(key.reveal().as_bytes()), msg)
+}
+
 /// A derived hand: its seed, the public commit and the deck.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DerivedHand {

@@ -172,6 +172,7 @@ mod tests {
                     seat,
                     player: Player::Ai { level: 1 },
                     stack: 1000 + seat as u64,
+                    engine: None,
                 })
                 .collect(),
             actions: Vec::new(),

@@ -28,10 +28,12 @@ use core::fmt::Write as _;
 use fairseed_play::Millis;
 use serde::{Deserialize, Serialize};
 
+use crate::ai::{DecisionKey, Engine, Level, SeatView};
 use crate::card::Card;
 use crate::deal::{self, DealStatus, DealV2};
 use crate::rules::{
-    apply, chips, Command, Event, HoldemError, Logged, Player, Seat, Street, Table, TableConfig,
+    apply, chips, Action, Command, Event, HoldemError, Logged, Player, Seat, Street, Table,
+    TableConfig,
 };
 
 /// The scheme name a hand record carries.
@@ -46,6 +48,11 @@ pub struct RecordSeat {
     pub player: Player,
     /// Chips at the start of the hand.
     pub stack: u64,
+    /// An AI whose decisions derive from the session secret: its engine's
+    /// version (docs/spec.md §18). Absent for a person, and for an AI whose
+    /// decisions nobody can replay (a plain `selfpoker` simulation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Engine>,
 }
 
 /// One pot's result.
@@ -122,6 +129,20 @@ pub struct HandRecord {
     pub deal: Option<DealV2>,
 }
 
+impl HandRecord {
+    /// The record with every AI seat naming `engine`: its AIs decided with
+    /// seeds from the session secret (docs/spec.md §18).
+    #[must_use]
+    pub fn with_ai_engine(mut self, engine: Engine) -> HandRecord {
+        for s in &mut self.seats {
+            if matches!(s.player, Player::Ai { .. }) {
+                s.engine = Some(engine);
+            }
+        }
+        self
+    }
+}
+
 /// Why a record does not replay to its own results.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -137,6 +158,36 @@ pub enum ReplayError {
     /// The commitment is not the seed's.
     #[error("hand {0}: commit does not match sha256(\"selfpoker:\" + seed)")]
     Commit(u64),
+    /// An AI's recorded action is not what its engine and level decide from
+    /// its own seat's view with the session's seed for that decision.
+    #[error("hand {hand}, {street}: seat {seat} (AI level {level}, {engine}) {did}; from its own seat it {decides}", engine = engine.as_str())]
+    Ai {
+        /// The hand.
+        hand: u64,
+        /// The street.
+        street: Street,
+        /// The AI's seat.
+        seat: usize,
+        /// Its level.
+        level: u8,
+        /// Its engine.
+        engine: Engine,
+        /// What the record says it did, in words ("called").
+        did: String,
+        /// What it decides, in words ("folds").
+        decides: String,
+    },
+    /// An AI seat that names no engine, or a level no engine has, at a
+    /// table whose AI decisions derive from the session secret.
+    #[error("hand {hand}: seat {seat} {problem}")]
+    AiSeat {
+        /// The hand.
+        hand: u64,
+        /// The seat.
+        seat: usize,
+        /// What is wrong, in words.
+        problem: String,
+    },
     /// A field of the record is malformed (the error names it).
     #[error("hand {hand}: {error}")]
     Input {
@@ -257,10 +308,41 @@ fn table_before(record: &HandRecord) -> Result<Table, ReplayError> {
 /// # Errors
 /// [`ReplayError`] naming the first thing that differs.
 pub fn replay(record: &HandRecord) -> Result<Outcome, ReplayError> {
-    if check_deal(record)? == Some(DealStatus::Unrevealed) {
-        return Err(ReplayError::Unrevealed(record.hand));
+    match check_deal(record)? {
+        Some(DealStatus::Unrevealed) => Err(ReplayError::Unrevealed(record.hand)),
+        Some(DealStatus::Derived) => match revealed_secret(record)? {
+            Some((secret, table_id)) => {
+                let key = DecisionKey {
+                    secret: &secret,
+                    table_id,
+                };
+                replay_with_ais(record, key).map(|(outcome, _)| outcome)
+            }
+            None => Err(ReplayError::Unrevealed(record.hand)),
+        },
+        None => replay_hand(record),
     }
-    replay_hand(record)
+}
+
+/// The revealed session secret and the table of a `selfpoker_v2` record;
+/// `None` while the secret is not revealed or under plain `selfpoker`.
+///
+/// # Errors
+/// [`ReplayError::Input`] for a secret that is not 64 hex characters.
+pub fn revealed_secret(record: &HandRecord) -> Result<Option<([u8; 32], &str)>, ReplayError> {
+    let Some(deal) = &record.deal else {
+        return Ok(None);
+    };
+    let Some(text) = &deal.session_secret else {
+        return Ok(None);
+    };
+    let secret = fairseed_core::selfpoker_v2::parse_secret(text, "deal.session_secret").map_err(
+        |error| ReplayError::Input {
+            hand: record.hand,
+            error,
+        },
+    )?;
+    Ok(Some((secret, deal.table_id.as_str())))
 }
 
 /// The scheme, then under `selfpoker_v2` the seed's derivation: `None` for
@@ -288,7 +370,86 @@ pub fn check_deal(record: &HandRecord) -> Result<Option<DealStatus>, ReplayError
 /// # Errors
 /// [`ReplayError`] naming the first thing that differs.
 pub fn replay_hand(record: &HandRecord) -> Result<Outcome, ReplayError> {
+    replay_checking_ais(record, None).map(|(outcome, _)| outcome)
+}
+
+/// [`replay_hand`], and every AI decision replayed on the way from its
+/// seat's view alone with `key`'s seed for it (docs/spec.md §18): the
+/// outcome and the number of AI decisions replayed.
+///
+/// # Errors
+/// [`ReplayError`] naming the first thing that differs; an AI action that is
+/// not what its engine and level decide is [`ReplayError::Ai`].
+pub fn replay_with_ais(
+    record: &HandRecord,
+    key: DecisionKey<'_>,
+) -> Result<(Outcome, usize), ReplayError> {
+    replay_checking_ais(record, Some(key))
+}
+
+/// The engine and level of every AI seat of `record`, by seat.
+fn ai_seats(record: &HandRecord) -> Result<Vec<Option<(Engine, Level)>>, ReplayError> {
+    let mut out = vec![None; record.config.seats.max(1)];
+    for s in &record.seats {
+        let Player::Ai { level } = s.player else {
+            continue;
+        };
+        let problem = |problem: String| ReplayError::AiSeat {
+            hand: record.hand,
+            seat: s.seat,
+            problem,
+        };
+        let engine = s.engine.ok_or_else(|| {
+            problem("is an AI that names no engine: its decisions cannot be replayed".into())
+        })?;
+        let level = Level::from_number(level)
+            .ok_or_else(|| problem(format!("is an AI of level {level}, expected 1 to 3")))?;
+        if let Some(slot) = out.get_mut(s.seat) {
+            *slot = Some((engine, level));
+        }
+    }
+    Ok(out)
+}
+
+/// An action in the past tense ("raised to 900"), as the record says it.
+fn did(action: Action, timed_out: bool) -> String {
+    let done = match action {
+        Action::Fold => "folded".to_owned(),
+        Action::Check => "checked".to_owned(),
+        Action::Call => "called".to_owned(),
+        Action::RaiseTo(to) => format!("raised to {}", chips(to)),
+    };
+    if timed_out {
+        format!("ran out of time ({done})")
+    } else {
+        done
+    }
+}
+
+/// An action in the present tense ("raises to 900"), as an engine decides it.
+fn decides(action: Action) -> String {
+    match action {
+        Action::Fold => "folds".to_owned(),
+        Action::Check => "checks".to_owned(),
+        Action::Call => "calls".to_owned(),
+        Action::RaiseTo(to) => format!("raises to {}", chips(to)),
+    }
+}
+
+/// [`replay_hand`], and with `key` [`replay_with_ais`].
+///
+/// # Errors
+/// As [`replay_with_ais`].
+pub fn replay_checking_ais(
+    record: &HandRecord,
+    key: Option<DecisionKey<'_>>,
+) -> Result<(Outcome, usize), ReplayError> {
     let hand = record.hand;
+    let ais = match key {
+        Some(_) => ai_seats(record)?,
+        None => Vec::new(),
+    };
+    let mut replayed = 0;
     if !fairseed_core::ct_eq(
         fairseed_core::selfpoker::commit(record.seed).as_bytes(),
         record.commit.to_ascii_lowercase().as_bytes(),
@@ -316,6 +477,24 @@ pub fn replay_hand(record: &HandRecord) -> Result<Outcome, ReplayError> {
                 seat: logged.seat,
             });
         }
+        if let (Some(key), Some(h)) = (key, &table.hand) {
+            let ai = ais.get(logged.seat).copied().flatten();
+            if let (Some((engine, level)), true) = (ai, h.seat_to_act() == logged.seat) {
+                let decided = key.decide(engine, level, hand, &SeatView::of(h));
+                if logged.timed_out || decided != logged.action {
+                    return Err(ReplayError::Ai {
+                        hand,
+                        street: h.street,
+                        seat: logged.seat,
+                        level: level as u8,
+                        engine,
+                        did: did(logged.action, logged.timed_out),
+                        decides: decides(decided),
+                    });
+                }
+                replayed += 1;
+            }
+        }
         now = Millis(now.0 + 1);
         let command = Command::Act {
             seat: logged.seat,
@@ -336,7 +515,7 @@ pub fn replay_hand(record: &HandRecord) -> Result<Outcome, ReplayError> {
     let outcome = Outcome::from_events(&events);
     match first_difference(&outcome, &record.results) {
         Some(difference) => Err(ReplayError::Mismatch { hand, difference }),
-        None => Ok(outcome),
+        None => Ok((outcome, replayed)),
     }
 }
 
@@ -445,6 +624,7 @@ pub fn record_of(
                 seat,
                 player,
                 stack,
+                engine: None,
             })
         })
         .collect();

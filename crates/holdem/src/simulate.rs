@@ -5,16 +5,21 @@
 //! With a [`SessionV2`] some seats are humans (played by the AI of their
 //! level, standing in) with client seeds, and every hand's seed is derived
 //! under `selfpoker_v2` from a session secret that also derives from the run's
-//! seed: test data for the derivation's verifier, not a live session.
+//! seed: test data for the derivation's verifier, not a live session. Its
+//! AIs then decide as at a live table, each decision seeded from the session
+//! secret (docs/spec.md §18), and each AI seat names its engine, so
+//! `fairseed verify` replays their decisions too.
 
 use fairseed_core::numpy::Pcg64;
 use fairseed_core::selfpoker_v2::{self, ClientSeedEntry};
 use fairseed_play::Millis;
 
-use crate::ai::{decide, Level, SeatView};
+use crate::ai::{decide, DecisionKey, Level, SeatView, ENGINE_V1};
 use crate::deal::DealV2;
 use crate::record::{record_of, HandRecord};
-use crate::rules::{apply, Command, Event, HoldemError, Player, Table, TableConfig};
+use crate::rules::{
+    apply, Action, Command, Event, HandState, HoldemError, Player, Table, TableConfig,
+};
 
 /// The seeds of one hand: the deal's (63 bits) and the AIs' decisions'.
 #[derive(Debug, Clone, Copy)]
@@ -46,24 +51,41 @@ pub fn play_hand(
     level_of: &dyn Fn(usize) -> Level,
     now: Millis,
 ) -> Result<(Table, HandRecord, Vec<Event>), HoldemError> {
-    let (mut t, mut events) = apply(table, Command::StartHand { seed: seeds.deal }, now)?;
     let mut step = 0u64;
-    while let Some(hand) = &t.hand {
+    play_hand_with(table, seeds.deal, now, &mut |hand| {
         step += 1;
         let view = SeatView::of(hand);
         let seat = view.seat;
         let seed = seeds.decisions ^ (step << 8 | seat as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        let action = decide(level_of(seat), &view, seed);
-        let (next, more) = apply(
-            &t,
-            Command::Act { seat, action },
-            Millis(now.0 + step as i64),
-        )?;
+        decide(level_of(seat), &view, seed)
+    })
+}
+
+/// Plays one hand at `table` dealt from `deal_seed` to its end, asking
+/// `act` for the action of the seat to act each time. `act` sees the whole
+/// hand (every seat's cards): honest players cut their seat's view from it
+/// ([`SeatView::of`]); a test double may peek, and `fairseed verify` catches it.
+///
+/// # Errors
+/// [`HoldemError`] if the hand cannot start, or `act` answers an illegal action.
+pub fn play_hand_with(
+    table: &Table,
+    deal_seed: u64,
+    now: Millis,
+    act: &mut dyn FnMut(&HandState) -> Action,
+) -> Result<(Table, HandRecord, Vec<Event>), HoldemError> {
+    let (mut t, mut events) = apply(table, Command::StartHand { seed: deal_seed }, now)?;
+    let mut step = 0i64;
+    while let Some(hand) = &t.hand {
+        step += 1;
+        let seat = hand.seat_to_act();
+        let action = act(hand);
+        let (next, more) = apply(&t, Command::Act { seat, action }, Millis(now.0 + step))?;
         t = next;
         events.extend(more);
     }
     let log = action_log(&events);
-    let record = record_of(table, seeds.deal, &events, log).ok_or(HoldemError::NoHand)?;
+    let record = record_of(table, deal_seed, &events, log).ok_or(HoldemError::NoHand)?;
     Ok((t, record, events))
 }
 
@@ -183,12 +205,95 @@ pub fn simulate_session(
                     reason: e.to_string(),
                 })?;
         }
-        let (next, mut record, _) = play_hand(&table, seeds, &|s| seats[s], now)?;
-        if let Some(s) = session {
-            record.deal = Some(DealV2::new(&secret, &s.table_id, &s.client_seeds, true));
-        }
+        let (next, record) = match session {
+            None => {
+                let (next, record, _) = play_hand(&table, seeds, &|s| seats[s], now)?;
+                (next, record)
+            }
+            Some(s) => {
+                // Every decision seeded from the session secret, as at a live
+                // table (docs/spec.md §18), so `fairseed verify` replays the AIs'.
+                let key = DecisionKey {
+                    secret: &secret,
+                    table_id: &s.table_id,
+                };
+                let (next, mut record, _) = play_hand_with(&table, seeds.deal, now, &mut |h| {
+                    key.decide(
+                        ENGINE_V1,
+                        seats[h.seat_to_act()],
+                        h.number,
+                        &SeatView::of(h),
+                    )
+                })?;
+                record.deal = Some(DealV2::new(&secret, &s.table_id, &s.client_seeds, true));
+                (next, record.with_ai_engine(ENGINE_V1))
+            }
+        };
         table = next;
         records.push(record);
     }
     Ok(records)
+}
+
+/// The table id of [`ai_decisions`]' session.
+pub const BATCH_TABLE: &str = "batch";
+
+/// The first `count` decisions of six AIs (levels 1, 2, 3, 1, 2, 3 from
+/// seat 0) under [`ENGINE_V1`], hand after hand at table [`BATCH_TABLE`],
+/// each seeded from the session secret [`SessionV2::secret`]`(seed)` as at
+/// a live table, every hand dealt from [`HandSeeds::derive`]: a pure
+/// function of `(seed, count)`, for comparing builds (native and wasm).
+///
+/// # Errors
+/// Never for these settings; [`HoldemError`] if the rules refuse a hand.
+pub fn ai_decisions(seed: u64, count: usize) -> Result<Vec<Action>, HoldemError> {
+    let levels = [
+        Level::One,
+        Level::Two,
+        Level::Three,
+        Level::One,
+        Level::Two,
+        Level::Three,
+    ];
+    let config = TableConfig::default();
+    let mut table = Table::new(config)?;
+    for (seat, level) in levels.iter().enumerate() {
+        let player = Player::Ai {
+            level: *level as u8,
+        };
+        table = apply(&table, Command::Sit { seat, player }, Millis(0))?.0;
+    }
+    let secret = SessionV2::secret(seed);
+    let key = DecisionKey {
+        secret: &secret,
+        table_id: BATCH_TABLE,
+    };
+    let mut out = Vec::with_capacity(count);
+    let mut index = 0;
+    while out.len() < count {
+        for seat in 0..levels.len() {
+            if table.seats[seat]
+                .as_ref()
+                .is_some_and(|s| s.stack < config.starting_stack)
+            {
+                table = apply(&table, Command::TopUp { seat }, Millis(0))?.0;
+            }
+        }
+        let deal = HandSeeds::derive(seed, index).deal;
+        let now = Millis(index as i64 * 1_000_000);
+        table = play_hand_with(&table, deal, now, &mut |h| {
+            let action = key.decide(
+                ENGINE_V1,
+                levels[h.seat_to_act()],
+                h.number,
+                &SeatView::of(h),
+            );
+            out.push(action);
+            action
+        })?
+        .0;
+        index += 1;
+    }
+    out.truncate(count);
+    Ok(out)
 }

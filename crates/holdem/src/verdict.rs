@@ -11,8 +11,12 @@ use fairseed_core::{Check, Verdict, Verifier};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
+use crate::ai::DecisionKey;
 use crate::deal::DealStatus;
-use crate::record::{check_deal, replay_hand, HandRecord, Outcome, ReplayError, SCHEME};
+use crate::record::{
+    check_deal, replay_checking_ais, revealed_secret, HandRecord, Outcome, ReplayError, SCHEME,
+};
+use crate::rules::Player;
 
 /// Verdicts on `texts`, in order: hand records here, the rest by core's
 /// `verifier` in one batch (so a dice pair's bets still share its key state).
@@ -98,7 +102,14 @@ pub fn verdict(record: &HandRecord) -> Verdict {
         // A malformed field or a scheme this module does not read.
         Err(e) => return unreadable(e.to_string()),
     }
-    let (more, outcome) = hand_checks(record);
+    let secret = match revealed_secret(record) {
+        Ok(secret) => secret,
+        Err(e) => return unreadable(e.to_string()),
+    };
+    let key = secret
+        .as_ref()
+        .map(|(secret, table_id)| DecisionKey { secret, table_id });
+    let (more, outcome) = hand_checks(record, key);
     checks.extend(more);
     finish(checks, outcome)
 }
@@ -143,8 +154,9 @@ fn secret_check(record: &HandRecord) -> Check {
     }
 }
 
-/// §15.1's three checks of the hand itself.
-fn hand_checks(record: &HandRecord) -> (Vec<Check>, Option<Value>) {
+/// §15.1's three checks of the hand itself, and with the session's `key`
+/// §18.2's `ai` check of every AI decision when the hand has AI seats.
+fn hand_checks(record: &HandRecord, key: Option<DecisionKey<'_>>) -> (Vec<Check>, Option<Value>) {
     let commitment = Check::new("commitment", true, "sha256(\"selfpoker:\" + seed) matches");
     let actions = Check::new(
         "actions",
@@ -159,12 +171,23 @@ fn hand_checks(record: &HandRecord) -> (Vec<Check>, Option<Value>) {
         true,
         "board, returned chips, hands shown, pots, winners and final stacks match",
     );
-    match replay_hand(record) {
-        Ok(outcome) => (
-            vec![commitment, actions, results],
-            Some(outcome_value(&outcome)),
-        ),
+    let has_ai = record
+        .seats
+        .iter()
+        .any(|s| matches!(s.player, Player::Ai { .. }));
+    let key = key.filter(|_| has_ai);
+    match replay_checking_ais(record, key) {
+        Ok((outcome, replayed)) => {
+            let mut checks = vec![commitment, actions, results];
+            if key.is_some() {
+                checks.push(ai_check(record, replayed));
+            }
+            (checks, Some(outcome_value(&outcome)))
+        }
         Err(e @ ReplayError::Commit(_)) => (vec![failed("commitment", &e)], None),
+        Err(e @ (ReplayError::Ai { .. } | ReplayError::AiSeat { .. })) => {
+            (vec![commitment, failed("ai", &e)], None)
+        }
         Err(
             e @ (ReplayError::Setup { .. }
             | ReplayError::Rule { .. }
@@ -173,6 +196,26 @@ fn hand_checks(record: &HandRecord) -> (Vec<Check>, Option<Value>) {
         ) => (vec![commitment, failed("actions", &e)], None),
         Err(e) => (vec![commitment, actions, failed("results", &e)], None),
     }
+}
+
+/// The passing `ai` check: how many decisions replayed, under which engines.
+fn ai_check(record: &HandRecord, replayed: usize) -> Check {
+    let mut engines: Vec<&str> = record
+        .seats
+        .iter()
+        .filter_map(|s| s.engine.map(|e| e.as_str()))
+        .collect();
+    engines.sort_unstable();
+    engines.dedup();
+    Check::new(
+        "ai",
+        true,
+        format!(
+            "{replayed} AI decision{} replay from the deciding seat's view alone, with the session's seeds (engine {})",
+            if replayed == 1 { "" } else { "s" },
+            engines.join(", ")
+        ),
+    )
 }
 
 fn finish(checks: Vec<Check>, outcome: Option<Value>) -> Verdict {

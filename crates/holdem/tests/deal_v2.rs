@@ -38,7 +38,7 @@ fn detail_of_failure(record: &HandRecord) -> String {
 }
 
 #[test]
-fn derived_hands_verify_with_five_checks() {
+fn derived_hands_verify_with_six_checks() {
     for r in records() {
         replay(&r).unwrap();
         let v = verdict::verdict(&r);
@@ -51,7 +51,8 @@ fn derived_hands_verify_with_five_checks() {
                 "derivation",
                 "commitment",
                 "actions",
-                "results"
+                "results",
+                "ai"
             ]
         );
         // The site's own check still holds: the commit is the seed's.

@@ -154,7 +154,7 @@ fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, V
         8 => Request::Act(Action::RaiseTo(arg % 800)),
         _ => {
             let timing = driver::Timing::default();
-            let plan = driver::next(live, timing, arg)?;
+            let plan = driver::next(live, timing, &SECRET)?;
             *now = Millis(now.0.max(plan.at.0));
             return match plan.due {
                 driver::Due::Command(c) => live::apply(live, c, *now).ok(),
@@ -241,7 +241,7 @@ fn a_human_and_ais_play_hands_to_the_end_driven_by_the_driver() {
     let mut decisions = 0u64;
     while ended < 5 {
         decisions += 1;
-        let plan = driver::next(&live, driver::Timing::default(), decisions).expect("a plan");
+        let plan = driver::next(&live, driver::Timing::default(), &SECRET).expect("a plan");
         assert!(
             plan.at >= now || plan.at.0 == 0,
             "plans are not in the past"
@@ -296,13 +296,13 @@ fn an_ai_waits_its_delay_and_a_person_their_clock() {
         next_hand_ms: 2_000,
         idle_close_ms: 60_000,
     };
-    let plan = driver::next(&live, timing, 1).unwrap();
+    let plan = driver::next(&live, timing, &SECRET).unwrap();
     assert_eq!(plan.due, driver::Due::StartHand);
     live = live::apply(&live, Command::StartHand { seed: 42 }, Millis(100))
         .unwrap()
         .0;
     let hand = live.table.hand.as_ref().unwrap();
-    let plan = driver::next(&live, timing, 1).unwrap();
+    let plan = driver::next(&live, timing, &SECRET).unwrap();
     if hand.seat_to_act() == 0 {
         assert_eq!(plan.at, Millis(100 + 1_000));
         assert_eq!(plan.due, driver::Due::Command(Command::Timeout { seat: 0 }));
@@ -320,7 +320,7 @@ fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
     };
     let mut live = new_table(3, &[1, 2]);
     assert_eq!(
-        driver::next(&live, timing, 1),
+        driver::next(&live, timing, &SECRET),
         None,
         "never closes before anyone came"
     );
@@ -332,7 +332,7 @@ fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
     live = live::request(&live, 7, Request::SitOut, Millis(200))
         .unwrap()
         .0;
-    let plan = driver::next(&live, timing, 1).unwrap();
+    let plan = driver::next(&live, timing, &SECRET).unwrap();
     assert_eq!(
         plan,
         driver::Plan {
@@ -349,7 +349,43 @@ fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
             ..
         }]
     ));
-    assert_eq!(driver::next(&closed, timing, 1), None);
+    assert_eq!(driver::next(&closed, timing, &SECRET), None);
     let again = live::request(&closed, 8, Request::SitIn, Millis(6_000));
     assert_eq!(again.unwrap_err(), live::LiveError::Closed);
+}
+
+/// A process that starts serving a table gives the running turn its full
+/// clock back and starts the quiet spell again: time counts only while the
+/// table is served (docs/spec.md §19.1). Nothing else changes.
+#[test]
+fn resuming_gives_the_running_clock_and_the_quiet_spell_back() {
+    let mut live = new_table(2, &[2]);
+    let sit = Request::Sit {
+        seat: 0,
+        client_seed: "s".into(),
+    };
+    live = live::request(&live, 7, sit, Millis(5)).unwrap().0;
+    live = live::apply(&live, Command::StartHand { seed: 42 }, Millis(100))
+        .unwrap()
+        .0;
+    let before = live.table.hand.clone().unwrap();
+    assert_eq!(before.deadline, Millis(100 + 1_000));
+    let resumed = live::resume(&live, Millis(50_000));
+    let after = resumed.table.hand.clone().unwrap();
+    assert_eq!(after.deadline, Millis(51_000));
+    assert_eq!(resumed.quiet_since, Some(Millis(50_000)));
+    assert_eq!(after.players, before.players, "no card or chip changes");
+    assert_eq!(after.log, before.log);
+    assert_eq!(resumed.seq, live.seq, "no message");
+    let plan = driver::next(&resumed, driver::Timing::default(), &SECRET).unwrap();
+    if after.seat_to_act() == 0 {
+        assert_eq!(plan.due, driver::Due::Command(Command::Timeout { seat: 0 }));
+        assert_eq!(plan.at, Millis(51_000), "the full clock from the restart");
+    } else {
+        assert_eq!(
+            plan.at,
+            Millis(50_000 + 700),
+            "the AI's delay from the restart"
+        );
+    }
 }

@@ -276,6 +276,11 @@ fn records_receipts(answer: &Value, table: &str, session_commit: &str) {
         .iter()
         .any(|v| v == session_commit));
     find(Reveal, &session);
+    // The policy committed at open and restated at the end (docs/spec.md §19.1).
+    let policy = [format!("holdem_table:{table}"), "policy".to_owned()];
+    let committed = find(Commitment, &policy).values.clone();
+    assert!(committed[0].contains("\"action_ms\":"), "{committed:?}");
+    assert_eq!(find(Reveal, &policy).values, committed);
     let records = answer["hands"].as_array().expect("hands");
     for record in records {
         let ids = [table.to_owned(), record["hand"].to_string()];
@@ -285,7 +290,7 @@ fn records_receipts(answer: &Value, table: &str, session_commit: &str) {
         );
         assert_eq!(find(Reveal, &ids).values, [record["seed"].to_string()]);
     }
-    assert_eq!(entries.len(), 2 + 2 * records.len(), "{answer}");
+    assert_eq!(entries.len(), 4 + 2 * records.len(), "{answer}");
 }
 
 fn play(server: &Server) {
@@ -692,7 +697,7 @@ fn a_table_nobody_plays_at_closes_and_reveals_its_secret() {
     let mut http = Client::new(addr);
     let token = new_player(&mut http);
     // A short clock: a hand the person is still dealt into plays out by timeouts.
-    let body = json!({"ais": [3], "seats": 2, "action_ms": 400});
+    let body = json!({"ais": [3], "seats": 2, "action_ms": 1000});
     let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
     let table = created["table_id"].as_str().expect("table_id");
     let session_commit = created["session_commit"].as_str().expect("commit");

@@ -346,6 +346,8 @@ fn sqlite_log_serves_what_it_acknowledged() {
         ("chess_colour_v1", 1),
         ("match_seed_v1", 1),
         ("selfpoker_v2", 1),
+        // A hold'em table's policy, committed as it opens.
+        ("holdem_table", 1),
     ]
     .into_iter()
     .map(|(s, k)| (s.to_owned(), k))

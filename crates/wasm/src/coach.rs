@@ -265,3 +265,30 @@ mod tests {
         assert!(replay_json("{}").is_err_and(|e| e.starts_with("record:")));
     }
 }
+
+/// The first `count` decisions of `fairseed_holdem::simulate::ai_decisions`
+/// for `seed`, one action per line (`fold`, `check`, `call`, `raise to 1,200`):
+/// the same pure function as the native build, for comparing the two.
+///
+/// # Errors
+/// The rules refused a hand (never for these settings).
+pub fn ai_decisions_text(seed: u32, count: u32) -> Result<String, String> {
+    let count = usize::try_from(count).map_err(|e| e.to_string())?;
+    let actions = fairseed_holdem::simulate::ai_decisions(u64::from(seed), count)
+        .map_err(|e| e.to_string())?;
+    let mut out = String::with_capacity(actions.len() * 8);
+    for action in actions {
+        out.push_str(&action.to_string());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// [`ai_decisions_text`] for JavaScript.
+///
+/// # Errors
+/// The rules refused a hand (never for these settings).
+#[wasm_bindgen]
+pub fn holdem_ai_decisions(seed: u32, count: u32) -> Result<String, JsError> {
+    ai_decisions_text(seed, count).map_err(|e| JsError::new(&e))
+}

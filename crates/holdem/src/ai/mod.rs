@@ -12,12 +12,14 @@
 //!   a bettor after the flop has paired the board), a calling margin out of
 //!   position, and value bets sized by strength.
 
+pub mod derive;
 mod equity;
 mod rng;
 mod view;
 
 use serde::{Deserialize, Serialize};
 
+pub use derive::{decision_seed, DecisionKey, Engine, ENGINE_V1};
 pub use equity::{chen, equity, Range};
 pub use rng::Rng;
 pub use view::{PublicSeat, SeatView};

@@ -2,15 +2,17 @@
 //! its turn began, a person's clock runs out, a busted AI tops up, a new
 //! hand is dealt a pause after the last one when two seats are ready and a
 //! person is among them, and a table where nobody can be dealt in closes
-//! after a quiet spell. The service calls [`next`] with the time
-//! and fresh OS-random seeds, waits until the plan is due, and applies it
-//! (re-planning on the state it then loads).
+//! after a quiet spell. The service calls [`next`] with the table and its
+//! session secret, waits until the plan is due, and applies it
+//! (re-planning on the state it then loads). An AI's decision is seeded from
+//! the session secret (docs/spec.md §18), so once the secret is revealed
+//! anyone replays it from the AI's seat's view.
 
 use fairseed_play::Millis;
 
 use super::view::turn_started;
 use super::LiveTable;
-use crate::ai::{decide, Level, SeatView};
+use crate::ai::{DecisionKey, Level, SeatView, ENGINE_V1};
 use crate::rules::{Command, Player};
 
 /// The service's pacing.
@@ -59,8 +61,9 @@ pub struct Plan {
 }
 
 /// What `live` does next by itself; `None` when it waits for a person.
-/// An AI decides from its seat's view only, with `decision_seed`.
-pub fn next(live: &LiveTable, timing: Timing, decision_seed: u64) -> Option<Plan> {
+/// An AI decides from its seat's view only, under [`ENGINE_V1`] with the
+/// seed the session `secret` derives for that decision.
+pub fn next(live: &LiveTable, timing: Timing, secret: &[u8; 32]) -> Option<Plan> {
     if live.closed {
         return None;
     }
@@ -71,7 +74,11 @@ pub fn next(live: &LiveTable, timing: Timing, decision_seed: u64) -> Option<Plan
         return Some(match player {
             Player::Ai { level } => {
                 let level = Level::from_number(level).unwrap_or(Level::One);
-                let action = decide(level, &SeatView::of(hand), decision_seed);
+                let key = DecisionKey {
+                    secret,
+                    table_id: &live.table_id,
+                };
+                let action = key.decide(ENGINE_V1, level, hand.number, &SeatView::of(hand));
                 let at = Millis(started.0.saturating_add(timing.ai_delay_ms));
                 Plan {
                     at: at.min(hand.deadline),

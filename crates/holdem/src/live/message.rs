@@ -8,6 +8,7 @@ use serde::Serialize;
 use fairseed_core::selfpoker_v2;
 
 use super::{LiveTable, Scheme};
+use crate::ai::ENGINE_V1;
 use crate::deal::DealV2;
 use crate::record::{record_of, HandRecord};
 use crate::rules::{Event, HoldemError};
@@ -91,6 +92,10 @@ pub(crate) fn hand_end(
     let mut record =
         record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
     record.deal = deal(next);
+    if record.deal.is_some() {
+        // The driver seeds every AI decision from the session secret.
+        record = record.with_ai_engine(ENGINE_V1);
+    }
     let deal = record.deal.as_ref();
     let fairplay = Fairplay {
         scheme: next.session.scheme.as_str(),

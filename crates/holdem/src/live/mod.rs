@@ -369,6 +369,25 @@ pub fn request(
     Ok((next, messages))
 }
 
+/// The table as a process that starts serving it finds it (docs/spec.md
+/// §19.1): time counts only while a table is served, so after any downtime
+/// the running turn's clock starts again in full at `now`, and so does the
+/// quiet spell after which a table nobody can be dealt into closes. Nothing
+/// else changes: no card, no seat, no chip.
+pub fn resume(live: &LiveTable, now: Millis) -> LiveTable {
+    let mut next = live.clone();
+    if let Some(hand) = &mut next.table.hand {
+        hand.deadline = Millis(now.0.saturating_add(hand.action_ms));
+    }
+    if next.quiet_since.is_some() {
+        next.quiet_since = Some(now);
+    }
+    if let Some(ended) = next.ended_at {
+        next.ended_at = Some(ended.max(now));
+    }
+    next
+}
+
 /// Closes a quiet table (see [`driver::Due::Close`]): every person still
 /// seated leaves (none is in a hand: none is being played), and the table
 /// plays no more, so its session ends.

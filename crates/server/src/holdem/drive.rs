@@ -1,8 +1,8 @@
 //! The task that plays a live table forward in this process: it asks the
 //! pure driver what is due next (an AI's action, a timeout, a top-up, the
 //! next deal), sleeps until then or until the table changes, and applies
-//! it in a step. Time and seeds come from here: the clock, the OS CSPRNG for
-//! the AIs' decisions, and the session secret for each hand's seed. When
+//! it in a step. Time comes from here, and the session secret from which
+//! each hand's seed and each AI decision's seed derive. When
 //! the last human leaves (or the table closes after a quiet spell), it
 //! archives the hands and stops.
 
@@ -27,16 +27,24 @@ use super::rows::{self, Loaded};
 /// How long the task sleeps with nothing due, unless the table changes.
 const IDLE: Duration = Duration::from_secs(60);
 
-/// Starts the task of `table`.
-pub fn spawn(state: AppState, table: String) {
+/// Starts the task of `table`, taken over from the process
+/// `took_over_from` if any.
+pub fn spawn(state: AppState, table: String, took_over_from: Option<String>) {
     tokio::spawn(async move {
-        run(&state, &table).await;
+        run(&state, &table, took_over_from.as_deref()).await;
         state.holdem().stop(&table);
     });
 }
 
-async fn run(state: &AppState, table: &str) {
+async fn run(state: &AppState, table: &str, took_over_from: Option<&str>) {
     let mut changes = state.events().subscribe(&rows::topic(table));
+    while let Err(e) = resume(state, table, took_over_from).await {
+        if e.code() == "not_found" {
+            return;
+        }
+        tracing::warn!(table, code = e.code(), "resuming a hold'em table; retrying");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
     loop {
         let wait = match pass(state, table).await {
             Ok(Some(wait)) => wait,
@@ -74,7 +82,7 @@ async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiErro
         _ => {}
     }
     let timing = state.holdem().timing();
-    let Some(plan) = driver::next(&loaded.live, timing, random_u64()?) else {
+    let Some(plan) = driver::next(&loaded.live, timing, &loaded.secret) else {
         return Ok(Some(IDLE));
     };
     let left = plan.at.0.saturating_sub(now().0);
@@ -90,9 +98,8 @@ async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiErro
 /// Applies what is due now, if anything still is once loaded afresh.
 async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
     let timing = state.holdem().timing();
-    let seed = random_u64()?;
     change_if(state, table, None, |loaded, now| {
-        let plan = driver::next(&loaded.live, timing, seed).filter(|p| p.at <= now);
+        let plan = driver::next(&loaded.live, timing, &loaded.secret).filter(|p| p.at <= now);
         let Some(plan) = plan else {
             return Ok(None);
         };
@@ -107,6 +114,46 @@ async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
     })
     .await?;
     Ok(())
+}
+
+/// Marks the start of this process's service of `table` (at its start, or
+/// on taking the table over): time counts only while a table is served, so
+/// every running clock starts again in full ([`live::resume`]), and the log
+/// gets an entry naming the process and the one it took over from.
+async fn resume(
+    state: &AppState,
+    table: &str,
+    took_over_from: Option<&str>,
+) -> Result<(), ApiError> {
+    let owner = state.fleet().owner().to_owned();
+    let id = rows::round_id(table);
+    let done = step::step(state, std::slice::from_ref(&id), |rounds| {
+        let loaded = rows::load(&rounds[0])?;
+        // A closed table is only archived; nothing of it runs any more.
+        if loaded.status != rows::OPEN {
+            return Err(ApiError::conflict(
+                ErrorCode::Rule(NOTHING_DUE),
+                "the table is closed",
+            ));
+        }
+        let next = live::resume(&loaded.live, now());
+        let write = rows::write(&loaded, &next, &[])?;
+        let commit = Commit {
+            writes: vec![write],
+            log: vec![rows::served_entry(&next, &owner, took_over_from)],
+            ..Commit::default()
+        };
+        Ok((commit, next.seq))
+    })
+    .await;
+    match done {
+        Ok((_, seq)) => {
+            announce(state, table, seq);
+            Ok(())
+        }
+        Err(e) if e.code() == NOTHING_DUE => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 fn table_not_found(e: StoreError) -> ApiError {
@@ -297,12 +344,4 @@ async fn release(state: &AppState, table: &str) {
     {
         tracing::warn!(table, error = %e, "releasing an archived hold'em table's lease");
     }
-}
-
-/// 64 bits from the OS CSPRNG (an AI decision's seed).
-fn random_u64() -> Result<u64, ApiError> {
-    let bytes = crate::secrets::random_bytes()?;
-    let mut eight = [0u8; 8];
-    eight.copy_from_slice(&bytes[..8]);
-    Ok(u64::from_le_bytes(eight))
 }

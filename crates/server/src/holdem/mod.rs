@@ -50,7 +50,7 @@ pub async fn claim_and_drive(state: &AppState, table: &str) -> Result<(), ApiErr
             tracing::debug!(table, owner, "a hold'em table driven by another process");
         }
         LeaseGrant::Granted { took_over_from } => {
-            if let Some(gone) = took_over_from {
+            if let Some(gone) = &took_over_from {
                 tracing::info!(
                     table,
                     gone,
@@ -58,7 +58,7 @@ pub async fn claim_and_drive(state: &AppState, table: &str) -> Result<(), ApiErr
                 );
             }
             if state.holdem().start(table) {
-                drive::spawn(state.clone(), table.to_owned());
+                drive::spawn(state.clone(), table.to_owned(), took_over_from);
             }
         }
     }

@@ -145,12 +145,15 @@ pub fn shown_hands(table_id: &str, numbers: &[u64], revealed: bool) -> Vec<Strin
     names
 }
 
-/// The session's commitment and, once `revealed`, its end.
+/// The session's commitment and its policy's and, once `revealed`, their
+/// ends (a table opened before tables logged a policy has no policy entry).
 fn session_names(table_id: &str, revealed: bool) -> Vec<String> {
     let session = round_id(table_id);
     let mut names = shown::commitment(&[&session]);
+    names.extend(shown::commitment(&[&session, POLICY]));
     if revealed {
         names.extend(shown::reveal(&[&session]));
+        names.extend(shown::reveal(&[&session, POLICY]));
     }
     names
 }
@@ -161,6 +164,52 @@ fn ended_hand_names(table_id: &str, number: u64) -> Vec<String> {
     let mut names = shown::commitment(&[table_id, &number]);
     names.extend(shown::reveal(&[table_id, &number]));
     names
+}
+
+/// The scheme of a hold'em table's own log entries: its policy when it
+/// opens and each start of its service (docs/spec.md §19).
+pub const TABLE_SCHEME: &str = "holdem_table";
+
+/// The ids of a table's policy entries: `[session, "policy"]`.
+fn policy_ids(table_id: &str) -> Vec<String> {
+    vec![round_id(table_id), POLICY.to_owned()]
+}
+
+const POLICY: &str = "policy";
+
+/// The entry that commits to `live`'s policy as it opens, before any hand:
+/// a commitment named `[session, "policy"]`, its value the policy as JSON;
+/// the session's end logs the same value as its reveal ([`log_entries`]).
+pub fn policy_entry(live: &LiveTable) -> Result<LogEntry, ApiError> {
+    let policy = serde_json::to_string(&live.policy).map_err(ApiError::internal)?;
+    Ok(LogEntry {
+        kind: EntryKind::Commitment,
+        time_ms: 0,
+        scheme: TABLE_SCHEME.to_owned(),
+        ids: policy_ids(&live.table_id),
+        values: vec![policy],
+    })
+}
+
+/// The entry that logs a process starting to serve `live` (at its start or
+/// by taking the table over from `took_over_from`): an outcome named
+/// `[session]`, values `["served", owner, took_over_from or "-", the hand
+/// in play or "-", its turn's new deadline or "-"]`.
+pub fn served_entry(live: &LiveTable, owner: &str, took_over_from: Option<&str>) -> LogEntry {
+    let hand = live.table.hand.as_ref();
+    LogEntry {
+        kind: EntryKind::Outcome,
+        time_ms: 0,
+        scheme: TABLE_SCHEME.to_owned(),
+        ids: vec![round_id(&live.table_id)],
+        values: vec![
+            "served".to_owned(),
+            owner.to_owned(),
+            took_over_from.unwrap_or("-").to_owned(),
+            hand.map_or_else(|| "-".to_owned(), |h| h.number.to_string()),
+            hand.map_or_else(|| "-".to_owned(), |h| h.deadline.0.to_string()),
+        ],
+    }
 }
 
 /// The log entries a change from `loaded` to `next` with `messages` calls
@@ -188,6 +237,18 @@ pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> V
             next.end.map_or("table_empty", |e| e.as_str()).to_owned(),
         ],
     });
+    // The policy committed at open, restated as the session ends.
+    let policy_end = (next.closed && !loaded.live.closed)
+        .then_some(next.policy.as_ref())
+        .flatten()
+        .and_then(|policy| serde_json::to_string(&Some(policy)).ok())
+        .map(|policy| LogEntry {
+            kind: EntryKind::Reveal,
+            time_ms: 0,
+            scheme: TABLE_SCHEME.to_owned(),
+            ids: policy_ids(&next.table_id),
+            values: vec![policy],
+        });
     messages
         .iter()
         .filter_map(|m| match m {
@@ -201,5 +262,6 @@ pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> V
             Message::Event { .. } => None,
         })
         .chain(session_end)
+        .chain(policy_end)
         .collect()
 }
