@@ -42,7 +42,7 @@ function actionText(action) {
 
 /** The hand replayed by the core, or null when the record cannot be read as a hand. */
 export function holdemSteps(wasm, record) {
-  if (!record || typeof record !== 'object' || !wasm.holdem_replay) return null;
+  if (!record || typeof record !== 'object' || !wasm || !wasm.holdem_replay) return null;
   try {
     // The deal's derivation is a check of its own; the steps need only the seed and the actions.
     return JSON.parse(wasm.holdem_replay(exactJson({ ...record, deal: undefined })));
