@@ -42,6 +42,8 @@ test('leaving closes the table: the badge says what selfpoker_v2 proves and each
   const badge = '#tb-hands li[data-hand="1"] .deal-badge';
   await page.waitForSelector(`${badge}[data-state="ok"][data-scheme="selfpoker_v2"]`);
   assert.match(await page.textContent(`${badge} .badge-claim`), /^the house could not choose this deck$/);
+  // The list is drawn again when the secret comes out: focus the badge after that, not before.
+  await page.waitForSelector('#tb-hands li[data-hand="1"] .tb-derivation[data-state="ok"]', { timeout: 30_000 });
   // The reasons, on focus: the commitment before sitting, the client seed, the derivation.
   await page.focus(badge);
   assert.equal(await page.isVisible(`${badge} .badge-pop`), true);
