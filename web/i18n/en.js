@@ -606,4 +606,5 @@ export const en = {
   'holdem.final_stack': '{seat} ends with {chips} chips',
   'offline.heading': 'fairseed — offline verifier',
   'table.derivation_other': 'the hand\'s record does not verify.',
+  'holdem.derivation_ok_one': 'Hand {n}: the cards come from the table\'s secret and your seed; the house could not choose them.',
 };

@@ -593,4 +593,5 @@ export const es = {
   'holdem.final_stack': '{seat} termina con {chips} fichas',
   'offline.heading': 'fairseed — verificador sin conexión',
   'table.derivation_other': 'el registro de la mano no cuadra.',
+  'holdem.derivation_ok_one': 'Mano {n}: las cartas salen del secreto de la mesa y de tu semilla; la casa no podía elegirlas.',
 };

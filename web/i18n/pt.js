@@ -593,4 +593,5 @@ export const pt = {
   'holdem.final_stack': '{seat} termina com {chips} fichas',
   'offline.heading': 'fairseed — verificador offline',
   'table.derivation_other': 'o registro da mão não confere.',
+  'holdem.derivation_ok_one': 'Mão {n}: as cartas vêm do segredo da mesa e da sua semente; a casa não podia escolhê-las.',
 };
