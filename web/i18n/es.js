@@ -535,7 +535,7 @@ export const es = {
   'table.badge_v1_why': 'El hash se mostró antes de la primera carta y la semilla revelada después de la mano coincide con él: la baraja quedó fija durante toda la mano (la casa la eligió sola).',
   'table.derivation_wait': 'origen de las cartas: se comprueba cuando cierre la mesa',
   'table.derivation_ok': 'origen de las cartas comprobado',
-  'table.derivation_bad': 'origen de las cartas NO comprobado: {check} falla: {detail}',
+  'table.derivation_bad': 'origen de las cartas NO comprobado: {what}',
   'table.derivation_missing': 'el verificador no comprobó el origen de las cartas',
   'table.session_commit': 'Hash de la mesa, mostrado antes de que te sentaras:',
   'table.session_revealed': 'mesa cerrada, secreto revelado',
@@ -592,4 +592,6 @@ export const es = {
   'holdem.took': '{seat} se lleva {chips}',
   'holdem.final_stack': '{seat} termina con {chips} fichas',
   'offline.heading': 'fairseed — verificador sin conexión',
+  'table.derivation_other': 'el registro de la mano no cuadra.',
+  'holdem.derivation_ok_one': 'Mano {n}: las cartas salen del secreto de la mesa y de tu semilla; la casa no podía elegirlas.',
 };

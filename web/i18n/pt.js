@@ -535,7 +535,7 @@ export const pt = {
   'table.badge_v1_why': 'O hash foi mostrado antes da primeira carta, e a semente revelada depois da mão corresponde a ele: o baralho ficou fixo durante toda a mão (a casa escolheu-o sozinha).',
   'table.derivation_wait': 'origem das cartas: conferida quando a mesa fechar',
   'table.derivation_ok': 'origem das cartas conferida',
-  'table.derivation_bad': 'origem das cartas NÃO conferida: {check} falha: {detail}',
+  'table.derivation_bad': 'origem das cartas NÃO conferida: {what}',
   'table.derivation_missing': 'o verificador não conferiu a origem das cartas',
   'table.session_commit': 'Hash da mesa, mostrado antes de você se sentar:',
   'table.session_revealed': 'mesa fechada, segredo revelado',
@@ -592,4 +592,6 @@ export const pt = {
   'holdem.took': '{seat} leva {chips}',
   'holdem.final_stack': '{seat} termina com {chips} fichas',
   'offline.heading': 'fairseed — verificador offline',
+  'table.derivation_other': 'o registro da mão não confere.',
+  'holdem.derivation_ok_one': 'Mão {n}: as cartas vêm do segredo da mesa e da sua semente; a casa não podia escolhê-las.',
 };

@@ -5,7 +5,7 @@
 // the cards from the record's seed and plays the record's actions under the
 // rules; core's English stays under "details".
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { fmtInt } from './format.js';
 import { exactJson } from './json.js';
 
@@ -42,7 +42,7 @@ function actionText(action) {
 
 /** The hand replayed by the core, or null when the record cannot be read as a hand. */
 export function holdemSteps(wasm, record) {
-  if (!record || typeof record !== 'object' || !wasm.holdem_replay) return null;
+  if (!record || typeof record !== 'object' || !wasm || !wasm.holdem_replay) return null;
   try {
     // The deal's derivation is a check of its own; the steps need only the seed and the actions.
     return JSON.parse(wasm.holdem_replay(exactJson({ ...record, deal: undefined })));
@@ -80,7 +80,10 @@ export function holdemSentence(wasm, record, check) {
       if (ok) return { ok, text: t('holdem.secret_ok', { n }) };
       return { ok, text: t(secretOut(record) ? 'holdem.secret_bad' : 'holdem.secret_wait', { n }) };
     case 'derivation':
-      if (ok) return { ok, text: t('holdem.derivation_ok', { n, count: fmtInt(Object.keys((record && record.deal && record.deal.client_seeds) || {}).length) }) };
+      if (ok) {
+        const seeds = Object.keys((record && record.deal && record.deal.client_seeds) || {}).length;
+        return { ok, text: tn('holdem.derivation_ok', seeds, { n, count: fmtInt(seeds) }) };
+      }
       if ((m = /is (\d+), the record says (\d+)/.exec(detail))) return { ok, text: t('holdem.derivation_bad', { n, expected: m[1], found: m[2] }) };
       return { ok, text: t('holdem.derivation_seats', { n }) };
     case 'commitment':

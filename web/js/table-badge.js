@@ -13,6 +13,7 @@ import { t } from './i18n.js';
 import { checkHand } from './tables.js';
 import { parseExact } from './json.js';
 import { exactJson } from './table-history.js';
+import { holdemSentence } from './holdem-words.js';
 
 export const V2 = 'selfpoker_v2';
 
@@ -53,7 +54,11 @@ export function verifyDerivation(wasm, record, secret) {
     return { ok: false, check: 'record', detail: e.message || String(e) };
   }
   const failed = (verdict.checks || []).find((c) => !c.ok);
-  if (failed) return { ok: false, check: failed.name, detail: failed.detail };
+  if (failed) {
+    // What failed, in the player's words (core's own text stays in the line's tooltip).
+    const said = holdemSentence(wasm, withSecret(record, secret), failed);
+    return { ok: false, check: failed.name, detail: failed.detail, said: said ? said.text : null };
+  }
   if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '' };
   if (!(verdict.checks || []).some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing') };
   return { ok: true };
@@ -65,8 +70,8 @@ export function derivationLine(entry) {
   const d = entry.derivation;
   if (!d) return h('span', { class: 'tb-derivation small muted', 'data-state': 'wait' }, t('table.derivation_wait'));
   if (d.ok) return h('span', { class: 'tb-derivation small ok-text', 'data-state': 'ok' }, '✓ ', t('table.derivation_ok'));
-  return h('span', { class: 'tb-derivation small error-text', 'data-state': 'bad', 'data-check': d.check },
-    '✗ ', t('table.derivation_bad', { check: d.check, detail: d.detail }));
+  return h('span', { class: 'tb-derivation small error-text', 'data-state': 'bad', 'data-check': d.check, title: `${d.check}: ${d.detail}` },
+    '✗ ', t('table.derivation_bad', { what: d.said || t('table.derivation_other') }));
 }
 
 /** The table header's session line: the commitment from the start, and the reveal once the table closed. */

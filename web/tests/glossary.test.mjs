@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { serviceFixture, shot, vectorLines, WEB } from './harness.mjs';
 import { pt } from '../i18n/pt.js';
 import { es } from '../i18n/es.js';
+import { en } from '../i18n/en.js';
 
 const fx = serviceFixture();
 const { skip } = fx;
@@ -33,11 +34,27 @@ function technicalPatterns() {
   return patterns;
 }
 
-/** Every word (letters only) of a language file's strings, lower case. */
+/**
+ * Strings a language may share with English: symbols, and the poker words
+ * players use in every language (the glossary says so).
+ */
+const SAME_AS_EN = new Set(['dice.half', 'dice.double', 'dice.chance', 'out.no', 'stage.flop', 'stage.turn', 'stage.river',
+  'table.street_flop', 'table.street_turn', 'table.street_river']);
+
+/** Every word (letters only) of a language file's strings, lower case; a string left in English counts for nothing. */
 function wordsOf(lang) {
   const words = new Set();
-  for (const value of Object.values(lang)) for (const w of value.toLowerCase().match(/\p{L}+/gu) || []) words.add(w);
+  for (const [key, value] of Object.entries(lang)) {
+    if (value === en[key] && !SAME_AS_EN.has(key)) continue;
+    for (const w of value.toLowerCase().match(/\p{L}+/gu) || []) words.add(w);
+  }
   return words;
+}
+
+for (const [name, lang] of [['pt', pt], ['es', es]]) {
+  test(`${name}: no string left as the English one`, () => {
+    assert.deepEqual(Object.keys(en).filter((k) => lang[k] === en[k] && !SAME_AS_EN.has(k)), []);
+  });
 }
 
 /** Words that are names, not language: the product, the languages in the switch, card ranks. */
