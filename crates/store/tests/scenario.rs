@@ -1,6 +1,10 @@
-//! One storage scenario, run against every backend: SQLite (file and
-//! memory) always, PostgreSQL when `FAIRSEED_TEST_DB_URI` is set (in a fresh
-//! schema dropped afterwards).
+//! The storage contract, one feature per test, each run against every
+//! backend: SQLite (file and memory) always, PostgreSQL when
+//! `FAIRSEED_TEST_DB_URI` is set (each test in a fresh schema dropped
+//! afterwards). A feature's tests are `<feature>::sqlite_file`,
+//! `<feature>::sqlite_memory` and `<feature>::postgres`; a feature that
+//! builds on another (records need a rotation, a rotation needs bets) runs
+//! that one's steps first.
 //!
 //! The settle function here is a stand-in for the core's dice: these tests
 //! check storage semantics (atomicity, nonces, idempotency, sealing), not
@@ -11,13 +15,77 @@ use std::sync::Arc;
 
 mod common;
 
-use fairseed_store::AccountStore;
+// A blanket import: the store's traits, whichever of them a method is on.
+#[allow(unused_imports)]
+use fairseed_store::*;
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
-    NewSeedPair, Page, PgStore, RecordOut, Refusal, RoundChange, RoundWrite, SecretSeed,
-    SeedCipher, Settled, SqliteStore, Store, StoreError, Viewer,
+    NewSeedPair, Page, PgStore, Player, RecordOut, Refusal, Rotation, RoundChange, RoundWrite,
+    SecretSeed, SeedCipher, SeedPair, Settled, SqliteStore, Store, StoreError, Viewer,
 };
 use sha2::{Digest, Sha256};
+
+/// Tests of one feature on every backend: `$feature(store)` on SQLite (a
+/// file, then memory) and on PostgreSQL in a fresh schema (a visible skip
+/// without `FAIRSEED_TEST_DB_URI`).
+macro_rules! on_every_backend {
+    ($($feature:ident),* $(,)?) => {$(
+        mod $feature {
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_file() {
+                let dir = tempfile::tempdir().expect("tempdir");
+                super::$feature(Arc::new(sqlite_file_store(dir.path()))).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_memory() {
+                let store =
+                    SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
+                super::$feature(Arc::new(store)).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                let test = concat!("store scenario ", stringify!($feature), " on PostgreSQL");
+                let Some((store, url, schema)) = postgres_store(test).await else {
+                    return;
+                };
+                super::$feature(Arc::new(store.clone())).await;
+                store.close().await;
+                PgStore::drop_schema(&url, &schema).await.expect("clean up");
+            }
+        }
+    )*};
+}
+
+on_every_backend!(
+    accounts,
+    bets,
+    nonces_and_ledger,
+    rotation,
+    records,
+    racing_bets,
+    rounds,
+    commits,
+    leases,
+);
+
+fn sqlite_file_store(dir: &std::path::Path) -> SqliteStore {
+    let cipher = SeedCipher::load_or_create(&dir.join("seed.key")).expect("key");
+    SqliteStore::open(&dir.join("db.sqlite"), cipher).expect("open")
+}
+
+/// A store on a fresh schema of the test database, with its URL and schema.
+async fn postgres_store(test: &str) -> Option<(PgStore, String, String)> {
+    let url = common::postgres_url(test)?;
+    let schema = common::fresh_schema_name();
+    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([3u8; 32]))
+        .await
+        .expect("connect");
+    Some((store, url, schema))
+}
 
 fn seed(n: u8) -> SecretSeed {
     SecretSeed::new(hex::encode([n; 32]))
@@ -71,7 +139,17 @@ fn bet(player_id: i64, key: &str, amount: u64) -> BetRequest {
     }
 }
 
-async fn scenario(store: Arc<dyn Store>) {
+/// Alice (1000 chips) and Bob (50), each with a first pair; Alice's client
+/// seed is `mine`.
+struct Accounts {
+    alice: Player,
+    bob: Player,
+    a_pair: SeedPair,
+}
+
+/// Players and their first pair; a client seed only with the shown
+/// commitment.
+async fn open_accounts(store: &Arc<dyn Store>) -> Accounts {
     store.health().await.expect("health");
 
     // Players and their first pair.
@@ -114,7 +192,17 @@ async fn scenario(store: Arc<dyn Store>) {
         .expect("set")
         .expect("the shown pair, unused");
     assert_eq!(set.client_seed, "mine");
+    Accounts { alice, bob, a_pair }
+}
 
+/// A bet, its replay, a reused key, a refused bet; a pair with a bet keeps
+/// its client seed.
+async fn first_bets(store: &Arc<dyn Store>, accounts: &Accounts) {
+    let (alice, bob, a_pair) = (
+        accounts.alice.clone(),
+        accounts.bob.clone(),
+        accounts.a_pair.clone(),
+    );
     // A bet, its replay, a reused key, a refused bet.
     let first = store
         .place_bet(bet(alice.id, "k1", 100))
@@ -179,11 +267,20 @@ async fn scenario(store: Arc<dyn Store>) {
             .client_seed,
         "mine"
     );
+}
 
+/// Concurrent bets on one pair take distinct, consecutive nonces; the
+/// balance is the opening balance plus the history; history pages.
+async fn concurrent_bets(store: &Arc<dyn Store>, accounts: &Accounts) {
+    let (alice, bob, a_pair) = (
+        accounts.alice.clone(),
+        accounts.bob.clone(),
+        accounts.a_pair.clone(),
+    );
     // Concurrent bets on one pair: distinct, consecutive nonces.
     let mut tasks = Vec::new();
     for i in 0..40 {
-        let store = Arc::clone(&store);
+        let store = Arc::clone(store);
         tasks.push(tokio::spawn(async move {
             store.place_bet(bet(alice.id, &format!("c{i}"), 1)).await
         }));
@@ -257,7 +354,16 @@ async fn scenario(store: Arc<dyn Store>) {
         .await
         .expect("bob bets")
         .is_empty());
+}
 
+/// Rotation reveals the seed and writes its records in the same
+/// transaction; the next bet lands on the new pair.
+async fn rotate_with_records(store: &Arc<dyn Store>, accounts: &Accounts) -> Rotation {
+    let (alice, bob, a_pair) = (
+        accounts.alice.clone(),
+        accounts.bob.clone(),
+        accounts.a_pair.clone(),
+    );
     // Rotation reveals the seed, writes records in the same transaction.
     let rotation = store
         .rotate(
@@ -315,7 +421,13 @@ async fn scenario(store: Arc<dyn Store>) {
         .await
         .expect("bob")
         .is_empty());
+    rotation
+}
 
+/// Records: a player reads only theirs; the operator reads all; the export
+/// runs oldest first.
+async fn records_by_viewer(store: &Arc<dyn Store>, accounts: &Accounts, rotation: &Rotation) {
+    let (alice, bob) = (accounts.alice.clone(), accounts.bob.clone());
     // Records: a player sees only theirs; the operator sees all.
     let op = store
         .import_record(
@@ -368,11 +480,67 @@ async fn scenario(store: Arc<dyn Store>) {
         .expect("export");
     assert_eq!(exported.first(), Some(&first_record), "oldest first");
     assert!(exported.windows(2).all(|w| w[0].id < w[1].id));
+}
 
-    races(Arc::clone(&store)).await;
-    rounds(Arc::clone(&store), alice.id, bob.id).await;
-    commits(Arc::clone(&store), alice.id, bob.id).await;
-    leases(store).await;
+async fn accounts(store: Arc<dyn Store>) {
+    open_accounts(&store).await;
+}
+
+async fn bets(store: Arc<dyn Store>) {
+    let accounts = open_accounts(&store).await;
+    first_bets(&store, &accounts).await;
+}
+
+async fn nonces_and_ledger(store: Arc<dyn Store>) {
+    let accounts = open_accounts(&store).await;
+    first_bets(&store, &accounts).await;
+    concurrent_bets(&store, &accounts).await;
+}
+
+async fn rotation(store: Arc<dyn Store>) {
+    let accounts = open_accounts(&store).await;
+    first_bets(&store, &accounts).await;
+    concurrent_bets(&store, &accounts).await;
+    rotate_with_records(&store, &accounts).await;
+}
+
+async fn records(store: Arc<dyn Store>) {
+    let accounts = open_accounts(&store).await;
+    first_bets(&store, &accounts).await;
+    concurrent_bets(&store, &accounts).await;
+    let rotation = rotate_with_records(&store, &accounts).await;
+    records_by_viewer(&store, &accounts, &rotation).await;
+}
+
+/// Two players to own and read rounds and records.
+async fn two_players(store: &Arc<dyn Store>) -> (i64, i64) {
+    let (alice, _) = store
+        .create_player(&"a".repeat(64), 1000, pair(1, "alice-c"))
+        .await
+        .expect("alice");
+    let (bob, _) = store
+        .create_player(&"b".repeat(64), 50, pair(2, "bob-c"))
+        .await
+        .expect("bob");
+    (alice.id, bob.id)
+}
+
+async fn racing_bets(store: Arc<dyn Store>) {
+    races(store).await;
+}
+
+async fn rounds(store: Arc<dyn Store>) {
+    let (owner, other) = two_players(&store).await;
+    rounds_of(store, owner, other).await;
+}
+
+async fn commits(store: Arc<dyn Store>) {
+    let (alice, bob) = two_players(&store).await;
+    commits_of(store, alice, bob).await;
+}
+
+async fn leases(store: Arc<dyn Store>) {
+    leases_of(store).await;
 }
 
 /// Bets racing each other, their own retries, a client seed change and a
@@ -477,7 +645,7 @@ async fn races(store: Arc<dyn Store>) {
 }
 
 /// Rounds: sealed secret, versioned steps with a log, reveal with records.
-async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
+async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
     let secret = seed(5);
     let new = NewRound {
         id: "match:m1".into(),
@@ -681,7 +849,7 @@ fn conflict_code<T: std::fmt::Debug>(result: Result<T, StoreError>) -> &'static 
 
 /// Versioned commits: creates, compare-and-swap writes, all or nothing,
 /// idempotency entries and records with several readers.
-async fn commits(store: Arc<dyn Store>, alice: i64, bob: i64) {
+async fn commits_of(store: Arc<dyn Store>, alice: i64, bob: i64) {
     let created = store
         .commit(Commit {
             creates: vec![new_round("poker:a", 11), new_round("poker:b", 12)],
@@ -873,7 +1041,7 @@ async fn commits(store: Arc<dyn Store>, alice: i64, bob: i64) {
 }
 
 /// Leases: one owner at a time; expiry lets another take over.
-async fn leases(store: Arc<dyn Store>) {
+async fn leases_of(store: Arc<dyn Store>) {
     let granted = |took_over_from: Option<&str>| LeaseGrant::Granted {
         took_over_from: took_over_from.map(str::to_owned),
     };
@@ -938,12 +1106,17 @@ async fn leases(store: Arc<dyn Store>) {
     assert_eq!(acquire("session:t1", "p3", 13_003).await, granted(None));
 }
 
+/// SQLite: reopening with the same key works, with another key is refused;
+/// the database file alone holds no unrevealed seed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_file() {
+async fn sealed_seeds_sqlite_file() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("key");
-    let store = SqliteStore::open(&dir.path().join("db.sqlite"), cipher).expect("open");
-    scenario(Arc::new(store)).await;
+    let store: Arc<dyn Store> = Arc::new(sqlite_file_store(dir.path()));
+    // Alice's pair rotated to pair 9, whose seed is unrevealed.
+    let accounts = open_accounts(&store).await;
+    first_bets(&store, &accounts).await;
+    concurrent_bets(&store, &accounts).await;
+    rotate_with_records(&store, &accounts).await;
 
     // Reopening with the same key works; with another key it is refused.
     let cipher = SeedCipher::load_or_create(&dir.path().join("seed.key")).expect("key");
@@ -965,28 +1138,40 @@ async fn sqlite_file() {
     }
 }
 
+/// PostgreSQL: a store with another key is refused on a schema.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_memory() {
-    let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
-    scenario(Arc::new(store)).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres() {
-    let Some(url) = common::postgres_url("store scenario on PostgreSQL") else {
+async fn sealed_seeds_postgres() {
+    let Some((store, url, schema)) = postgres_store("store: another key on PostgreSQL").await
+    else {
         return;
     };
-    let schema = common::fresh_schema_name();
-    let key = [3u8; 32];
-    let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key(key))
-        .await
-        .expect("connect");
-    scenario(Arc::new(store.clone())).await;
-    live_events(&store, &url, &schema).await;
-    two_processes(&store, &url, &schema).await;
+    let store_dyn: Arc<dyn Store> = Arc::new(store.clone());
+    open_accounts(&store_dyn).await;
     store.close().await;
     let other = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([4; 32])).await;
     assert!(other.is_err(), "a different key must be refused");
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_events_postgres() {
+    let Some((store, url, schema)) = postgres_store("store: live events on PostgreSQL").await
+    else {
+        return;
+    };
+    live_events(&store, &url, &schema).await;
+    store.close().await;
+    PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_postgres() {
+    let Some((store, url, schema)) = postgres_store("store: two processes on PostgreSQL").await
+    else {
+        return;
+    };
+    two_processes(&store, &url, &schema).await;
+    store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
 
