@@ -55,8 +55,9 @@ pub(crate) fn ct_eq_str(a: &str, b: &str) -> bool {
 pub(crate) const KEY_FINGERPRINT: &str = "seal_key_fingerprint";
 
 /// Who is reading records: a player sees only their own, the operator all.
+/// (Who looks at a game's state is `fairseed_play::Viewer`, another question.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Viewer {
+pub enum RecordReader {
     /// A player, by id.
     Player(i64),
     /// The operator.
@@ -121,15 +122,15 @@ pub trait Store: Send + Sync + 'static {
     async fn revealed_pairs(&self, player_id: i64, page: Page) -> StoreResult<Vec<RevealedPair>>;
 
     /// One record the viewer may see.
-    async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow>;
+    async fn record(&self, viewer: RecordReader, id: i64) -> StoreResult<RecordRow>;
 
     /// Records the viewer may see, newest first.
-    async fn records(&self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>>;
+    async fn records(&self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>>;
 
     /// Records the viewer may see with id above `after`, oldest first (export).
     async fn records_after(
         &self,
-        viewer: Viewer,
+        viewer: RecordReader,
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>>;

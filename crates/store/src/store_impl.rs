@@ -120,7 +120,7 @@ macro_rules! impl_store {
 
             async fn record(
                 &self,
-                viewer: $crate::Viewer,
+                viewer: $crate::RecordReader,
                 id: i64,
             ) -> $crate::StoreResult<$crate::RecordRow> {
                 self.read_tx(async move |tx| $crate::rounds::record(tx, viewer, id).await)
@@ -129,7 +129,7 @@ macro_rules! impl_store {
 
             async fn records(
                 &self,
-                viewer: $crate::Viewer,
+                viewer: $crate::RecordReader,
                 page: $crate::Page,
             ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
                 self.read_tx(async move |tx| $crate::tx::Tx::records(tx, viewer, page).await)
@@ -138,7 +138,7 @@ macro_rules! impl_store {
 
             async fn records_after(
                 &self,
-                viewer: $crate::Viewer,
+                viewer: $crate::RecordReader,
                 after: i64,
                 limit: u32,
             ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {

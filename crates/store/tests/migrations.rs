@@ -4,7 +4,7 @@
 
 mod common;
 
-use fairseed_store::{Page, PgStore, RecordRow, SeedCipher, SqliteStore, Store, Viewer};
+use fairseed_store::{Page, PgStore, RecordReader, RecordRow, SeedCipher, SqliteStore, Store};
 
 /// The schema of migrations 1 and 2, with players and owned records.
 fn old_database(path: &std::path::Path) {
@@ -78,21 +78,31 @@ async fn readers_kept(store: &dyn Store) {
         rows.into_iter().map(|r| (r.id, r.readers)).collect()
     };
     assert_eq!(
-        ids(store.records(Viewer::Player(1), page).await.expect("1")),
+        ids(store
+            .records(RecordReader::Player(1), page)
+            .await
+            .expect("1")),
         vec![(1, vec![1])]
     );
     assert_eq!(
-        ids(store.records(Viewer::Player(2), page).await.expect("2")),
+        ids(store
+            .records(RecordReader::Player(2), page)
+            .await
+            .expect("2")),
         vec![(3, vec![2])]
     );
     assert_eq!(
         ids(store
-            .records(Viewer::Operator, page)
+            .records(RecordReader::Operator, page)
             .await
             .expect("operator")),
         vec![(3, vec![2]), (2, vec![]), (1, vec![1])]
     );
-    let body = store.record(Viewer::Operator, 2).await.expect("kept").body;
+    let body = store
+        .record(RecordReader::Operator, 2)
+        .await
+        .expect("kept")
+        .body;
     assert_eq!(body, "{\"n\":2}");
 }
 

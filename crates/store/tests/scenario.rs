@@ -13,8 +13,8 @@ mod common;
 
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
-    NewSeedPair, Page, PgStore, RecordOut, Refusal, RoundChange, RoundWrite, SecretSeed,
-    SeedCipher, Settled, SqliteStore, Store, StoreError, Viewer,
+    NewSeedPair, Page, PgStore, RecordOut, RecordReader, Refusal, RoundChange, RoundWrite,
+    SecretSeed, SeedCipher, Settled, SqliteStore, Store, StoreError,
 };
 use sha2::{Digest, Sha256};
 
@@ -329,22 +329,24 @@ async fn scenario(store: Arc<dyn Store>) {
     let first_record = rotation.first_records[0].clone();
     assert_eq!(
         store
-            .record(Viewer::Player(alice.id), first_record.id)
+            .record(RecordReader::Player(alice.id), first_record.id)
             .await
             .expect("own"),
         first_record
     );
     assert!(matches!(
-        store.record(Viewer::Player(bob.id), first_record.id).await,
+        store
+            .record(RecordReader::Player(bob.id), first_record.id)
+            .await,
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.record(Viewer::Player(alice.id), op.id).await,
+        store.record(RecordReader::Player(alice.id), op.id).await,
         Err(StoreError::NotFound(_))
     ));
     assert_eq!(
         store
-            .record(Viewer::Operator, op.id)
+            .record(RecordReader::Operator, op.id)
             .await
             .expect("op")
             .scheme,
@@ -352,7 +354,7 @@ async fn scenario(store: Arc<dyn Store>) {
     );
     let mine = store
         .records(
-            Viewer::Player(alice.id),
+            RecordReader::Player(alice.id),
             Page {
                 before: None,
                 limit: 100,
@@ -362,7 +364,7 @@ async fn scenario(store: Arc<dyn Store>) {
         .expect("mine");
     assert_eq!(mine.len(), 41);
     let exported = store
-        .records_after(Viewer::Player(alice.id), 0, 1000)
+        .records_after(RecordReader::Player(alice.id), 0, 1000)
         .await
         .expect("export");
     assert_eq!(exported.first(), Some(&first_record), "oldest first");
@@ -600,9 +602,9 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
     // Stored once, readable by each of its readers, exported once.
     let shared = done.records[0].clone();
     for viewer in [
-        Viewer::Player(owner),
-        Viewer::Player(other),
-        Viewer::Operator,
+        RecordReader::Player(owner),
+        RecordReader::Player(other),
+        RecordReader::Operator,
     ] {
         assert_eq!(
             store.record(viewer, shared.id).await.expect("readable"),
@@ -610,7 +612,7 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
         );
     }
     let exported = store
-        .records_after(Viewer::Operator, shared.id - 1, 10)
+        .records_after(RecordReader::Operator, shared.id - 1, 10)
         .await
         .expect("export");
     assert_eq!(
@@ -620,7 +622,7 @@ async fn rounds(store: Arc<dyn Store>, owner: i64, other: i64) {
     );
     assert!(matches!(
         store
-            .record(Viewer::Player(owner), done.records[1].id)
+            .record(RecordReader::Player(owner), done.records[1].id)
             .await,
         Err(StoreError::NotFound(_))
     ));
@@ -841,7 +843,7 @@ async fn commits(store: Arc<dyn Store>, alice: i64, bob: i64) {
             limit: 5,
         };
         let mine = store
-            .records(Viewer::Player(viewer), page)
+            .records(RecordReader::Player(viewer), page)
             .await
             .expect("mine");
         assert_eq!(mine.iter().filter(|r| r.id == record.id).count(), 1);
