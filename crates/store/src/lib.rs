@@ -57,8 +57,9 @@ pub(crate) fn ct_eq_str(a: &str, b: &str) -> bool {
 pub(crate) const KEY_FINGERPRINT: &str = "seal_key_fingerprint";
 
 /// Who is reading records: a player sees only their own, the operator all.
+/// (Who looks at a game's state is `fairseed_play::Viewer`, another question.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Viewer {
+pub enum RecordReader {
     /// A player, by id.
     Player(i64),
     /// The operator.

@@ -17,7 +17,7 @@ use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
     SeedPair,
 };
-use crate::Viewer;
+use crate::RecordReader;
 
 /// A new seed pair with its server seed sealed, ready to insert.
 #[derive(Debug, Clone)]
@@ -67,10 +67,10 @@ impl BetRaw {
 
 /// Which records a viewer may read: `Some(player)`, or `None` for the
 /// operator (every record). Bound as the first parameter of record queries.
-pub(crate) fn reader(viewer: Viewer) -> Option<i64> {
+pub(crate) fn reader(viewer: RecordReader) -> Option<i64> {
     match viewer {
-        Viewer::Player(id) => Some(id),
-        Viewer::Operator => None,
+        RecordReader::Player(id) => Some(id),
+        RecordReader::Operator => None,
     }
 }
 
@@ -234,15 +234,15 @@ pub(crate) trait Tx: crate::translog::LogTx {
     ) -> StoreResult<Vec<BetRaw>>;
 
     /// One record the viewer may read.
-    async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>>;
+    async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>>;
 
     /// Records the viewer may read, newest first.
-    async fn records(&mut self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>>;
+    async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>>;
 
     /// Records the viewer may read with id above `after`, oldest first.
     async fn records_after(
         &mut self,
-        viewer: Viewer,
+        viewer: RecordReader,
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>>;

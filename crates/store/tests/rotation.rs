@@ -11,9 +11,9 @@ use std::sync::{Arc, Mutex};
 mod common;
 
 use fairseed_store::{
-    BetDraw, BetRequest, BetRow, Condition, NewRecord, NewSeedPair, Page, PgStore, RecordRow,
-    RecordsFn, RevealedPair, SecretSeed, SeedCipher, Settled, SqliteStore, Store, StoreError,
-    Viewer, ROTATION_PAGE,
+    BetDraw, BetRequest, BetRow, Condition, NewRecord, NewSeedPair, Page, PgStore, RecordReader,
+    RecordRow, RecordsFn, RevealedPair, SecretSeed, SeedCipher, Settled, SqliteStore, Store,
+    StoreError, ROTATION_PAGE,
 };
 use sha2::{Digest, Sha256};
 
@@ -116,7 +116,7 @@ async fn all_records(store: &Arc<dyn Store>, player_id: i64) -> Vec<RecordRow> {
     loop {
         let after = all.last().map_or(0, |r| r.id);
         let page = store
-            .records_after(Viewer::Player(player_id), after, 1000)
+            .records_after(RecordReader::Player(player_id), after, 1000)
             .await
             .expect("records");
         if page.is_empty() {

@@ -21,7 +21,7 @@ use fairseed_store::*;
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
     NewSeedPair, Page, PgStore, Player, RecordOut, Refusal, Rotation, RoundChange, RoundWrite,
-    SecretSeed, SeedCipher, SeedPair, Settled, SqliteStore, Store, StoreError, Viewer,
+    SecretSeed, SeedCipher, SeedPair, Settled, SqliteStore, Store, StoreError, RecordReader,
 };
 use sha2::{Digest, Sha256};
 
@@ -442,22 +442,22 @@ async fn records_by_viewer(store: &Arc<dyn Store>, accounts: &Accounts, rotation
     let first_record = rotation.first_records[0].clone();
     assert_eq!(
         store
-            .record(Viewer::Player(alice.id), first_record.id)
+            .record(RecordReader::Player(alice.id), first_record.id)
             .await
             .expect("own"),
         first_record
     );
     assert!(matches!(
-        store.record(Viewer::Player(bob.id), first_record.id).await,
+        store.record(RecordReader::Player(bob.id), first_record.id).await,
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
-        store.record(Viewer::Player(alice.id), op.id).await,
+        store.record(RecordReader::Player(alice.id), op.id).await,
         Err(StoreError::NotFound(_))
     ));
     assert_eq!(
         store
-            .record(Viewer::Operator, op.id)
+            .record(RecordReader::Operator, op.id)
             .await
             .expect("op")
             .scheme,
@@ -465,7 +465,7 @@ async fn records_by_viewer(store: &Arc<dyn Store>, accounts: &Accounts, rotation
     );
     let mine = store
         .records(
-            Viewer::Player(alice.id),
+            RecordReader::Player(alice.id),
             Page {
                 before: None,
                 limit: 100,
@@ -475,7 +475,7 @@ async fn records_by_viewer(store: &Arc<dyn Store>, accounts: &Accounts, rotation
         .expect("mine");
     assert_eq!(mine.len(), 41);
     let exported = store
-        .records_after(Viewer::Player(alice.id), 0, 1000)
+        .records_after(RecordReader::Player(alice.id), 0, 1000)
         .await
         .expect("export");
     assert_eq!(exported.first(), Some(&first_record), "oldest first");
@@ -769,9 +769,9 @@ async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
     // Stored once, readable by each of its readers, exported once.
     let shared = done.records[0].clone();
     for viewer in [
-        Viewer::Player(owner),
-        Viewer::Player(other),
-        Viewer::Operator,
+        RecordReader::Player(owner),
+        RecordReader::Player(other),
+        RecordReader::Operator,
     ] {
         assert_eq!(
             store.record(viewer, shared.id).await.expect("readable"),
@@ -779,7 +779,7 @@ async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
         );
     }
     let exported = store
-        .records_after(Viewer::Operator, shared.id - 1, 10)
+        .records_after(RecordReader::Operator, shared.id - 1, 10)
         .await
         .expect("export");
     assert_eq!(
@@ -789,7 +789,7 @@ async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
     );
     assert!(matches!(
         store
-            .record(Viewer::Player(owner), done.records[1].id)
+            .record(RecordReader::Player(owner), done.records[1].id)
             .await,
         Err(StoreError::NotFound(_))
     ));
@@ -1010,7 +1010,7 @@ async fn commits_of(store: Arc<dyn Store>, alice: i64, bob: i64) {
             limit: 5,
         };
         let mine = store
-            .records(Viewer::Player(viewer), page)
+            .records(RecordReader::Player(viewer), page)
             .await
             .expect("mine");
         assert_eq!(mine.iter().filter(|r| r.id == record.id).count(), 1);

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{NewRecord, RecordOut, Viewer};
+use fairseed_store::{NewRecord, RecordOut, RecordReader};
 use serde_json::{json, Value};
 use tracing::instrument;
 
@@ -31,7 +31,7 @@ pub async fn get_record(
     Ok(Json(
         state
             .store()
-            .record(Viewer::Operator, id)
+            .record(RecordReader::Operator, id)
             .await?
             .try_into()?,
     ))
@@ -43,7 +43,7 @@ pub async fn export(
     State(state): State<AppState>,
     _op: OperatorAuth,
 ) -> Result<Response, ApiError> {
-    let body = export_body(&state, Viewer::Operator, Line::WithId).await?;
+    let body = export_body(&state, RecordReader::Operator, Line::WithId).await?;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
 }
 

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{RecordRow, Viewer};
+use fairseed_store::{RecordReader, RecordRow};
 use serde::Serialize;
 use serde_json::Value;
 use tracing::instrument;
@@ -52,7 +52,10 @@ pub async fn index(
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> Result<Json<RecordsPage>, ApiError> {
     let page = query.page()?;
-    let rows = state.store().records(Viewer::Player(auth.id), page).await?;
+    let rows = state
+        .store()
+        .records(RecordReader::Player(auth.id), page)
+        .await?;
     let next_before = next_before(&rows, page, |r| r.id);
     Ok(Json(RecordsPage {
         records: rows
@@ -73,7 +76,10 @@ pub async fn get(
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::invalid("id", format!("'{id}' is not a record id")))?;
-    let row = state.store().record(Viewer::Player(auth.id), id).await?;
+    let row = state
+        .store()
+        .record(RecordReader::Player(auth.id), id)
+        .await?;
     Ok(Json(row.try_into()?))
 }
 
@@ -81,7 +87,7 @@ pub async fn get(
 /// `fairseed verify` reads unchanged.
 #[instrument(skip_all)]
 pub async fn export(State(state): State<AppState>, auth: PlayerAuth) -> Result<Response, ApiError> {
-    let body = export_body(&state, Viewer::Player(auth.id), Line::Record).await?;
+    let body = export_body(&state, RecordReader::Player(auth.id), Line::Record).await?;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
 }
 
@@ -106,7 +112,11 @@ fn line(row: &RecordRow, how: Line) -> Result<String, ApiError> {
 }
 
 /// The viewer's records as JSON Lines, one line per record, read in chunks.
-pub async fn export_body(state: &AppState, viewer: Viewer, how: Line) -> Result<String, ApiError> {
+pub async fn export_body(
+    state: &AppState,
+    viewer: RecordReader,
+    how: Line,
+) -> Result<String, ApiError> {
     let mut body = String::new();
     let mut after = 0;
     loop {

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 
 use crate::{
     Commit, Idempotent, LoadedRound, LogRow, Page, RecordOut, RecordRow, RoundRow, RoundUpdate,
-    StoreResult, Viewer,
+    StoreResult, RecordReader,
 };
 
 /// Rounds (versioned rows: every committed secret but dice pairs) and the records they and dice pairs leave. Each method is one transaction.
@@ -34,15 +34,15 @@ pub trait RoundStore: Send + Sync + 'static {
     async fn rounds_with_status(&self, kind: &str, status: &str) -> StoreResult<Vec<String>>;
 
     /// One record the viewer may see.
-    async fn record(&self, viewer: Viewer, id: i64) -> StoreResult<RecordRow>;
+    async fn record(&self, viewer: RecordReader, id: i64) -> StoreResult<RecordRow>;
 
     /// Records the viewer may see, newest first.
-    async fn records(&self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>>;
+    async fn records(&self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>>;
 
     /// Records the viewer may see with id above `after`, oldest first (export).
     async fn records_after(
         &self,
-        viewer: Viewer,
+        viewer: RecordReader,
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>>;
@@ -118,7 +118,7 @@ macro_rules! impl_rounds {
 
             async fn record(
                 &self,
-                viewer: $crate::Viewer,
+                viewer: $crate::RecordReader,
                 id: i64,
             ) -> $crate::StoreResult<$crate::RecordRow> {
                 self.read_tx(async move |tx| $crate::rounds::record(tx, viewer, id).await)
@@ -127,7 +127,7 @@ macro_rules! impl_rounds {
 
             async fn records(
                 &self,
-                viewer: $crate::Viewer,
+                viewer: $crate::RecordReader,
                 page: $crate::Page,
             ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
                 self.read_tx(async move |tx| $crate::tx::Tx::records(tx, viewer, page).await)
@@ -136,7 +136,7 @@ macro_rules! impl_rounds {
 
             async fn records_after(
                 &self,
-                viewer: $crate::Viewer,
+                viewer: $crate::RecordReader,
                 after: i64,
                 limit: u32,
             ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {

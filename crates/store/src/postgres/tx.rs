@@ -12,7 +12,7 @@ use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
     SeedPair,
 };
-use crate::Viewer;
+use crate::RecordReader;
 
 /// A connection inside a transaction, or a pooled connection for a read,
 /// with the bet's updates it has not sent yet ([`Deferred`]).
@@ -434,7 +434,7 @@ impl Tx for PgTx<'_> {
         .collect()
     }
 
-    async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>> {
+    async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>> {
         sqlx::query(&format!(
             "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id = $2"
         ))
@@ -447,7 +447,7 @@ impl Tx for PgTx<'_> {
         .transpose()
     }
 
-    async fn records(&mut self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>> {
+    async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>> {
         sqlx::query(&format!(
             "SELECT {RECORD_COLUMNS} FROM records
              WHERE {READABLE} AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
@@ -464,7 +464,7 @@ impl Tx for PgTx<'_> {
 
     async fn records_after(
         &mut self,
-        viewer: Viewer,
+        viewer: RecordReader,
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>> {

@@ -10,7 +10,7 @@ use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
     SeedPair,
 };
-use crate::Viewer;
+use crate::RecordReader;
 
 /// A connection inside the writer's savepoint, or a read connection, with
 /// the store's remembered bet leaf hashes.
@@ -462,13 +462,13 @@ impl Tx for SqliteTx<'_> {
         )
     }
 
-    async fn record(&mut self, viewer: Viewer, id: i64) -> StoreResult<Option<RecordRow>> {
+    async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>> {
         Ok(self
             .records_where("id = ?2", params![reader(viewer), id])?
             .pop())
     }
 
-    async fn records(&mut self, viewer: Viewer, page: Page) -> StoreResult<Vec<RecordRow>> {
+    async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>> {
         self.records_where(
             "(?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
             params![reader(viewer), page.before, convert::limit(page.limit)],
@@ -477,7 +477,7 @@ impl Tx for SqliteTx<'_> {
 
     async fn records_after(
         &mut self,
-        viewer: Viewer,
+        viewer: RecordReader,
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>> {
