@@ -6,8 +6,8 @@
 mod common;
 
 use fairseed_store::{
-    LogStep, NewSeedPair, Page, PgStore, RecordRow, SecretSeed, SeedCipher, SignFn, SqliteStore,
-    Store, RecordReader,
+    LogStep, NewSeedPair, Page, PgStore, RecordReader, RecordRow, SecretSeed, SeedCipher, SignFn,
+    SqliteStore, Store,
 };
 
 /// Tables (but the migrations' own), columns with their types, indexes:
@@ -196,11 +196,17 @@ async fn old_rows_kept(store: &dyn Store) {
         rows.into_iter().map(|r| (r.id, r.readers)).collect()
     };
     assert_eq!(
-        ids(store.records(RecordReader::Player(1), page).await.expect("1")),
+        ids(store
+            .records(RecordReader::Player(1), page)
+            .await
+            .expect("1")),
         vec![(1, vec![1])]
     );
     assert_eq!(
-        ids(store.records(RecordReader::Player(2), page).await.expect("2")),
+        ids(store
+            .records(RecordReader::Player(2), page)
+            .await
+            .expect("2")),
         vec![(3, vec![2])]
     );
     assert_eq!(

@@ -20,8 +20,8 @@ mod common;
 use fairseed_store::*;
 use fairseed_store::{
     BetDraw, BetRequest, Commit, Condition, Idempotent, LeaseGrant, NewRecord, NewRound,
-    NewSeedPair, Page, PgStore, Player, RecordOut, Refusal, Rotation, RoundChange, RoundWrite,
-    SecretSeed, SeedCipher, SeedPair, Settled, SqliteStore, Store, StoreError, RecordReader,
+    NewSeedPair, Page, PgStore, Player, RecordOut, RecordReader, Refusal, Rotation, RoundChange,
+    RoundWrite, SecretSeed, SeedCipher, SeedPair, Settled, SqliteStore, Store, StoreError,
 };
 use sha2::{Digest, Sha256};
 
@@ -448,7 +448,9 @@ async fn records_by_viewer(store: &Arc<dyn Store>, accounts: &Accounts, rotation
         first_record
     );
     assert!(matches!(
-        store.record(RecordReader::Player(bob.id), first_record.id).await,
+        store
+            .record(RecordReader::Player(bob.id), first_record.id)
+            .await,
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(

@@ -127,14 +127,11 @@ async fn resume(
 ) -> Result<(), ApiError> {
     let owner = state.fleet().owner().to_owned();
     let id = rows::round_id(table);
-    let done = step::step(state, std::slice::from_ref(&id), |rounds| {
+    let done = step::step_if(state, std::slice::from_ref(&id), |rounds| {
         let loaded = rows::load(&rounds[0])?;
         // A closed table is only archived; nothing of it runs any more.
         if loaded.status != rows::OPEN {
-            return Err(ApiError::conflict(
-                ErrorCode::Rule(NOTHING_DUE),
-                "the table is closed",
-            ));
+            return Ok(None);
         }
         let next = live::resume(&loaded.live, now());
         let write = rows::write(&loaded, &next, &[])?;
@@ -143,17 +140,13 @@ async fn resume(
             log: vec![rows::served_entry(&next, &owner, took_over_from)],
             ..Commit::default()
         };
-        Ok((commit, next.seq))
+        Ok(Some((commit, next.seq)))
     })
-    .await;
-    match done {
-        Ok((_, seq)) => {
-            announce(state, table, seq);
-            Ok(())
-        }
-        Err(e) if e.code() == NOTHING_DUE => Ok(()),
-        Err(e) => Err(e),
+    .await?;
+    if let Some((_, seq)) = done {
+        announce(state, table, seq);
     }
+    Ok(())
 }
 
 fn table_not_found(e: StoreError) -> ApiError {

@@ -6,8 +6,8 @@
 use async_trait::async_trait;
 
 use crate::{
-    Commit, Idempotent, LoadedRound, LogRow, Page, RecordOut, RecordRow, RoundRow, RoundUpdate,
-    StoreResult, RecordReader,
+    Commit, Idempotent, LoadedRound, LogRow, Page, RecordOut, RecordReader, RecordRow, RoundRow,
+    RoundUpdate, StoreResult,
 };
 
 /// Rounds (versioned rows: every committed secret but dice pairs) and the records they and dice pairs leave. Each method is one transaction.
