@@ -26,9 +26,9 @@ ok() { echo "ok - $*"; }
 cargo deb -p fairseed-cli --profile "$profile" -o "$work" >"$work/deb.log" 2>&1 || { cat "$work/deb.log" >&2; fail "cargo deb"; }
 deb=$(ls "$work"/*.deb)
 dpkg-deb -c "$deb" >"$work/contents"
-for path in ./usr/bin/fairseed ./etc/fairseed/fairseed.toml ./lib/systemd/system/fairseed.service \
+for path in ./usr/bin/fairseed ./etc/fairseed/fairseed.toml systemd/system/fairseed.service \
             ./usr/share/doc/fairseed/operating.md; do
-  grep -q " $path\$" "$work/contents" || fail "$path is not in the package"
+  grep -q "$path\$" "$work/contents" || fail "$path is not in the package"
 done
 ok "built $(basename "$deb")"
 dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
@@ -59,8 +59,11 @@ grep -q "serving on" "$work/serve.log" || fail "the installed service never list
 curl -sf "http://127.0.0.1:$M/metrics" | grep -q '^fairseed_connections' || fail "no metrics on metrics_listen"
 [ "$(stat -c '%U %a' /var/lib/fairseed/seed.key)" = "fairseed 600" ] || fail "seed.key: $(stat -c '%U %a' /var/lib/fairseed/seed.key)"
 ok "running as fairseed from the installed paths: answers, metrics on its own listener, keys 0600 in /var/lib/fairseed"
-kill -TERM "$server"
+# SIGTERM to the service itself (runuser, its parent, would report the
+# signal as a failure of its own).
+kill -TERM "$(pgrep -P "$server")"
 wait "$server" || fail "did not stop cleanly"
+grep -q "released this process's leases" "$work/serve.log" || fail "no graceful stop in the log"
 server=
 ok "SIGTERM: stopped cleanly"
 echo "package.sh: all passed (systemd itself not run: no systemd here)"
