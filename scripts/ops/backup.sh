@@ -11,7 +11,9 @@
 #   5. a backup taken after the stop restores and serves, its log checkpoint
 #      as large as the one published;
 #   6. on a new machine (no published record), a witness that cosigned a
-#      larger tree is what refuses the older backup.
+#      larger tree is what refuses the older backup; without the witness the
+#      start is refused for want of anything to ask, and a checkpoint found
+#      elsewhere put in the record refuses it too.
 #
 #   scripts/ops/backup.sh          (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
@@ -138,7 +140,8 @@ bettor=$!
 pids+=($bettor)
 cosigned=0
 for _ in $(seq 1 300); do
-  cosigned=$(curl -s "$base/log/checkpoint/cosigned?min=1" | sed -n 2p)
+  curl -s "$base/log/checkpoint/cosigned?min=1" >"$work/cosigned.note" || true
+  cosigned=$(sed -n 2p "$work/cosigned.note")
   [ -n "$cosigned" ] && [ "$cosigned" -gt "$backup_size" ] && break
   sleep 0.1
 done
@@ -153,4 +156,14 @@ if start_w serve5.log "$work/new-machine"; then fail "a restore behind the witne
 grep -q "the witness http://127.0.0.1:$W holds a checkpoint of size" "$work/serve5.log" ||
   fail "the refusal does not name the witness"
 ok "on a new machine the witness (cosigned $cosigned) refuses the backup at size $backup_size"
+if "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$work/new-machine" >"$work/serve6.log" 2>&1; then
+  fail "a restore with nothing to ask started"
+fi
+grep -q "there is nothing to ask" "$work/serve6.log" || fail "no refusal for want of a witness or record"
+cp "$work/cosigned.note" "$work/new-machine/log.published"
+if "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$work/new-machine" >"$work/serve7.log" 2>&1; then
+  fail "a restore behind a checkpoint put in the record started"
+fi
+grep -q "holds a checkpoint of size $cosigned" "$work/serve7.log" || fail "the record put by hand was not read"
+ok "without a witness: refused for want of anything to ask, then by a checkpoint put in the record"
 echo "backup.sh: all passed"

@@ -13,8 +13,11 @@
 //!
 //! If any holds a larger size than the database, `serve` refuses to start
 //! and says what to do. After `fairseed restore` (the marker
-//! `DATA_DIR/restored.toml`) an unreachable witness also refuses: nothing
-//! then proves the restore is not behind it.
+//! `DATA_DIR/restored.toml`) an unreachable witness also refuses, and so
+//! does having nothing to ask (no record, no witness): nothing then proves
+//! the restore is not behind. The operator may then put the newest
+//! checkpoint found elsewhere in the record file; only a checkpoint signed
+//! by the log's key counts.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -59,14 +62,20 @@ pub async fn check(
             newest = Some((size, source));
         }
     };
+    // Whether anything outside the database was asked at all.
+    let mut consulted = false;
     let record = data_dir.join(PUBLISHED_FILE);
     if let Some(size) = published_size(&record, key)? {
+        consulted = true;
         consider(size, format!("the published record {}", record.display()));
     }
     if let Some(head) = &head {
         for witness in witnesses {
             match crate::log::witness::held_size(state, witness, head).await {
-                Ok(size) => consider(size, format!("the witness {}", witness.url)),
+                Ok(size) => {
+                    consulted = true;
+                    consider(size, format!("the witness {}", witness.url));
+                }
                 Err(e) if after_restore => anyhow::bail!(
                     "after a restore the log is signed only once every witness confirmed it is \
                      not behind, and {} cannot be asked: {e}; start again when it answers, or \
@@ -86,8 +95,18 @@ pub async fn check(
              Nothing was signed. Restore a newer copy that reaches size {size} (a later backup, \
              the PostgreSQL standby or its archived WAL) and start again; if those entries are \
              lost for good, the log cannot go on under this origin: start a new log \
-             (new log_origin, new log.key) and announce it (docs/operating.md, \"Restore\")",
+             (new log_origin, new log.key) and announce it (docs/operating.md, \"Backup and restore\")",
             origin = key.origin()
+        );
+    }
+    if after_restore && !consulted {
+        anyhow::bail!(
+            "after a restore the log is signed only once something outside the database says \
+             it is not behind, and there is nothing to ask: no published record {} and no \
+             witness. Put the newest checkpoint of this log you can find (a monitor's or a \
+             witness's, `GET /log/checkpoint` from a cache or a player) in that file, or \
+             configure a witness, and start again (docs/operating.md, \"Backup and restore\")",
+            record.display()
         );
     }
     if after_restore {

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The Debian package, built by cargo-deb from crates/cli/Cargo.toml's
+# [package.metadata.deb], installed with `dpkg -i`, then run as an operator
+# would: the unit's ExecStart as the `fairseed` user (runuser: containers
+# have no systemd), from the installed paths, answering on HTTP.
+# Needs root and cargo-deb (`cargo install cargo-deb`). PROFILE=dev packages
+# the debug build (quicker); the default is release.
+#
+#   scripts/ops/package.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v cargo-deb >/dev/null || { echo "package.sh: cargo-deb is not installed (cargo install cargo-deb)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "package.sh: dpkg -i needs root" >&2; exit 2; }
+profile=${PROFILE:-release}
+work=$(mktemp -d)
+server=
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "package.sh: FAIL: $*" >&2; [ -f "$work/serve.log" ] && tail -20 "$work/serve.log" >&2; exit 1; }
+ok() { echo "ok - $*"; }
+
+cargo deb -p fairseed-cli --profile "$profile" -o "$work" >"$work/deb.log" 2>&1 || { cat "$work/deb.log" >&2; fail "cargo deb"; }
+deb=$(ls "$work"/*.deb)
+dpkg-deb -c "$deb" >"$work/contents"
+for path in ./usr/bin/fairseed ./etc/fairseed/fairseed.toml systemd/system/fairseed.service \
+            ./usr/share/doc/fairseed/operating.md; do
+  grep -q "$path\$" "$work/contents" || fail "$path is not in the package"
+done
+ok "built $(basename "$deb")"
+dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
+ok "installed with dpkg -i"
+getent passwd fairseed >/dev/null || fail "no fairseed user"
+[ "$(stat -c '%U %a' /var/lib/fairseed)" = "fairseed 700" ] || fail "/var/lib/fairseed: $(stat -c '%U %a' /var/lib/fairseed)"
+[ "$(stat -c '%U:%G %a' /etc/fairseed/fairseed.toml)" = "root:fairseed 640" ] || fail "fairseed.toml: $(stat -c '%U:%G %a' /etc/fairseed/fairseed.toml)"
+ok "the fairseed system user, /var/lib/fairseed 0700, /etc/fairseed/fairseed.toml root:fairseed 0640"
+unit=$(ls /lib/systemd/system/fairseed.service /usr/lib/systemd/system/fairseed.service 2>/dev/null | head -1)
+[ -n "$unit" ] || fail "the unit is not installed"
+if command -v systemd-analyze >/dev/null; then
+  systemd-analyze verify "$unit" >"$work/verify.log" 2>&1 || { cat "$work/verify.log" >&2; fail "systemd-analyze verify"; }
+  ok "systemd-analyze verify $unit"
+fi
+read -r -a exec_start <<<"$(sed -n 's/^ExecStart=//p' "$unit")"
+[ "${exec_start[0]}" = /usr/bin/fairseed ] || fail "ExecStart: ${exec_start[*]}"
+runuser -u fairseed -- "${exec_start[@]}" --check-config >"$work/check.log" 2>&1 || { cat "$work/check.log" >&2; fail "--check-config as fairseed"; }
+ok "the unit's ExecStart --check-config passes as the fairseed user"
+P=$(python3 -c 'import random; print(random.randint(20000, 60000))')
+M=$((P + 1))
+# The packaged configuration listens on 7878; flags move it off the ports others use.
+runuser -u fairseed -- "${exec_start[@]}" --listen "127.0.0.1:$P" --metrics-listen "127.0.0.1:$M" >"$work/serve.log" 2>&1 &
+server=$!
+for _ in $(seq 1 300); do grep -q "serving on" "$work/serve.log" && break; sleep 0.1; done
+grep -q "serving on" "$work/serve.log" || fail "the installed service never listened"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P/healthz")" = 200 ] || fail "no answer on /healthz"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$P/v1/players")" = 201 ] || fail "no player created"
+curl -sf "http://127.0.0.1:$M/metrics" | grep -q '^fairseed_connections' || fail "no metrics on metrics_listen"
+[ "$(stat -c '%U %a' /var/lib/fairseed/seed.key)" = "fairseed 600" ] || fail "seed.key: $(stat -c '%U %a' /var/lib/fairseed/seed.key)"
+ok "running as fairseed from the installed paths: answers, metrics on its own listener, keys 0600 in /var/lib/fairseed"
+# SIGTERM to the service itself (runuser, its parent, would report the
+# signal as a failure of its own).
+kill -TERM "$(pgrep -P "$server")"
+wait "$server" || fail "did not stop cleanly"
+grep -q "released this process's leases" "$work/serve.log" || fail "no graceful stop in the log"
+server=
+ok "SIGTERM: stopped cleanly"
+echo "package.sh: all passed (systemd itself not run: no systemd here)"
