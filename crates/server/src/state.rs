@@ -50,6 +50,7 @@ impl Default for ServiceOptions {
             signup: SignupMode::default(),
             fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
             holdem: fairseed_holdem::live::driver::Timing::default(),
+            holdem_caps: crate::holdem::caps::Caps::default(),
             log: None,
         }
     }
@@ -68,6 +69,8 @@ pub struct ServiceOptions {
     pub fleet: Fleet,
     /// The pace of live hold'em tables (AI delay, pause between hands).
     pub holdem: fairseed_holdem::live::driver::Timing,
+    /// How many live hold'em tables may be open.
+    pub holdem_caps: crate::holdem::caps::Caps,
     /// The transparency log's key; `None`: no receipts, no `/log/`.
     pub log: Option<Arc<LogKey>>,
 }
@@ -109,7 +112,7 @@ impl AppState {
                 events: Hub::default(),
                 metrics: options.metrics,
                 fleet: options.fleet,
-                holdem: crate::holdem::Tables::new(options.holdem),
+                holdem: crate::holdem::Tables::new(options.holdem).with_caps(options.holdem_caps),
                 log: options
                     .log
                     .map(|key| (Arc::clone(&key), Signer::spawn(key))),

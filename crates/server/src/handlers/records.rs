@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{RecordRow, Viewer};
+use fairseed_store::{RecordRow, StoreError, Viewer};
 use serde::Serialize;
 use serde_json::Value;
 use tracing::instrument;
@@ -63,7 +63,8 @@ pub async fn index(
     }))
 }
 
-/// One of the player's records.
+/// One of the player's records, or any finished hold'em hand's
+/// (docs/spec.md §17.6).
 #[instrument(skip_all)]
 pub async fn get(
     State(state): State<AppState>,
@@ -73,7 +74,15 @@ pub async fn get(
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::invalid("id", format!("'{id}' is not a record id")))?;
-    let row = state.store().record(Viewer::Player(auth.id), id).await?;
+    let row = match state.store().record(Viewer::Player(auth.id), id).await {
+        Ok(row) => row,
+        // A finished hold'em hand is anyone's to read (docs/spec.md §17.6).
+        Err(StoreError::NotFound(what)) => match state.store().record(Viewer::Operator, id).await {
+            Ok(row) if row.scheme == fairseed_holdem::record::SCHEME => row,
+            _ => return Err(StoreError::NotFound(what).into()),
+        },
+        Err(e) => return Err(e.into()),
+    };
     Ok(Json(row.try_into()?))
 }
 

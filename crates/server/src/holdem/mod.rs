@@ -13,13 +13,15 @@
 //! The process that opened a table, or took it over through its lease
 //! (`holdem_table:<T>`), drives it; any process serves its viewers.
 
+pub mod caps;
 mod drive;
+pub mod hands;
 pub mod rows;
 pub mod ws;
 
-pub use drive::{hand_records, load, read_log, row};
+pub use drive::{hand_records, load, row};
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -35,6 +37,9 @@ use crate::state::AppState;
 pub struct Tables {
     timing: Timing,
     driven: Mutex<HashSet<String>>,
+    caps: caps::Caps,
+    /// Table → the player who opened it through this process, until archived.
+    opened: Mutex<HashMap<String, i64>>,
 }
 
 impl Tables {
@@ -43,7 +48,39 @@ impl Tables {
         Self {
             timing,
             driven: Mutex::new(HashSet::new()),
+            caps: caps::Caps::default(),
+            opened: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same with `caps` on how many tables may be open.
+    pub fn with_caps(self, caps: caps::Caps) -> Self {
+        Self { caps, ..self }
+    }
+
+    /// The caps on open tables.
+    pub fn caps(&self) -> caps::Caps {
+        self.caps
+    }
+
+    /// Notes that `player` opened `table` through this process.
+    pub fn opened(&self, table: &str, player: i64) {
+        if let Ok(mut opened) = self.opened.lock() {
+            opened.insert(table.to_owned(), player);
+        }
+    }
+
+    /// Table → who opened it, for the tables opened through this process.
+    pub fn opened_snapshot(&self) -> HashMap<String, i64> {
+        self.opened.lock().map(|o| o.clone()).unwrap_or_default()
+    }
+
+    /// Tables `player` opened through this process, not yet archived.
+    pub fn opened_by(&self, player: i64) -> usize {
+        self.opened
+            .lock()
+            .map(|o| o.values().filter(|&&p| p == player).count())
+            .unwrap_or(0)
     }
 
     /// The AI delay and the pause between hands.
@@ -62,6 +99,9 @@ impl Tables {
     fn stop(&self, table: &str) {
         if let Ok(mut d) = self.driven.lock() {
             d.remove(table);
+        }
+        if let Ok(mut o) = self.opened.lock() {
+            o.remove(table);
         }
     }
 }
