@@ -88,8 +88,15 @@ def person(addr, table, token, stop, leave, counts):
                         if m.get("id") == "leave":
                             if m["type"] == "ack":
                                 return
-                            break  # in a hand: try again after it
-                    time.sleep(0.2)
+                            break  # in a hand: fold it, then try again
+                    while True:
+                        m = ws.recv()
+                        hand = (m.get("table") or {}).get("hand")
+                        if m.get("type") == "state" and not hand:
+                            break
+                        if hand and hand.get("legal"):
+                            n += 1
+                            ws.send({"type": "act", "id": f"a{n}", "action": {"kind": "fold"}})
                     continue
                 m = ws.recv()
                 seq = m.get("seq", seq)

@@ -340,6 +340,15 @@ fn the_committed_ws_schema_is_the_messages_own() {
 /// Plays `hands` hands at `table` for `token` (checking when free, else
 /// folding), then leaves, which closes the table.
 fn play_and_leave(addr: &str, table: &str, token: &str, hands: u64) {
+    let mut ws = play(addr, table, token, hands);
+    send(&mut ws, &json!({"type": "leave", "id": "bye"}));
+    let left = answer(&mut ws, "bye");
+    assert_eq!(left["type"], "ack", "{left}");
+}
+
+/// Plays `hands` hands at `table` for `token` (checking when free, else
+/// folding); returns the socket, still seated.
+fn play(addr: &str, table: &str, token: &str, hands: u64) -> Socket {
     let mut ws = connect(addr, table, &json!({"type": "hello", "token": token}));
     send(
         &mut ws,
@@ -370,9 +379,46 @@ fn play_and_leave(addr: &str, table: &str, token: &str, hands: u64) {
             );
         }
     }
-    send(&mut ws, &json!({"type": "leave", "id": "bye"}));
-    let left = answer(&mut ws, "bye");
-    assert_eq!(left["type"], "ack", "{left}");
+    ws
+}
+
+#[test]
+fn a_resume_from_far_back_sends_a_bounded_backlog_and_says_where_the_rest_is() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let table = open_table(&mut http, &token);
+    // Some seven messages a hand, so well over 256 in all.
+    let mut player = play(addr, &table, &token, 60);
+    send(&mut player, &json!({"type": "sit_out", "id": "out"}));
+    let url = format!("ws://{addr}/v1/holdem/tables/{table}/ws");
+    let (mut ws, _) = tungstenite::connect(url).expect("handshake");
+    ws.send(Message::text(
+        json!({"type": "hello", "after": 0}).to_string(),
+    ))
+    .expect("hello");
+    let first = read(&mut ws).expect("a message");
+    assert_eq!(first["type"], "backlog", "{first}");
+    assert_eq!(first["from"], 1, "{first}");
+    let to = first["to"].as_u64().expect("to");
+    assert!(to >= 60, "{first}");
+    assert_eq!(
+        first["hands"],
+        format!("/v1/holdem/tables/{table}/hands?after=0"),
+        "{first}"
+    );
+    let mut logged = 0;
+    loop {
+        let m = read(&mut ws).expect("a message");
+        if m["type"] == "state" {
+            break;
+        }
+        assert_eq!(m["seq"], to + 1 + logged, "{m}");
+        logged += 1;
+    }
+    assert_eq!(logged, 256, "the newest 256 log messages, then the state");
 }
 
 #[test]

@@ -195,6 +195,7 @@ pub async fn get_hands(
 ) -> Result<Json<Value>, ApiError> {
     let limit = holdem::hands::limit(query.limit)?;
     let row = holdem::row(&state, checked(&table)?).await?;
+    let _turn = holdem::hands::turn().await?;
     let page = holdem::hands::page(&state, &row, query.after.unwrap_or(0), limit).await?;
     let shown = rows::shown_hands(&table, &page.numbers, row.revealed.is_some());
     let body = json!({ "hands": page.hands, "next_after": page.next_after });

@@ -21,6 +21,26 @@ pub const DEFAULT_HANDS_PER_PAGE: usize = 20;
 /// Log messages one page reads at most (a hand takes about twenty).
 pub const MAX_SCAN: u64 = 4096;
 
+/// Pages read at once in this process; more wait their turn, so a crowd
+/// of history readers holds at most this many pages in memory and leaves
+/// the runtime's workers to everything else.
+pub const MAX_PAGES_AT_ONCE: usize = 4;
+
+/// The permits of [`MAX_PAGES_AT_ONCE`].
+static PAGES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_PAGES_AT_ONCE);
+
+/// Waits for one of the [`MAX_PAGES_AT_ONCE`] turns; held while a page is
+/// read and answered.
+///
+/// # Errors
+/// Never in practice (the semaphore is never closed).
+pub async fn turn() -> Result<tokio::sync::SemaphorePermit<'static>, ApiError> {
+    PAGES
+        .acquire()
+        .await
+        .map_err(|_| ApiError::internal("the history readers' semaphore closed"))
+}
+
 /// Log messages read per store call.
 const CHUNK: u64 = 256;
 
