@@ -123,6 +123,15 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 600_000, value_parser = clap::value_parser!(i64).range(100..=86_400_000))]
     pub holdem_idle_close_ms: i64,
 
+    /// Open hold'em tables one player may have opened (beyond: 429
+    /// too_many_tables); 0: no cap.
+    #[arg(long, default_value_t = 4)]
+    pub holdem_max_tables_per_player: usize,
+
+    /// Open hold'em tables in all (beyond: 409 tables_full); 0: no cap.
+    #[arg(long, default_value_t = 1000)]
+    pub holdem_max_tables: usize,
+
     /// The transparency log (docs/service.md): `on` queues every commitment,
     /// reveal and bet outcome, sequences them, serves `/log/` and gives
     /// receipts; `off` only to measure what it costs.
@@ -208,6 +217,11 @@ impl std::fmt::Debug for ServeArgs {
             .field("holdem_ai_delay_ms", &self.holdem_ai_delay_ms)
             .field("holdem_next_hand_ms", &self.holdem_next_hand_ms)
             .field("holdem_idle_close_ms", &self.holdem_idle_close_ms)
+            .field(
+                "holdem_max_tables_per_player",
+                &self.holdem_max_tables_per_player,
+            )
+            .field("holdem_max_tables", &self.holdem_max_tables)
             .field("log", &self.log)
             .field("log_origin", &self.log_origin)
             .field("witnesses", &self.witnesses)

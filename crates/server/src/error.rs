@@ -55,6 +55,10 @@ pub enum ErrorCode {
     Busy,
     /// Every connection slot is taken.
     Overloaded,
+    /// The player has the most hold'em tables open that one player may.
+    TooManyTables,
+    /// The service runs the most hold'em tables it may.
+    TablesFull,
     /// Refused by the store.
     Store(Refusal),
     /// Refused by a game flow (or a code the edge shares with the flows).
@@ -94,6 +98,8 @@ impl ErrorCode {
             Self::ClientSeedLocked => "client_seed_locked",
             Self::Busy => "busy",
             Self::Overloaded => "overloaded",
+            Self::TooManyTables => "too_many_tables",
+            Self::TablesFull => "tables_full",
             Self::Store(refusal) => refusal.code(),
             Self::Rule(code) => code.as_str(),
         }

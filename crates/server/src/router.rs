@@ -88,6 +88,11 @@ pub fn router(state: AppState) -> Router {
             "/v1/operator/players/{external_id}/grants",
             post(operator_players::grant),
         )
+        .route("/v1/operator/holdem/tables", get(holdem::operator_list))
+        .route(
+            "/v1/operator/holdem/tables/{id}/close",
+            post(holdem::operator_close),
+        )
         .route("/v1/operator/records", post(operator::import))
         .route("/v1/operator/records/export", get(operator::export))
         .route("/v1/operator/records/{id}", get(operator::get_record))

@@ -54,6 +54,7 @@ impl Default for ServiceOptions {
             signup: SignupMode::default(),
             fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
             holdem: fairseed_holdem::live::driver::Timing::default(),
+            holdem_caps: crate::holdem::caps::Caps::default(),
             log: None,
         }
     }
@@ -72,6 +73,8 @@ pub struct ServiceOptions {
     pub fleet: Fleet,
     /// The pace of live hold'em tables (AI delay, pause between hands).
     pub holdem: fairseed_holdem::live::driver::Timing,
+    /// How many live hold'em tables may be open.
+    pub holdem_caps: crate::holdem::caps::Caps,
     /// The transparency log's key; `None`: no receipts, no `/log/`.
     pub log: Option<Arc<LogKey>>,
 }
@@ -113,7 +116,7 @@ impl AppState {
                 events: Hub::default(),
                 metrics: options.metrics,
                 fleet: options.fleet,
-                holdem: Tables::new(options.holdem),
+                holdem: Tables::new(options.holdem).with_caps(options.holdem_caps),
                 log: options
                     .log
                     .map(|key| (Arc::clone(&key), Signer::spawn(key))),

@@ -336,3 +336,237 @@ fn the_committed_ws_schema_is_the_messages_own() {
         assert!(server.contains(&format!("\"{kind}\"")), "server {kind}");
     }
 }
+
+/// Plays `hands` hands at `table` for `token` (checking when free, else
+/// folding), then leaves, which closes the table.
+fn play_and_leave(addr: &str, table: &str, token: &str, hands: u64) {
+    let mut ws = play(addr, table, token, hands);
+    send(&mut ws, &json!({"type": "leave", "id": "bye"}));
+    let left = answer(&mut ws, "bye");
+    assert_eq!(left["type"], "ack", "{left}");
+}
+
+/// Plays `hands` hands at `table` for `token` (checking when free, else
+/// folding); returns the socket, still seated.
+fn play(addr: &str, table: &str, token: &str, hands: u64) -> Socket {
+    let mut ws = connect(addr, table, &json!({"type": "hello", "token": token}));
+    send(
+        &mut ws,
+        &json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "c"}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut n = 0;
+    loop {
+        assert!(Instant::now() < deadline, "{hands} hands not played");
+        let m = read(&mut ws).expect("open");
+        let t = &m["table"];
+        if m["type"] != "state" {
+            continue;
+        }
+        if t["hand"].is_null() && t["hands_played"].as_u64() >= Some(hands) {
+            break;
+        }
+        if !t["hand"]["legal"].is_null() {
+            let kind = if t["hand"]["legal"]["to_call"] == 0 {
+                "check"
+            } else {
+                "fold"
+            };
+            n += 1;
+            send(
+                &mut ws,
+                &json!({"type": "act", "id": format!("a{n}"), "action": {"kind": kind}}),
+            );
+        }
+    }
+    ws
+}
+
+#[test]
+fn a_resume_from_far_back_sends_a_bounded_backlog_and_says_where_the_rest_is() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let table = open_table(&mut http, &token);
+    // Some seven messages a hand, so well over 256 in all.
+    let mut player = play(addr, &table, &token, 60);
+    send(&mut player, &json!({"type": "sit_out", "id": "out"}));
+    let url = format!("ws://{addr}/v1/holdem/tables/{table}/ws");
+    let (mut ws, _) = tungstenite::connect(url).expect("handshake");
+    ws.send(Message::text(
+        json!({"type": "hello", "after": 0}).to_string(),
+    ))
+    .expect("hello");
+    let first = read(&mut ws).expect("a message");
+    assert_eq!(first["type"], "backlog", "{first}");
+    assert_eq!(first["from"], 1, "{first}");
+    let to = first["to"].as_u64().expect("to");
+    assert!(to >= 60, "{first}");
+    assert_eq!(
+        first["hands"],
+        format!("/v1/holdem/tables/{table}/hands?after=0"),
+        "{first}"
+    );
+    let mut logged = 0;
+    loop {
+        let m = read(&mut ws).expect("a message");
+        if m["type"] == "state" {
+            break;
+        }
+        assert_eq!(m["seq"], to + 1 + logged, "{m}");
+        logged += 1;
+    }
+    assert_eq!(logged, 256, "the newest 256 log messages, then the state");
+}
+
+#[test]
+fn hands_are_paged_any_caller_reads_a_finished_hand_and_tables_are_capped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut o = options(dir.path());
+    o.extra_args.extend(
+        [
+            "--holdem-max-tables-per-player",
+            "2",
+            "--holdem-max-tables",
+            "3",
+        ]
+        .map(String::from),
+    );
+    let server = Server::start(&o);
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let player = new_player(&mut http);
+    let stranger = new_player(&mut http);
+    let table = open_table(&mut http, &player);
+    play_and_leave(addr, &table, &player, 5);
+
+    // Paged: every hand once, in order, whatever the page size.
+    let hands_path = format!("/v1/holdem/tables/{table}/hands");
+    let mut numbers = Vec::new();
+    let mut after = 0;
+    loop {
+        let page = http.ok(
+            "GET",
+            &format!("{hands_path}?limit=2&after={after}"),
+            &stranger,
+            None,
+        );
+        let hands = page["hands"].as_array().expect("hands");
+        assert!(hands.len() <= 2, "{page}");
+        numbers.extend(hands.iter().map(|h| h["hand"].as_u64().expect("hand")));
+        match page["next_after"].as_u64() {
+            Some(next) => {
+                assert!(next > after, "{page}");
+                after = next;
+            }
+            None => break,
+        }
+    }
+    assert!(numbers.len() >= 5, "{numbers:?}");
+    assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
+    let whole = http.ok("GET", &format!("{hands_path}?limit=100"), &player, None);
+    assert_eq!(whole["hands"].as_array().map(Vec::len), Some(numbers.len()));
+    assert!(whole["next_after"].is_null(), "{whole}");
+    for bad in ["limit=0", "limit=101", "after=x", "page=1"] {
+        let r = http
+            .send(
+                "GET",
+                &format!("{hands_path}?{bad}"),
+                Some(&player),
+                &[],
+                None,
+            )
+            .expect("answer");
+        assert_eq!(r.status, 422, "{bad}: {}", r.body);
+    }
+
+    // Archived: the player's records; any player reads one by id.
+    let mut records = Value::Null;
+    common::wait_for("the hands archived", Duration::from_secs(30), || {
+        records = http.ok("GET", "/v1/records", &player, None);
+        records["records"].as_array().is_some_and(|r| !r.is_empty())
+    });
+    let id = records["records"][0]["id"].as_i64().expect("record id");
+    let mine = http.ok("GET", &format!("/v1/records/{id}"), &player, None);
+    let theirs = http.ok("GET", &format!("/v1/records/{id}"), &stranger, None);
+    assert_eq!(mine, theirs);
+    assert_eq!(theirs["scheme"], "holdem_hand_v1");
+    let none = http
+        .send("GET", "/v1/records/999999", Some(&stranger), &[], None)
+        .expect("answer");
+    assert_eq!(none.status, 404, "{}", none.body);
+
+    // Caps: two per player, three in all.
+    let opener = new_player(&mut http);
+    let a = open_table(&mut http, &opener);
+    let _b = open_table(&mut http, &opener);
+    let body = json!({"ais": [1], "seats": 2}).to_string();
+    let third = http
+        .send("POST", "/v1/holdem/tables", Some(&opener), &[], Some(&body))
+        .expect("answer");
+    assert_eq!(
+        (third.status, third.json()["code"].clone()),
+        (429, json!("too_many_tables")),
+        "{}",
+        third.body
+    );
+    let other = new_player(&mut http);
+    let _c = open_table(&mut http, &other);
+    let full = http
+        .send("POST", "/v1/holdem/tables", Some(&other), &[], Some(&body))
+        .expect("answer");
+    assert_eq!(
+        (full.status, full.json()["code"].clone()),
+        (409, json!("tables_full")),
+        "{}",
+        full.body
+    );
+
+    // The operator sees them and closes one; its opener may open again.
+    let listed = http.ok("GET", "/v1/operator/holdem/tables", OPERATOR_KEY, None);
+    let open: Vec<&Value> = listed["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .filter(|t| t["status"] == "open")
+        .collect();
+    assert_eq!(open.len(), 3, "{listed}");
+    assert!(
+        open.iter()
+            .any(|t| t["table_id"] == a.as_str() && t["opened_by"].is_i64()),
+        "{listed}"
+    );
+    let refused = http
+        .send(
+            "GET",
+            "/v1/operator/holdem/tables",
+            Some(&opener),
+            &[],
+            None,
+        )
+        .expect("answer");
+    assert_eq!(refused.status, 403);
+    let closed = http.ok(
+        "POST",
+        &format!("/v1/operator/holdem/tables/{a}/close"),
+        OPERATOR_KEY,
+        None,
+    );
+    assert_eq!(closed["status"], "closed", "{closed}");
+    let again = http
+        .send(
+            "POST",
+            &format!("/v1/operator/holdem/tables/{a}/close"),
+            Some(OPERATOR_KEY),
+            &[],
+            None,
+        )
+        .expect("answer");
+    assert_eq!(again.status, 409, "{}", again.body);
+    common::wait_for("a slot given back", Duration::from_secs(30), || {
+        http.send("POST", "/v1/holdem/tables", Some(&opener), &[], Some(&body))
+            .is_ok_and(|r| r.status == 201)
+    });
+}

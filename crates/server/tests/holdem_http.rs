@@ -132,7 +132,7 @@ async fn an_open_is_idempotent_and_a_table_shows_no_secret() {
     let hands = h
         .get(&format!("/v1/holdem/tables/{id}/hands"), &token)
         .await;
-    assert_eq!(hands.json(), json!({"hands": []}));
+    assert_eq!(hands.json(), json!({"hands": [], "next_after": null}));
     for path in [
         "/v1/holdem/tables/nope",
         "/v1/holdem/tables/nope/hands",

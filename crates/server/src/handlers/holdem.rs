@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::{Caller, Peer, PlayerAuth};
-use crate::error::{ApiError, ApiPath};
+use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::handlers::keyed::Keyed;
 use crate::holdem::{self, rows, ws};
 use crate::rounds::now;
@@ -75,6 +75,7 @@ pub async fn post_table(
     }
     let policy = keyed.body.policy(state.holdem().timing().idle_close_ms);
     policy.check()?;
+    holdem::caps::check_open(&state, auth.id).await?;
     let bytes = secrets::random_bytes()?;
     let table_id = format!("h{}", &hex::encode(bytes)[..16]);
     let secret = secrets::random_bytes()?;
@@ -107,6 +108,7 @@ pub async fn post_table(
         .finish(&state, &scope, StatusCode::CREATED, done)
         .await?;
     if let crate::handlers::keyed::Ran::Done { .. } = &ran {
+        state.holdem().opened(&table_id, auth.id);
         holdem::claim_and_drive(&state, &table_id).await?;
     }
     Ok(ran.response())
@@ -140,29 +142,35 @@ pub async fn get_table(
     Ok(Json(state.with_shown_receipts(body, shown).await?))
 }
 
-/// The table's finished hands, oldest first: each hand's record, with the
-/// session secret once the table closed, and the receipts of the log
-/// entries that published each hand's commit and seed and the session's
-/// commitment (and its end). A read.
+/// `?after=&limit=` of `GET /v1/holdem/tables/{id}/hands`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandsQuery {
+    /// The `seq` the page starts after (0: the table's first hand).
+    after: Option<u64>,
+    /// Hands at most (1 to 100, 20 unless given).
+    limit: Option<usize>,
+}
+
+/// A page of the table's finished hands, oldest first, for any caller
+/// (docs/spec.md §17.6): each hand's record, with the session secret once
+/// the table closed, the receipts of the log entries that published each
+/// hand's commit and seed and the session's commitment (and its end), and
+/// `next_after`, the next page's cursor (`null` at the log's end). A read.
 #[instrument(skip_all)]
 pub async fn get_hands(
     State(state): State<AppState>,
     _caller: Caller,
     ApiPath(table): ApiPath<String>,
+    ApiQuery(query): ApiQuery<HandsQuery>,
 ) -> Result<Json<Value>, ApiError> {
+    let limit = holdem::hands::limit(query.limit)?;
     let row = holdem::row(&state, checked(&table)?).await?;
-    let log = holdem::read_log(&state, &table, 0, row.log_len).await?;
-    let hands: Vec<Value> = holdem::hand_records(&log, row.revealed.as_deref())?
-        .into_iter()
-        .map(|(record, _)| record)
-        .collect();
-    let numbers: Vec<u64> = hands.iter().filter_map(|h| h["hand"].as_u64()).collect();
-    let shown = rows::shown_hands(&table, &numbers, row.revealed.is_some());
-    Ok(Json(
-        state
-            .with_shown_receipts(json!({ "hands": hands }), shown)
-            .await?,
-    ))
+    let _turn = holdem::hands::turn().await?;
+    let page = holdem::hands::page(&state, &row, query.after.unwrap_or(0), limit).await?;
+    let shown = rows::shown_hands(&table, &page.numbers, row.revealed.is_some());
+    let body = json!({ "hands": page.hands, "next_after": page.next_after });
+    Ok(Json(state.with_shown_receipts(body, shown).await?))
 }
 
 /// Upgrades to the table's WebSocket (the first message authenticates).
@@ -185,4 +193,27 @@ pub async fn get_ws(
         .max_frame_size(ws::MAX_READ)
         .on_upgrade(move |socket| ws::serve(socket, state, table, peer))
         .into_response())
+}
+
+/// Every hold'em table not yet archived (operator).
+#[instrument(skip_all)]
+pub async fn operator_list(
+    State(state): State<AppState>,
+    _op: crate::auth::OperatorAuth,
+) -> Result<Json<Value>, ApiError> {
+    let tables = holdem::caps::list(&state).await?;
+    Ok(Json(json!({ "tables": tables })))
+}
+
+/// Closes a table now (operator): its people leave, its secret is revealed.
+#[instrument(skip_all)]
+pub async fn operator_close(
+    State(state): State<AppState>,
+    _op: crate::auth::OperatorAuth,
+    ApiPath(table): ApiPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let seq = holdem::caps::close(&state, checked(&table)?).await?;
+    Ok(Json(
+        json!({ "table_id": table, "status": rows::CLOSED, "seq": seq }),
+    ))
 }

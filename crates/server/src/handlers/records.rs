@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{RecordReader, RecordRow};
+use fairseed_store::{RecordReader, RecordRow, StoreError};
 use serde::Serialize;
 use serde_json::Value;
 use tracing::instrument;
@@ -66,7 +66,8 @@ pub async fn index(
     }))
 }
 
-/// One of the player's records.
+/// One of the player's records, or any finished hold'em hand's
+/// (docs/spec.md §17.6).
 #[instrument(skip_all)]
 pub async fn get(
     State(state): State<AppState>,
@@ -76,10 +77,21 @@ pub async fn get(
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::invalid("id", format!("'{id}' is not a record id")))?;
-    let row = state
+    let row = match state
         .store()
         .record(RecordReader::Player(auth.id), id)
-        .await?;
+        .await
+    {
+        Ok(row) => row,
+        // A finished hold'em hand is anyone's to read (docs/spec.md §17.6).
+        Err(StoreError::NotFound(what)) => {
+            match state.store().record(RecordReader::Operator, id).await {
+                Ok(row) if row.scheme == fairseed_holdem::record::SCHEME => row,
+                _ => return Err(StoreError::NotFound(what).into()),
+            }
+        }
+        Err(e) => return Err(e.into()),
+    };
     Ok(Json(row.try_into()?))
 }
 

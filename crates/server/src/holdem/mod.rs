@@ -13,12 +13,14 @@
 //! The process that opened a table, or took it over through its lease
 //! (`holdem_table:<T>`), drives it; any process serves its viewers.
 
+pub mod caps;
 mod drive;
+pub mod hands;
 pub mod rows;
 mod tables;
 pub mod ws;
 
-pub use drive::{hand_records, load, read_log, row};
+pub use drive::{hand_records, load, row};
 pub use tables::Tables;
 
 use std::time::Duration;

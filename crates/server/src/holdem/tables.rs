@@ -1,16 +1,21 @@
 //! The hold'em tables this process drives: what [`crate::state::AppState`]
 //! keeps of them.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use fairseed_holdem::live::driver::Timing;
+
+use super::caps::Caps;
 
 /// The tables this process drives, and their pace.
 #[derive(Debug)]
 pub struct Tables {
     timing: Timing,
     driven: Mutex<HashSet<String>>,
+    caps: Caps,
+    /// Table → the player who opened it through this process, until archived.
+    opened: Mutex<HashMap<String, i64>>,
 }
 
 impl Tables {
@@ -19,7 +24,39 @@ impl Tables {
         Self {
             timing,
             driven: Mutex::new(HashSet::new()),
+            caps: Caps::default(),
+            opened: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same with `caps` on how many tables may be open.
+    pub fn with_caps(self, caps: Caps) -> Self {
+        Self { caps, ..self }
+    }
+
+    /// The caps on open tables.
+    pub fn caps(&self) -> Caps {
+        self.caps
+    }
+
+    /// Notes that `player` opened `table` through this process.
+    pub fn opened(&self, table: &str, player: i64) {
+        if let Ok(mut opened) = self.opened.lock() {
+            opened.insert(table.to_owned(), player);
+        }
+    }
+
+    /// Table → who opened it, for the tables opened through this process.
+    pub fn opened_snapshot(&self) -> HashMap<String, i64> {
+        self.opened.lock().map(|o| o.clone()).unwrap_or_default()
+    }
+
+    /// Tables `player` opened through this process, not yet archived.
+    pub fn opened_by(&self, player: i64) -> usize {
+        self.opened
+            .lock()
+            .map(|o| o.values().filter(|&&p| p == player).count())
+            .unwrap_or(0)
     }
 
     /// The AI delay and the pause between hands.
@@ -35,10 +72,13 @@ impl Tables {
             .unwrap_or(false)
     }
 
-    /// Forgets `table`: its task ended.
+    /// Forgets `table`: its task ended, and it is no longer open here.
     pub(super) fn stop(&self, table: &str) {
         if let Ok(mut d) = self.driven.lock() {
             d.remove(table);
+        }
+        if let Ok(mut o) = self.opened.lock() {
+            o.remove(table);
         }
     }
 }

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""History reads of a long hold'em table (docs/performance.md, "Hold'em tables").
+
+Starts `fairseed serve` on SQLite (loopback, a random port), opens a table
+with one AI and plays HANDS hands at it as a person who checks when free and
+folds otherwise (over the table's WebSocket, with the small client below),
+then READERS threads at once each read the table's whole history through
+`GET /v1/holdem/tables/{id}/hands`, a page at a time, while another thread
+times `/healthz` every 50 ms and the server's resident memory is sampled
+every 100 ms. Prints the figures as a Markdown table.
+
+A benchmark, not a test: loopback only, bounded in time, stops by itself.
+
+Usage: scripts/load/holdem_history.py
+  HANDS=10000 READERS=64 FAIRSEED_BIN=target/release/fairseed scripts/load/holdem_history.py
+"""
+import base64
+import json
+import os
+import pathlib
+import random
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = pathlib.Path(os.environ.get("FAIRSEED_BIN", ROOT / "target/release/fairseed"))
+HANDS = int(os.environ.get("HANDS", "10000"))
+READERS = int(os.environ.get("READERS", "64"))
+LIMIT = int(os.environ.get("LIMIT", "100"))
+
+
+class Ws:
+    """A minimal RFC 6455 client: text frames out (masked), frames in."""
+
+    def __init__(self, addr, path):
+        host, port = addr.split(":")
+        self.sock = socket.create_connection((host, int(port)))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (f"GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\n"
+             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+             "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise RuntimeError(head.decode(errors="replace"))
+        self.buf = b""
+
+    def send(self, message):
+        data = json.dumps(message).encode()
+        mask = os.urandom(4)
+        n = len(data)
+        if n < 126:
+            header = struct.pack("!BB", 0x81, 0x80 | n)
+        elif n < 65536:
+            header = struct.pack("!BBH", 0x81, 0x80 | 126, n)
+        else:
+            header = struct.pack("!BBQ", 0x81, 0x80 | 127, n)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        self.sock.sendall(header + mask + masked)
+
+    def _read(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("closed")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def recv(self):
+        """The next text message as JSON (pings answered, close raises)."""
+        while True:
+            b0, b1 = self._read(2)
+            n = b1 & 0x7F
+            if n == 126:
+                (n,) = struct.unpack("!H", self._read(2))
+            elif n == 127:
+                (n,) = struct.unpack("!Q", self._read(8))
+            payload = self._read(n)
+            op = b0 & 0x0F
+            if op == 1:
+                return json.loads(payload)
+            if op == 8:
+                raise EOFError(payload[2:].decode(errors="replace"))
+            if op == 9:
+                mask = os.urandom(4)
+                masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+                self.sock.sendall(struct.pack("!BB", 0x8A, 0x80 | n) + mask + masked)
+
+
+def http(addr, method, path, token=None, body=None):
+    req = urllib.request.Request(f"http://{addr}{path}", method=method,
+                                 data=None if body is None else json.dumps(body).encode())
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.loads(r.read() or b"null")
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def play(addr, table, token, hands):
+    """Plays `hands` hands (check when free, else fold); returns hands/s."""
+    ws = Ws(addr, f"/v1/holdem/tables/{table}/ws")
+    ws.send({"type": "hello", "token": token})
+    ws.send({"type": "sit", "id": "sit", "seat": 0, "client_seed": "history"})
+    start, n, acted = time.time(), 0, None
+    while True:
+        m = ws.recv()
+        if m.get("type") != "state":
+            continue
+        t = m["table"]
+        played = t.get("hands_played", 0)
+        if played and played % 1000 == 0 and t["hand"] is None:
+            print(f"  {played} hands, {played / (time.time() - start):.0f}/s", file=sys.stderr)
+        if played >= hands and t["hand"] is None:
+            ws.send({"type": "leave", "id": "bye"})
+            return played / (time.time() - start)
+        hand = t.get("hand") or {}
+        legal = hand.get("legal")
+        if legal and acted != (hand["number"], m["seq"]):
+            acted = (hand["number"], m["seq"])
+            n += 1
+            kind = "check" if legal["to_call"] == 0 else "fold"
+            ws.send({"type": "act", "id": f"a{n}", "action": {"kind": kind}})
+        if (t["seats"][0] or {}).get("stack") == 0 and t["hand"] is None:
+            ws.send({"type": "top_up", "id": f"top{played}"})
+
+
+def main():
+    data = tempfile.mkdtemp(prefix="holdem-history-")
+    port = random.randint(20000, 60000)
+    addr = f"127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [str(BIN)] + ([] if BIN.name == "fairseed-server" else ["serve"]) + [
+         "--listen", addr, "--data-dir", data, "--rate-limit", "0",
+         "--holdem-ai-delay-ms", "0", "--holdem-next-hand-ms", "0",
+         "--holdem-idle-close-ms", "86400000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            try:
+                http(addr, "GET", "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+        token = http(addr, "POST", "/v1/players")["token"]
+        table = http(addr, "POST", "/v1/holdem/tables", token,
+                     {"ais": [1], "seats": 2})["table_id"]
+        rate = play(addr, table, token, HANDS)
+        time.sleep(1)
+        idle = rss_mb(server.pid)
+        samples, health, stop = [], [], threading.Event()
+
+        def sample():
+            while not stop.is_set():
+                samples.append(rss_mb(server.pid))
+                time.sleep(0.1)
+
+        def healthz():
+            while not stop.is_set():
+                t0 = time.time()
+                http(addr, "GET", "/healthz")
+                health.append((time.time() - t0) * 1000)
+                time.sleep(0.05)
+
+        read = []
+
+        def reader():
+            after, hands, pages, t0 = 0, 0, 0, time.time()
+            while True:
+                page = http(addr, "GET",
+                            f"/v1/holdem/tables/{table}/hands?limit={LIMIT}&after={after}", token)
+                hands += len(page["hands"])
+                pages += 1
+                if page["next_after"] is None:
+                    break
+                after = page["next_after"]
+            read.append((hands, pages, time.time() - t0))
+
+        watchers = [threading.Thread(target=sample), threading.Thread(target=healthz)]
+        for w in watchers:
+            w.start()
+        readers = [threading.Thread(target=reader) for _ in range(READERS)]
+        t0 = time.time()
+        for r in readers:
+            r.start()
+        for r in readers:
+            r.join()
+        wall = time.time() - t0
+        stop.set()
+        for w in watchers:
+            w.join()
+        health.sort()
+        p99 = health[min(len(health) - 1, int(len(health) * 0.99))] if health else float("nan")
+        hands = {h for h, _, _ in read}
+        print(f"| table | {HANDS} hands played at {rate:.0f} hands/s |")
+        print("|---|---|")
+        print(f"| readers | {READERS} at once, each the whole history, {LIMIT} hands a page |")
+        print(f"| hands read per reader | {sorted(hands)} in {read[0][1]} pages |")
+        print(f"| wall time | {wall:.1f} s (slowest reader {max(s for _, _, s in read):.1f} s) |")
+        print(f"| RSS | {idle:.0f} MB idle before, {max(samples):.0f} MB peak |")
+        print(f"| /healthz | {len(health)} calls, p50 {health[len(health) // 2]:.1f} ms, "
+              f"p99 {p99:.1f} ms, max {health[-1]:.1f} ms |")
+    finally:
+        server.kill()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
