@@ -356,6 +356,34 @@ export function error_code(message) {
 }
 
 /**
+ * [`ai_decisions_text`] for JavaScript.
+ *
+ * # Errors
+ * The rules refused a hand (never for these settings).
+ * @param {number} seed
+ * @param {number} count
+ * @returns {string}
+ */
+export function holdem_ai_decisions(seed, count) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ret = wasm.holdem_ai_decisions(seed, count);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+            ptr1 = 0; len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * [`replay_json`] for JavaScript.
  *
  * # Errors
