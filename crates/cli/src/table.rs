@@ -30,6 +30,22 @@ pub enum TableCommand {
     /// Read hand records (JSON Lines) on standard input and write them in
     /// another format on standard output.
     Export(ExportArgs),
+
+    /// Print the first decisions of six engine-v1 AIs seeded from `--seed`,
+    /// one action per line (docs/spec.md §18.2): the page's wasm build
+    /// prints the same, so the two builds are compared.
+    Decisions(DecisionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DecisionsArgs {
+    /// The session's seed (the wasm build takes 32 bits).
+    #[arg(long, value_name = "X")]
+    seed: u32,
+
+    /// How many decisions, at most 1,000,000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    count: u32,
 }
 
 #[derive(Debug, Args)]
@@ -78,7 +94,19 @@ pub fn run(args: TableArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         TableCommand::Simulate(args) => simulate(&args),
         TableCommand::Export(args) => export(&args),
+        TableCommand::Decisions(args) => decisions(&args),
     }
+}
+
+fn decisions(args: &DecisionsArgs) -> anyhow::Result<ExitCode> {
+    let count = usize::try_from(args.count).context("--count does not fit this machine")?;
+    let text = fairseed_holdem::simulate::ai_decisions_text(u64::from(args.seed), count)
+        .context("cannot play the AIs' hands")?;
+    io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("cannot write the decisions")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The levels of `seats` seats: as given, or 1, 2, 3 in turn.

@@ -297,3 +297,19 @@ pub fn ai_decisions(seed: u64, count: usize) -> Result<Vec<Action>, HoldemError>
     out.truncate(count);
     Ok(out)
 }
+
+/// [`ai_decisions`] as text, one action per line (`fold`, `check`, `call`,
+/// `raise to 1,200`): what the native and the wasm builds both print, so
+/// the two are compared byte for byte.
+///
+/// # Errors
+/// As [`ai_decisions`].
+pub fn ai_decisions_text(seed: u64, count: usize) -> Result<String, HoldemError> {
+    let actions = ai_decisions(seed, count)?;
+    let mut out = String::with_capacity(actions.len() * 8);
+    for action in actions {
+        out.push_str(&action.to_string());
+        out.push('\n');
+    }
+    Ok(out)
+}

@@ -274,14 +274,7 @@ mod tests {
 /// The rules refused a hand (never for these settings).
 pub fn ai_decisions_text(seed: u32, count: u32) -> Result<String, String> {
     let count = usize::try_from(count).map_err(|e| e.to_string())?;
-    let actions = fairseed_holdem::simulate::ai_decisions(u64::from(seed), count)
-        .map_err(|e| e.to_string())?;
-    let mut out = String::with_capacity(actions.len() * 8);
-    for action in actions {
-        out.push_str(&action.to_string());
-        out.push('\n');
-    }
-    Ok(out)
+    fairseed_holdem::simulate::ai_decisions_text(u64::from(seed), count).map_err(|e| e.to_string())
 }
 
 /// [`ai_decisions_text`] for JavaScript.
