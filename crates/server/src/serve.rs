@@ -85,7 +85,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             next_hand_ms: args.holdem_next_hand_ms,
             idle_close_ms: args.holdem_idle_close_ms,
         },
-        holdem_caps: crate::holdem::caps::Caps {
+        holdem_caps: crate::limits::TableCaps {
             per_player: args.holdem_max_tables_per_player,
             in_all: args.holdem_max_tables,
         },

@@ -54,7 +54,7 @@ impl Default for ServiceOptions {
             signup: SignupMode::default(),
             fleet: Fleet::alone(DEFAULT_LEASE_TTL_MS),
             holdem: fairseed_holdem::live::driver::Timing::default(),
-            holdem_caps: crate::holdem::caps::Caps::default(),
+            holdem_caps: crate::limits::TableCaps::default(),
             log: None,
         }
     }
@@ -74,7 +74,7 @@ pub struct ServiceOptions {
     /// The pace of live hold'em tables (AI delay, pause between hands).
     pub holdem: fairseed_holdem::live::driver::Timing,
     /// How many live hold'em tables may be open.
-    pub holdem_caps: crate::holdem::caps::Caps,
+    pub holdem_caps: crate::limits::TableCaps,
     /// The transparency log's key; `None`: no receipts, no `/log/`.
     pub log: Option<Arc<LogKey>>,
 }

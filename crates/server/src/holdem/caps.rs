@@ -14,24 +14,6 @@ use crate::state::AppState;
 
 use super::rows;
 
-/// The caps; 0 turns one off.
-#[derive(Debug, Clone, Copy)]
-pub struct Caps {
-    /// Open tables one player may have opened.
-    pub per_player: usize,
-    /// Open tables in all.
-    pub in_all: usize,
-}
-
-impl Default for Caps {
-    fn default() -> Self {
-        Self {
-            per_player: 4,
-            in_all: 1000,
-        }
-    }
-}
-
 /// Whether `player` may open one more table.
 ///
 /// # Errors

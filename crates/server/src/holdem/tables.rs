@@ -6,14 +6,14 @@ use std::sync::Mutex;
 
 use fairseed_holdem::live::driver::Timing;
 
-use super::caps::Caps;
+use crate::limits::TableCaps;
 
 /// The tables this process drives, and their pace.
 #[derive(Debug)]
 pub struct Tables {
     timing: Timing,
     driven: Mutex<HashSet<String>>,
-    caps: Caps,
+    caps: TableCaps,
     /// Table → the player who opened it through this process, until archived.
     opened: Mutex<HashMap<String, i64>>,
 }
@@ -24,18 +24,18 @@ impl Tables {
         Self {
             timing,
             driven: Mutex::new(HashSet::new()),
-            caps: Caps::default(),
+            caps: TableCaps::default(),
             opened: Mutex::new(HashMap::new()),
         }
     }
 
     /// The same with `caps` on how many tables may be open.
-    pub fn with_caps(self, caps: Caps) -> Self {
+    pub fn with_caps(self, caps: TableCaps) -> Self {
         Self { caps, ..self }
     }
 
     /// The caps on open tables.
-    pub fn caps(&self) -> Caps {
+    pub fn caps(&self) -> TableCaps {
         self.caps
     }
 
