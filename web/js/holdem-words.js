@@ -98,6 +98,14 @@ export function holdemSentence(wasm, record, check) {
       const what = resultDifference(wasm, record, holdemSteps(wasm, record));
       return { ok, text: what ? t('holdem.results_bad_what', { n, what }) : t('holdem.results_bad', { n }) };
     }
+    case 'ai':
+      if (ok) {
+        const count = (m = /^(\d+) AI decision/.exec(detail)) ? Number(m[1]) : 0;
+        return { ok, text: tn('holdem.ai_ok', count, { n, count: fmtInt(count) }) };
+      }
+      if ((m = /seat (\d+) is an AI that names no engine/.exec(detail))) return { ok, text: t('holdem.ai_unnamed', { n, seat: seatText(record, Number(m[1])) }) };
+      if ((m = /seat (\d+) \(AI level/.exec(detail))) return { ok, text: t('holdem.ai_bad', { n, seat: seatText(record, Number(m[1])) }) };
+      return { ok, text: t('holdem.ai_bad_any', { n }) };
     default:
       return null;
   }

@@ -6,7 +6,8 @@
 // phone; after a raise by Enter the keyboard stays in the action bar; the
 // felt and the hand list give the same result; the replay calls the player
 // "you"; after leaving the felt says so; and the hand's record, checked in
-// Verify, reads as sentences and steps — and a wrong seed says what differs.
+// Verify, reads as sentences and steps, the AIs' decisions checked among
+// them — and a wrong seed says what differs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { shot, serviceFixture, violations } from './harness.mjs';
@@ -20,11 +21,13 @@ const SAY = {
     locale: 'pt-BR', you: /^Você$/, replayYou: /você (desiste|passa|paga|aumenta)/, seatZero: /Lugar 0\b/, left: 'Você saiu da mesa.',
     won: /^(ganhou|perdeu) ([\d.]+)$|^sem ganho nem perda$/, title: /^Mão de hold'em \d+ · mesa /, sentence: /^Mão \d+: /,
     derivationBad: /^Mão \d+: a semente do registro é 1, mas o segredo da mesa e as sementes dos jogadores dão \d+/, steps: /A mão, passo a passo/,
+    aiOk: /^Mão \d+: (as [\d.]+ decisões das IAs|a decisão da IA) .* vendo só o próprio lugar/,
   },
   es: {
     locale: 'es-ES', you: /^Tú$/, replayYou: /tú (te retiras|pasas|igualas|subes)/, seatZero: /Asiento 0\b/, left: 'Dejaste la mesa.',
     won: /^(ganaste|perdiste) ([\d.]+)$|^sin cambios$/, title: /^Mano de hold'em \d+ · mesa /, sentence: /^Mano \d+: /,
     derivationBad: /^Mano \d+: la semilla del registro es 1, pero el secreto de la mesa y las semillas de los jugadores dan \d+/, steps: /La mano, paso a paso/,
+    aiOk: /^Mano \d+: (las [\d.]+ decisiones de las IA|la decisión de la IA) .* viendo solo su propio asiento/,
   },
 };
 const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
@@ -182,6 +185,8 @@ for (const lang of ['pt', 'es']) {
       assert.match(card.title, say.title);
       assert.ok(card.sentences.length >= 4, `${name}: ${JSON.stringify(card.sentences)}`);
       for (const s of card.sentences) assert.match(s, say.sentence);
+      // The AIs' decisions were replayed from their own seats (docs/spec.md §18.2).
+      assert.ok(card.sentences.some((s) => say.aiOk.test(s)), `${name}: no AI check among ${JSON.stringify(card.sentences)}`);
       assert.doesNotMatch(card.text, /scheme\.|session_secret|derivation|\{"|NÃO confere|NO coincide/);
       assert.match(card.text, say.steps);
       assert.ok(card.steps >= 3, `${name}: deal, actions, results as steps`);
