@@ -172,6 +172,11 @@ pub fn effective(args: &ServeArgs) -> String {
         "holdem_idle_close_ms",
         args.holdem_idle_close_ms.to_string(),
     );
+    line(
+        "holdem_max_tables_per_player",
+        args.holdem_max_tables_per_player.to_string(),
+    );
+    line("holdem_max_tables", args.holdem_max_tables.to_string());
     line("log", s(&value_name(args.log)));
     line("log_origin", s(&args.log_origin));
     line(
