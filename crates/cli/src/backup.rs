@@ -13,7 +13,7 @@
 //! before it found the log not behind its published record and its
 //! witnesses (`fairseed_server::fork_guard`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -65,7 +65,7 @@ pub fn backup(args: &BackupArgs) -> anyhow::Result<ExitCode> {
             args.out.display()
         );
     }
-    create_private_dir(&args.out)?;
+    fairseed_store::create_private_dir(&args.out)?;
     let mut manifest = String::new();
     if args.keys_only {
         manifest.push_str("database = \"not included (PostgreSQL: pg_dump or a base backup)\"\n");
@@ -116,7 +116,7 @@ pub fn restore(args: &RestoreArgs) -> anyhow::Result<ExitCode> {
         "--from: {} is not a fairseed backup (no {MANIFEST})",
         args.from.display()
     );
-    create_private_dir(&args.data_dir)?;
+    fairseed_store::create_private_dir(&args.data_dir)?;
     for file in [DATABASE, "fairseed.sqlite-wal", "fairseed.sqlite-shm"] {
         let there = args.data_dir.join(file);
         anyhow::ensure!(
@@ -173,20 +173,4 @@ pub fn restore(args: &RestoreArgs) -> anyhow::Result<ExitCode> {
         args.data_dir.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() {
-        return Ok(());
-    }
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder
-        .create(dir)
-        .with_context(|| format!("creating {}", dir.display()))
 }

@@ -1,6 +1,5 @@
 //! `fairseed serve`: first-start setup, then the HTTP server until a signal.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,7 +34,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     init_logs(args.log_format);
     let tls = tls(&args)?;
 
-    create_private_dir(&args.data_dir)?;
+    fairseed_store::create_private_dir(&args.data_dir).context("the data directory")?;
     let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
         .context("opening the seed key")?;
     let operator_key = operator_key(&args)?;
@@ -301,22 +300,6 @@ fn init_logs(format: LogFormat) {
             .try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
-}
-
-fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() {
-        return Ok(());
-    }
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder
-        .create(dir)
-        .with_context(|| format!("creating the data directory {}", dir.display()))
 }
 
 /// The operator key: given, or read from (or generated into) the data dir.

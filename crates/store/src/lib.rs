@@ -33,7 +33,7 @@ pub use api::{AccountStore, IdempotencyStore, LeaseStore, LogStore, RoundStore, 
 pub use error::{Refusal, StoreError, StoreResult};
 pub use operator::{ChipGrant, OperatorPlayer};
 pub use postgres::PgStore;
-pub use seal::{write_private, SecretSeed, SeedCipher};
+pub use seal::{create_private_dir, write_private, SecretSeed, SeedCipher};
 pub use settings::{DbSettings, SqliteTuning};
 pub use sqlite::{SqliteStore, WalStats};
 pub use translog::{

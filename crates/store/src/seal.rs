@@ -166,6 +166,24 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> StoreResult<()> {
     Ok(())
 }
 
+/// Creates `dir` (and its parents) readable by its owner only, unless it
+/// exists: the home of the secret files [`write_private`] writes.
+pub fn create_private_dir(dir: &Path) -> StoreResult<()> {
+    if dir.exists() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+        .create(dir)
+        .map_err(|e| StoreError::other(format!("creating {}: {e}", dir.display())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
