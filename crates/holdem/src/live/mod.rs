@@ -16,6 +16,7 @@ mod message;
 pub mod policy;
 pub mod sealed;
 mod view;
+#[cfg(feature = "wire")]
 pub mod wire;
 
 use fairseed_core::selfpoker_v2;
