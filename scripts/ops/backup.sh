@@ -17,23 +17,10 @@
 #
 #   scripts/ops/backup.sh          (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-if [ -z "${FAIRSEED:-}" ]; then
-  cargo build -q -p fairseed-cli
-  FAIRSEED=$PWD/target/debug/fairseed
-fi
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "backup.sh: FAIL: $*" >&2; for f in "$work"/*.log; do echo "--- $f" >&2; tail -15 "$f" >&2; done; exit 1; }
-ok() { echo "ok - $*"; }
+name=backup.sh
+source "$(dirname "$0")/lib.sh"
 data=$work/data
-P=$(python3 -c 'import random; print(random.randint(20000, 60000))')
+P=$(port)
 start() { # start LOG: the service on $data; waits until it listens
   "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$data" --log-format json >"$work/$1" 2>&1 &
   server=$!

@@ -6,23 +6,10 @@
 #
 #   scripts/ops/stop.sh            (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-if [ -z "${FAIRSEED:-}" ]; then
-  cargo build -q -p fairseed-cli
-  FAIRSEED=$PWD/target/debug/fairseed
-fi
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "stop.sh: FAIL: $*" >&2; tail -30 "$work/serve.log" >&2; exit 1; }
-ok() { echo "ok - $*"; }
+name=stop.sh
+source "$(dirname "$0")/lib.sh"
 
-P=$(python3 -c 'import random; print(random.randint(20000, 60000))')
+P=$(port)
 "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$work/data" --log-format json >"$work/serve.log" 2>&1 &
 server=$!
 pids+=($server)

@@ -12,25 +12,10 @@
 #
 #   scripts/ops/tls.sh            (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+name=tls.sh
+source "$(dirname "$0")/lib.sh"
 root=$PWD
-if [ -z "${FAIRSEED:-}" ]; then
-  cargo build -q -p fairseed-cli
-  FAIRSEED=$root/target/debug/fairseed
-fi
 command -v nginx >/dev/null || { echo "tls.sh: nginx is not installed (apt-get install nginx-light)" >&2; exit 2; }
-
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "tls.sh: FAIL: $*" >&2; for f in "$work"/*.log; do echo "--- $f" >&2; tail -20 "$f" >&2; done; exit 1; }
-ok() { echo "ok - $*"; }
-port() { python3 -c 'import random; print(random.randint(20000, 60000))'; }
 
 # A test CA and two server certificates for localhost (serials 0A and 0B).
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \

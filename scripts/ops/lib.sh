@@ -1,0 +1,30 @@
+# Sourced by the operator tests beside it (stop.sh, backup.sh, tls.sh): the
+# repository as the working folder, the binary under test ($FAIRSEED, built
+# when not given), a work folder removed on exit together with every process
+# whose pid was added to `pids`, and the report lines. The caller sets `name`.
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+if [ -z "${FAIRSEED:-}" ]; then
+  cargo build -q -p fairseed-cli
+  FAIRSEED=$PWD/target/debug/fairseed
+fi
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# A failure: what failed, then the end of every log of the work folder.
+fail() {
+  echo "$name: FAIL: $*" >&2
+  for f in "$work"/*.log; do
+    [ -f "$f" ] || continue
+    echo "--- $f" >&2
+    tail -20 "$f" >&2
+  done
+  exit 1
+}
+ok() { echo "ok - $*"; }
+# A loopback port for a test server.
+port() { python3 -c 'import random; print(random.randint(20000, 60000))'; }
