@@ -10,6 +10,7 @@ import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
+import { mismatches, recordSocketFrames } from './socket-schema.mjs';
 
 export const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO = resolve(WEB, '..');
@@ -60,12 +61,19 @@ export function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+/**
+ * Every hold'em WebSocket frame a test page sent or received, checked
+ * against the messages' JSON Schema when a service fixture ends.
+ */
+export const socketFrames = [];
+
 /** A page whose console errors and uncaught exceptions fail the caller's checks. */
 export async function newPage(browser, { width = 1280, height = 900 } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
+  recordSocketFrames(page, socketFrames);
   return page;
 }
 
@@ -169,6 +177,8 @@ export function serviceFixture() {
   after(async () => {
     await fx.browser?.close();
     fx.service?.close();
+    const wrong = mismatches(socketFrames);
+    if (wrong.length) throw new Error(`WebSocket frames outside holdem_ws.schema.json:\n${wrong.join('\n')}`);
   });
   return fx;
 }
