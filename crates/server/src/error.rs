@@ -227,14 +227,50 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = Body {
+impl ApiError {
+    /// 503 `overloaded`: every connection slot is taken.
+    pub fn overloaded() -> Self {
+        Self {
+            retry_after: Some(1),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::Overloaded,
+                "too many connections; retry shortly",
+            )
+        }
+    }
+
+    fn body(&self) -> Body<'_> {
+        Body {
             code: self.code.as_str(),
             message: &self.message,
             field: self.field.as_deref(),
-        };
-        let mut response = (self.status, axum::Json(body)).into_response();
+        }
+    }
+
+    /// The whole HTTP/1.1 answer, bytes to write to a socket that is closed
+    /// after it: for refusals made before any request is read (the listener
+    /// over its connection budget), where no router runs.
+    pub fn to_http1_close(&self) -> Vec<u8> {
+        let body = serde_json::to_string(&self.body()).unwrap_or_default();
+        let mut head = format!(
+            "HTTP/1.1 {}\r\ncontent-type: application/json\r\n",
+            self.status
+        );
+        if let Some(secs) = self.retry_after {
+            head.push_str(&format!("retry-after: {secs}\r\n"));
+        }
+        head.push_str(&format!(
+            "connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        ));
+        head.into_bytes()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, axum::Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             response
                 .headers_mut()
@@ -487,5 +523,29 @@ mod rule_tests {
         let bug = ApiError::from(PokerError::Corrupt("damaged".into()));
         assert_eq!(bug.status(), StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(bug.message, "internal error");
+    }
+}
+
+#[cfg(test)]
+mod raw_answer_tests {
+    use super::*;
+
+    /// The listener's refusal is a whole HTTP/1.1 answer an HTTP parser reads
+    /// back: status, `retry-after`, and a body of exactly its length.
+    #[test]
+    fn overloaded_is_a_complete_http_answer() {
+        let bytes = ApiError::overloaded().to_http1_close();
+        let text = String::from_utf8(bytes).expect("utf-8");
+        let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
+        let mut lines = head.split("\r\n");
+        assert_eq!(lines.next(), Some("HTTP/1.1 503 Service Unavailable"));
+        let headers: Vec<&str> = lines.collect();
+        assert!(headers.contains(&"retry-after: 1"), "{headers:?}");
+        assert!(headers.contains(&"connection: close"), "{headers:?}");
+        let length = format!("content-length: {}", body.len());
+        assert!(headers.contains(&length.as_str()), "{headers:?}");
+        let json: serde_json::Value = serde_json::from_str(body).expect("json body");
+        assert_eq!(json["code"], "overloaded");
+        assert_eq!(json["message"], "too many connections; retry shortly");
     }
 }

@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::error::ApiError;
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
@@ -41,11 +42,6 @@ const RESERVED_DESCRIPTORS: u64 = 64;
 
 /// How long in-flight requests get to finish after a shutdown signal.
 const DRAIN: Duration = Duration::from_secs(10);
-
-/// The refusal sent when every connection is busy.
-const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
-retry-after: 1\r\nconnection: close\r\ncontent-length: 70\r\n\r\n\
-{\"code\":\"overloaded\",\"message\":\"too many connections; retry shortly\"}";
 
 /// The listener's bounds.
 #[derive(Debug, Clone, Copy)]
@@ -306,7 +302,9 @@ fn spawn_connection(
 /// Answers `503` at once and closes, without reading the request.
 async fn refuse(mut stream: TcpStream) {
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
-        let _ = stream.write_all(BUSY).await;
+        let _ = stream
+            .write_all(&ApiError::overloaded().to_http1_close())
+            .await;
         let _ = stream.shutdown().await;
     })
     .await;
