@@ -133,11 +133,12 @@ async fn resume(
         if loaded.status != rows::OPEN {
             return Ok(None);
         }
-        let next = live::resume(&loaded.live, now());
+        let since = now();
+        let next = live::resume(&loaded.live, since);
         let write = rows::write(&loaded, &next, &[])?;
         let commit = Commit {
             writes: vec![write],
-            log: vec![rows::served_entry(&next, &owner, took_over_from)],
+            log: vec![rows::served_entry(&next, &owner, took_over_from, since)],
             ..Commit::default()
         };
         Ok(Some((commit, next.seq)))
@@ -202,14 +203,15 @@ async fn change_if(
     let id = rows::round_id(table);
     let stepped = step::step_if(state, std::slice::from_ref(&id), |rounds| {
         let loaded = rows::load(&rounds[0])?;
-        let Some((next, messages)) = decide(&loaded, now())? else {
+        let at = now();
+        let Some((next, messages)) = decide(&loaded, at)? else {
             return Ok(None);
         };
         let write = rows::write(&loaded, &next, &messages)?;
         let commit = Commit {
             writes: vec![write],
             idempotent: idempotent.clone(),
-            log: rows::log_entries(&loaded, &next, &messages),
+            log: rows::log_entries(&loaded, &next, &messages, at),
             ..Commit::default()
         };
         Ok(Some((commit, next.seq)))

@@ -8,8 +8,9 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, sealed, LiveTable, Message, TableView};
+use fairseed_holdem::live::{self, sealed, service_log, LiveTable, Message, TableView};
 use fairseed_holdem::Event;
+use fairseed_play::Millis;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::{EntryKind, LogEntry};
 
@@ -191,33 +192,46 @@ pub fn policy_entry(live: &LiveTable) -> Result<LogEntry, ApiError> {
     })
 }
 
-/// The entry that logs a process starting to serve `live` (at its start or
-/// by taking the table over from `took_over_from`): an outcome named
-/// `[session]`, values `["served", owner, took_over_from or "-", the hand
-/// in play or "-", its turn's new deadline or "-"]`.
-pub fn served_entry(live: &LiveTable, owner: &str, took_over_from: Option<&str>) -> LogEntry {
-    let hand = live.table.hand.as_ref();
+/// The entry that logs a process starting to serve `live` at `since` (at
+/// its start or by taking the table over from `took_over_from`): an outcome
+/// named `[session]` with the values of [`service_log::served`].
+pub fn served_entry(
+    live: &LiveTable,
+    owner: &str,
+    took_over_from: Option<&str>,
+    since: Millis,
+) -> LogEntry {
+    service_entry(
+        &live.table_id,
+        service_log::served(live, owner, took_over_from, since),
+    )
+}
+
+/// An outcome of the table's own scheme named `[session]`: a start of
+/// service, a timed-out action or the session's end ([`service_log`]).
+fn service_entry(table_id: &str, values: Vec<String>) -> LogEntry {
     LogEntry {
         kind: EntryKind::Outcome,
         time_ms: 0,
         scheme: TABLE_SCHEME.to_owned(),
-        ids: vec![round_id(&live.table_id)],
-        values: vec![
-            "served".to_owned(),
-            owner.to_owned(),
-            took_over_from.unwrap_or("-").to_owned(),
-            hand.map_or_else(|| "-".to_owned(), |h| h.number.to_string()),
-            hand.map_or_else(|| "-".to_owned(), |h| h.deadline.0.to_string()),
-        ],
+        ids: vec![round_id(table_id)],
+        values,
     }
 }
 
-/// The log entries a change from `loaded` to `next` with `messages` calls
-/// for (docs/spec.md §16.7): each hand's commit when it is dealt and its seed
-/// when it ends, named `[table, hand number]`; when the table closes, the
-/// session's secret and why it ended, named `[session]` as the session's
-/// commitment (which the store logs when it creates the round).
-pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
+/// The log entries a change from `loaded` to `next` with `messages` at
+/// `now` calls for (docs/spec.md §16.7): each hand's commit when it is dealt
+/// and its seed when it ends, named `[table, hand number]`; each timed-out
+/// action with the served time it had; when the table closes, the session's
+/// secret and why it ended, named `[session]` as the session's commitment
+/// (which the store logs when it creates the round), and the figures of its
+/// end.
+pub fn log_entries(
+    loaded: &Loaded,
+    next: &LiveTable,
+    messages: &[Message],
+    now: Millis,
+) -> Vec<LogEntry> {
     let scheme = next.session.scheme.as_str();
     let entry = |kind, number: u64, value: &str| LogEntry {
         kind,
@@ -261,6 +275,15 @@ pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> V
             } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
             Message::Event { .. } => None,
         })
+        .chain(
+            service_log::timeouts(&loaded.live, messages, now)
+                .into_iter()
+                .map(|values| service_entry(&next.table_id, values)),
+        )
+        .chain(
+            service_log::closed(&loaded.live, next, now)
+                .map(|values| service_entry(&next.table_id, values)),
+        )
         .chain(session_end)
         .chain(policy_end)
         .collect()
