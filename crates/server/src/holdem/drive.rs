@@ -145,7 +145,9 @@ async fn resume(
     })
     .await?;
     if let Some((_, seq)) = done {
-        announce(state, table, seq);
+        // No message was added, yet every running clock changed: viewers
+        // already connected (to any process of a fleet) are sent the state.
+        notify(state, table, json!({ "seq": seq, "served": true }));
     }
     Ok(())
 }
@@ -230,9 +232,14 @@ async fn change_if(
 
 /// Tells every viewer (in every process) that `table` reached `seq`.
 pub fn announce(state: &AppState, table: &str, seq: u64) {
+    notify(state, table, json!({ "seq": seq }));
+}
+
+/// Sends `notice` to every viewer of `table`, in every process.
+fn notify(state: &AppState, table: &str, notice: Value) {
     state
         .events()
-        .publish(rows::topic(table), Audience::All, json!({ "seq": seq }));
+        .publish(rows::topic(table), Audience::All, notice);
 }
 
 /// The log of `table` from index `from` (`seq` from + 1) to `to` (exclusive).
