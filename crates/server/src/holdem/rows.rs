@@ -263,28 +263,92 @@ pub fn log_entries(
             ids: policy_ids(&next.table_id),
             values: vec![policy],
         });
-    messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Event {
-                event: Event::HandStarted { number, commit, .. },
-                ..
-            } => Some(entry(EntryKind::Commitment, *number, commit)),
-            Message::HandEnd {
-                number, fairplay, ..
-            } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
-            Message::Event { .. } => None,
-        })
-        .chain(
-            service_log::timeouts(&loaded.live, messages, now)
-                .into_iter()
-                .map(|values| service_entry(&next.table_id, values)),
-        )
-        .chain(
-            service_log::closed(&loaded.live, next, now)
-                .map(|values| service_entry(&next.table_id, values)),
-        )
+    // A timed-out action comes before the seed of the hand it may end, so
+    // the log shows it while its hand is in play.
+    let timeouts = service_log::timeouts(&loaded.live, messages, now)
+        .into_iter()
+        .map(|values| service_entry(&next.table_id, values));
+    let hands = messages.iter().filter_map(|m| match m {
+        Message::Event {
+            event: Event::HandStarted { number, commit, .. },
+            ..
+        } => Some(entry(EntryKind::Commitment, *number, commit)),
+        Message::HandEnd {
+            number, fairplay, ..
+        } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
+        Message::Event { .. } => None,
+    });
+    let closed = service_log::closed(&loaded.live, next, now)
+        .map(|values| service_entry(&next.table_id, values));
+    timeouts
+        .chain(hands)
+        .chain(closed)
         .chain(session_end)
         .chain(policy_end)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use fairseed_holdem::live::{Policy, Request, Scheme, Session};
+    use fairseed_holdem::{Command, TableConfig};
+
+    use super::*;
+
+    #[test]
+    fn a_timeout_that_ends_its_hand_is_logged_before_the_hands_seed() {
+        let policy = Policy {
+            config: TableConfig {
+                seats: 2,
+                small_blind: 1,
+                big_blind: 2,
+                starting_stack: 200,
+                action_ms: 5_000,
+            },
+            ais: vec![1],
+            idle_close_ms: 60_000,
+        };
+        let session = Session {
+            scheme: Scheme::Selfpoker,
+            commit: None,
+            revealed: None,
+        };
+        let open = LiveTable::open("t".into(), policy, session).expect("a policy in bounds");
+        let sit = Request::Sit {
+            seat: 0,
+            client_seed: "mine".into(),
+        };
+        let seated = live::request(&open, 7, sit, Millis(0))
+            .expect("a free seat")
+            .0;
+        let start = Command::StartHand { seed: 3 };
+        let dealt = live::apply(&seated, start, Millis(1)).expect("two seats").0;
+        let hand = dealt.table.hand.as_ref().expect("a hand in play");
+        let (seat, deadline) = (hand.seat_to_act(), hand.deadline);
+        // Heads-up, the first to act faces the big blind: the clock folds it.
+        let (ended, messages) =
+            live::apply(&dealt, Command::Timeout { seat }, deadline).expect("the clock ran out");
+        assert!(ended.table.hand.is_none(), "the fold ended the hand");
+        let loaded = Loaded {
+            live: dealt,
+            secret: [0; 32],
+            status: OPEN.into(),
+            version: 0,
+        };
+        let entries = log_entries(&loaded, &ended, &messages, deadline);
+        let order: Vec<_> = entries
+            .iter()
+            .map(|e| (e.kind, e.scheme.as_str(), e.ids.clone()))
+            .collect();
+        let hand = vec!["t".to_owned(), "1".to_owned()];
+        let session = vec![round_id("t")];
+        assert_eq!(
+            order,
+            [
+                (EntryKind::Outcome, TABLE_SCHEME, session),
+                (EntryKind::Reveal, "selfpoker", hand),
+            ]
+        );
+        assert_eq!(entries[0].values[0], "timeout");
+    }
 }
