@@ -300,17 +300,17 @@ mod tests {
         let policy = Policy {
             config: TableConfig {
                 seats: 2,
-                small_blind: 1,
-                big_blind: 2,
-                starting_stack: 200,
-                action_ms: 5_000,
+                ..TableConfig::default()
             },
             ais: vec![1],
             idle_close_ms: 60_000,
         };
+        // As the service opens a table: a `selfpoker_v2` session.
+        let secret = [9; 32];
+        let commit = Some(selfpoker_v2::session_commit(&secret));
         let session = Session {
-            scheme: Scheme::Selfpoker,
-            commit: None,
+            scheme: Scheme::SelfpokerV2,
+            commit,
             revealed: None,
         };
         let open = LiveTable::open("t".into(), policy, session).expect("a policy in bounds");
@@ -321,7 +321,8 @@ mod tests {
         let seated = live::request(&open, 7, sit, Millis(0))
             .expect("a free seat")
             .0;
-        let start = Command::StartHand { seed: 3 };
+        let seed = live::derived_seed(&seated, &secret).expect("a human seated");
+        let start = Command::StartHand { seed };
         let dealt = live::apply(&seated, start, Millis(1)).expect("two seats").0;
         let hand = dealt.table.hand.as_ref().expect("a hand in play");
         let (seat, deadline) = (hand.seat_to_act(), hand.deadline);
@@ -331,7 +332,7 @@ mod tests {
         assert!(ended.table.hand.is_none(), "the fold ended the hand");
         let loaded = Loaded {
             live: dealt,
-            secret: [0; 32],
+            secret,
             status: OPEN.into(),
             version: 0,
         };
@@ -346,7 +347,7 @@ mod tests {
             order,
             [
                 (EntryKind::Outcome, TABLE_SCHEME, session),
-                (EntryKind::Reveal, "selfpoker", hand),
+                (EntryKind::Reveal, "selfpoker_v2", hand),
             ]
         );
         assert_eq!(entries[0].values[0], "timeout");
