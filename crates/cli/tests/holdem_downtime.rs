@@ -2,7 +2,8 @@
 //! through the real binary: `kill -9` while the person is to act, stay down
 //! longer than the turn's clock, restart with other flags (an idle limit of
 //! 100 ms): the person is still in the hand, to act, with the full clock,
-//! and plays on; `fairseed audit` finds the log explains it all. The
+//! and plays on; `fairseed audit` finds the log explains it all, a timeout
+//! before the kill included. The
 //! operator then closes the table at once through its own endpoint, which
 //! logs the end as `table_idle`: `fairseed audit` reports the close as
 //! sooner than the table's policy allows.
@@ -183,7 +184,15 @@ fn a_restart_after_a_kill_gives_the_person_the_full_clock_back_and_the_audit_see
     let hello = |after: Value| json!({"type": "hello", "token": token, "after": after});
     let mut ws = Ws::connect(&addr, &table, &hello(Value::Null));
     ws.send(&json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "mine"}));
-    let state = ws.until("the person's turn", my_turn);
+    // The person lets the first turn's clock run out (a timeout the audit
+    // must find explained), sits in again and is to act in the next hand.
+    let first = ws.until("the person's first turn", my_turn);
+    ws.until("the clock running out", timed_out_at_0);
+    ws.send(&json!({"type": "sit_in", "id": "in"}));
+    let first = first["table"]["hand"]["number"].clone();
+    let state = ws.until("the person's turn in the next hand", |m| {
+        my_turn(m) && m["table"]["hand"]["number"] != first
+    });
     let number = state["table"]["hand"]["number"].clone();
     let seq = state["seq"].as_u64().expect("seq");
     drop(ws);
@@ -252,9 +261,10 @@ fn a_restart_after_a_kill_gives_the_person_the_full_clock_back_and_the_audit_see
     assert!(last.get("timed_out").is_none(), "{record}");
 
     // The session's and the policy's commitments, two starts of service,
-    // the hand's commit and seed: the log explains everything so far.
-    let (status, report) = audit_until(&addr, "the hand's seed in the log", |r| {
-        r["summary"]["counts"]["entries"].as_u64() >= Some(6)
+    // the first hand's commit, timeout and seed, the second hand's commit
+    // and seed: the log explains everything so far.
+    let (status, report) = audit_until(&addr, "the second hand's seed in the log", |r| {
+        r["summary"]["counts"]["entries"].as_u64() >= Some(9)
     });
     assert_eq!(status, 0, "{report:#}");
     assert_eq!(report["passed"], true, "{report:#}");
