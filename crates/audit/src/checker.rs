@@ -10,6 +10,7 @@ use crate::entry::{Entry, Kind};
 use sha2::{Digest, Sha256};
 
 use crate::finding::{Finding, FindingKind, Findings};
+use crate::schemes::table_clock::TableClock;
 use crate::schemes::{dice::Dice, generic::Generic, poker::Poker, selfpoker::Selfpoker};
 use crate::stats::{Rtp, Series};
 use crate::summary::{EntryCounts, Summary};
@@ -107,6 +108,7 @@ pub struct Checker {
     poker: Poker,
     selfpoker: Selfpoker,
     generic: Generic,
+    table_clock: TableClock,
     counts: EntryCounts,
 }
 
@@ -132,6 +134,7 @@ impl Checker {
         self.ctx.now_ms = self.ctx.now_ms.max(entry.time_ms);
         self.counts.count(entry);
         let ctx = &mut self.ctx;
+        self.table_clock.entry(ctx, leaf, entry);
         match entry.scheme.as_str() {
             "dice_v1" => self.dice.entry(ctx, leaf, entry),
             "poker_hmac_v1" => self.poker.entry(ctx, leaf, entry),
@@ -157,6 +160,7 @@ impl Checker {
         self.poker.finish(ctx);
         self.selfpoker.finish(ctx);
         self.generic.finish(ctx);
+        self.table_clock.finish(ctx);
         let mut open = self.dice.open() + self.poker.open() + self.selfpoker.open();
         open += self.generic.open();
         let summary = Summary::new(&self.counts, open, &self.ctx.stats, &mut self.ctx.findings);

@@ -22,8 +22,12 @@ pub enum FindingKind {
     UnexpectedReveal,
     /// A commitment not revealed within its scheme's policy.
     Overdue,
-    /// A seed session ended for a reason outside its policy.
+    /// A seed session ended for a reason outside its policy, or a live
+    /// table closed as idle sooner than its policy and service explain.
     EarlyEnd,
+    /// A player's clock ran out sooner than the table's policy and the time
+    /// it was served explain.
+    EarlyTimeout,
     /// A commitment value, or a commitment's ids, seen twice.
     DuplicateCommitment,
     /// A dice nonce used twice, or skipped.

@@ -11,6 +11,8 @@
 //! - every reveal against its commitment by the scheme's own rule
 //!   (`fairseed-core`), every commitment revealed within its policy,
 //!   duplicate commitments, reused or skipped dice nonces, recorded payouts;
+//! - every timed-out action and `table_idle` end of a live hold'em table
+//!   against the policy it logged and the time it was logged as served;
 //! - the statistics an auditor asks for: chi-square of the dice rolls,
 //!   card position × card over revealed deals, return to player with its
 //!   99 % confidence interval against the rules' 99 %.

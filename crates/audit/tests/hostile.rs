@@ -23,6 +23,18 @@ fn field() -> impl Strategy<Value = String> {
         Just("under".to_owned()),
         Just("18446744073709551615".to_owned()),
         ".{0,12}",
+        // A live table's session and the words of its clock entries.
+        prop_oneof![
+            Just("holdem_table:t"),
+            Just("t"),
+            Just("policy"),
+            Just("served"),
+            Just("timeout"),
+            Just("closed"),
+            Just("table_idle"),
+            Just("-"),
+        ]
+        .prop_map(str::to_owned),
     ]
 }
 
@@ -33,6 +45,7 @@ fn entry() -> impl Strategy<Value = Entry> {
         Just("selfpoker"),
         Just("selfpoker_v2"),
         Just("chess_colour_v1"),
+        Just("holdem_table"),
         Just("other"),
     ];
     (

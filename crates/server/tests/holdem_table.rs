@@ -730,3 +730,50 @@ fn a_table_nobody_plays_at_closes_and_reveals_its_secret() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A process of a fleet that takes a table over gives the person's clock
+/// back in full (docs/spec.md §19.1), and a socket already connected to it
+/// is sent the new state at once: the person sees the new deadline before
+/// anything else happens at the table, not at the next move.
+#[test]
+fn a_takeover_pushes_the_full_clock_to_sockets_already_connected() {
+    let test = "a_takeover_pushes_the_full_clock_to_sockets_already_connected";
+    let Some(url) = postgres_or_skip(test) else {
+        return;
+    };
+    let db = ServerDatabase::create(&url);
+    let mut o = options(db.dir.path());
+    o.database = Some(&db.url);
+    o.lease_ttl_ms = Some(1_000);
+    let a = Server::start(&o);
+    let b = Server::start(&o);
+    // Opened through A, which drives it; the person plays through B.
+    let mut http = Client::new(&a.addr);
+    let token = new_player(&mut http);
+    let body = json!({"ais": [2], "seats": 2, "action_ms": 20_000});
+    let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
+    let table = created["table_id"].as_str().expect("table_id").to_owned();
+    let hello = json!({"type": "hello", "token": token});
+    let mut ws = Ws::connect(&b.addr, &table, hello);
+    ws.send(&json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "mine"}));
+    let turn = ws.until("the person's turn", |m| {
+        m["type"] == "state" && !m["table"]["hand"]["legal"].is_null()
+    });
+    let deadline = |m: &Value| m["table"]["hand"]["deadline_ms"].as_i64();
+    a.kill9();
+    let served = ws.until("the state of the takeover", |m| m["type"] == "state");
+    assert_eq!(
+        served["seq"], turn["seq"],
+        "nothing else happened: {served}"
+    );
+    assert!(
+        !served["table"]["hand"]["legal"].is_null(),
+        "still the person's turn: {served}"
+    );
+    assert!(
+        deadline(&served) > deadline(&turn),
+        "a later deadline: {:?} after {:?}",
+        deadline(&served),
+        deadline(&turn)
+    );
+}

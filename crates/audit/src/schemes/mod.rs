@@ -4,6 +4,7 @@ pub mod dice;
 pub mod generic;
 pub mod poker;
 pub mod selfpoker;
+pub mod table_clock;
 
 use crate::entry::Entry;
 

@@ -15,6 +15,7 @@ pub mod driver;
 mod message;
 pub mod policy;
 pub mod sealed;
+pub mod service_log;
 mod view;
 #[cfg(feature = "wire")]
 pub mod wire;

@@ -133,18 +133,21 @@ async fn resume(
         if loaded.status != rows::OPEN {
             return Ok(None);
         }
-        let next = live::resume(&loaded.live, now());
+        let since = now();
+        let next = live::resume(&loaded.live, since);
         let write = rows::write(&loaded, &next, &[])?;
         let commit = Commit {
             writes: vec![write],
-            log: vec![rows::served_entry(&next, &owner, took_over_from)],
+            log: vec![rows::served_entry(&next, &owner, took_over_from, since)],
             ..Commit::default()
         };
         Ok(Some((commit, next.seq)))
     })
     .await?;
     if let Some((_, seq)) = done {
-        announce(state, table, seq);
+        // No message was added, yet every running clock changed: viewers
+        // already connected (to any process of a fleet) are sent the state.
+        notify(state, table, json!({ "seq": seq, "served": true }));
     }
     Ok(())
 }
@@ -202,14 +205,15 @@ async fn change_if(
     let id = rows::round_id(table);
     let stepped = step::step_if(state, std::slice::from_ref(&id), |rounds| {
         let loaded = rows::load(&rounds[0])?;
-        let Some((next, messages)) = decide(&loaded, now())? else {
+        let at = now();
+        let Some((next, messages)) = decide(&loaded, at)? else {
             return Ok(None);
         };
         let write = rows::write(&loaded, &next, &messages)?;
         let commit = Commit {
             writes: vec![write],
             idempotent: idempotent.clone(),
-            log: rows::log_entries(&loaded, &next, &messages),
+            log: rows::log_entries(&loaded, &next, &messages, at),
             ..Commit::default()
         };
         Ok(Some((commit, next.seq)))
@@ -228,9 +232,14 @@ async fn change_if(
 
 /// Tells every viewer (in every process) that `table` reached `seq`.
 pub fn announce(state: &AppState, table: &str, seq: u64) {
+    notify(state, table, json!({ "seq": seq }));
+}
+
+/// Sends `notice` to every viewer of `table`, in every process.
+fn notify(state: &AppState, table: &str, notice: Value) {
     state
         .events()
-        .publish(rows::topic(table), Audience::All, json!({ "seq": seq }));
+        .publish(rows::topic(table), Audience::All, notice);
 }
 
 /// The log of `table` from index `from` (`seq` from + 1) to `to` (exclusive).

@@ -6,8 +6,9 @@
 //! on a lost race) whose public messages are appended to the round's log,
 //! so a message's `seq` is its place in the log and a viewer resumes from
 //! any `seq`. After each commit a `{"seq": N}` notice goes out on the
-//! table's topic (`holdem:<T>`, across processes on PostgreSQL); each
-//! viewer then reads the log and the table and sends its own view. No card
+//! table's topic (`holdem:<T>`, across processes on PostgreSQL), and
+//! `{"seq": N, "served": true}` when a process starts serving the table;
+//! each viewer then reads the log and the table and sends its own view. No card
 //! and no seed ever travels in a notice.
 //!
 //! The process that opened a table, or took it over through its lease

@@ -8,8 +8,9 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, sealed, LiveTable, Message, TableView};
+use fairseed_holdem::live::{self, sealed, service_log, LiveTable, Message, TableView};
 use fairseed_holdem::Event;
+use fairseed_play::Millis;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::{EntryKind, LogEntry};
 
@@ -191,33 +192,46 @@ pub fn policy_entry(live: &LiveTable) -> Result<LogEntry, ApiError> {
     })
 }
 
-/// The entry that logs a process starting to serve `live` (at its start or
-/// by taking the table over from `took_over_from`): an outcome named
-/// `[session]`, values `["served", owner, took_over_from or "-", the hand
-/// in play or "-", its turn's new deadline or "-"]`.
-pub fn served_entry(live: &LiveTable, owner: &str, took_over_from: Option<&str>) -> LogEntry {
-    let hand = live.table.hand.as_ref();
+/// The entry that logs a process starting to serve `live` at `since` (at
+/// its start or by taking the table over from `took_over_from`): an outcome
+/// named `[session]` with the values of [`service_log::served`].
+pub fn served_entry(
+    live: &LiveTable,
+    owner: &str,
+    took_over_from: Option<&str>,
+    since: Millis,
+) -> LogEntry {
+    service_entry(
+        &live.table_id,
+        service_log::served(live, owner, took_over_from, since),
+    )
+}
+
+/// An outcome of the table's own scheme named `[session]`: a start of
+/// service, a timed-out action or the session's end ([`service_log`]).
+fn service_entry(table_id: &str, values: Vec<String>) -> LogEntry {
     LogEntry {
         kind: EntryKind::Outcome,
         time_ms: 0,
         scheme: TABLE_SCHEME.to_owned(),
-        ids: vec![round_id(&live.table_id)],
-        values: vec![
-            "served".to_owned(),
-            owner.to_owned(),
-            took_over_from.unwrap_or("-").to_owned(),
-            hand.map_or_else(|| "-".to_owned(), |h| h.number.to_string()),
-            hand.map_or_else(|| "-".to_owned(), |h| h.deadline.0.to_string()),
-        ],
+        ids: vec![round_id(table_id)],
+        values,
     }
 }
 
-/// The log entries a change from `loaded` to `next` with `messages` calls
-/// for (docs/spec.md §16.7): each hand's commit when it is dealt and its seed
-/// when it ends, named `[table, hand number]`; when the table closes, the
-/// session's secret and why it ended, named `[session]` as the session's
-/// commitment (which the store logs when it creates the round).
-pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
+/// The log entries a change from `loaded` to `next` with `messages` at
+/// `now` calls for (docs/spec.md §16.7): each hand's commit when it is dealt
+/// and its seed when it ends, named `[table, hand number]`; each timed-out
+/// action with the served time it had; when the table closes, the session's
+/// secret and why it ended, named `[session]` as the session's commitment
+/// (which the store logs when it creates the round), and the figures of its
+/// end.
+pub fn log_entries(
+    loaded: &Loaded,
+    next: &LiveTable,
+    messages: &[Message],
+    now: Millis,
+) -> Vec<LogEntry> {
     let scheme = next.session.scheme.as_str();
     let entry = |kind, number: u64, value: &str| LogEntry {
         kind,
@@ -249,19 +263,93 @@ pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> V
             ids: policy_ids(&next.table_id),
             values: vec![policy],
         });
-    messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Event {
-                event: Event::HandStarted { number, commit, .. },
-                ..
-            } => Some(entry(EntryKind::Commitment, *number, commit)),
-            Message::HandEnd {
-                number, fairplay, ..
-            } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
-            Message::Event { .. } => None,
-        })
+    // A timed-out action comes before the seed of the hand it may end, so
+    // the log shows it while its hand is in play.
+    let timeouts = service_log::timeouts(&loaded.live, messages, now)
+        .into_iter()
+        .map(|values| service_entry(&next.table_id, values));
+    let hands = messages.iter().filter_map(|m| match m {
+        Message::Event {
+            event: Event::HandStarted { number, commit, .. },
+            ..
+        } => Some(entry(EntryKind::Commitment, *number, commit)),
+        Message::HandEnd {
+            number, fairplay, ..
+        } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
+        Message::Event { .. } => None,
+    });
+    let closed = service_log::closed(&loaded.live, next, now)
+        .map(|values| service_entry(&next.table_id, values));
+    timeouts
+        .chain(hands)
+        .chain(closed)
         .chain(session_end)
         .chain(policy_end)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use fairseed_holdem::live::{Policy, Request, Scheme, Session};
+    use fairseed_holdem::{Command, TableConfig};
+
+    use super::*;
+
+    #[test]
+    fn a_timeout_that_ends_its_hand_is_logged_before_the_hands_seed() {
+        let policy = Policy {
+            config: TableConfig {
+                seats: 2,
+                ..TableConfig::default()
+            },
+            ais: vec![1],
+            idle_close_ms: 60_000,
+        };
+        // As the service opens a table: a `selfpoker_v2` session.
+        let secret = [9; 32];
+        let commit = Some(selfpoker_v2::session_commit(&secret));
+        let session = Session {
+            scheme: Scheme::SelfpokerV2,
+            commit,
+            revealed: None,
+        };
+        let open = LiveTable::open("t".into(), policy, session).expect("a policy in bounds");
+        let sit = Request::Sit {
+            seat: 0,
+            client_seed: "mine".into(),
+        };
+        let seated = live::request(&open, 7, sit, Millis(0))
+            .expect("a free seat")
+            .0;
+        let seed = live::derived_seed(&seated, &secret).expect("a human seated");
+        let start = Command::StartHand { seed };
+        let dealt = live::apply(&seated, start, Millis(1)).expect("two seats").0;
+        let hand = dealt.table.hand.as_ref().expect("a hand in play");
+        let (seat, deadline) = (hand.seat_to_act(), hand.deadline);
+        // Heads-up, the first to act faces the big blind: the clock folds it.
+        let (ended, messages) =
+            live::apply(&dealt, Command::Timeout { seat }, deadline).expect("the clock ran out");
+        assert!(ended.table.hand.is_none(), "the fold ended the hand");
+        let loaded = Loaded {
+            live: dealt,
+            secret,
+            status: OPEN.into(),
+            version: 0,
+        };
+        let entries = log_entries(&loaded, &ended, &messages, deadline);
+        let order: Vec<_> = entries
+            .iter()
+            .map(|e| (e.kind, e.scheme.as_str(), e.ids.clone()))
+            .collect();
+        let hand = vec!["t".to_owned(), "1".to_owned()];
+        let session = vec![round_id("t")];
+        assert_eq!(
+            order,
+            [
+                (EntryKind::Outcome, TABLE_SCHEME, session),
+                (EntryKind::Reveal, "selfpoker_v2", hand),
+            ]
+        );
+        assert_eq!(entries[0].values[0], "timeout");
+    }
 }

@@ -6,8 +6,10 @@
 //! (at most [`MAX_BACKLOG`]; beyond, a `backlog` message says what was
 //! skipped and where to read it) and a `state` (the viewer's [`view`]);
 //! after every change, the messages the viewer has not had and a new
-//! `state`. Messages both ways are `fairseed_holdem::live::wire`'s, whose
-//! JSON Schema is `docs/holdem-ws.schema.json`.
+//! `state`; a new `state` too when a process starts serving the table
+//! (every running clock starts again in full, docs/spec.md §19.1).
+//! Messages both ways are `fairseed_holdem::live::wire`'s, whose JSON
+//! Schema is `docs/holdem-ws.schema.json`.
 //!
 //! A client message with an `id` is answered `ack` or `error` with that id;
 //! a repeated id with the same message gets the same answer and is applied
@@ -227,7 +229,7 @@ pub async fn serve(
             }
             notice = changes.recv() => {
                 let behind = match notice {
-                    Ok(event) => event.body["seq"].as_u64().is_none_or(|seq| seq > conn.sent),
+                    Ok(event) => behind(&event.body, conn.sent),
                     Err(RecvError::Lagged(_)) => true,
                     Err(RecvError::Closed) => return,
                 };
@@ -237,6 +239,14 @@ pub async fn serve(
             }
         }
     }
+}
+
+/// Whether a table's notice leaves a viewer sent up to `sent` behind: it
+/// names a `seq` the viewer was not sent, or a process started serving the
+/// table (`served`), which gave every running clock back without adding a
+/// message.
+fn behind(notice: &serde_json::Value, sent: u64) -> bool {
+    notice["served"] == true || notice["seq"].as_u64().is_none_or(|seq| seq > sent)
 }
 
 /// Returns once the watched token is revoked; never for a spectator's.

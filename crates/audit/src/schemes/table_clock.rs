@@ -1,0 +1,298 @@
+//! Live hold'em tables' clocks (docs/spec.md §19.2): every timed-out action
+//! and every `table_idle` end held against the table's logged policy and the
+//! time the log shows it served. The house must not run a player's clock or
+//! a table's idle limit down by stopping the service, nor close a table
+//! early and call it idle; what the log cannot explain is a finding naming
+//! the table, the hand and the figures.
+//!
+//! Read, beside what other checkers read of the same entries:
+//! - `holdem_table` commitment `[holdem_table:T, "policy"]`: `[policy JSON]`
+//! - `holdem_table` outcome `[holdem_table:T]`: `["served", …, since]`,
+//!   `["timeout", hand, seat, clock_from, at]`, `["closed", reason, quiet_from, at]`
+//! - `selfpoker_v2` commitment / reveal `[T, hand]`: the hands in play
+//! - `selfpoker_v2` reveal `[holdem_table:T]`: `[secret, reason]`
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::checker::Context;
+use crate::entry::{Entry, Kind};
+use crate::finding::FindingKind;
+
+use super::dice::parse_digits;
+use super::name;
+
+/// The prefix of a table's session id.
+const SESSION: &str = "holdem_table:";
+
+/// What a table's policy bounds, in ms.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    action_ms: u64,
+    idle_close_ms: u64,
+}
+
+/// A `closed` entry's figures.
+#[derive(Debug, Clone)]
+struct Closed {
+    leaf: u64,
+    reason: String,
+}
+
+/// What the log has shown of one table so far.
+#[derive(Debug, Default)]
+struct Table {
+    limits: Option<Limits>,
+    /// The latest start of service.
+    since: Option<u64>,
+    /// Hands committed and not yet revealed.
+    in_play: BTreeSet<u64>,
+    /// The session reveal's reason and leaf.
+    ended: Option<(u64, String)>,
+    closed: Option<Closed>,
+}
+
+/// The checker of live tables' clocks.
+#[derive(Debug, Default)]
+pub struct TableClock {
+    tables: HashMap<String, Table>,
+}
+
+impl TableClock {
+    /// Reads one entry if it belongs to a live table; others pass by.
+    pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) {
+        let checked = match (entry.scheme.as_str(), entry.kind, entry.ids.as_slice()) {
+            ("holdem_table", Kind::Commitment, [session, policy]) if policy == "policy" => {
+                self.policy(session, entry)
+            }
+            ("holdem_table", Kind::Outcome, [session]) => self.outcome(ctx, leaf, session, entry),
+            ("selfpoker_v2", Kind::Commitment | Kind::Reveal, [table, hand])
+                if !table.starts_with(SESSION) =>
+            {
+                self.hand(table, hand, entry.kind);
+                Ok(())
+            }
+            ("selfpoker_v2", Kind::Reveal, [session]) if entry.values.len() == 2 => {
+                self.session_end(ctx, leaf, session, &entry.values[1]);
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        if let Err(message) = checked {
+            ctx.find(FindingKind::BadEntry, leaf, message);
+        }
+    }
+
+    /// A `table_idle` end the log gives no figures for cannot be explained.
+    pub fn finish(&mut self, ctx: &mut Context) {
+        let mut unexplained: Vec<_> = self
+            .tables
+            .iter()
+            .filter(|(_, t)| t.limits.is_some() && t.closed.is_none())
+            .filter_map(|(id, t)| {
+                let (leaf, reason) = t.ended.as_ref()?;
+                (reason == "table_idle").then(|| (*leaf, id.clone()))
+            })
+            .collect();
+        unexplained.sort();
+        for (leaf, id) in unexplained {
+            ctx.find(
+                FindingKind::EarlyEnd,
+                leaf,
+                format!(
+                    "table {id} ended as table_idle with no logged quiet spell (no closed entry)"
+                ),
+            );
+        }
+    }
+
+    /// The table id of `session` and what is known of it.
+    fn table(&mut self, session: &str) -> Option<(String, &mut Table)> {
+        let id = session.strip_prefix(SESSION)?.to_owned();
+        let table = self.tables.entry(id.clone()).or_default();
+        Some((id, table))
+    }
+
+    fn policy(&mut self, session: &str, entry: &Entry) -> Result<(), String> {
+        let limits =
+            parse_limits(entry.values.first().map_or("", String::as_str)).ok_or_else(|| {
+                format!(
+                    "{}: the policy has no action_ms and idle_close_ms",
+                    name(entry)
+                )
+            })?;
+        if let Some((_, table)) = self.table(session) {
+            table.limits = Some(limits);
+        }
+        Ok(())
+    }
+
+    fn hand(&mut self, table: &str, hand: &str, kind: Kind) {
+        let (Some(number), Some(t)) = (parse_digits(hand), self.tables.get_mut(table)) else {
+            return;
+        };
+        if kind == Kind::Commitment {
+            t.in_play.insert(number);
+        } else {
+            t.in_play.remove(&number);
+        }
+    }
+
+    fn outcome(
+        &mut self,
+        ctx: &mut Context,
+        leaf: u64,
+        session: &str,
+        entry: &Entry,
+    ) -> Result<(), String> {
+        let bad = |what: &str| format!("{}: {what}", name(entry));
+        let Some((id, table)) = self.table(session) else {
+            return Err(bad("not a table's session"));
+        };
+        let v = &entry.values;
+        let number = |i: usize, field: &str| {
+            v.get(i)
+                .and_then(|s| parse_digits(s))
+                .ok_or_else(|| bad(&format!("{field} is not a decimal number")))
+        };
+        match v.first().map(String::as_str) {
+            Some("served") if v.len() == 5 || v.len() == 6 => {
+                // An entry without `since` is from a service that did not log it.
+                table.since = Some(if v.len() == 6 {
+                    number(5, "since")?
+                } else {
+                    entry.time_ms
+                });
+            }
+            Some("timeout") if v.len() == 5 => {
+                let (hand, seat) = (number(1, "hand")?, number(2, "seat")?);
+                let (from, at) = (number(3, "clock_from")?, number(4, "at")?);
+                if let Some(message) = timeout(table, hand, seat, from, at) {
+                    ctx.find(
+                        FindingKind::EarlyTimeout,
+                        leaf,
+                        format!("table {id}, hand {hand}: {message}"),
+                    );
+                }
+            }
+            Some("closed") if v.len() == 4 => {
+                let at = number(3, "at")?;
+                let quiet_from = (v[2] != "-").then(|| number(2, "quiet_from")).transpose()?;
+                if v[1] == "table_idle" {
+                    if let Some(message) = idle(table, quiet_from, at) {
+                        ctx.find(FindingKind::EarlyEnd, leaf, format!("table {id} {message}"));
+                    }
+                }
+                table.closed = Some(Closed {
+                    leaf,
+                    reason: v[1].clone(),
+                });
+                self.settle(ctx, &id);
+            }
+            _ => return Err(bad("expected served, timeout or closed with their figures")),
+        }
+        Ok(())
+    }
+
+    fn session_end(&mut self, ctx: &mut Context, leaf: u64, session: &str, reason: &str) {
+        if let Some((id, table)) = self.table(session) {
+            table.ended = Some((leaf, reason.to_owned()));
+            self.settle(ctx, &id);
+        }
+    }
+
+    /// Once a table's `closed` entry and its session's end are both seen,
+    /// their reasons must agree, and nothing of the table is kept.
+    fn settle(&mut self, ctx: &mut Context, id: &str) {
+        let Some(table) = self.tables.get(id) else {
+            return;
+        };
+        let (Some(closed), Some((_, reason))) = (&table.closed, &table.ended) else {
+            return;
+        };
+        if &closed.reason != reason {
+            ctx.find(
+                FindingKind::EarlyEnd,
+                closed.leaf,
+                format!(
+                    "table {id} closed as {} but its session ended as {reason}",
+                    closed.reason
+                ),
+            );
+        }
+        self.tables.remove(id);
+    }
+}
+
+/// How a span the table counted, from `from` to `at`, falls short of a
+/// policy's limit of served time.
+enum Short {
+    /// It began before the table was last served, from this moment: it
+    /// counted time nobody served the table.
+    Unserved(u64),
+    /// It lasted this many ms, below the limit.
+    Served(u64),
+}
+
+/// Whether the span from `from` to `at` at `table` falls short of `limit` ms
+/// of served time (`None`: it does not).
+fn short_of(table: &Table, from: u64, at: u64, limit: u64) -> Option<Short> {
+    if let Some(since) = table.since.filter(|&since| from < since) {
+        return Some(Short::Unserved(since));
+    }
+    let served = at.saturating_sub(from);
+    (served < limit).then_some(Short::Served(served))
+}
+
+/// Why a timeout of `seat` in `hand` at `at`, its clock counted from
+/// `from`, is not what `table`'s policy and service explain (`None`: it is).
+fn timeout(table: &Table, hand: u64, seat: u64, from: u64, at: u64) -> Option<String> {
+    let Some(limits) = table.limits else {
+        return Some(format!(
+            "seat {seat} timed out at a table that logged no policy"
+        ));
+    };
+    if !table.in_play.contains(&hand) {
+        return Some(format!("seat {seat} timed out in a hand not in play"));
+    }
+    Some(match short_of(table, from, at, limits.action_ms)? {
+        Short::Unserved(since) => format!(
+            "seat {seat}'s clock counted from {from}, before the table was last served from {since}"
+        ),
+        Short::Served(served) => format!(
+            "seat {seat} timed out after {served} ms of served time; its policy gives each turn {} ms",
+            limits.action_ms
+        ),
+    })
+}
+
+/// Why a `table_idle` end at `at`, quiet from `quiet_from`, is not what
+/// `table`'s policy and service explain (`None`: it is).
+fn idle(table: &Table, quiet_from: Option<u64>, at: u64) -> Option<String> {
+    let limits = table.limits?;
+    if let Some(hand) = table.in_play.first() {
+        return Some(format!(
+            "closed as table_idle while hand {hand} was in play"
+        ));
+    }
+    let Some(from) = quiet_from else {
+        return Some("closed as table_idle with no quiet spell".to_owned());
+    };
+    Some(match short_of(table, from, at, limits.idle_close_ms)? {
+        Short::Unserved(since) => format!(
+            "closed as table_idle quiet from {from}, before the table was last served from {since}"
+        ),
+        Short::Served(quiet) => format!(
+            "closed as table_idle after {quiet} ms of served quiet; its policy's idle limit is {} ms",
+            limits.idle_close_ms
+        ),
+    })
+}
+
+/// `config.action_ms` and `idle_close_ms` of a policy's JSON.
+fn parse_limits(json: &str) -> Option<Limits> {
+    let policy: serde_json::Value = serde_json::from_str(json).ok()?;
+    Some(Limits {
+        action_ms: policy["config"]["action_ms"].as_u64()?,
+        idle_close_ms: policy["idle_close_ms"].as_u64()?,
+    })
+}

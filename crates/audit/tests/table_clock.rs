@@ -1,0 +1,321 @@
+//! A live hold'em table's ends and timeouts against its logged policy and
+//! service (docs/spec.md §19.2), over logs written here by hand: an honest
+//! table passes; a `table_idle` close forced right after downtime, a
+//! timeout with less than `action_ms` of served time, a clock counted
+//! through downtime, an end reason outside the policy and a `table_idle`
+//! end with no figures are each reported, naming the table, hand and
+//! figures.
+
+use fairseed_audit::{Checker, Entry, FindingKind, Findings, Kind};
+use proptest::prelude::*;
+use sha2::{Digest, Sha256};
+
+const TABLE: &str = "t1";
+const SESSION: &str = "holdem_table:t1";
+/// The session secret; its commitment is `sha256` of its 64 hex characters (§17.1).
+const SECRET: &str = "0101010101010101010101010101010101010101010101010101010101010101";
+/// The hand's seed, and its commit `sha256("selfpoker:" + seed)`.
+const SEED: u64 = 42;
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+fn entry(kind: Kind, time_ms: u64, scheme: &str, ids: &[&str], values: &[&str]) -> Entry {
+    Entry {
+        kind,
+        time_ms,
+        scheme: scheme.to_owned(),
+        ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+        values: values.iter().map(|s| (*s).to_owned()).collect(),
+    }
+}
+
+/// A table's log: each turn 3 s, idle limit 60 s.
+struct Log(Vec<Entry>);
+
+impl Log {
+    fn opened() -> Log {
+        let policy = r#"{"config":{"seats":2,"small_blind":1,"big_blind":2,"starting_stack":200,"action_ms":3000},"ais":[1],"idle_close_ms":60000}"#;
+        Log(vec![
+            entry(
+                Kind::Commitment,
+                0,
+                "selfpoker_v2",
+                &[SESSION],
+                &[&sha256_hex(SECRET.as_bytes())],
+            ),
+            entry(
+                Kind::Commitment,
+                0,
+                "holdem_table",
+                &[SESSION, "policy"],
+                &[policy],
+            ),
+        ])
+    }
+
+    fn push(mut self, kind: Kind, scheme: &str, ids: &[&str], values: &[&str]) -> Log {
+        self.0.push(entry(kind, 0, scheme, ids, values));
+        self
+    }
+
+    fn served(self, since: u64) -> Log {
+        let since = since.to_string();
+        let values = ["served", "p1", "-", "-", "-", &since];
+        self.push(Kind::Outcome, "holdem_table", &[SESSION], &values)
+    }
+
+    fn dealt(self) -> Log {
+        let commit = sha256_hex(format!("selfpoker:{SEED}").as_bytes());
+        self.push(Kind::Commitment, "selfpoker_v2", &[TABLE, "1"], &[&commit])
+    }
+
+    fn hand_ended(self) -> Log {
+        let seed = SEED.to_string();
+        self.push(Kind::Reveal, "selfpoker_v2", &[TABLE, "1"], &[&seed])
+    }
+
+    fn timeout(self, clock_from: u64, at: u64) -> Log {
+        let (from, at) = (clock_from.to_string(), at.to_string());
+        let values = ["timeout", "1", "0", &from, &at];
+        self.push(Kind::Outcome, "holdem_table", &[SESSION], &values)
+    }
+
+    /// The `closed` entry, the session's end and the policy's reveal.
+    fn closed(self, reason: &str, quiet_from: &str, at: u64) -> Log {
+        let at = at.to_string();
+        let values = ["closed", reason, quiet_from, &at];
+        self.push(Kind::Outcome, "holdem_table", &[SESSION], &values)
+            .ended(reason)
+    }
+
+    fn ended(self, reason: &str) -> Log {
+        let policy = self.0[1].values[0].clone();
+        self.push(Kind::Reveal, "selfpoker_v2", &[SESSION], &[SECRET, reason])
+            .push(
+                Kind::Reveal,
+                "holdem_table",
+                &[SESSION, "policy"],
+                &[&policy],
+            )
+    }
+
+    fn audit(&self) -> Findings {
+        let mut checker = Checker::new();
+        for (leaf, e) in self.0.iter().enumerate() {
+            checker.entry(leaf as u64, e);
+        }
+        checker.finish().1
+    }
+}
+
+fn only(findings: &Findings, kind: FindingKind) -> String {
+    assert_eq!(findings.total, 1, "{:#?}", findings.first);
+    assert_eq!(findings.first[0].kind, kind, "{:#?}", findings.first);
+    findings.first[0].message.clone()
+}
+
+/// Served from 1000; the person's clock runs from 1000 to 4000, the hand
+/// ends, the table is quiet from 5000 and closes idle at 65000.
+fn honest() -> Log {
+    Log::opened()
+        .served(1_000)
+        .dealt()
+        .timeout(1_000, 4_000)
+        .hand_ended()
+}
+
+#[test]
+fn an_honest_table_passes() {
+    let findings = honest().closed("table_idle", "5000", 65_000).audit();
+    assert!(findings.is_empty(), "{:#?}", findings.first);
+    let findings = honest().closed("table_empty", "5000", 5_500).audit();
+    assert!(findings.is_empty(), "{:#?}", findings.first);
+}
+
+#[test]
+fn a_restart_gives_the_clock_back_and_the_audit_counts_from_it() {
+    // Down from 2000; served again from 30000: a full clock from then on.
+    let findings = Log::opened()
+        .served(1_000)
+        .dealt()
+        .served(30_000)
+        .timeout(30_000, 33_000)
+        .hand_ended()
+        .closed("table_idle", "33000", 93_000)
+        .audit();
+    assert!(findings.is_empty(), "{:#?}", findings.first);
+}
+
+#[test]
+fn an_idle_close_forced_after_downtime_is_reported() {
+    // Served again at 30000, closed 100 ms later: the idle limit is 60 s.
+    let findings = honest()
+        .served(30_000)
+        .closed("table_idle", "30000", 30_100)
+        .audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 closed as table_idle after 100 ms of served quiet; its policy's idle limit is 60000 ms"
+    );
+}
+
+#[test]
+fn an_idle_close_counting_the_downtime_is_reported() {
+    // Quiet from 5000, down, served again at 64000, closed at 65000.
+    let findings = honest()
+        .served(64_000)
+        .closed("table_idle", "5000", 65_000)
+        .audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert!(
+        message.contains("quiet from 5000, before the table was last served from 64000"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_idle_close_during_a_hand_is_reported() {
+    let findings = Log::opened()
+        .served(1_000)
+        .dealt()
+        .closed("table_idle", "1000", 90_000)
+        .audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 closed as table_idle while hand 1 was in play"
+    );
+}
+
+#[test]
+fn a_timeout_with_less_than_the_clock_served_is_reported() {
+    let findings = Log::opened()
+        .served(1_000)
+        .dealt()
+        .timeout(1_000, 2_200)
+        .hand_ended()
+        .audit();
+    let message = only(&findings, FindingKind::EarlyTimeout);
+    assert_eq!(
+        message,
+        "table t1, hand 1: seat 0 timed out after 1200 ms of served time; its policy gives each turn 3000 ms"
+    );
+}
+
+#[test]
+fn a_timeout_counting_the_downtime_is_reported() {
+    // The clock ran from 1000 while nobody served the table until 30000.
+    let findings = Log::opened()
+        .served(1_000)
+        .dealt()
+        .served(30_000)
+        .timeout(1_000, 30_050)
+        .audit();
+    let message = only(&findings, FindingKind::EarlyTimeout);
+    assert_eq!(
+        message,
+        "table t1, hand 1: seat 0's clock counted from 1000, before the table was last served from 30000"
+    );
+}
+
+#[test]
+fn a_timeout_outside_a_hand_is_reported() {
+    let findings = honest().timeout(5_000, 9_000).audit();
+    let message = only(&findings, FindingKind::EarlyTimeout);
+    assert_eq!(
+        message,
+        "table t1, hand 1: seat 0 timed out in a hand not in play"
+    );
+}
+
+#[test]
+fn an_unknown_end_reason_is_reported() {
+    let findings = honest().closed("operator_closed", "5000", 5_100).audit();
+    assert!(findings
+        .first
+        .iter()
+        .all(|f| f.kind == FindingKind::EarlyEnd));
+    assert!(
+        findings
+            .first
+            .iter()
+            .any(|f| f.message.contains("reason \"operator_closed\"")),
+        "{:#?}",
+        findings.first
+    );
+}
+
+#[test]
+fn a_closed_entry_that_disagrees_with_the_session_end_is_reported() {
+    let findings = honest()
+        .push(
+            Kind::Outcome,
+            "holdem_table",
+            &[SESSION],
+            &["closed", "table_empty", "5000", "5100"],
+        )
+        .ended("table_idle")
+        .audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 closed as table_empty but its session ended as table_idle"
+    );
+}
+
+#[test]
+fn an_idle_end_without_its_figures_is_reported() {
+    let findings = honest().ended("table_idle").audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 ended as table_idle with no logged quiet spell (no closed entry)"
+    );
+}
+
+#[test]
+fn a_malformed_figure_is_a_bad_entry() {
+    let findings = honest().push(
+        Kind::Outcome,
+        "holdem_table",
+        &[SESSION],
+        &["timeout", "1", "0", "soon", "4000"],
+    );
+    let message = only(&findings.audit(), FindingKind::BadEntry);
+    assert!(
+        message.contains("clock_from is not a decimal number"),
+        "{message}"
+    );
+}
+
+proptest! {
+    /// Whatever the downtime and the moment of the timeout: a timeout with
+    /// at least the policy's 3 s of served time since the latest start of
+    /// service passes, and one with less is the one finding.
+    #[test]
+    fn a_timeout_is_explained_exactly_when_the_clock_was_served(
+        dealt in 1_000u64..100_000,
+        down in 0u64..1_000_000,
+        served in 0u64..10_000,
+    ) {
+        let since = dealt + down;
+        let findings = Log::opened()
+            .served(dealt)
+            .dealt()
+            .served(since)
+            .timeout(since, since + served)
+            .hand_ended()
+            .audit();
+        if served >= 3_000 {
+            prop_assert!(findings.is_empty(), "{:#?}", findings.first);
+        } else {
+            prop_assert_eq!(findings.total, 1);
+            prop_assert_eq!(findings.first[0].kind, FindingKind::EarlyTimeout);
+            let figures = format!("after {served} ms of served time");
+            prop_assert!(findings.first[0].message.contains(&figures));
+        }
+    }
+}
