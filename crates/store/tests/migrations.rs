@@ -304,3 +304,31 @@ async fn postgres_a_database_made_by_the_baseline_opens() {
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
 }
+
+/// The log's tables and columns (`log_*`) in a backend's expected catalog.
+fn log_columns(file: &str) -> std::collections::BTreeSet<String> {
+    expected(file)
+        .iter()
+        .filter_map(|line| line.strip_prefix("column log_"))
+        .filter_map(|rest| rest.split(' ').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The log is one table layout on both backends: the same tables with the
+/// same columns, but for what PostgreSQL alone needs to raise a floor past
+/// ids that commit out of order (docs/decisions/0017-postgres-floors.md).
+#[test]
+fn the_log_has_one_layout_on_both_backends() {
+    let sqlite = log_columns(include_str!("../migrations/sqlite/schema.txt"));
+    let mut postgres = log_columns(include_str!("../migrations/postgres/schema.txt"));
+    for dialect in [
+        "waiting_floors.candidate",
+        "waiting_floors.candidate_leaf",
+        "waiting_floors.after_xid",
+    ] {
+        assert!(postgres.remove(dialect), "PostgreSQL has {dialect}");
+    }
+    assert!(sqlite.contains("leaves.bet_id"), "{sqlite:?}");
+    assert_eq!(sqlite, postgres);
+}

@@ -11,6 +11,12 @@
 //! memory), then stores them in one transaction ([`append_planned`]): a
 //! second sequencer racing it fails on the checkpoint or the key of the
 //! leaves it writes and writes nothing.
+//!
+//! Both backends keep the log in the same tables, and each runs its
+//! dialect's text of the statements in [`sql`], side by side there; the
+//! reads are in [`read`]. The log lives in the store, not in a crate of its
+//! own, because its writes are part of other transactions: an entry is
+//! queued in the transaction that shows it, and a bet's row is its entry.
 
 pub(crate) mod bet_leaves;
 pub(crate) mod entries;
@@ -211,7 +217,7 @@ pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<P
     if pending.is_empty() && size.is_some() {
         return Ok(None);
     }
-    let frontier = stored_hashes(tx, &frontier_indexes(size.unwrap_or(0))).await?;
+    let frontier = tx.log_hashes(&frontier_indexes(size.unwrap_or(0))).await?;
     // A candidate is settled if the step takes every entry waiting up to it.
     let floor = PerSource {
         queue: reach.queue.filter(|&id| through.queue >= id),
@@ -223,15 +229,6 @@ pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<P
         frontier,
         floor,
     }))
-}
-
-/// The stored hashes among `indexes` (Go's `stored_hash_index`; any order,
-/// a missing one left out): leaves' and nodes', from the steps' runs.
-pub(crate) async fn stored_hashes<T: LogTx>(
-    tx: &mut T,
-    indexes: &[u64],
-) -> StoreResult<Vec<(u64, HashBytes)>> {
-    tx.log_hashes(indexes).await
 }
 
 /// Gives the planned entries the next leaf indexes, computes the tree's new
