@@ -26,6 +26,8 @@
 # Usage: scripts/load/log_overhead.sh
 #   DURATION=10 ROUNDS=12 scripts/load/log_overhead.sh
 #   PG=1 scripts/load/log_overhead.sh                 (PostgreSQL at $PG_BASE)
+#   BIN=path/to/fairseed-server scripts/load/log_overhead.sh   (a server built
+#     elsewhere, e.g. from another commit, to compare builds run after run)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,9 +46,11 @@ for tool in wrk curl jq; do
 done
 [[ -n "${PG:-}" ]] && { command -v psql >/dev/null || { echo "log_overhead.sh: psql is required with PG=1" >&2; exit 2; }; }
 
-echo "== building the release server" >&2
-cargo build --release --quiet -p fairseed-server --bin fairseed-server
-BIN="$CARGO_TARGET_DIR/release/fairseed-server"
+if [[ -z "${BIN:-}" ]]; then
+  echo "== building the release server" >&2
+  cargo build --release --quiet -p fairseed-server --bin fairseed-server
+  BIN="$CARGO_TARGET_DIR/release/fairseed-server"
+fi
 
 WORK=$(mktemp -d "$CARGO_TARGET_DIR/log-overhead.XXXXXX")
 SERVER_PID=""

@@ -157,26 +157,32 @@ const OLD_ENTRY: &[u8] = b"an entry queued before the upgrade";
 /// Rows the previous migrations' schema holds, for either backend (ids in
 /// insertion order): two players, a record each reads and one only the
 /// operator reads, and `OLD_ENTRY` queued. `hash` is its leaf hash, hex.
-fn old_rows(queue: &str, hash: &str) -> String {
+fn old_rows(dialect: Dialect, hash: &str) -> String {
     let entry = hex::encode(OLD_ENTRY);
     format!(
         "INSERT INTO players (token_hash, balance, created_at) VALUES ('h1', 10, 0), ('h2', 10, 0);
          INSERT INTO records (scheme, body, created_at) VALUES
              ('dice_v1', '{{\"n\":1}}', 0), ('selfpoker', '{{\"n\":2}}', 0), ('dice_v1', '{{\"n\":3}}', 0);
          INSERT INTO record_readers (record_id, player_id) VALUES (1, 1), (3, 2);
-         INSERT INTO {queue} (entry, leaf_hash, created_at, bets_before)
+         INSERT INTO log_entries (entry, leaf_hash, created_at, bets_before)
              VALUES ({}, {}, 0, 0);",
-        hex_literal(&entry, queue),
-        hex_literal(hash, queue),
+        hex_literal(&entry, dialect),
+        hex_literal(hash, dialect),
     )
 }
 
-/// A byte string literal in the backend's dialect (told by its queue table).
-fn hex_literal(hex: &str, queue: &str) -> String {
-    if queue == "log_queue" {
-        format!("x'{hex}'")
-    } else {
-        format!("'\\x{hex}'::bytea")
+/// The SQL dialect of a backend.
+#[derive(Clone, Copy)]
+enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+/// A byte string literal in `dialect`.
+fn hex_literal(hex: &str, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Sqlite => format!("x'{hex}'"),
+        Dialect::Postgres => format!("'\\x{hex}'::bytea"),
     }
 }
 
@@ -261,7 +267,7 @@ async fn sqlite_a_database_made_by_the_baseline_opens() {
              INSERT INTO schema_migrations (version) VALUES (1);",
         )
         .expect("versions");
-        conn.execute_batch(&old_rows("log_queue", &hash))
+        conn.execute_batch(&old_rows(Dialect::Sqlite, &hash))
             .expect("old rows");
     }
     let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("migrate");
@@ -285,7 +291,7 @@ async fn postgres_a_database_made_by_the_baseline_opens() {
          INSERT INTO schema_migrations (version) VALUES (1);
          {}",
         include_str!("../migrations/postgres/0001_baseline.sql"),
-        old_rows("log_entries", &hash),
+        old_rows(Dialect::Postgres, &hash),
     );
     sqlx::raw_sql(&old)
         .execute(&mut conn)
@@ -297,4 +303,32 @@ async fn postgres_a_database_made_by_the_baseline_opens() {
     old_rows_kept(&store).await;
     store.close().await;
     PgStore::drop_schema(&url, &schema).await.expect("clean up");
+}
+
+/// The log's tables and columns (`log_*`) in a backend's expected catalog.
+fn log_columns(file: &str) -> std::collections::BTreeSet<String> {
+    expected(file)
+        .iter()
+        .filter_map(|line| line.strip_prefix("column log_"))
+        .filter_map(|rest| rest.split(' ').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The log is one table layout on both backends: the same tables with the
+/// same columns, but for what PostgreSQL alone needs to raise a floor past
+/// ids that commit out of order (docs/decisions/0017-postgres-floors.md).
+#[test]
+fn the_log_has_one_layout_on_both_backends() {
+    let sqlite = log_columns(include_str!("../migrations/sqlite/schema.txt"));
+    let mut postgres = log_columns(include_str!("../migrations/postgres/schema.txt"));
+    for dialect in [
+        "waiting_floors.candidate",
+        "waiting_floors.candidate_leaf",
+        "waiting_floors.after_xid",
+    ] {
+        assert!(postgres.remove(dialect), "PostgreSQL has {dialect}");
+    }
+    assert!(sqlite.contains("leaves.bet_id"), "{sqlite:?}");
+    assert_eq!(sqlite, postgres);
 }

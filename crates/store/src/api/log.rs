@@ -122,8 +122,10 @@ macro_rules! impl_log {
                 indexes: &[u64],
             ) -> $crate::StoreResult<Vec<(u64, [u8; 32])>> {
                 let indexes = indexes.to_vec();
-                self.read_tx(async move |tx| $crate::translog::stored_hashes(tx, &indexes).await)
-                    .await
+                self.read_tx(async move |tx| {
+                    $crate::translog::LogTx::log_hashes(tx, &indexes).await
+                })
+                .await
             }
 
             async fn log_leaves(&self, from: u64, count: u32) -> $crate::StoreResult<Vec<Vec<u8>>> {

@@ -11,16 +11,24 @@
 //! memory), then stores them in one transaction ([`append_planned`]): a
 //! second sequencer racing it fails on the checkpoint or the key of the
 //! leaves it writes and writes nothing.
+//!
+//! Both backends keep the log in the same tables, and each runs its
+//! dialect's text of the statements in [`sql`], side by side there; the
+//! reads are in [`read`]. The log lives in the store, not in a crate of its
+//! own, because its writes are part of other transactions: an entry is
+//! queued in the transaction that shows it, and a bet's row is its entry.
 
 pub(crate) mod bet_leaves;
 pub(crate) mod entries;
 pub(crate) mod hash_buckets;
 pub(crate) mod order;
+pub(crate) mod read;
+pub(crate) mod sql;
 pub(crate) mod tx;
 
 use fairseed_tlog::{
-    append_leaves, frontier_indexes, leaf_hash, leaf_stored_index, stored_leaf, EntryKind, Hash,
-    LogEntry, SparseHashes,
+    append_leaves, frontier_indexes, leaf_hash, stored_leaf, EntryKind, Hash, LogEntry,
+    SparseHashes,
 };
 
 use crate::error::{Refusal, StoreError, StoreResult};
@@ -209,7 +217,7 @@ pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<P
     if pending.is_empty() && size.is_some() {
         return Ok(None);
     }
-    let frontier = stored_hashes(tx, &frontier_indexes(size.unwrap_or(0))).await?;
+    let frontier = tx.log_hashes(&frontier_indexes(size.unwrap_or(0))).await?;
     // A candidate is settled if the step takes every entry waiting up to it.
     let floor = PerSource {
         queue: reach.queue.filter(|&id| through.queue >= id),
@@ -221,30 +229,6 @@ pub(crate) async fn plan<T: LogTx>(tx: &mut T, max: u32) -> StoreResult<Option<P
         frontier,
         floor,
     }))
-}
-
-/// The stored hashes among `indexes` (Go's `stored_hash_index`; any order,
-/// a missing one left out): a leaf's through [`LogTx::leaf_hashes`], the
-/// hashes above through [`LogTx::log_hashes`]. SQLite keeps a leaf's hash
-/// with its leaf and stores only the hashes above apart, which halves what
-/// a step writes; PostgreSQL keeps a step's hashes, leaves' and nodes', in
-/// one run. Logs sequenced by earlier versions also hold the leaves'
-/// hashes with the nodes', unread.
-pub(crate) async fn stored_hashes<T: LogTx>(
-    tx: &mut T,
-    indexes: &[u64],
-) -> StoreResult<Vec<(u64, HashBytes)>> {
-    let (leaves, above): (Vec<u64>, Vec<u64>) =
-        indexes.iter().partition(|&&i| stored_leaf(i).is_some());
-    let leaves: Vec<u64> = leaves.into_iter().filter_map(stored_leaf).collect();
-    let mut found = tx.log_hashes(&above).await?;
-    found.extend(
-        tx.leaf_hashes(&leaves)
-            .await?
-            .into_iter()
-            .map(|(n, hash)| (leaf_stored_index(n), hash)),
-    );
-    Ok(found)
 }
 
 /// Gives the planned entries the next leaf indexes, computes the tree's new
@@ -297,10 +281,20 @@ pub(crate) async fn append_planned<T: LogTx>(
     // step's transaction has an id of its own ([`LogTx::raise_pending_floor`]).
     tx.raise_pending_floor(planned.floor, planned.checkpoint.size)
         .await?;
-    if tx.set_leaf_indexes(&planned.assigned).await? != planned.assigned.len() as u64 {
-        return Err(taken());
+    let leaves: Vec<(EntryAt, u64)> = planned.assigned.iter().map(|&(at, i, _)| (at, i)).collect();
+    tx.insert_leaves(&leaves, planned.checkpoint.size).await?;
+    // Before the commit: a bet forgotten early is rebuilt if it waits.
+    if let Some(bets_to) = leaves
+        .iter()
+        .filter_map(|(at, _)| match at {
+            EntryAt::Bet(id) => Some(*id),
+            EntryAt::Queue(_) => None,
+        })
+        .max()
+    {
+        tx.bet_leaves().forget_through(bets_to);
     }
-    tx.insert_log_hashes(&planned.added).await?;
+    store_hashes(tx, &planned.added).await?;
     let head = planned.checkpoint;
     tx.insert_log_checkpoint(head.size, &head.note, now).await?;
     let appended = u32::try_from(planned.assigned.len())
@@ -309,4 +303,29 @@ pub(crate) async fn append_planned<T: LogTx>(
         checkpoint: head,
         appended,
     })
+}
+
+/// Stores a step's hashes, leaves' and nodes', as one run, then the sorted
+/// hashes of every chunk its leaves complete.
+async fn store_hashes<T: LogTx>(tx: &mut T, hashes: &[(u64, HashBytes)]) -> StoreResult<()> {
+    let Some(&(first, _)) = hashes.first() else {
+        return Ok(());
+    };
+    if (first..).zip(hashes).any(|(index, (at, _))| *at != index) {
+        return Err(StoreError::other("a step's hashes are not one run"));
+    }
+    let run: Vec<u8> = hashes.iter().flat_map(|(_, h)| *h).collect();
+    tx.insert_hash_run(first, &run).await?;
+    let mut leaves = hashes.iter().filter_map(|(i, _)| stored_leaf(*i));
+    let Some(from) = leaves.next() else {
+        return Ok(());
+    };
+    let to = leaves.next_back().unwrap_or(from) + 1;
+    for chunk in completed_chunks(from, to) {
+        let first = chunk * HASH_CHUNK;
+        let leaves = read::leaf_hash_range(tx, first, first + HASH_CHUNK).await?;
+        tx.insert_hash_buckets(chunk, hash_buckets::encode(first, &leaves))
+            .await?;
+    }
+    Ok(())
 }
