@@ -8,7 +8,7 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, sealed, LiveTable, Message, TableView};
+use fairseed_holdem::live::{self, sealed, LiveTable, Message, RoundNotice, TableView};
 use fairseed_holdem::Event;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::{EntryKind, LogEntry};
@@ -177,6 +177,10 @@ fn policy_ids(table_id: &str) -> Vec<String> {
 
 const POLICY: &str = "policy";
 
+/// The first value of the entry that names a seat that withheld its
+/// per-hand value (docs/spec.md §20.6).
+pub const WITHHELD: &str = "withheld";
+
 /// The entry that commits to `live`'s policy as it opens, before any hand:
 /// a commitment named `[session, "policy"]`, its value the policy as JSON;
 /// the session's end logs the same value as its reveal ([`log_entries`]).
@@ -214,7 +218,8 @@ pub fn served_entry(live: &LiveTable, owner: &str, took_over_from: Option<&str>)
 
 /// The log entries a change from `loaded` to `next` with `messages` calls
 /// for (docs/spec.md §16.7): each hand's commit when it is dealt and its seed
-/// when it ends, named `[table, hand number]`; when the table closes, the
+/// when it ends, named `[table, hand number]`, as is each seat that withheld
+/// its per-hand value (§20.6); when the table closes, the
 /// session's secret and why it ended, named `[session]` as the session's
 /// commitment (which the store logs when it creates the round).
 pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> Vec<LogEntry> {
@@ -259,7 +264,15 @@ pub fn log_entries(loaded: &Loaded, next: &LiveTable, messages: &[Message]) -> V
             Message::HandEnd {
                 number, fairplay, ..
             } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
-            Message::Event { .. } => None,
+            Message::Round {
+                notice: RoundNotice::Withheld { hand, seat },
+                ..
+            } => Some(LogEntry {
+                kind: EntryKind::Outcome,
+                values: vec![WITHHELD.to_owned(), seat.to_string()],
+                ..entry(EntryKind::Outcome, *hand, "")
+            }),
+            Message::Event { .. } | Message::Round { .. } => None,
         })
         .chain(session_end)
         .chain(policy_end)
