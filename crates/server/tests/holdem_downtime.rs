@@ -5,55 +5,16 @@
 
 mod common;
 
-use std::net::TcpStream;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::http::Client;
 use common::new_player;
 use common::server::{Options, Server};
+use common::table_ws::Ws;
 use serde_json::{json, Value};
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
 
 /// Each turn's clock at the table: 3 s.
 const ACTION_MS: i64 = 3_000;
-
-struct Ws(WebSocket<MaybeTlsStream<TcpStream>>);
-
-impl Ws {
-    fn connect(addr: &str, table: &str, hello: &Value) -> Ws {
-        let url = format!("ws://{addr}/v1/holdem/tables/{table}/ws");
-        let (mut socket, _) = tungstenite::connect(url).expect("WebSocket handshake");
-        if let MaybeTlsStream::Plain(tcp) = socket.get_mut() {
-            tcp.set_read_timeout(Some(Duration::from_secs(30)))
-                .expect("read timeout");
-        }
-        let mut ws = Ws(socket);
-        ws.send(hello);
-        ws
-    }
-
-    fn send(&mut self, message: &Value) {
-        self.0
-            .send(Message::text(message.to_string()))
-            .expect("send");
-    }
-
-    /// Reads until `want` holds; panics on an `error` or after 60 s.
-    fn until(&mut self, what: &str, mut want: impl FnMut(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
-            if let Message::Text(text) = self.0.read().expect("a message") {
-                let m: Value = serde_json::from_str(&text).expect("JSON");
-                assert_ne!(m["type"], "error", "waiting for {what}: {m}");
-                if want(&m) {
-                    return m;
-                }
-            }
-        }
-    }
-}
 
 fn now_ms() -> i64 {
     let since = SystemTime::now()

@@ -31,8 +31,8 @@ pub use message::{deal, Fairplay, Message};
 pub use policy::Policy;
 pub use round::{HandRound, RoundNotice};
 pub use view::{
-    view, HandView, LastHand, LastHole, LastResult, LegalView, SeatPlayer, SeatView, SessionView,
-    TableView,
+    view, HandView, LastHand, LastHole, LastResult, LegalView, RoundView, SeatPlayer, SeatView,
+    SessionView, TableView,
 };
 
 /// How a table's hand seeds are made.
