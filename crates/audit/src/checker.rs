@@ -10,6 +10,7 @@ use crate::entry::{Entry, Kind};
 use sha2::{Digest, Sha256};
 
 use crate::finding::{Finding, FindingKind, Findings};
+use crate::schemes::withheld::{self, Withheld};
 use crate::schemes::{dice::Dice, generic::Generic, poker::Poker, selfpoker::Selfpoker};
 use crate::stats::{Rtp, Series};
 use crate::summary::{EntryCounts, Summary};
@@ -107,6 +108,7 @@ pub struct Checker {
     poker: Poker,
     selfpoker: Selfpoker,
     generic: Generic,
+    withheld: Withheld,
     counts: EntryCounts,
 }
 
@@ -137,6 +139,13 @@ impl Checker {
             "poker_hmac_v1" => self.poker.entry(ctx, leaf, entry),
             "selfpoker" => self.selfpoker.entry(ctx, leaf, entry),
             "selfpoker_v2" if entry.ids.len() == 2 => self.selfpoker.entry(ctx, leaf, entry),
+            withheld::SCHEME if withheld::is_withheld(entry) => {
+                self.withheld.entry(ctx, leaf, entry)
+            }
+            withheld::SCHEME if entry.ids.len() == 2 => {
+                self.withheld.hand(entry);
+                self.selfpoker.entry(ctx, leaf, entry);
+            }
             _ => self.generic.entry(ctx, leaf, entry),
         }
         if entry.kind == Kind::Commitment {
@@ -157,6 +166,7 @@ impl Checker {
         self.poker.finish(ctx);
         self.selfpoker.finish(ctx);
         self.generic.finish(ctx);
+        self.withheld.finish(ctx);
         let mut open = self.dice.open() + self.poker.open() + self.selfpoker.open();
         open += self.generic.open();
         let summary = Summary::new(&self.counts, open, &self.ctx.stats, &mut self.ctx.findings);

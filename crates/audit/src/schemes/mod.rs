@@ -4,6 +4,7 @@ pub mod dice;
 pub mod generic;
 pub mod poker;
 pub mod selfpoker;
+pub mod withheld;
 
 use crate::entry::Entry;
 
