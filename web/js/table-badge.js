@@ -17,11 +17,20 @@ import { holdemSentence } from './holdem-words.js';
 
 export const V2 = 'selfpoker_v2';
 
+/**
+ * Whether a hand's deal scheme derives its seed from the session secret and
+ * the client seeds: `selfpoker_v2`, and `selfpoker_v3`, which adds every
+ * dealt-in person's per-hand value (docs/spec.md §20).
+ */
+export function isDerived(scheme) {
+  return scheme === V2 || scheme === 'selfpoker_v3';
+}
+
 /** The badge of a hand: its state mark, the scheme, what it proves, and why on hover or focus. */
 export function dealBadge(wasm, entry) {
   // A failed derivation takes the claim back: the badge turns red with the hand's line.
   const state = entry.derivation && !entry.derivation.ok ? 'bad' : checkHand(wasm, { ...entry, scheme: 'selfpoker' });
-  const v2 = entry.dealScheme === V2;
+  const v2 = isDerived(entry.dealScheme);
   const claim = v2 ? t('table.badge_v2') : t('table.badge_v1');
   const text = { ok: claim, bad: t('tables.badge_bad'), wait: t('tables.badge_wait') }[state];
   const why = v2 ? [t('table.badge_v2_session'), t('table.badge_v2_client'), t('table.badge_v2_derivation')] : [t('table.badge_v1_why')];
@@ -66,7 +75,7 @@ export function verifyDerivation(wasm, record, secret) {
 
 /** A hand's derivation line: pending until the secret is out, then checked or the named failure. */
 export function derivationLine(entry) {
-  if (entry.dealScheme !== V2) return null;
+  if (!isDerived(entry.dealScheme)) return null;
   const d = entry.derivation;
   if (!d) return h('span', { class: 'tb-derivation small muted', 'data-state': 'wait' }, t('table.derivation_wait'));
   if (d.ok) return h('span', { class: 'tb-derivation small ok-text', 'data-state': 'ok' }, '✓ ', t('table.derivation_ok'));

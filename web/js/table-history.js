@@ -200,7 +200,7 @@ export function mountHistory({ wasm }) {
         const e = entries.get(record.hand) || { scheme: 'selfpoker', commitment: null, seed: null, hole: null, board: [], seat: null, problems: [] };
         e.record = record;
         e.seed = String(record.seed);
-        e.dealScheme = record.deal ? V2 : 'selfpoker';
+        e.dealScheme = record.deal ? record.deal.scheme : 'selfpoker';
         entries.set(record.hand, e);
       }
       const secret = hands.map((r) => r.deal && r.deal.session_secret).find(Boolean);

@@ -12,6 +12,11 @@
 // commitment is in the header from the start; when the player leaves as the
 // last person the table closes, its secret is revealed, and every hand held
 // here is verified again with the seed's derivation (table-badge.js).
+//
+// Before each hand the table runs a round (docs/spec.md §20): the page draws
+// a fresh per-hand value, sends only its sha256, and reveals the value once
+// every seat's commit is in, with no click, so no seat has the last word on
+// the deck.
 import { h, clear } from './dom.js';
 import { t, has } from './i18n.js';
 import { api, ensureToken } from './api.js';
@@ -35,6 +40,17 @@ export function newClientSeed() {
 
 const remembered = readValue;
 const remember = writeValue;
+
+/** A per-hand value: 32 bytes from the browser's CSPRNG as 64 lowercase hex digits. */
+export function newHandValue() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** sha256 of `text`'s bytes, as lowercase hex: a per-hand value's commit. */
+export async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** The client seed this browser chose for a table (chosen once, kept). */
 function clientSeedFor(tableId) {
@@ -61,7 +77,7 @@ export function mountTable(root, { wasm, badges }) {
   // the hand's commit), checked into the log like a bet's; a state carries
   // them when what they cover changes.
   const logged = h('div', { id: 'tb-receipts' });
-  const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {}, leaving: false, left: false, revealed: null };
+  const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {}, leaving: false, left: false, revealed: null, values: {} };
   const coach = mountCoach({
     wasm,
     current: () => state,
@@ -171,9 +187,31 @@ export function mountTable(root, { wasm, badges }) {
     if (table.you === null && table.seats[0] === null && !state.left && !table.closed) {
       send({ type: 'sit', seat: 0, client_seed: clientSeedFor(state.tableId) }).catch((e) => { error.textContent = e.message; });
     }
+    if (table.round) playRound(table.round, table.you);
     panel.classList.toggle('seated', table.you !== null);
     status.textContent = state.left && table.you === null ? t('table.left') : table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
     draw();
+  }
+
+  /**
+   * The page's part of a hand's round: commit once to a value drawn for the
+   * hand, then reveal it once the round takes values. Each is sent once per
+   * hand; the value never leaves the page before its reveal.
+   */
+  function playRound(round, you) {
+    if (you === null || !round.seats.includes(you)) return;
+    const hand = round.hand;
+    const mine = (state.values[hand] ??= { value: newHandValue(), committed: false, revealed: false });
+    if (round.phase === 'commit' && !mine.committed) {
+      mine.committed = true;
+      sha256Hex(mine.value)
+        .then((commit) => send({ type: 'hand_commit', hand, commit }))
+        .catch((e) => { error.textContent = e.message; });
+    }
+    if (round.phase === 'reveal' && round.commits[you] && !mine.revealed) {
+      mine.revealed = true;
+      send({ type: 'hand_reveal', hand, value: mine.value }).catch((e) => { error.textContent = e.message; });
+    }
   }
 
   function onMessage(msg) {
@@ -302,7 +340,7 @@ export function mountTable(root, { wasm, badges }) {
     error.textContent = '';
     start.disabled = true;
     try {
-      const made = await api.holdemTable({ ais: AI_LEVELS }, crypto.randomUUID());
+      const made = await api.holdemTable({ ais: AI_LEVELS, scheme: 'selfpoker_v3' }, crypto.randomUUID());
       state.seq = null;
       state.commits = {};
       state.left = false;

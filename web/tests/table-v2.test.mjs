@@ -1,9 +1,11 @@
-// The Table tab's selfpoker_v2 guarantee against a real `fairseed-server`: the
+// The Table tab's derived-deal guarantee (selfpoker_v3) against a real `fairseed-server`: the
 // session commitment is in the header from the start, the badge says which
 // scheme dealt and what it proves, and when the player leaves (the last
 // person, so the table closes and reveals its session secret) every hand
 // held by the page is verified whole in the core, derivation included. A
 // secret tampered with on its way to the page is named as the failure.
+// Every hand is dealt only after the page committed to and revealed its
+// per-hand value with no click (docs/spec.md §20): its record shows both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, shot, serviceFixture } from './harness.mjs';
@@ -36,11 +38,11 @@ async function playOneAndLeave(page) {
   return commit;
 }
 
-test('leaving closes the table: the badge says what selfpoker_v2 proves and each hand\'s derivation is checked', { skip, timeout: 3 * HAND_MS }, async () => {
+test('leaving closes the table: the badge says what selfpoker_v3 proves and each hand\'s derivation is checked', { skip, timeout: 3 * HAND_MS }, async () => {
   const page = await newPage(fx.browser, { width: 1280, height: 900 });
   const commit = await playOneAndLeave(page);
   const badge = '#tb-hands li[data-hand="1"] .deal-badge';
-  await page.waitForSelector(`${badge}[data-state="ok"][data-scheme="selfpoker_v2"]`);
+  await page.waitForSelector(`${badge}[data-state="ok"][data-scheme="selfpoker_v3"]`);
   assert.match(await page.textContent(`${badge} .badge-claim`), /^the house could not choose this deck$/);
   // The list is drawn again when the secret comes out: focus the badge after that, not before.
   await page.waitForSelector('#tb-hands li[data-hand="1"] .tb-derivation[data-state="ok"]', { timeout: 30_000 });
@@ -48,7 +50,7 @@ test('leaving closes the table: the badge says what selfpoker_v2 proves and each
   await page.focus(badge);
   assert.equal(await page.isVisible(`${badge} .badge-pop`), true);
   const why = await page.textContent(`${badge} .badge-pop`);
-  assert.match(why, /selfpoker_v2/);
+  assert.match(why, /selfpoker_v3/);
   assert.match(why, /before you sat/);
   assert.match(why, /client seed/);
   assert.match(why, /where the cards came from: checked/);
@@ -62,9 +64,17 @@ test('leaving closes the table: the badge says what selfpoker_v2 proves and each
     const table = JSON.parse(localStorage.getItem('fairseed.table'));
     const token = JSON.parse(localStorage.getItem('fairseed.token'));
     const res = await fetch(`/v1/holdem/tables/${table}/hands`, { headers: { Authorization: `Bearer ${token}` } });
-    return (await res.json()).hands.map((h) => ({ commit: h.deal.session_commit, secret: /^[0-9a-f]{64}$/.test(h.deal.session_secret) }));
+    return (await res.json()).hands.map((h) => ({
+      commit: h.deal.session_commit,
+      secret: /^[0-9a-f]{64}$/.test(h.deal.session_secret),
+      value: /^[0-9a-f]{64}$/.test(h.deal.hand_values?.['0'] ?? ''),
+      committed: /^[0-9a-f]{64}$/.test(h.deal.hand_commits?.['0'] ?? ''),
+      withheld: h.deal.withheld ?? [],
+    }));
   });
   assert.ok(deals.length >= 1 && deals.every((d) => d.commit === commit && d.secret), JSON.stringify(deals));
+  // The page's own round: it committed and revealed for every hand it was dealt.
+  assert.ok(deals.every((d) => d.value && d.committed && d.withheld.length === 0), JSON.stringify(deals));
   assert.equal(await page.isVisible('#tb-session-revealed'), true);
   await page.focus(badge);
   await shot(page, 'table-v2-derivation', { fullPage: false });

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::finding::{Finding, FindingKind, Findings};
 use crate::schemes::table_clock::TableClock;
+use crate::schemes::withheld::{self, Withheld};
 use crate::schemes::{dice::Dice, generic::Generic, poker::Poker, selfpoker::Selfpoker};
 use crate::stats::{Rtp, Series};
 use crate::summary::{EntryCounts, Summary};
@@ -109,6 +110,7 @@ pub struct Checker {
     selfpoker: Selfpoker,
     generic: Generic,
     table_clock: TableClock,
+    withheld: Withheld,
     counts: EntryCounts,
 }
 
@@ -140,6 +142,13 @@ impl Checker {
             "poker_hmac_v1" => self.poker.entry(ctx, leaf, entry),
             "selfpoker" => self.selfpoker.entry(ctx, leaf, entry),
             "selfpoker_v2" if entry.ids.len() == 2 => self.selfpoker.entry(ctx, leaf, entry),
+            withheld::SCHEME if withheld::is_withheld(entry) => {
+                self.withheld.entry(ctx, leaf, entry)
+            }
+            withheld::SCHEME if entry.ids.len() == 2 => {
+                self.withheld.hand(entry);
+                self.selfpoker.entry(ctx, leaf, entry);
+            }
             _ => self.generic.entry(ctx, leaf, entry),
         }
         if entry.kind == Kind::Commitment {
@@ -161,6 +170,7 @@ impl Checker {
         self.selfpoker.finish(ctx);
         self.generic.finish(ctx);
         self.table_clock.finish(ctx);
+        self.withheld.finish(ctx);
         let mut open = self.dice.open() + self.poker.open() + self.selfpoker.open();
         open += self.generic.open();
         let summary = Summary::new(&self.counts, open, &self.ctx.stats, &mut self.ctx.findings);

@@ -36,6 +36,10 @@ pub enum FindingKind {
     WrongPayout,
     /// A statistic far outside what a fair service gives (p below [`crate::ALARM_P`]).
     Statistics,
+    /// A seat committed to a per-hand value and withheld it, so its hand
+    /// was dealt without it (docs/spec.md §20): allowed, and shown, with how
+    /// often each seat did it.
+    WithheldReveal,
 }
 
 /// One thing wrong with the log.

@@ -10,7 +10,7 @@
 //! the draw stream ([`stream`], [`shuffle()`]), table games ([`games`]), chess
 //! colours ([`chess`]), Merkle-committed poker decks ([`poker`], [`merkle`]),
 //! dice ([`dice`]), the NumPy selfpoker deal ([`selfpoker`], [`numpy`]) and its
-//! derived seeds ([`selfpoker_v2`]).
+//! derived seeds ([`selfpoker_v2`], and [`selfpoker_v3`] with no last word).
 //! Records and verdicts ([`record`], [`verify_value`], [`report`]) tie them together.
 
 // The SIMD hash kernels, the only `unsafe` code, live in `fairseed-lanes`.
@@ -29,6 +29,7 @@ pub mod poker;
 mod seed;
 pub mod selfpoker;
 pub mod selfpoker_v2;
+pub mod selfpoker_v3;
 mod shuffle;
 pub mod stream;
 

@@ -89,46 +89,80 @@ pub fn message(
     hand: u64,
     client_seeds: &[ClientSeedEntry],
 ) -> Result<Vec<u8>, Error> {
-    let table = Ident::parse_field(table_id, "table_id")?;
-    if hand == 0 {
-        return Err(Error::invalid("hand", "0, expected 1 or more"));
-    }
-    let sorted = by_seat(client_seeds)?;
-    let mut msg =
-        format!("{MESSAGE_PREFIX}{}:{hand}:{}", table.as_str(), sorted.len()).into_bytes();
+    let sorted = by_seat(client_seeds, |e| e.seat, "client_seeds")?;
+    let mut msg = header(MESSAGE_PREFIX, table_id, hand, sorted.len())?;
     for entry in sorted {
-        let seed = entry.seed.as_str();
-        msg.extend_from_slice(format!(":{}={}:", entry.seat, seed.len()).as_bytes());
-        msg.extend_from_slice(seed.as_bytes());
+        push_seed(&mut msg, entry);
     }
     Ok(msg)
 }
 
-/// The client seeds in seat order, refusing a seat out of range or given twice.
-fn by_seat(client_seeds: &[ClientSeedEntry]) -> Result<Vec<&ClientSeedEntry>, Error> {
-    if client_seeds.is_empty() {
+/// `prefix + table_id + ":" + hand + ":" + count`, the start of every hand
+/// message of this scheme and its successors.
+///
+/// # Errors
+/// `table_id` is not an identifier or `hand` is 0.
+pub(crate) fn header(
+    prefix: &str,
+    table_id: &str,
+    hand: u64,
+    count: usize,
+) -> Result<Vec<u8>, Error> {
+    let table = Ident::parse_field(table_id, "table_id")?;
+    if hand == 0 {
+        return Err(Error::invalid("hand", "0, expected 1 or more"));
+    }
+    Ok(format!("{prefix}{}:{hand}:{count}", table.as_str()).into_bytes())
+}
+
+/// Appends `":" + seat + "=" + len + ":" + seed` for one client seed.
+pub(crate) fn push_seed(msg: &mut Vec<u8>, entry: &ClientSeedEntry) {
+    let seed = entry.seed.as_str();
+    msg.extend_from_slice(format!(":{}={}:", entry.seat, seed.len()).as_bytes());
+    msg.extend_from_slice(seed.as_bytes());
+}
+
+/// `entries` in seat order (`seat_of` reads an entry's seat), refusing an
+/// empty list, a seat out of range or a seat given twice; `field` names the
+/// list in errors (`field[<seat>]` a bad entry).
+pub(crate) fn by_seat<'a, T>(
+    entries: &'a [T],
+    seat_of: impl Fn(&T) -> usize,
+    field: &str,
+) -> Result<Vec<&'a T>, Error> {
+    if entries.is_empty() {
         return Err(Error::invalid(
-            "client_seeds",
+            field,
             "no client seed, expected one per seated human (1 to 10)",
         ));
     }
-    let mut sorted: Vec<&ClientSeedEntry> = client_seeds.iter().collect();
-    sorted.sort_by_key(|e| e.seat);
+    let mut sorted: Vec<&T> = entries.iter().collect();
+    sorted.sort_by_key(|e| seat_of(e));
     for (i, e) in sorted.iter().enumerate() {
-        if e.seat > MAX_SEAT {
+        let seat = seat_of(e);
+        if seat > MAX_SEAT {
             return Err(Error::invalid(
-                format!("client_seeds[{}]", e.seat),
-                format!("seat {}, expected 0 to {MAX_SEAT}", e.seat),
+                format!("{field}[{seat}]"),
+                format!("seat {seat}, expected 0 to {MAX_SEAT}"),
             ));
         }
-        if i > 0 && sorted[i - 1].seat == e.seat {
+        if i > 0 && seat_of(sorted[i - 1]) == seat {
             return Err(Error::invalid(
-                format!("client_seeds[{}]", e.seat),
-                format!("seat {} has two client seeds", e.seat),
+                format!("{field}[{seat}]"),
+                format!("seat {seat} has two client seeds"),
             ));
         }
     }
     Ok(sorted)
+}
+
+/// The 63-bit seed of a hand message: the first 8 bytes of its
+/// [`session_hmac`], big-endian, top bit cleared.
+pub(crate) fn seed_of_message(secret: &[u8; 32], msg: &[u8]) -> u64 {
+    let mac = session_hmac(secret, msg);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&mac[..8]);
+    u64::from_be_bytes(first) & MAX_SEED
 }
 
 /// The hand's selfpoker seed: HMAC-SHA256, keyed by the secret's 64 lowercase
@@ -144,11 +178,7 @@ pub fn hand_seed(
     client_seeds: &[ClientSeedEntry],
 ) -> Result<u64, Error> {
     let msg = message(table_id, hand, client_seeds)?;
-    let key = ServerSeed::from_bytes(*secret);
-    let mac = hmac256_with(&hmac256_keyed(key.reveal().as_bytes()), &msg);
-    let mut first = [0u8; 8];
-    first.copy_from_slice(&mac[..8]);
-    Ok(u64::from_be_bytes(first) & MAX_SEED)
+    Ok(seed_of_message(secret, &msg))
 }
 
 /// HMAC-SHA256 of `msg` keyed, as [`hand_seed`] is, by the session secret's
@@ -181,11 +211,18 @@ pub fn derive_hand(
     client_seeds: &[ClientSeedEntry],
 ) -> Result<DerivedHand, Error> {
     let seed = hand_seed(secret, table_id, hand, client_seeds)?;
-    Ok(DerivedHand {
-        seed,
-        commit: selfpoker::commit(seed),
-        deck: selfpoker::deck(seed),
-    })
+    Ok(DerivedHand::of(seed))
+}
+
+impl DerivedHand {
+    /// The commit and deck of `seed` (docs/spec.md §9).
+    pub fn of(seed: u64) -> DerivedHand {
+        DerivedHand {
+            seed,
+            commit: selfpoker::commit(seed),
+            deck: selfpoker::deck(seed),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -217,6 +217,28 @@ pub enum ReplayError {
         /// Which seat, in words.
         difference: String,
     },
+    /// v3: a revealed per-hand value is not the one its seat committed to
+    /// (docs/spec.md §20.5, `reveals`).
+    #[error("hand {hand}: seat {seat}{problem}")]
+    Reveal {
+        /// The hand.
+        hand: u64,
+        /// The seat.
+        seat: usize,
+        /// What is wrong, in words, after the seat ("'s revealed value hashes to …").
+        problem: String,
+    },
+    /// v3: a withheld seat is dealt in, revealed, or never committed
+    /// (docs/spec.md §20.5, `withheld`).
+    #[error("hand {hand}: seat {seat} {problem}")]
+    Withheld {
+        /// The hand.
+        hand: u64,
+        /// The seat.
+        seat: usize,
+        /// What is wrong, in words.
+        problem: &'static str,
+    },
     /// The seed is not the one the secret and the client seeds derive.
     #[error("hand {hand}: the seed derived from the session secret, the table, the hand number and the client seeds is {derived}, the record says {recorded}")]
     Derivation {

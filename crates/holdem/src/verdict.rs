@@ -96,8 +96,19 @@ pub fn verdict(record: &HandRecord) -> Verdict {
         Err(e @ ReplayError::SessionCommit { .. }) => {
             return finish(vec![failed("session_secret", &e)], None);
         }
+        Err(e @ ReplayError::Reveal { .. }) => {
+            return finish(vec![secret_check(record), failed("reveals", &e)], None);
+        }
+        Err(e @ ReplayError::Withheld { .. }) => {
+            let mut checks = vec![secret_check(record), reveals_check(record)];
+            checks.push(failed("withheld", &e));
+            return finish(checks, None);
+        }
         Err(e @ (ReplayError::ClientSeeds { .. } | ReplayError::Derivation { .. })) => {
-            return finish(vec![secret_check(record), failed("derivation", &e)], None);
+            let mut checks = vec![secret_check(record)];
+            checks.extend(round_checks(record));
+            checks.push(failed("derivation", &e));
+            return finish(checks, None);
         }
         // A malformed field or a scheme this module does not read.
         Err(e) => return unreadable(e.to_string()),
@@ -115,28 +126,88 @@ pub fn verdict(record: &HandRecord) -> Verdict {
 }
 
 fn deal_checks(record: &HandRecord, status: DealStatus) -> Vec<Check> {
-    match status {
-        DealStatus::Unrevealed => vec![secret_check(record)],
-        DealStatus::Derived => {
-            let (table, seeds) = record
-                .deal
-                .as_ref()
-                .map_or(("", 0), |d| (d.table_id.as_str(), d.client_seeds.len()));
-            vec![
-                secret_check(record),
-                Check::new(
-                    "derivation",
-                    true,
-                    format!(
-                        "seed {} is HMAC-SHA256 of the session secret over table {table}, hand {} and {seeds} client seed{}",
-                        record.seed,
-                        record.hand,
-                        if seeds == 1 { "" } else { "s" }
-                    ),
-                ),
-            ]
-        }
+    let mut checks = vec![secret_check(record)];
+    checks.extend(round_checks(record));
+    if status == DealStatus::Derived {
+        checks.push(derivation_check(record));
     }
+    checks
+}
+
+/// The passing `reveals` and `withheld` checks of a `selfpoker_v3` deal
+/// (docs/spec.md §20.5), none for `selfpoker_v2`.
+fn round_checks(record: &HandRecord) -> Vec<Check> {
+    let Some(deal) = record.deal.as_ref().filter(|d| d.is_v3()) else {
+        return Vec::new();
+    };
+    let withheld = match deal.withheld.as_slice() {
+        [] => "no seat withheld its value".to_owned(),
+        seats => format!(
+            "seat{} {} committed, withheld {} value and {} not dealt in",
+            if seats.len() == 1 { "" } else { "s" },
+            seats
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            if seats.len() == 1 { "its" } else { "their" },
+            if seats.len() == 1 { "is" } else { "are" },
+        ),
+    };
+    vec![
+        reveals_check(record),
+        Check::new("withheld", true, withheld),
+    ]
+}
+
+/// The passing `reveals` check: how many values matched their commits.
+fn reveals_check(record: &HandRecord) -> Check {
+    let n = record.deal.as_ref().map_or(0, |d| d.hand_values.len());
+    Check::new(
+        "reveals",
+        true,
+        format!(
+            "{n} revealed per-hand value{} match{} {} commit{}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "es" } else { "" },
+            if n == 1 { "its" } else { "their" },
+            if n == 1 { "" } else { "s" },
+        ),
+    )
+}
+
+/// The passing `derivation` check.
+fn derivation_check(record: &HandRecord) -> Check {
+    let (table, seeds, values) = record.deal.as_ref().map_or(("", 0, 0), |d| {
+        (
+            d.table_id.as_str(),
+            d.client_seeds.len(),
+            d.hand_values.len(),
+        )
+    });
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let inputs = if values == 0 {
+        format!(
+            "hand {} and {seeds} client seed{}",
+            record.hand,
+            plural(seeds)
+        )
+    } else {
+        format!(
+            "hand {}, {seeds} client seed{} and {values} per-hand value{}",
+            record.hand,
+            plural(seeds),
+            plural(values)
+        )
+    };
+    Check::new(
+        "derivation",
+        true,
+        format!(
+            "seed {} is HMAC-SHA256 of the session secret over table {table}, {inputs}",
+            record.seed
+        ),
+    )
 }
 
 /// The `session_secret` check of a record whose secret, if revealed, matched.

@@ -159,8 +159,11 @@ fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, V
             return match plan.due {
                 driver::Due::Command(c) => live::apply(live, c, *now).ok(),
                 driver::Due::Close => live::close(live, *now).ok(),
+                driver::Due::OpenRound => live::round::open(live, *now).ok(),
+                driver::Due::CloseCommits => live::round::close_commits(live, *now).ok(),
                 driver::Due::StartHand => {
                     let seed = match live.session.scheme {
+                        Scheme::SelfpokerV3 => return live::round::deal(live, &SECRET, *now).ok(),
                         Scheme::SelfpokerV2 => live::derived_seed(live, &SECRET).unwrap(),
                         Scheme::Selfpoker => arg & ((1 << 63) - 1),
                     };
@@ -250,6 +253,9 @@ fn a_human_and_ais_play_hands_to_the_end_driven_by_the_driver() {
         let (next, messages) = match plan.due {
             driver::Due::Command(c) => live::apply(&live, c, now).unwrap(),
             driver::Due::Close => panic!("a table in play does not close"),
+            driver::Due::OpenRound | driver::Due::CloseCommits => {
+                panic!("a selfpoker table has no round")
+            }
             driver::Due::StartHand => {
                 live::apply(&live, Command::StartHand { seed: decisions }, now).unwrap()
             }

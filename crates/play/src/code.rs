@@ -89,6 +89,14 @@ pub enum Code {
     DerivationFailed,
     /// The table closed.
     TableClosed,
+    /// The round before a hand is open: seats stay as they are until it is dealt.
+    RoundOpen,
+    /// A commit or reveal the hand's round does not take.
+    NotInRound,
+    /// A per-hand commit or value that is not 64 hex characters.
+    HandValueInvalid,
+    /// A revealed per-hand value whose sha256 is not the seat's commit.
+    HandValueMismatch,
 }
 
 impl Code {
@@ -136,6 +144,10 @@ impl Code {
             Self::ClientSeedInvalid => "client_seed_invalid",
             Self::DerivationFailed => "derivation_failed",
             Self::TableClosed => "table_closed",
+            Self::RoundOpen => "round_open",
+            Self::NotInRound => "not_in_round",
+            Self::HandValueInvalid => "hand_value_invalid",
+            Self::HandValueMismatch => "hand_value_mismatch",
         }
     }
 }

@@ -327,12 +327,22 @@ fn the_committed_ws_schema_is_the_messages_own() {
     let schema: Value = serde_json::from_str(&committed).expect("JSON");
     let client = schema["$defs"]["ClientMessage"].to_string();
     for kind in [
-        "hello", "sit", "act", "sit_out", "sit_in", "top_up", "leave",
+        "hello",
+        "sit",
+        "act",
+        "sit_out",
+        "sit_in",
+        "top_up",
+        "leave",
+        "hand_commit",
+        "hand_reveal",
     ] {
         assert!(client.contains(&format!("\"{kind}\"")), "client {kind}");
     }
     let server = schema["$defs"]["ServerMessage"].to_string();
-    for kind in ["event", "hand_end", "state", "ack", "error", "backlog"] {
+    for kind in [
+        "event", "hand_end", "round", "state", "ack", "error", "backlog",
+    ] {
         assert!(server.contains(&format!("\"{kind}\"")), "server {kind}");
     }
 }

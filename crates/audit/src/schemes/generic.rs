@@ -20,11 +20,12 @@ use crate::finding::FindingKind;
 
 /// Schemes whose reveals are `sha256(server_seed)` commitments (§2.2; a
 /// `selfpoker_v2` session secret, §17.1).
-const SHA256_SCHEMES: [&str; 4] = [
+const SHA256_SCHEMES: [&str; 5] = [
     "match_seed_v2",
     "match_seed_v1",
     "chess_colour_v1",
     "selfpoker_v2",
+    "selfpoker_v3",
 ];
 
 #[derive(Debug, Clone)]
@@ -73,7 +74,9 @@ impl Generic {
                         name(entry)
                     ),
                 ),
-                Some(open) if entry.scheme == "selfpoker_v2" && entry.values.len() == 2 => {
+                Some(open)
+                    if entry.scheme.starts_with("selfpoker_v") && entry.values.len() == 2 =>
+                {
                     session_end(ctx, leaf, entry, &open)
                 }
                 Some(open) if SHA256_SCHEMES.contains(&entry.scheme.as_str()) => {

@@ -5,6 +5,7 @@ pub mod generic;
 pub mod poker;
 pub mod selfpoker;
 pub mod table_clock;
+pub mod withheld;
 
 use crate::entry::Entry;
 

@@ -1,7 +1,8 @@
 //! What a live table does by itself, and when: an AI acts a moment after
 //! its turn began, a person's clock runs out, a busted AI tops up, a new
 //! hand is dealt a pause after the last one when two seats are ready and a
-//! person is among them, and a table where nobody can be dealt in closes
+//! person is among them (under `selfpoker_v3` after its round, docs/spec.md
+//! §20.2), and a table where nobody can be dealt in closes
 //! after a quiet spell. The service calls [`next`] with the table and its
 //! session secret, waits until the plan is due, and applies it
 //! (re-planning on the state it then loads). An AI's decision is seeded from
@@ -10,8 +11,9 @@
 
 use fairseed_play::Millis;
 
+use super::round::{open_round, Phase};
 use super::view::turn_started;
-use super::LiveTable;
+use super::{LiveTable, Scheme};
 use crate::ai::{DecisionKey, Level, SeatView, ENGINE_V1};
 use crate::rules::{Command, Player};
 
@@ -44,8 +46,13 @@ impl Default for Timing {
 pub enum Due {
     /// Apply this command (an AI's action, a timeout, an AI's top-up).
     Command(Command),
-    /// Deal the next hand (the service supplies its seed).
+    /// Deal the next hand (the service supplies its seed); under
+    /// `selfpoker_v3`, end its round and deal ([`super::round::deal`]).
     StartHand,
+    /// Open the round of the next hand (`selfpoker_v3`, [`super::round::open`]).
+    OpenRound,
+    /// End the round's commit phase ([`super::round::close_commits`]).
+    CloseCommits,
     /// Nobody could be dealt in for `idle_close_ms`: every person leaves and
     /// the table closes, ending its session ([`super::close`]).
     Close,
@@ -91,6 +98,23 @@ pub fn next(live: &LiveTable, timing: Timing, secret: &[u8; 32]) -> Option<Plan>
             },
         });
     }
+    if let Some(round) = open_round(live) {
+        return Some(match round.phase {
+            Phase::Commit => Plan {
+                at: round.deadline,
+                due: Due::CloseCommits,
+            },
+            Phase::Reveal | Phase::Dealt => Plan {
+                // Once every value is in there is nothing left to wait for.
+                at: if round.all_revealed() {
+                    Millis(0)
+                } else {
+                    round.deadline
+                },
+                due: Due::StartHand,
+            },
+        });
+    }
     let since = live.ended_at.unwrap_or(Millis(0));
     if let Some(seat) = busted_ai(live) {
         return Some(Plan {
@@ -107,7 +131,11 @@ pub fn next(live: &LiveTable, timing: Timing, secret: &[u8; 32]) -> Option<Plan>
     if ready.len() >= 2 && human_ready {
         return Some(Plan {
             at: Millis(since.0.saturating_add(timing.next_hand_ms)),
-            due: Due::StartHand,
+            due: if live.session.scheme == Scheme::SelfpokerV3 {
+                Due::OpenRound
+            } else {
+                Due::StartHand
+            },
         });
     }
     live.quiet_since.map(|quiet| Plan {

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use fairseed_core::selfpoker_v2;
+use fairseed_core::{selfpoker_v2, selfpoker_v3};
 
-use super::{LiveTable, Scheme};
+use super::{LiveTable, RoundNotice, Scheme};
 use crate::ai::ENGINE_V1;
 use crate::deal::DealV2;
 use crate::record::{record_of, HandRecord};
@@ -37,20 +37,31 @@ pub enum Message {
         /// `selfpoker_v2` deal, the secret absent until the session ends).
         record: Box<HandRecord>,
     },
+    /// A step of the round before a `selfpoker_v3` hand (docs/spec.md §20.2).
+    Round {
+        /// The table's counter.
+        seq: u64,
+        /// What happened.
+        notice: RoundNotice,
+    },
 }
 
 impl Message {
     /// The message's `seq`.
     pub fn seq(&self) -> u64 {
         match self {
-            Message::Event { seq, .. } | Message::HandEnd { seq, .. } => *seq,
+            Message::Event { seq, .. }
+            | Message::HandEnd { seq, .. }
+            | Message::Round { seq, .. } => *seq,
         }
     }
 
     /// The same message numbered `seq`.
     pub(crate) fn at(mut self, at: u64) -> Message {
         match &mut self {
-            Message::Event { seq, .. } | Message::HandEnd { seq, .. } => *seq = at,
+            Message::Event { seq, .. }
+            | Message::HandEnd { seq, .. }
+            | Message::Round { seq, .. } => *seq = at,
         }
         self
     }
@@ -114,14 +125,20 @@ pub(crate) fn hand_end(
     })
 }
 
-/// The `deal` (docs/spec.md §17.5) of the hand `live` is playing or just
-/// ended, `None` under plain `selfpoker`; the secret only once revealed.
+/// The `deal` (docs/spec.md §17.5, §20.5) of the hand `live` is playing or
+/// just ended, `None` under plain `selfpoker`; the secret only once revealed.
 pub fn deal(live: &LiveTable) -> Option<DealV2> {
-    if live.session.scheme != Scheme::SelfpokerV2 {
-        return None;
-    }
+    let scheme = match live.session.scheme {
+        Scheme::Selfpoker => return None,
+        Scheme::SelfpokerV2 => selfpoker_v2::SCHEME,
+        Scheme::SelfpokerV3 => selfpoker_v3::SCHEME,
+    };
+    let round = live
+        .round
+        .as_ref()
+        .filter(|_| live.session.scheme == Scheme::SelfpokerV3);
     Some(DealV2 {
-        scheme: selfpoker_v2::SCHEME.to_owned(),
+        scheme: scheme.to_owned(),
         session_commit: live.session.commit.clone().unwrap_or_default(),
         table_id: live.table_id.clone(),
         client_seeds: live
@@ -129,6 +146,9 @@ pub fn deal(live: &LiveTable) -> Option<DealV2> {
             .iter()
             .map(|c| (c.seat, c.seed.clone()))
             .collect(),
+        hand_commits: round.map(|r| r.commits.clone()).unwrap_or_default(),
+        hand_values: round.map(|r| r.values.clone()).unwrap_or_default(),
+        withheld: round.map(|r| r.withheld()).unwrap_or_default(),
         session_secret: live.session.revealed.clone(),
     })
 }

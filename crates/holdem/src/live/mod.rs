@@ -14,6 +14,7 @@
 pub mod driver;
 mod message;
 pub mod policy;
+pub mod round;
 pub mod sealed;
 pub mod service_log;
 mod view;
@@ -29,9 +30,10 @@ use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Pl
 
 pub use message::{deal, Fairplay, Message};
 pub use policy::Policy;
+pub use round::{HandRound, RoundNotice};
 pub use view::{
-    view, HandView, LastHand, LastHole, LastResult, LegalView, SeatPlayer, SeatView, SessionView,
-    TableView,
+    view, HandView, LastHand, LastHole, LastResult, LegalView, RoundView, SeatPlayer, SeatView,
+    SessionView, TableView,
 };
 
 /// How a table's hand seeds are made.
@@ -43,6 +45,9 @@ pub enum Scheme {
     /// Derived from a committed session secret, the table, the hand number
     /// and the seated humans' client seeds (docs/spec.md).
     SelfpokerV2,
+    /// As `selfpoker_v2` over the humans dealt in, each with a per-hand
+    /// value committed before any was revealed (docs/spec.md §20).
+    SelfpokerV3,
 }
 
 impl Scheme {
@@ -51,6 +56,7 @@ impl Scheme {
         match self {
             Scheme::Selfpoker => "selfpoker",
             Scheme::SelfpokerV2 => "selfpoker_v2",
+            Scheme::SelfpokerV3 => "selfpoker_v3",
         }
     }
 }
@@ -111,6 +117,10 @@ pub struct LiveTable {
     /// before tables carried one (the serving process's settings apply).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<Policy>,
+    /// `selfpoker_v3`: the round of the next hand while it is open, then
+    /// the round the hand being played (or last played) was dealt from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<HandRound>,
 }
 
 /// Why a table's session ended: both are its policy, and the transparency
@@ -155,6 +165,20 @@ pub enum Request {
     TopUp,
     /// Leave the table.
     Leave,
+    /// Commit to a per-hand value for `hand`'s round (`selfpoker_v3`).
+    Commit {
+        /// The hand.
+        hand: u64,
+        /// `sha256` of the value's 64 hex characters, hex.
+        commit: String,
+    },
+    /// Reveal the per-hand value committed to for `hand`.
+    Reveal {
+        /// The hand.
+        hand: u64,
+        /// The value, 64 lowercase hex characters.
+        value: String,
+    },
 }
 
 /// A request the table refuses.
@@ -179,6 +203,22 @@ pub enum LiveError {
     /// The table closed when its last human left.
     #[error("the table is closed; open a new one")]
     Closed,
+    /// The round of the next hand is open: seats stay as they are until
+    /// it is dealt (docs/spec.md §20.2).
+    #[error("hand {0} is being dealt; try again once it has started")]
+    RoundOpen(u64),
+    /// A commit or reveal that the round does not take (the message says why).
+    #[error("{0}")]
+    Round(String),
+    /// A commit or value that is not 64 hex characters (the message names it).
+    #[error("{0}")]
+    HandValue(String),
+    /// The revealed value is not the one the seat committed to.
+    #[error("value: its sha256 is not your commit for hand {0}; send the value you committed to")]
+    ValueMismatch(u64),
+    /// What the driver planned is not due on this table (a caller's bug).
+    #[error("nothing of the kind is due at this table")]
+    NotDue,
 }
 
 impl RuleViolation for LiveError {
@@ -190,6 +230,11 @@ impl RuleViolation for LiveError {
             LiveError::ClientSeed(_) => Code::ClientSeedInvalid,
             LiveError::Derivation(_) => Code::DerivationFailed,
             LiveError::Closed => Code::TableClosed,
+            LiveError::RoundOpen(_) => Code::RoundOpen,
+            LiveError::Round(_) => Code::NotInRound,
+            LiveError::HandValue(_) => Code::HandValueInvalid,
+            LiveError::ValueMismatch(_) => Code::HandValueMismatch,
+            LiveError::NotDue => Code::Internal,
         }
     }
 }
@@ -211,6 +256,16 @@ impl LiveTable {
             closed: false,
             end: None,
             policy: None,
+            round: None,
+        }
+    }
+
+    /// Numbers `notice` as the table's next public message.
+    pub(crate) fn notice(&mut self, notice: RoundNotice) -> Message {
+        self.seq += 1;
+        Message::Round {
+            seq: self.seq,
+            notice,
         }
     }
 
@@ -291,11 +346,20 @@ pub fn derived_seed(live: &LiveTable, secret: &[u8; 32]) -> Result<u64, LiveErro
 /// # Errors
 /// As [`derived_seed`].
 pub fn running_seed(live: &LiveTable, secret: &[u8; 32]) -> Result<Option<u64>, LiveError> {
-    live.table
-        .hand
-        .as_ref()
-        .map(|hand| session_seed(live, secret, hand.number, &live.hand_client_seeds))
-        .transpose()
+    let Some(hand) = &live.table.hand else {
+        return Ok(None);
+    };
+    if live.session.scheme == Scheme::SelfpokerV3 {
+        let values = live
+            .round
+            .as_ref()
+            .filter(|r| r.hand == hand.number)
+            .map(|r| &r.values)
+            .ok_or_else(|| LiveError::Derivation(format!("hand {} has no round", hand.number)))?;
+        return round::hand_seed(live, secret, hand.number, &live.hand_client_seeds, values)
+            .map(Some);
+    }
+    session_seed(live, secret, hand.number, &live.hand_client_seeds).map(Some)
 }
 
 fn session_seed(
@@ -327,6 +391,14 @@ pub fn request(
         return Err(LiveError::Closed);
     }
     let seated = live.seat_of(player);
+    if let Some(round) = round::open_round(live) {
+        if !matches!(
+            request,
+            Request::Commit { .. } | Request::Reveal { .. } | Request::Act(_)
+        ) {
+            return Err(LiveError::RoundOpen(round.hand));
+        }
+    }
     if let Request::Sit { seat, client_seed } = request {
         if let Some(at) = seated {
             return Err(LiveError::AlreadySeated(at));
@@ -353,6 +425,18 @@ pub fn request(
     let seat = seated.ok_or(LiveError::NotSeated)?;
     let command = match request {
         Request::Sit { .. } => return Err(LiveError::AlreadySeated(seat)),
+        Request::Commit { hand, commit } => {
+            return round::commit(live, seat, hand, &commit, now).map(|(mut next, messages)| {
+                next.quiet_since = Some(now);
+                (next, messages)
+            })
+        }
+        Request::Reveal { hand, value } => {
+            return round::reveal(live, seat, hand, &value).map(|(mut next, messages)| {
+                next.quiet_since = Some(now);
+                (next, messages)
+            })
+        }
         Request::Act(action) => Command::Act { seat, action },
         Request::SitOut => Command::SitOut { seat },
         Request::SitIn => Command::SitIn { seat },
@@ -383,6 +467,10 @@ pub fn resume(live: &LiveTable, now: Millis) -> LiveTable {
     }
     if next.quiet_since.is_some() {
         next.quiet_since = Some(now);
+    }
+    let action_ms = next.table.config.action_ms;
+    if let Some(round) = next.round.as_mut().filter(|r| r.is_open()) {
+        round.deadline = Millis(now.0.saturating_add(action_ms));
     }
     if let Some(ended) = next.ended_at {
         next.ended_at = Some(ended.max(now));

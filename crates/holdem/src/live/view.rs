@@ -3,9 +3,12 @@
 //! only once dealt; the seed only once the hand is over; what the seat to
 //! act may do only to that seat.
 
+use std::collections::BTreeMap;
+
 use fairseed_play::{Millis, Viewer};
 use serde::{Deserialize, Serialize};
 
+use super::round::{open_round, HandRound, Phase};
 use super::LiveTable;
 use crate::card::Card;
 use crate::record::PotResult;
@@ -68,7 +71,7 @@ pub struct HandView {
     pub number: u64,
     /// `sha256("selfpoker:" + seed)`.
     pub commit: String,
-    /// `selfpoker` or `selfpoker_v2`.
+    /// `selfpoker`, `selfpoker_v2` or `selfpoker_v3`.
     pub scheme: &'static str,
     /// The betting round.
     pub street: Street,
@@ -153,7 +156,7 @@ impl LastHand {
 /// The seed session, publicly.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SessionView {
-    /// `selfpoker` or `selfpoker_v2`.
+    /// `selfpoker`, `selfpoker_v2` or `selfpoker_v3`.
     pub scheme: &'static str,
     /// `sha256` of the session secret (v2).
     pub commit: Option<String>,
@@ -184,6 +187,40 @@ pub struct TableView {
     pub session: SessionView,
     /// The table closed (its last human left).
     pub closed: bool,
+    /// `selfpoker_v3`: the round of the next hand while it is open.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<RoundView>,
+}
+
+/// An open round as everyone sees it: who is in it, who committed (and to
+/// what) and who revealed; no value before its hand ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundView {
+    /// The hand.
+    pub hand: u64,
+    /// `commit` or `reveal`.
+    pub phase: Phase,
+    /// The round's seats.
+    pub seats: Vec<usize>,
+    /// Seat → commit, as accepted.
+    pub commits: BTreeMap<usize, String>,
+    /// The seats that revealed.
+    pub revealed: Vec<usize>,
+    /// When the phase ends, ms since the epoch.
+    pub deadline_ms: i64,
+}
+
+impl RoundView {
+    fn of(round: &HandRound) -> RoundView {
+        RoundView {
+            hand: round.hand,
+            phase: round.phase,
+            seats: round.seats.clone(),
+            commits: round.commits.clone(),
+            revealed: round.values.keys().copied().collect(),
+            deadline_ms: round.deadline.0,
+        }
+    }
 }
 
 fn shown_player(player: Player) -> (SeatPlayer, Option<String>) {
@@ -289,6 +326,7 @@ pub fn view(live: &LiveTable, viewer: Viewer) -> TableView {
             secret: live.session.revealed.clone(),
         },
         closed: live.closed,
+        round: open_round(live).map(RoundView::of),
     }
 }
 

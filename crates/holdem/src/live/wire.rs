@@ -52,6 +52,33 @@ pub enum ClientBody {
     TopUp(Empty),
     /// Leave the table.
     Leave(Empty),
+    /// Commit to a per-hand value for a hand's round (docs/spec.md §20.2).
+    HandCommit(HandCommit),
+    /// Reveal the per-hand value committed to.
+    HandReveal(HandReveal),
+}
+
+/// `hand_commit`: the hand whose round is open and the commit of a value
+/// the browser drew for it alone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct HandCommit {
+    /// The hand's number.
+    pub hand: u64,
+    /// `sha256` of the value's 64 hex characters, 64 hex characters.
+    pub commit: String,
+}
+
+/// `hand_reveal`: the value committed to for the hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct HandReveal {
+    /// The hand's number.
+    pub hand: u64,
+    /// The value, 64 lowercase hex characters.
+    pub value: String,
 }
 
 /// `hello`: a player token (none: a spectator) and the last `seq` the
@@ -177,9 +204,11 @@ impl ClientMessage {
             "sit_in" => variant(fields).map(ClientBody::SitIn),
             "top_up" => variant(fields).map(ClientBody::TopUp),
             "leave" => variant(fields).map(ClientBody::Leave),
+            "hand_commit" => variant(fields).map(ClientBody::HandCommit),
+            "hand_reveal" => variant(fields).map(ClientBody::HandReveal),
             _ => Err(WireError::new(
                 "type",
-                "expected hello, sit, act, sit_out, sit_in, top_up or leave",
+                "expected hello, sit, act, sit_out, sit_in, top_up, leave, hand_commit or hand_reveal",
             )),
         }
         .map_err(with_id)?;
@@ -213,7 +242,7 @@ fn variant<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T, WireErr
 }
 
 /// A message the server sends, by `type`: the log's public messages
-/// (`event`, `hand_end`, docs/api.md), the viewer's `state`, the answer to a
+/// (`event`, `hand_end`, `round`, docs/api.md), the viewer's `state`, the answer to a
 /// client message (`ack` or `error`), and `backlog` when a resume was cut.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -239,6 +268,15 @@ pub enum ServerMessage {
         /// The hand's record, as `fairseed verify` reads it.
         #[cfg_attr(feature = "schema", schemars(with = "Map<String, Value>"))]
         record: Value,
+    },
+    /// A step of the round before a hand (docs/spec.md §20.2).
+    Round {
+        /// Its place in the table's log.
+        seq: u64,
+        /// What happened (`kind`: `opened`, `committed`, `revealing`,
+        /// `revealed`, `not_committed`, `withheld`, `no_hand`).
+        #[cfg_attr(feature = "schema", schemars(with = "Map<String, Value>"))]
+        notice: Value,
     },
     /// The table as the viewer sees it after `seq`.
     State {

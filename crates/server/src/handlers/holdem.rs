@@ -39,9 +39,24 @@ pub struct NewTable {
     big_blind: Option<u64>,
     starting_stack: Option<u64>,
     idle_close_ms: Option<i64>,
+    /// How hand seeds are made: `selfpoker_v2` (the default) or
+    /// `selfpoker_v3`, whose hands each start with a round of per-hand
+    /// values (docs/spec.md §20).
+    scheme: Option<Scheme>,
 }
 
 impl NewTable {
+    /// The scheme asked for: a derived one, `selfpoker_v2` unless said.
+    fn scheme(&self) -> Result<Scheme, ApiError> {
+        match self.scheme.unwrap_or(Scheme::SelfpokerV2) {
+            Scheme::Selfpoker => Err(ApiError::invalid(
+                "scheme",
+                "selfpoker, expected selfpoker_v2 or selfpoker_v3",
+            )),
+            scheme => Ok(scheme),
+        }
+    }
+
     /// The policy asked for, unset fields from the defaults and this
     /// process's idle limit.
     fn policy(&self, idle_close_ms: i64) -> Policy {
@@ -60,7 +75,7 @@ impl NewTable {
     }
 }
 
-/// Opens a table with its AIs and a `selfpoker_v2` session: the session
+/// Opens a table with its AIs and a `selfpoker_v2` or `selfpoker_v3` session: the session
 /// secret is drawn from the OS CSPRNG and sealed; its commitment is public
 /// from now on. Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
@@ -75,12 +90,13 @@ pub async fn post_table(
     }
     let policy = keyed.body.policy(state.holdem().timing().idle_close_ms);
     policy.check()?;
+    let scheme = keyed.body.scheme()?;
     holdem::caps::check_open(&state, auth.id).await?;
     let bytes = secrets::random_bytes()?;
     let table_id = format!("h{}", &hex::encode(bytes)[..16]);
     let secret = secrets::random_bytes()?;
     let session = Session {
-        scheme: Scheme::SelfpokerV2,
+        scheme,
         commit: Some(selfpoker_v2::session_commit(&secret)),
         revealed: None,
     };

@@ -105,6 +105,13 @@ async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
         };
         let command = match plan.due {
             driver::Due::Command(command) => command,
+            driver::Due::OpenRound => return Ok(Some(live::round::open(&loaded.live, now)?)),
+            driver::Due::CloseCommits => {
+                return Ok(Some(live::round::close_commits(&loaded.live, now)?))
+            }
+            driver::Due::StartHand if loaded.live.session.scheme == live::Scheme::SelfpokerV3 => {
+                return Ok(Some(live::round::deal(&loaded.live, &loaded.secret, now)?))
+            }
             driver::Due::StartHand => fairseed_holdem::Command::StartHand {
                 seed: live::derived_seed(&loaded.live, &loaded.secret)?,
             },

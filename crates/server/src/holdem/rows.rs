@@ -8,7 +8,7 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, sealed, service_log, LiveTable, Message, TableView};
+use fairseed_holdem::live::{self, sealed, service_log, LiveTable, Message, RoundNotice, TableView};
 use fairseed_holdem::Event;
 use fairseed_play::Millis;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
@@ -178,6 +178,10 @@ fn policy_ids(table_id: &str) -> Vec<String> {
 
 const POLICY: &str = "policy";
 
+/// The first value of the entry that names a seat that withheld its
+/// per-hand value (docs/spec.md §20.6).
+pub const WITHHELD: &str = "withheld";
+
 /// The entry that commits to `live`'s policy as it opens, before any hand:
 /// a commitment named `[session, "policy"]`, its value the policy as JSON;
 /// the session's end logs the same value as its reveal ([`log_entries`]).
@@ -221,11 +225,11 @@ fn service_entry(table_id: &str, values: Vec<String>) -> LogEntry {
 
 /// The log entries a change from `loaded` to `next` with `messages` at
 /// `now` calls for (docs/spec.md §16.7): each hand's commit when it is dealt
-/// and its seed when it ends, named `[table, hand number]`; each timed-out
-/// action with the served time it had; when the table closes, the session's
-/// secret and why it ended, named `[session]` as the session's commitment
-/// (which the store logs when it creates the round), and the figures of its
-/// end.
+/// and its seed when it ends, named `[table, hand number]`, as is each seat
+/// that withheld its per-hand value (§20.6); each timed-out action with the
+/// served time it had; when the table closes, the session's secret and why
+/// it ended, named `[session]` as the session's commitment (which the store
+/// logs when it creates the round), and the figures of its end.
 pub fn log_entries(
     loaded: &Loaded,
     next: &LiveTable,
@@ -276,7 +280,14 @@ pub fn log_entries(
         Message::HandEnd {
             number, fairplay, ..
         } => Some(entry(EntryKind::Reveal, *number, &fairplay.seed)),
-        Message::Event { .. } => None,
+        Message::Round {
+            notice: RoundNotice::Withheld { hand, seat },
+            ..
+        } => Some(LogEntry {
+            values: vec![WITHHELD.to_owned(), seat.to_string()],
+            ..entry(EntryKind::Outcome, *hand, "")
+        }),
+        Message::Event { .. } | Message::Round { .. } => None,
     });
     let closed = service_log::closed(&loaded.live, next, now)
         .map(|values| service_entry(&next.table_id, values));

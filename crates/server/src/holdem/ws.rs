@@ -349,6 +349,14 @@ fn request(body: ClientBody) -> Option<Request> {
         ClientBody::SitIn(_) => Request::SitIn,
         ClientBody::TopUp(_) => Request::TopUp,
         ClientBody::Leave(_) => Request::Leave,
+        ClientBody::HandCommit(c) => Request::Commit {
+            hand: c.hand,
+            commit: c.commit,
+        },
+        ClientBody::HandReveal(r) => Request::Reveal {
+            hand: r.hand,
+            value: r.value,
+        },
     })
 }
 

@@ -3,7 +3,7 @@
 //! as a child (`server`), a small HTTP client over TCP (`http`), a
 //! concurrent dice load (`load`), the ledger checks those tests end with
 //! (`ledger`), an operator's table-game match (`matches`) and a live-event
-//! subscriber (`sse`), a GET of raw bytes (`raw`), and the workspace's one
+//! subscriber (`sse`), a table's WebSocket (`table_ws`), a GET of raw bytes (`raw`), and the workspace's one
 //! way to skip visibly (`skip`, `tests/support/skip.rs`).
 //!
 //! Each test file uses only part of it, hence the `dead_code` allowance.
@@ -21,6 +21,7 @@ pub mod server;
 #[path = "../../../../tests/support/skip.rs"]
 pub mod skip;
 pub mod sse;
+pub mod table_ws;
 
 /// The operator key of every test server, in process or not.
 pub const OPERATOR_KEY: &str = "operator-key-for-tests-0123456789";
