@@ -53,6 +53,7 @@ class Server:
         args = [str(BIN)] + ([] if BIN.name == "fairseed-server" else ["serve"])
         self.proc = subprocess.Popen(
             args + ["--listen", self.addr, "--data-dir", self.data, "--rate-limit", "0",
+                    "--signups-per-minute", "0",
                     "--holdem-ai-delay-ms", "20", "--holdem-next-hand-ms", "100",
                     "--holdem-max-tables-per-player", "0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
