@@ -13,6 +13,7 @@ A benchmark, not a test: loopback only, bounded in time, stops by itself.
 
 Usage: scripts/load/holdem_history.py
   HANDS=10000 READERS=64 FAIRSEED_BIN=target/release/fairseed scripts/load/holdem_history.py
+  DATA=/tmp/history scripts/load/holdem_history.py   (the table kept for the next run)
 """
 import base64
 import json
@@ -143,16 +144,51 @@ def play(addr, table, token, hands):
             ws.send({"type": "top_up", "id": f"top{played}"})
 
 
+def healthz_timer(addr, out):
+    """Times `/healthz` every 50 ms until killed, one line of ms per call.
+
+    Its own process: in a thread of this one it would wait for the GIL
+    behind the readers' JSON parsing, and time that instead of the server.
+    """
+    return subprocess.Popen([sys.executable, "-c", f"""
+import sys, time, urllib.request
+with open({str(out)!r}, "w", buffering=1) as f:
+    while True:
+        t0 = time.time()
+        urllib.request.urlopen("http://{addr}/healthz", timeout=120).read()
+        f.write(f"{{(time.time() - t0) * 1000}}\\n")
+        time.sleep(0.05)
+"""])
+
+
+def server_ms(log, route):
+    """The server's own times of `route`, from its JSON access lines, sorted."""
+    times = []
+    for line in log.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if entry.get("message") == "request" and entry.get("route") == route:
+            times.append(float(entry["ms"]))
+    return sorted(times)
+
+
 def main():
-    data = tempfile.mkdtemp(prefix="holdem-history-")
+    # DATA=dir keeps the data directory and the table played into it
+    # (table.json) for the next run, which reads it again without playing.
+    data = os.environ.get("DATA") or tempfile.mkdtemp(prefix="holdem-history-")
+    os.makedirs(data, exist_ok=True)
+    saved = pathlib.Path(data) / "table.json"
+    log = pathlib.Path(data) / "serve.log"
     port = random.randint(20000, 60000)
     addr = f"127.0.0.1:{port}"
     server = subprocess.Popen(
         [str(BIN)] + ([] if BIN.name == "fairseed-server" else ["serve"]) + [
          "--listen", addr, "--data-dir", data, "--rate-limit", "0",
          "--holdem-ai-delay-ms", "0", "--holdem-next-hand-ms", "0",
-         "--holdem-idle-close-ms", "86400000"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--holdem-idle-close-ms", "86400000", "--log-format", "json"],
+        stdout=open(log, "w"), stderr=subprocess.STDOUT)
     try:
         for _ in range(300):
             try:
@@ -160,25 +196,23 @@ def main():
                 break
             except OSError:
                 time.sleep(0.1)
-        token = http(addr, "POST", "/v1/players")["token"]
-        table = http(addr, "POST", "/v1/holdem/tables", token,
-                     {"ais": [1], "seats": 2})["table_id"]
-        rate = play(addr, table, token, HANDS)
+        if saved.exists():
+            kept = json.loads(saved.read_text())
+            token, table, rate = kept["token"], kept["table"], kept["rate"]
+        else:
+            token = http(addr, "POST", "/v1/players")["token"]
+            table = http(addr, "POST", "/v1/holdem/tables", token,
+                         {"ais": [1], "seats": 2})["table_id"]
+            rate = play(addr, table, token, HANDS)
+            saved.write_text(json.dumps({"token": token, "table": table, "rate": rate}))
         time.sleep(1)
         idle = rss_mb(server.pid)
-        samples, health, stop = [], [], threading.Event()
+        samples, stop = [], threading.Event()
 
         def sample():
             while not stop.is_set():
                 samples.append(rss_mb(server.pid))
                 time.sleep(0.1)
-
-        def healthz():
-            while not stop.is_set():
-                t0 = time.time()
-                http(addr, "GET", "/healthz")
-                health.append((time.time() - t0) * 1000)
-                time.sleep(0.05)
 
         read = []
 
@@ -194,9 +228,11 @@ def main():
                 after = page["next_after"]
             read.append((hands, pages, time.time() - t0))
 
-        watchers = [threading.Thread(target=sample), threading.Thread(target=healthz)]
+        watchers = [threading.Thread(target=sample)]
         for w in watchers:
             w.start()
+        timings = pathlib.Path(data) / "healthz.ms"
+        timer = healthz_timer(addr, timings)
         readers = [threading.Thread(target=reader) for _ in range(READERS)]
         t0 = time.time()
         for r in readers:
@@ -205,9 +241,11 @@ def main():
             r.join()
         wall = time.time() - t0
         stop.set()
+        timer.kill()
+        timer.wait()
         for w in watchers:
             w.join()
-        health.sort()
+        health = sorted(float(x) for x in timings.read_text().split())
         p99 = health[min(len(health) - 1, int(len(health) * 0.99))] if health else float("nan")
         hands = {h for h, _, _ in read}
         print(f"| table | {HANDS} hands played at {rate:.0f} hands/s |")
@@ -218,9 +256,17 @@ def main():
         print(f"| RSS | {idle:.0f} MB idle before, {max(samples):.0f} MB peak |")
         print(f"| /healthz | {len(health)} calls, p50 {health[len(health) // 2]:.1f} ms, "
               f"p99 {p99:.1f} ms, max {health[-1]:.1f} ms |")
+        inside = server_ms(log, "/healthz")
+        if inside:
+            print(f"| /healthz in the server | p99 {inside[int(len(inside) * 0.99)]:.1f} ms, "
+                  f"max {inside[-1]:.1f} ms (its access lines: handler and database) |")
     finally:
-        server.kill()
-        server.wait()
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ class Server:
         args = [str(BIN)] + ([] if BIN.name == "fairseed-server" else ["serve"])
         self.proc = subprocess.Popen(
             args + ["--listen", self.addr, "--data-dir", self.data, "--rate-limit", "0",
+                    "--signups-per-minute", "0",
                     "--holdem-ai-delay-ms", "20", "--holdem-next-hand-ms", "100",
                     "--holdem-max-tables-per-player", "0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -82,22 +83,8 @@ def person(addr, table, token, stop, leave, counts):
                 sat = True
             while True:
                 if leave.is_set():
-                    ws.send({"type": "leave", "id": "leave"})
-                    while True:
-                        m = ws.recv()
-                        if m.get("id") == "leave":
-                            if m["type"] == "ack":
-                                return
-                            break  # in a hand: fold it, then try again
-                    while True:
-                        m = ws.recv()
-                        hand = (m.get("table") or {}).get("hand")
-                        if m.get("type") == "state" and not hand:
-                            break
-                        if hand and hand.get("legal"):
-                            n += 1
-                            ws.send({"type": "act", "id": f"a{n}", "action": {"kind": "fold"}})
-                    continue
+                    get_up(ws, n)
+                    return
                 m = ws.recv()
                 seq = m.get("seq", seq)
                 if m.get("type") != "state":
@@ -118,6 +105,32 @@ def person(addr, table, token, stop, leave, counts):
         except (OSError, EOFError, ValueError):
             counts["reconnects"] += 1
             time.sleep(0.2)
+
+
+def get_up(ws, n):
+    """Leaves the table the way a person can: a seat still in a hand cannot
+    leave (even folded, until the hand ends), and with two AIs the next hand
+    is dealt moments later, so first sit out (no new hand deals this seat
+    in), fold the hand running, and ask to leave once a `state` shows the
+    seat out of any hand; asked again if a hand was dealt in between."""
+    ws.send({"type": "sit_out", "id": "out"})
+    asked = False
+    while True:
+        m = ws.recv()
+        if m.get("id") == "leave":
+            if m["type"] == "ack":
+                return
+            asked = False
+        if m.get("type") != "state":
+            continue
+        me = m["table"]["seats"][0] or {}
+        hand = m["table"].get("hand") or {}
+        if hand.get("legal"):
+            n += 1
+            ws.send({"type": "act", "id": f"a{n}", "action": {"kind": "fold"}})
+        elif not me.get("in_hand") and not asked:
+            ws.send({"type": "leave", "id": "leave"})
+            asked = True
 
 
 def spectator(addr, table, stop, counts):

@@ -2,8 +2,9 @@
 # Backup and restore through the real binary, on SQLite, while bets flow:
 #   1. bets run in the background; `fairseed backup` copies the database and
 #      the keys; the bets acknowledged before the backup began are noted;
-#   2. more bets, then the service stops (SIGTERM: the log is signed and
-#      the published record written);
+#   2. more bets, then the service stops (SIGTERM: the log is signed, the
+#      published record written and the WAL copied into the database file,
+#      so the database file alone is the whole database);
 #   3. `fairseed restore` of the older backup into the same data directory
 #      (the live database moved away): `fairseed serve` refuses to start,
 #      naming the published size it is behind, and signed nothing;
@@ -56,6 +57,8 @@ total=$(wc -l <"$work/acked")
 [ "$before" -gt 0 ] && [ "$total" -gt "$before" ] || fail "bets: $before before the backup, $total in all"
 kill -TERM "$server"
 wait "$server" || fail "the service did not stop cleanly"
+[ ! -s "$data/fairseed.sqlite-wal" ] ||
+  fail "a clean stop left $(stat -c %s "$data/fairseed.sqlite-wal") bytes in the WAL"
 published=$(sed -n 2p "$data/log.published")
 [ -n "$published" ] || fail "no published record"
 ok "$total bets acknowledged ($before before the backup); published log size $published"

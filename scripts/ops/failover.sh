@@ -55,8 +55,9 @@ CONF
 echo "host replication postgres 127.0.0.1/32 trust" >>"$work/primary/pg_hba.conf"
 "${as_pg[@]}" "$bin/pg_ctl" -D "$work/primary" -l "$work/primary.log" -w start >/dev/null
 psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "CREATE DATABASE fairseed" >/dev/null
-# The standby: a base backup streaming from the primary.
-"${as_pg[@]}" "$bin/pg_basebackup" -h 127.0.0.1 -p "$PP" -U postgres -D "$work/standby" -R -X stream >/dev/null
+# The standby: a base backup streaming from the primary (a fast checkpoint:
+# without -c fast it waits for the next spread one, up to minutes).
+"${as_pg[@]}" "$bin/pg_basebackup" -h 127.0.0.1 -p "$PP" -U postgres -D "$work/standby" -R -X stream -c fast >/dev/null
 sed -i "s/^port = $PP/port = $SP/" "$work/standby/postgresql.conf"
 "${as_pg[@]}" "$bin/pg_ctl" -D "$work/standby" -l "$work/standby.log" -w start >/dev/null
 # Synchronous once the standby is attached (before, every commit would wait).

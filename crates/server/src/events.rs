@@ -24,6 +24,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc, watch};
 
+use crate::token_cache::TokenCache;
+
 /// Events kept per topic for a slow subscriber before it misses some.
 const BUFFER: usize = 512;
 
@@ -146,6 +148,8 @@ struct Inner {
     streams: Mutex<HashMap<String, usize>>,
     /// A sender per token hash some stream was opened with: `true` once revoked.
     tokens: Mutex<HashMap<String, watch::Sender<bool>>>,
+    /// Token hashes → player ids; a revocation forgets its token here too.
+    players: TokenCache,
     /// Events for other processes, sent in publish order (PostgreSQL only).
     outbox: OnceLock<mpsc::UnboundedSender<String>>,
     /// This process's tag on the events it relays.
@@ -276,8 +280,14 @@ impl Hub {
             .subscribe()
     }
 
-    /// Ends every stream opened with the token hashing to `token_hash`, in
-    /// this process and (when connected) every other.
+    /// The players of the tokens seen lately, which every revocation this
+    /// hub hears of (from any process) forgets.
+    pub(crate) fn players(&self) -> &TokenCache {
+        &self.inner.players
+    }
+
+    /// Ends every stream opened with the token hashing to `token_hash`, and
+    /// forgets its player, in this process and (when connected) every other.
     pub fn revoke_token(&self, token_hash: &str) {
         self.publish(
             REVOKED_TOPIC,
@@ -287,6 +297,7 @@ impl Hub {
     }
 
     fn revoke_here(&self, token_hash: &str) {
+        self.inner.players.forget(token_hash);
         if let Some(tx) = lock(&self.inner.tokens).remove(token_hash) {
             let _ = tx.send(true);
         }

@@ -34,6 +34,7 @@ mod service;
 mod state;
 pub mod step;
 mod tls;
+mod token_cache;
 pub mod web;
 
 use std::sync::Arc;

@@ -72,7 +72,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     let connections = Arc::new(Connections::default());
     let options = ServiceOptions {
-        metrics: Metrics::new(sqlite, Some(Arc::clone(&connections))),
+        metrics: Metrics::new(sqlite.clone(), Some(Arc::clone(&connections))),
         address_limits: AddressLimits {
             signups_per_minute: args.signups_per_minute,
             auth_failures_per_minute: args.auth_failures_per_minute,
@@ -206,8 +206,24 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(witness_task) = witness_task {
         witness_task.abort();
     }
+    if let Some(sqlite) = sqlite {
+        checkpoint_to_file(&sqlite).await;
+    }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The last step of a stop on SQLite: every commit copied from the WAL
+/// into the database file, so the stopped service's data directory is one
+/// complete file an operator may copy or move on its own.
+async fn checkpoint_to_file(sqlite: &SqliteStore) {
+    match sqlite.checkpoint_to_file().await {
+        Ok(()) => tracing::info!("the database file holds every commit; its WAL is empty"),
+        Err(e) => tracing::warn!(
+            error = %e,
+            "the WAL was not copied into the database file; keep the -wal file with it"
+        ),
+    }
 }
 
 /// `--check-config`: what `serve` would check before opening anything, then

@@ -1,8 +1,6 @@
 //! What every handler shares.
 
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use fairseed_store::Store;
 
@@ -15,13 +13,6 @@ use crate::limits::DEFAULT_LEASE_TTL_MS;
 use crate::log::{LogKey, Receipt, Signer};
 use crate::metrics::Metrics;
 use crate::ratelimit::{AddressLimiter, AddressLimits, RateLimiter};
-
-/// Token hashes → player ids cached so a bet costs no extra read.
-/// A token never changes owner, but the operator can revoke one: the process
-/// that revokes forgets it at once, and every other process within
-/// [`TOKEN_CACHE_TTL`].
-const TOKEN_CACHE_MAX: usize = 200_000;
-const TOKEN_CACHE_TTL: Duration = Duration::from_secs(30);
 
 /// Shared state: the store and the service's settings. Cheap to clone.
 #[derive(Clone)]
@@ -36,7 +27,6 @@ struct Inner {
     limiter: RateLimiter,
     address_limits: AddressLimiter,
     signup: SignupMode,
-    tokens: RwLock<HashMap<String, (i64, Instant)>>,
     events: Hub,
     metrics: Metrics,
     fleet: Fleet,
@@ -112,7 +102,6 @@ impl AppState {
                 limiter: RateLimiter::new(rate_limit),
                 address_limits: AddressLimiter::new(options.address_limits),
                 signup: options.signup,
-                tokens: RwLock::new(HashMap::new()),
                 events: Hub::default(),
                 metrics: options.metrics,
                 fleet: options.fleet,
@@ -246,24 +235,12 @@ impl AppState {
         &self.inner.address_limits
     }
 
+    /// The player of a token seen lately (see [`crate::token_cache`]).
     pub(crate) fn cached_player(&self, token_hash: &str) -> Option<i64> {
-        let (id, at) = self.inner.tokens.read().ok()?.get(token_hash).copied()?;
-        (at.elapsed() < TOKEN_CACHE_TTL).then_some(id)
+        self.inner.events.players().get(token_hash)
     }
 
     pub(crate) fn cache_player(&self, token_hash: String, id: i64) {
-        if let Ok(mut tokens) = self.inner.tokens.write() {
-            if tokens.len() >= TOKEN_CACHE_MAX {
-                tokens.clear();
-            }
-            tokens.insert(token_hash, (id, Instant::now()));
-        }
-    }
-
-    /// Forgets a token this process cached (rotated or revoked).
-    pub(crate) fn uncache_player(&self, token_hash: &str) {
-        if let Ok(mut tokens) = self.inner.tokens.write() {
-            tokens.remove(token_hash);
-        }
+        self.inner.events.players().put(token_hash, id);
     }
 }

@@ -4,10 +4,13 @@
 use std::sync::Arc;
 
 use fairseed_store::{
-    AccountStore, BetDraw, BetRequest, Condition, NewSeedPair, SecretSeed, SeedCipher, Settled,
-    SqliteStore, SqliteTuning,
+    AccountStore, BetDraw, BetRequest, Condition, SeedCipher, Settled, SqliteStore, SqliteTuning,
 };
 use sha2::{Digest, Sha256};
+
+#[path = "common/pair.rs"]
+mod common_pair;
+use common_pair::pair;
 
 const THRESHOLD: u64 = 256 << 10;
 /// The threshold plus one group commit of every bet in flight (a bet and its
@@ -17,16 +20,6 @@ const BOUND: u64 = 4 << 20;
 const PLAYERS: usize = 16;
 const WAVES: usize = 60;
 const IN_FLIGHT: usize = 64;
-
-fn pair(n: usize) -> NewSeedPair {
-    let server_seed = SecretSeed::new(hex::encode(Sha256::digest(n.to_le_bytes())));
-    let commitment = hex::encode(Sha256::digest(server_seed.expose().as_bytes()));
-    NewSeedPair {
-        server_seed,
-        commitment,
-        client_seed: format!("client-{n}"),
-    }
-}
 
 fn bet(player_id: i64, key: String) -> BetRequest {
     BetRequest {

@@ -140,8 +140,8 @@ pub async fn rotate_token(
         .store()
         .set_operator_player_token(&external_id, Some(&hash))
         .await?;
-    state.uncache_player(&old);
-    // Streams opened with the old token end, here and in every process.
+    // The old token authenticates nothing more and its streams end, here
+    // and in every process.
     state.events().revoke_token(&old);
     state.cache_player(hash, player_id);
     Ok(Json(with_token(player_id, external_id, token)))
@@ -159,7 +159,6 @@ pub async fn revoke_token(
         .store()
         .set_operator_player_token(&external_id, None)
         .await?;
-    state.uncache_player(&old);
     state.events().revoke_token(&old);
     Ok(Json(OperatorPlayerView {
         player_id,

@@ -23,8 +23,11 @@ pub const MAX_SCAN: u64 = 4096;
 
 /// Pages read at once in this process; more wait their turn, so a crowd
 /// of history readers holds at most this many pages in memory and leaves
-/// the runtime's workers to everything else.
-pub const MAX_PAGES_AT_ONCE: usize = 4;
+/// the runtime's workers to everything else. Fewer than SQLite's four
+/// reader connections: pages read one after another through them, and
+/// with all four taken every other read (`/healthz`, a bet's lookups)
+/// would queue behind a page.
+pub const MAX_PAGES_AT_ONCE: usize = 2;
 
 /// The permits of [`MAX_PAGES_AT_ONCE`].
 static PAGES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_PAGES_AT_ONCE);

@@ -186,6 +186,32 @@ impl SqliteStore {
         self.wal.clone()
     }
 
+    /// Copies the whole WAL into the database file and empties it, once
+    /// every write queued before the call has committed.
+    ///
+    /// For a graceful stop: the process exits without closing its
+    /// connections, so SQLite's own last-close checkpoint never runs and the
+    /// newest commits would live only in the `-wal` file. After this the
+    /// database file alone holds every acknowledged write, which is what an
+    /// operator copying or moving it expects of a stopped service. Writes
+    /// that still arrive afterwards go to the WAL as before.
+    ///
+    /// # Errors
+    /// The writer has stopped, or a reader still inside a transaction kept
+    /// the checkpoint from finishing within the busy timeout.
+    pub async fn checkpoint_to_file(&self) -> StoreResult<()> {
+        // The writer runs jobs in order: once this one committed, so has
+        // every write queued before it.
+        self.writer.submit(|_| Ok(())).await?;
+        let Some(readers) = &self.readers else {
+            return Ok(());
+        };
+        let path = readers.path.clone();
+        tokio::task::spawn_blocking(move || truncate_wal(&path))
+            .await
+            .map_err(StoreError::other)?
+    }
+
     /// The `-wal` file's size on disk now, if there is one.
     pub fn wal_file_bytes(&self) -> Option<u64> {
         let readers = self.readers.as_ref()?;
@@ -227,6 +253,23 @@ impl SqliteStore {
         .await
         .map_err(StoreError::other)?
     }
+}
+
+/// `PRAGMA wal_checkpoint(TRUNCATE)` from a connection of its own (the
+/// writer's is always inside a batch's transaction).
+fn truncate_wal(path: &Path) -> StoreResult<()> {
+    let conn = Connection::open(path)?;
+    conn.execute_batch("PRAGMA busy_timeout = 5000;")?;
+    let (busy, wal_frames, copied): (i64, i64, i64) =
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+    if busy != 0 {
+        return Err(StoreError::Other(format!(
+            "the WAL checkpoint was blocked: {copied} of {wal_frames} frames copied"
+        )));
+    }
+    Ok(())
 }
 
 fn open_reader(path: &Path) -> StoreResult<Connection> {
