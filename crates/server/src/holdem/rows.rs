@@ -8,7 +8,9 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, sealed, service_log, LiveTable, Message, RoundNotice, TableView};
+use fairseed_holdem::live::{
+    self, sealed, service_log, LiveTable, Message, RoundNotice, TableView,
+};
 use fairseed_holdem::Event;
 use fairseed_play::Millis;
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
