@@ -92,7 +92,7 @@ promtool check rules packaging/prometheus/fairseed-alerts.yml
 export FAIRSEED="$PWD/target/debug/fairseed"
 [ -x "$FAIRSEED" ] || cargo build -q -p fairseed-cli --locked
 TIMEFORMAT="%R s"   # each script's wall time, for the whole run's budget
-for t in stop backup tls pg_tls browser_tls failover; do
+for t in stop backup pg_backup tls pg_tls browser_tls failover; do
   time scripts/ops/$t.sh
 done
 time PROFILE=dev scripts/ops/package.sh
