@@ -202,7 +202,7 @@ def main():
         else:
             token = http(addr, "POST", "/v1/players")["token"]
             table = http(addr, "POST", "/v1/holdem/tables", token,
-                         {"ais": [1], "seats": 2})["table_id"]
+                         {"ais": [1], "seats": 2, "scheme": "selfpoker_v2"})["table_id"]
             rate = play(addr, table, token, HANDS)
             saved.write_text(json.dumps({"token": token, "table": table, "rate": rate}))
         time.sleep(1)

@@ -198,7 +198,7 @@ def main():
     server = Server(data, addr)
     server.start()
     people = [http(addr, "POST", "/v1/players")["token"] for _ in range(TABLES)]
-    tables = [http(addr, "POST", "/v1/holdem/tables", t, {"ais": [1, 2], "seats": 3})["table_id"]
+    tables = [http(addr, "POST", "/v1/holdem/tables", t, {"ais": [1, 2], "seats": 3, "scheme": "selfpoker_v2"})["table_id"]
               for t in people]
     stop, leave = threading.Event(), threading.Event()
     counts = {"hands": {}, "reconnects": 0, "spectated": 0, "pages": 0}

@@ -172,7 +172,7 @@ fn a_restart_after_a_kill_gives_the_person_the_full_clock_back_and_the_audit_see
     );
     let player = call(&addr, "POST", "/v1/players", None, None);
     let token = player["token"].as_str().expect("a token").to_owned();
-    let body = json!({"ais": [2], "seats": 2, "action_ms": ACTION_MS});
+    let body = json!({"scheme": "selfpoker_v2", "ais": [2], "seats": 2, "action_ms": ACTION_MS});
     let created = call(
         &addr,
         "POST",

@@ -95,7 +95,7 @@ fn open_table(http: &mut Client, token: &str) -> String {
         "POST",
         "/v1/holdem/tables",
         token,
-        Some(&json!({"ais": [1], "seats": 2})),
+        Some(&json!({"scheme": "selfpoker_v2", "ais": [1], "seats": 2})),
     );
     created["table_id"].as_str().expect("table_id").to_owned()
 }
@@ -512,7 +512,7 @@ fn hands_are_paged_any_caller_reads_a_finished_hand_and_tables_are_capped() {
     let opener = new_player(&mut http);
     let a = open_table(&mut http, &opener);
     let _b = open_table(&mut http, &opener);
-    let body = json!({"ais": [1], "seats": 2}).to_string();
+    let body = json!({"scheme": "selfpoker_v2", "ais": [1], "seats": 2}).to_string();
     let third = http
         .send("POST", "/v1/holdem/tables", Some(&opener), &[], Some(&body))
         .expect("answer");

@@ -110,6 +110,10 @@ async fn an_open_is_idempotent_and_a_table_shows_no_secret() {
     let v = view.json();
     assert_eq!(v["you"], json!(null));
     assert_eq!(v["session"]["commit"], commit);
+    assert_eq!(
+        v["session"]["scheme"], "selfpoker_v3",
+        "a table opened without a scheme gives no seat the last word"
+    );
     assert_eq!(v["session"]["secret"], json!(null));
     assert_eq!(v["hand"], json!(null), "no hand without a person seated");
     assert_eq!(v["seats"][0], json!(null));

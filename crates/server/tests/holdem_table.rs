@@ -173,7 +173,10 @@ fn top_up_if_busted(ws: &mut Ws, m: &Value) {
     }
 }
 
-/// Plays check or call when the person is to act; returns the ids sent.
+/// Plays check or call when the person is to act. The message's id is the
+/// state's `seq`: a state can come again with the same `seq` (a process that
+/// starts serving the table pushes one), and the same id and body again is
+/// the same action, which the table applies once and acknowledges again.
 fn act_if_asked(ws: &mut Ws, m: &Value, n: &mut u32) {
     let t = &m["table"];
     if m["type"] != "state" || t["hand"]["legal"].is_null() {
@@ -185,7 +188,7 @@ fn act_if_asked(ws: &mut Ws, m: &Value, n: &mut u32) {
         "call"
     };
     *n += 1;
-    let id = format!("act-{n}");
+    let id = format!("act-{}", m["seq"]);
     ws.send(&json!({"type": "act", "id": id, "action": {"kind": kind}}));
 }
 
@@ -300,7 +303,7 @@ fn play(server: &Server) {
     let me = http.ok("GET", "/v1/me", &token, None)["player_id"]
         .as_i64()
         .expect("id");
-    let body = json!({"ais": [1, 3, 2, 1, 2], "action_ms": 30000});
+    let body = json!({"scheme": "selfpoker_v2", "ais": [1, 3, 2, 1, 2], "action_ms": 30000});
     let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
     let table = created["table_id"].as_str().expect("table_id").to_owned();
     assert_eq!(created["ws"], format!("/v1/holdem/tables/{table}/ws"));
@@ -532,7 +535,7 @@ fn refusals_name_their_code() {
     let addr = server.addr.as_str();
     let mut http = Client::new(addr);
     let token = new_player(&mut http);
-    let body = json!({"ais": [1], "seats": 2});
+    let body = json!({"scheme": "selfpoker_v2", "ais": [1], "seats": 2});
     let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
     let table = created["table_id"].as_str().expect("table_id");
 
@@ -625,7 +628,7 @@ fn a_table_survives_a_kill_mid_hand_and_plays_on() {
     let addr = server.addr.clone();
     let mut http = Client::new(&addr);
     let token = new_player(&mut http);
-    let body = json!({"ais": [2, 3], "seats": 3, "action_ms": 30000});
+    let body = json!({"scheme": "selfpoker_v2", "ais": [2, 3], "seats": 3, "action_ms": 30000});
     let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
     let table = created["table_id"].as_str().expect("table_id").to_owned();
     let session_commit = created["session_commit"]
@@ -697,7 +700,7 @@ fn a_table_nobody_plays_at_closes_and_reveals_its_secret() {
     let mut http = Client::new(addr);
     let token = new_player(&mut http);
     // A short clock: a hand the person is still dealt into plays out by timeouts.
-    let body = json!({"ais": [3], "seats": 2, "action_ms": 1000});
+    let body = json!({"scheme": "selfpoker_v2", "ais": [3], "seats": 2, "action_ms": 1000});
     let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
     let table = created["table_id"].as_str().expect("table_id");
     let session_commit = created["session_commit"].as_str().expect("commit");
@@ -750,7 +753,7 @@ fn a_takeover_pushes_the_full_clock_to_sockets_already_connected() {
     // Opened through A, which drives it; the person plays through B.
     let mut http = Client::new(&a.addr);
     let token = new_player(&mut http);
-    let body = json!({"ais": [2], "seats": 2, "action_ms": 20_000});
+    let body = json!({"scheme": "selfpoker_v2", "ais": [2], "seats": 2, "action_ms": 20_000});
     let created = http.ok("POST", "/v1/holdem/tables", &token, Some(&body));
     let table = created["table_id"].as_str().expect("table_id").to_owned();
     let hello = json!({"type": "hello", "token": token});

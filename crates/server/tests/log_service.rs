@@ -196,7 +196,7 @@ fn games(addr: &str, shown: &mut Shown) {
         "POST",
         "/v1/holdem/tables",
         &token,
-        Some(&json!({"ais": [1]})),
+        Some(&json!({"scheme": "selfpoker_v2", "ais": [1]})),
     );
     shown.take(&created);
     let path = format!(

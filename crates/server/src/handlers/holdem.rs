@@ -39,16 +39,16 @@ pub struct NewTable {
     big_blind: Option<u64>,
     starting_stack: Option<u64>,
     idle_close_ms: Option<i64>,
-    /// How hand seeds are made: `selfpoker_v2` (the default) or
-    /// `selfpoker_v3`, whose hands each start with a round of per-hand
-    /// values (docs/spec.md §20).
+    /// How hand seeds are made: `selfpoker_v3` (the default), whose hands
+    /// each start with a round of per-hand values so no seat has the last
+    /// word on the deck (docs/spec.md §20), or `selfpoker_v2` (§17).
     scheme: Option<Scheme>,
 }
 
 impl NewTable {
-    /// The scheme asked for: a derived one, `selfpoker_v2` unless said.
+    /// The scheme asked for: a derived one, `selfpoker_v3` unless said.
     fn scheme(&self) -> Result<Scheme, ApiError> {
-        match self.scheme.unwrap_or(Scheme::SelfpokerV2) {
+        match self.scheme.unwrap_or(Scheme::SelfpokerV3) {
             Scheme::Selfpoker => Err(ApiError::invalid(
                 "scheme",
                 "selfpoker, expected selfpoker_v2 or selfpoker_v3",
