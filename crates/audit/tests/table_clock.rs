@@ -319,3 +319,35 @@ proptest! {
         }
     }
 }
+
+/// The same log dealt under `selfpoker_v3` (docs/spec.md §20): its hands
+/// and its end are held to the policy alike.
+fn as_v3(log: Log) -> Log {
+    Log(log
+        .0
+        .into_iter()
+        .map(|mut e| {
+            if e.scheme == "selfpoker_v2" {
+                e.scheme = "selfpoker_v3".to_owned();
+            }
+            e
+        })
+        .collect())
+}
+
+#[test]
+fn a_selfpoker_v3_table_is_checked_alike() {
+    let findings = as_v3(honest().closed("table_idle", "5000", 65_000)).audit();
+    assert!(findings.is_empty(), "{:#?}", findings.first);
+    let short = Log::opened()
+        .served(1_000)
+        .dealt()
+        .timeout(1_000, 2_200)
+        .hand_ended()
+        .closed("table_empty", "-", 3_000);
+    let message = only(&as_v3(short).audit(), FindingKind::EarlyTimeout);
+    assert!(
+        message.contains("after 1200 ms of served time"),
+        "{message}"
+    );
+}

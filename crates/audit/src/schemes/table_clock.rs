@@ -65,13 +65,15 @@ impl TableClock {
                 self.policy(session, entry)
             }
             ("holdem_table", Kind::Outcome, [session]) => self.outcome(ctx, leaf, session, entry),
-            ("selfpoker_v2", Kind::Commitment | Kind::Reveal, [table, hand])
+            ("selfpoker_v2" | "selfpoker_v3", Kind::Commitment | Kind::Reveal, [table, hand])
                 if !table.starts_with(SESSION) =>
             {
                 self.hand(table, hand, entry.kind);
                 Ok(())
             }
-            ("selfpoker_v2", Kind::Reveal, [session]) if entry.values.len() == 2 => {
+            ("selfpoker_v2" | "selfpoker_v3", Kind::Reveal, [session])
+                if entry.values.len() == 2 =>
+            {
                 self.session_end(ctx, leaf, session, &entry.values[1]);
                 Ok(())
             }

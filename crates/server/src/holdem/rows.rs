@@ -184,6 +184,25 @@ const POLICY: &str = "policy";
 /// per-hand value (docs/spec.md §20.6).
 pub const WITHHELD: &str = "withheld";
 
+/// The entry that commits to `live`'s seed session as it opens, under the
+/// table's scheme: a commitment named `[session]`, its value
+/// `sha256(session_secret)` (docs/spec.md §17.1); the session's end is its
+/// reveal ([`log_entries`]).
+pub fn session_entry(live: &LiveTable) -> Result<LogEntry, ApiError> {
+    let commit = live
+        .session
+        .commit
+        .clone()
+        .ok_or_else(|| ApiError::internal("a live table's session has no commitment"))?;
+    Ok(LogEntry {
+        kind: EntryKind::Commitment,
+        time_ms: 0,
+        scheme: live.session.scheme.as_str().to_owned(),
+        ids: vec![round_id(&live.table_id)],
+        values: vec![commit],
+    })
+}
+
 /// The entry that commits to `live`'s policy as it opens, before any hand:
 /// a commitment named `[session, "policy"]`, its value the policy as JSON;
 /// the session's end logs the same value as its reveal ([`log_entries`]).

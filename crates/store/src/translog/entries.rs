@@ -75,9 +75,9 @@ fn round_scheme(kind: &str) -> Option<&'static str> {
         "chess" => Some("chess_colour_v1"),
         "poker" => Some("poker_hmac_v1"),
         "selfpoker" => Some("selfpoker"),
-        // A live hold'em table's round is its seed session: its commitment
-        // is the session secret's (docs/spec.md §17.1).
-        "holdem_table" => Some("selfpoker_v2"),
+        // A live hold'em table's round is its seed session, which logs its
+        // commitment and its end itself, under the table's own scheme
+        // (`selfpoker_v2` or `selfpoker_v3`, docs/spec.md §17.1, §20).
         _ => None,
     }
 }
@@ -96,9 +96,6 @@ pub(crate) fn round_commitment(round: &NewRound) -> Option<LogEntry> {
 /// A round's revealed secret. A hold'em table logs its session's end
 /// itself, with the reason beside the secret (docs/spec.md §17.4).
 pub(crate) fn round_reveal(row: &RoundRow, secret: &str) -> Option<LogEntry> {
-    if row.kind == "holdem_table" {
-        return None;
-    }
     let scheme = round_scheme(&row.kind)?;
     Some(entry(
         EntryKind::Reveal,
