@@ -106,6 +106,13 @@ export function holdemSentence(wasm, record, check) {
       if ((m = /seat (\d+) is an AI that names no engine/.exec(detail))) return { ok, text: t('holdem.ai_unnamed', { n, seat: seatText(record, Number(m[1])) }) };
       if ((m = /seat (\d+) \(AI level/.exec(detail))) return { ok, text: t('holdem.ai_bad', { n, seat: seatText(record, Number(m[1])) }) };
       return { ok, text: t('holdem.ai_bad_any', { n }) };
+    case 'reveals':
+      return { ok, text: t(ok ? 'holdem.reveals_ok' : 'holdem.reveals_bad', { n }) };
+    case 'withheld': {
+      if (!ok) return { ok, text: t('holdem.withheld_bad', { n }) };
+      const seats = ((record && record.deal && record.deal.withheld) || []).map((seat) => seatText(record, seat));
+      return { ok, text: seats.length ? t('holdem.withheld_some', { n, seats: seats.join(', ') }) : t('holdem.withheld_none', { n }) };
+    }
     default:
       return null;
   }
