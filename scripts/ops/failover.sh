@@ -89,10 +89,6 @@ start() { # start LOG URL
 start serve1.log "postgres://postgres@127.0.0.1:$PP/fairseed"
 tok=$(curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 bettor() { python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" "$1"; }
-wait_bets() { # wait_bets N: until N bets in all were acknowledged
-  for _ in $(seq 1 300); do [ "$(wc -l <"$work/acked")" -ge "$1" ] && return 0; sleep 0.1; done
-  fail "fewer than $1 bets acknowledged"
-}
 : >"$work/acked"
 bettor a &
 bet_pid=$!

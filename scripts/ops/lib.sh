@@ -28,3 +28,9 @@ fail() {
 ok() { echo "ok - $*"; }
 # A loopback port for a test server.
 port() { python3 -c 'import random; print(random.randint(20000, 60000))'; }
+# Until N bets in all were acknowledged by scripts/ops/bettor.py, which
+# appends each acknowledged bet's id to $work/acked.
+wait_bets() { # wait_bets N: until N bets in all were acknowledged
+  for _ in $(seq 1 300); do [ "$(wc -l <"$work/acked")" -ge "$1" ] && return 0; sleep 0.1; done
+  fail "fewer than $1 bets acknowledged"
+}

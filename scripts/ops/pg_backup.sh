@@ -51,10 +51,6 @@ tok=$(curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(j
 python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" b &
 bettor=$!
 pids+=($bettor)
-wait_bets() { # wait_bets N: until N bets in all were acknowledged
-  for _ in $(seq 1 300); do [ "$(wc -l <"$work/acked")" -ge "$1" ] && return 0; sleep 0.1; done
-  fail "fewer than $1 bets acknowledged"
-}
 wait_bets 20
 cp "$work/acked" "$work/acked-before-dump"
 pg_dump -Fc -f "$work/fairseed.dump" "$live_db" || fail "pg_dump under load"
