@@ -151,24 +151,105 @@ async fn schema_connection(url: &str, schema: &str) -> sqlx::PgConnection {
     conn
 }
 
+/// The entries already logged in the old database, in leaf order: two
+/// sequencing steps took leaves 0–2 and 3–4.
+const LOGGED: [&[u8]; 5] = [b"first", b"second", b"third", b"fourth", b"fifth"];
+
 /// The entry queued in the old database, waiting for its leaf.
 const OLD_ENTRY: &[u8] = b"an entry queued before the upgrade";
 
+/// The first leaf of each old sequencing step, and the tree size after the last.
+const OLD_STEPS: [u64; 3] = [0, 3, 5];
+
+/// The log of the old database as an outside implementation computes it.
+fn old_log() -> fairseed_tlog::MemoryLog {
+    let mut log = fairseed_tlog::MemoryLog::new();
+    for entry in LOGGED {
+        log.append(entry);
+    }
+    log
+}
+
+/// The stored hashes (leaves' and nodes') between two leaves, and the
+/// nodes' alone.
+fn step_hashes(log: &fairseed_tlog::MemoryLog, from: u64, to: u64) -> (String, String) {
+    let (a, b) = (
+        fairseed_tlog::leaf_stored_index(from),
+        fairseed_tlog::leaf_stored_index(to),
+    );
+    let all = (a..b).map(|i| hex::encode(log.stored_hashes()[i as usize].0));
+    let nodes = (a..b)
+        .filter(|&i| fairseed_tlog::stored_leaf(i).is_none())
+        .map(|i| hex::encode(log.stored_hashes()[i as usize].0));
+    (all.collect(), nodes.collect())
+}
+
 /// Rows the previous migrations' schema holds, for either backend (ids in
 /// insertion order): two players, a record each reads and one only the
-/// operator reads, and `OLD_ENTRY` queued. `hash` is its leaf hash, hex.
-fn old_rows(dialect: Dialect, hash: &str) -> String {
-    let entry = hex::encode(OLD_ENTRY);
-    format!(
+/// operator reads; in the log's previous layout, `LOGGED` sequenced in two
+/// steps and `OLD_ENTRY` queued after them.
+fn old_rows(dialect: Dialect) -> String {
+    let log = old_log();
+    let queue = match dialect {
+        Dialect::Sqlite => "log_queue",
+        Dialect::Postgres => "log_entries",
+    };
+    let mut sql = String::from(
         "INSERT INTO players (token_hash, balance, created_at) VALUES ('h1', 10, 0), ('h2', 10, 0);
          INSERT INTO records (scheme, body, created_at) VALUES
-             ('dice_v1', '{{\"n\":1}}', 0), ('selfpoker', '{{\"n\":2}}', 0), ('dice_v1', '{{\"n\":3}}', 0);
-         INSERT INTO record_readers (record_id, player_id) VALUES (1, 1), (3, 2);
-         INSERT INTO log_entries (entry, leaf_hash, created_at, bets_before)
-             VALUES ({}, {}, 0, 0);",
-        hex_literal(&entry, dialect),
-        hex_literal(hash, dialect),
-    )
+             ('dice_v1', '{\"n\":1}', 0), ('selfpoker', '{\"n\":2}', 0), ('dice_v1', '{\"n\":3}', 0);
+         INSERT INTO record_readers (record_id, player_id) VALUES (1, 1), (3, 2);\n"
+    );
+    for entry in LOGGED.iter().chain([&OLD_ENTRY]) {
+        sql += &format!(
+            "INSERT INTO {queue} (entry, leaf_hash, created_at, bets_before) VALUES ({}, {}, 0, 0);\n",
+            hex_literal(&hex::encode(entry), dialect),
+            hex_literal(&hex::encode(fairseed_tlog::leaf_hash(entry).0), dialect),
+        );
+    }
+    for step in OLD_STEPS.windows(2) {
+        let (from, to) = (step[0], step[1]);
+        let (all, nodes) = step_hashes(&log, from, to);
+        sql += &format!(
+            "INSERT INTO log_checkpoints (size, note, created_at) VALUES ({to}, '{}', 0);\n",
+            checkpoint_note(to, log.root(to).expect("root"))
+        );
+        sql += &match dialect {
+            Dialect::Sqlite => {
+                let mut rows = format!(
+                    "INSERT INTO log_hash_runs (first_leaf, hashes) VALUES ({from}, {});\n",
+                    hex_literal(&nodes, dialect)
+                );
+                for leaf in from..to {
+                    rows += &format!(
+                        "INSERT INTO log_leaves (leaf_index, entry_id, leaf_hash) VALUES ({leaf}, {}, {});\n",
+                        leaf + 1,
+                        hex_literal(&hex::encode(fairseed_tlog::leaf_hash(LOGGED[leaf as usize]).0), dialect),
+                    );
+                }
+                rows
+            }
+            Dialect::Postgres => {
+                let ids: Vec<String> = (from + 1..=to).map(|id| id.to_string()).collect();
+                format!(
+                    "INSERT INTO log_leaf_runs (first_leaf, sources) VALUES ({from}, ARRAY[{}]::bigint[]);
+                     INSERT INTO log_hash_runs (first_index, hashes) VALUES ({}, {});\n",
+                    ids.join(", "),
+                    fairseed_tlog::leaf_stored_index(from),
+                    hex_literal(&all, dialect)
+                )
+            }
+        };
+    }
+    let size = OLD_STEPS[2];
+    sql += &match dialect {
+        Dialect::Sqlite => format!("UPDATE log_sequenced SET entry_id = {size};"),
+        Dialect::Postgres => format!(
+            "UPDATE log_waiting_floors SET floor = {size}, floor_leaf = {size} WHERE source = 'queue';
+             UPDATE log_waiting_floors SET floor_leaf = {size} WHERE source = 'bets';"
+        ),
+    };
+    sql
 }
 
 /// The SQL dialect of a backend.
@@ -186,13 +267,19 @@ fn hex_literal(hex: &str, dialect: Dialect) -> String {
     }
 }
 
-fn signer() -> SignFn {
-    Box::new(|size, root| Ok(format!("test checkpoint {size} {}\n", hex::encode(root))))
+/// The checkpoint note [`signer`] signs.
+fn checkpoint_note(size: u64, root: fairseed_tlog::Hash) -> String {
+    format!("test checkpoint {size} {}\n", hex::encode(root.0))
 }
 
-/// Opened over the previous schema: its rows read as before, a new player
-/// is created beside the old ones, and the waiting entry is found, then
-/// sequenced as leaf 0.
+fn signer() -> SignFn {
+    Box::new(|size, root| Ok(checkpoint_note(size, fairseed_tlog::Hash(root))))
+}
+
+/// Opened over the previous schema: its rows read as before; the logged
+/// entries keep their leaves, the waiting entry is found, then sequenced as
+/// leaf 5, and the tree is the one an outside implementation builds from
+/// the six entries; a new player is created beside the old ones.
 async fn old_rows_kept(store: &dyn Store) {
     let page = Page {
         before: None,
@@ -223,16 +310,14 @@ async fn old_rows_kept(store: &dyn Store) {
         vec![(3, vec![2]), (2, vec![]), (1, vec![1])]
     );
     assert_eq!(store.player_by_token("h2").await.expect("h2").id, 2);
-    let pair = NewSeedPair {
-        server_seed: SecretSeed::new(hex::encode([9; 32])),
-        commitment: hex::encode([8; 32]),
-        client_seed: "new".into(),
-    };
-    let (player, _) = store
-        .create_player("h3", 5, pair)
-        .await
-        .expect("new player");
-    assert_eq!(player.id, 3);
+    for (leaf, entry) in LOGGED.iter().enumerate() {
+        let found = store
+            .log_entry(fairseed_tlog::leaf_hash(entry).0)
+            .await
+            .expect("read")
+            .expect("logged");
+        assert_eq!(found.leaf_index, Some(leaf as u64), "{leaf}");
+    }
     let hash = fairseed_tlog::leaf_hash(OLD_ENTRY).0;
     let waiting = store.log_entry(hash).await.expect("read").expect("queued");
     assert_eq!(
@@ -244,11 +329,40 @@ async fn old_rows_kept(store: &dyn Store) {
         .await
         .expect("step")
         .expect("grew");
-    assert!(step.appended >= 1, "{}", step.appended);
+    assert_eq!(step.appended, 1);
+    let mut log = old_log();
+    log.append(OLD_ENTRY);
+    let root = log.root(6).expect("root");
+    assert_eq!(step.checkpoint.note, checkpoint_note(6, root));
     let leaves = store.log_leaves(0, 100).await.expect("leaves");
-    assert_eq!(leaves.first().map(Vec::as_slice), Some(OLD_ENTRY));
+    let want: Vec<&[u8]> = LOGGED.iter().copied().chain([OLD_ENTRY]).collect();
+    assert_eq!(leaves.iter().map(Vec::as_slice).collect::<Vec<_>>(), want);
     let found = store.log_entry(hash).await.expect("read").expect("leaf");
-    assert_eq!(found.leaf_index, Some(0));
+    assert_eq!(found.leaf_index, Some(5));
+    let pair = NewSeedPair {
+        server_seed: SecretSeed::new(hex::encode([9; 32])),
+        commitment: hex::encode([8; 32]),
+        client_seed: "new".into(),
+    };
+    let (player, _) = store
+        .create_player("h3", 5, pair)
+        .await
+        .expect("new player");
+    assert_eq!(player.id, 3);
+}
+
+/// A SQLite database at `path` made by the baseline alone, with [`old_rows`].
+fn old_sqlite_database(path: &std::path::Path) {
+    let conn = rusqlite::Connection::open(path).expect("open");
+    conn.execute_batch(include_str!("../migrations/sqlite/0001_baseline.sql"))
+        .expect("baseline");
+    conn.execute_batch(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
+         INSERT INTO schema_migrations (version) VALUES (1);",
+    )
+    .expect("versions");
+    conn.execute_batch(&old_rows(Dialect::Sqlite))
+        .expect("old rows");
 }
 
 /// The pattern of every later migration: a database made by the migrations
@@ -257,21 +371,40 @@ async fn old_rows_kept(store: &dyn Store) {
 async fn sqlite_a_database_made_by_the_baseline_opens() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("old.sqlite");
-    let hash = hex::encode(fairseed_tlog::leaf_hash(OLD_ENTRY).0);
-    {
-        let conn = rusqlite::Connection::open(&path).expect("open");
-        conn.execute_batch(include_str!("../migrations/sqlite/0001_baseline.sql"))
-            .expect("baseline");
-        conn.execute_batch(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
-             INSERT INTO schema_migrations (version) VALUES (1);",
-        )
-        .expect("versions");
-        conn.execute_batch(&old_rows(Dialect::Sqlite, &hash))
-            .expect("old rows");
-    }
+    old_sqlite_database(&path);
     let store = SqliteStore::open(&path, SeedCipher::random().expect("key")).expect("migrate");
     old_rows_kept(&store).await;
+}
+
+/// A log whose stored node hashes are not the ones its leaves make is not
+/// carried into the new layout: the upgrade refuses, and the database is as
+/// it was.
+#[tokio::test]
+async fn sqlite_an_upgrade_refuses_a_log_whose_nodes_do_not_match_its_leaves() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("old.sqlite");
+    old_sqlite_database(&path);
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        conn.execute_batch(
+            "UPDATE log_hash_runs SET hashes = zeroblob(length(hashes)) WHERE first_leaf = 3",
+        )
+        .expect("tamper");
+    }
+    let Err(err) = SqliteStore::open(&path, SeedCipher::random().expect("key")) else {
+        panic!("a log whose nodes do not match its leaves was upgraded");
+    };
+    assert!(err.to_string().contains("node hashes"), "{err}");
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let versions: i64 = conn
+        .query_row("SELECT max(version) FROM schema_migrations", [], |r| {
+            r.get(0)
+        })
+        .expect("versions");
+    let queue: i64 = conn
+        .query_row("SELECT count(*) FROM log_queue", [], |r| r.get(0))
+        .expect("the old queue is still there");
+    assert_eq!((versions, queue), (1, 6));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -280,7 +413,6 @@ async fn postgres_a_database_made_by_the_baseline_opens() {
         return;
     };
     let schema = common::fresh_schema_name();
-    let hash = hex::encode(fairseed_tlog::leaf_hash(OLD_ENTRY).0);
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
         .await
         .expect("connect");
@@ -291,7 +423,7 @@ async fn postgres_a_database_made_by_the_baseline_opens() {
          INSERT INTO schema_migrations (version) VALUES (1);
          {}",
         include_str!("../migrations/postgres/0001_baseline.sql"),
-        old_rows(Dialect::Postgres, &hash),
+        old_rows(Dialect::Postgres),
     );
     sqlx::raw_sql(&old)
         .execute(&mut conn)

@@ -150,11 +150,7 @@ CREATE TABLE chip_grants (
     UNIQUE (player_id, grant_key)
 );
 
--- The transparency log (docs/spec.md §16), the same tables on SQLite and
--- PostgreSQL, their statements side by side in
--- `crates/store/src/translog/sql.rs`. Nothing a bet writes for the log
--- lands at a random place of an index (a leaf hash is random: such an index
--- costs a page write per entry).
+-- The transparency log (docs/spec.md §16).
 --
 -- Entries other than bets' outcomes are queued here in the transaction
 -- that shows their commitment or reveal. `bets_before` is the last bet id
@@ -162,8 +158,7 @@ CREATE TABLE chip_grants (
 -- before the entry, a later one after (docs/service.md, "Order").
 -- `subject` names the idempotent call that queued it (`<scope>\n<key>`,
 -- never served), `name` the commitment or reveal it is (docs/spec.md
--- §16.5).
--- As for bets, the entry's transaction has its id before the entry
+-- §16.5). As for bets, the entry's transaction has its id before the entry
 -- takes one (see `log_waiting_floors`).
 CREATE SEQUENCE log_entries_id_seq;
 CREATE TABLE log_entries (
@@ -181,39 +176,38 @@ ALTER SEQUENCE log_entries_id_seq OWNED BY log_entries.id;
 CREATE INDEX log_entries_subject ON log_entries (subject) WHERE subject IS NOT NULL;
 CREATE INDEX log_entries_name ON log_entries (name) WHERE name IS NOT NULL;
 
--- The leaves, appended by the sequencer: each a queued entry (`entry_id`)
--- or a logged bet (`bet_id`), whose entry is rebuilt from its row. A leaf's
--- hash is kept with the nodes' in `log_hash_runs`.
-CREATE TABLE log_leaves (
-    leaf_index  BIGINT PRIMARY KEY,
-    entry_id    BIGINT,
-    bet_id      BIGINT,
-    CHECK ((entry_id IS NULL) <> (bet_id IS NULL))
+-- A sequencing step's leaves in one row, in leaf order from `first_leaf`:
+-- each leaf's source, a queued entry's id or a logged bet's id negated.
+-- Stored uncompressed: compressing a step's 800 ids took 0.38 ms a write
+-- against 0.08 ms without, to save 5.5 kB of a step's 8.5 kB.
+CREATE TABLE log_leaf_runs (
+    first_leaf  BIGINT PRIMARY KEY,
+    sources     BIGINT[] NOT NULL
 );
+ALTER TABLE log_leaf_runs ALTER COLUMN sources SET STORAGE EXTERNAL;
 
 -- Every hash a step adds to the tree, its leaves' and the nodes above
 -- them, in one row: Go's stored hashes are appended in order of their
 -- `stored_hash_index`, so a step's are one run of indexes from
--- `first_index` on, 32 bytes each, one read as a slice of them.
--- The hashes are random, so they are stored uncompressed.
+-- `first_index` on, 32 bytes each. The hashes are random, so they are
+-- stored uncompressed, and one hash is read as a slice of them.
 CREATE TABLE log_hash_runs (
     first_index  BIGINT PRIMARY KEY,
     hashes       BYTEA NOT NULL
 );
 ALTER TABLE log_hash_runs ALTER COLUMN hashes SET STORAGE EXTERNAL;
 
--- The waiting entries of each source (the queue, the logged bets) are
--- found above its floor: every entry at or below it has a leaf, or was
--- never committed. An entry above the floor waits unless a leaf from
--- `floor_leaf` on holds it.
--- Ids are given out of commit order (a bet may commit after a later one),
--- so a floor is raised in two steps (docs/service.md, "What a bet
--- writes"): a candidate, the highest id given so far, is kept with the
--- first transaction id not yet given; once every transaction before that
--- one has ended and no entry up to the candidate waits, the candidate is
--- the floor. Ids above a candidate are given after the step that took it
--- read it, so only the leaves of later steps, from `candidate_leaf` (the
--- tree size that step reached), hold them.
+-- The waiting entries of each source are found above a floor: every entry
+-- at or below it is in a run, or was never committed. Ids are given out of
+-- commit order (a bet may commit after a later one), so the floor is
+-- raised in two steps (docs/service.md, "What a bet writes"): a candidate,
+-- the highest id given so far, is kept with the first transaction id not
+-- yet given; once every transaction before that one has ended and no entry
+-- up to the candidate waits, the candidate is the floor. An entry above
+-- its source's floor waits unless a run from `floor_leaf` on holds it: ids
+-- above a candidate are given after the step that took it read it, so only
+-- the runs of later steps, from `candidate_leaf` (the tree size that step
+-- reached), hold them.
 CREATE TABLE log_waiting_floors (
     source          TEXT PRIMARY KEY CHECK (source IN ('queue', 'bets')),
     floor           BIGINT NOT NULL,
@@ -229,10 +223,9 @@ INSERT INTO log_waiting_floors (source, floor, floor_leaf) VALUES ('queue', 0, 0
 -- row of bucket b holding, sorted, every leaf of the chunk whose hash
 -- begins with byte b, each as its 32-byte hash and its 2-byte big-endian
 -- offset in the chunk. A lookup reads one bucket per chunk, then the
--- incomplete chunk's hashes and the waiting entries.
--- A bucket holds 64 leaves (2 kB) on average: kept in the row, where the
--- default would try to compress random hashes and move most rows out of
--- line.
+-- incomplete chunk's leaves and the waiting entries. A bucket holds 64
+-- leaves (2 kB) on average: kept in the row, where the default would try
+-- to compress random hashes and move most rows out of line.
 CREATE TABLE log_hash_buckets (
     chunk    BIGINT NOT NULL,
     bucket   SMALLINT NOT NULL CHECK (bucket BETWEEN 0 AND 255),

@@ -133,72 +133,64 @@ CREATE TABLE chip_grants (
     UNIQUE (player_id, grant_key)
 );
 
--- The transparency log (docs/spec.md §16), the same tables on SQLite and
--- PostgreSQL, their statements side by side in
--- `crates/store/src/translog/sql.rs`. Nothing a bet writes for the log
--- lands at a random place of an index (a leaf hash is random: such an index
--- costs a page write per entry).
+-- The transparency log (docs/spec.md §16). The log keeps no index that an
+-- entry would update at a random place (a leaf hash is random: such an
+-- index costs a page write per entry).
 --
 -- Entries other than bets' outcomes are queued here in the transaction
--- that shows their commitment or reveal. `bets_before` is the last bet id
--- given when the entry was queued: a bet with an id at most this comes
--- before the entry, a later one after (docs/service.md, "Order").
--- `subject` names the idempotent call that queued it (`<scope>\n<key>`,
--- never served), `name` the commitment or reveal it is (docs/spec.md
--- §16.5).
--- An id is the rowid (no AUTOINCREMENT, which would write
--- `sqlite_sequence` with every insert).
-CREATE TABLE log_entries (
+-- that shows their commitment or reveal. An id is the rowid (no
+-- AUTOINCREMENT, which would write `sqlite_sequence` with every insert).
+-- The queue and the bets make one order, the order the single writer
+-- committed them in: a queued entry comes after every bet whose id is at
+-- most its `bets_before` and before every later one. `subject` names the
+-- idempotent call that queued it (`<scope>\n<key>`, never served), `name`
+-- the commitment or reveal it is (docs/spec.md §16.5).
+CREATE TABLE log_queue (
     id          INTEGER PRIMARY KEY,
     entry       BLOB NOT NULL,
     leaf_hash   BLOB NOT NULL,
-    created_at  INTEGER NOT NULL,
     subject     TEXT,
+    created_at  INTEGER NOT NULL,
     name        TEXT,
     bets_before INTEGER NOT NULL
 );
-CREATE INDEX log_entries_subject ON log_entries (subject) WHERE subject IS NOT NULL;
-CREATE INDEX log_entries_name ON log_entries (name) WHERE name IS NOT NULL;
+CREATE INDEX log_queue_subject ON log_queue (subject) WHERE subject IS NOT NULL;
+CREATE INDEX log_queue_name ON log_queue (name) WHERE name IS NOT NULL;
 
--- The leaves, appended by the sequencer: each a queued entry (`entry_id`)
--- or a logged bet (`bet_id`), whose entry is rebuilt from its row. A leaf's
--- hash is kept with the nodes' in `log_hash_runs`.
+-- The leaves, appended by the sequencer: each is a queued entry
+-- (`entry_id`) or a logged bet (`bet_id`).
 CREATE TABLE log_leaves (
     leaf_index  INTEGER PRIMARY KEY,
     entry_id    INTEGER,
     bet_id      INTEGER,
+    leaf_hash   BLOB NOT NULL,
     CHECK ((entry_id IS NULL) <> (bet_id IS NULL))
 );
 
--- Every hash a step adds to the tree, its leaves' and the nodes above
--- them, in one row: Go's stored hashes are appended in order of their
--- `stored_hash_index`, so a step's are one run of indexes from
--- `first_index` on, 32 bytes each, one read as a slice of them.
-CREATE TABLE log_hash_runs (
-    first_index  INTEGER PRIMARY KEY,
-    hashes       BLOB NOT NULL
+-- How far the sequencer has taken each source: the last queued entry and
+-- the last bet given a leaf (0 before the first). One row.
+CREATE TABLE log_sequenced (
+    single   INTEGER PRIMARY KEY CHECK (single = 1),
+    entry_id INTEGER NOT NULL,
+    bet_id   INTEGER NOT NULL
 );
+INSERT INTO log_sequenced (single, entry_id, bet_id) VALUES (1, 0, 0);
 
--- The waiting entries of each source (the queue, the logged bets) are
--- found above its floor: every entry at or below it has a leaf, or was
--- never committed. An entry above the floor waits unless a leaf from
--- `floor_leaf` on holds it.
--- One writer commits in turn, so ids follow commit order and a step raises
--- each floor to the last id it took, `floor_leaf` to the tree size it
--- reached.
-CREATE TABLE log_waiting_floors (
-    source      TEXT PRIMARY KEY CHECK (source IN ('queue', 'bets')),
-    floor       INTEGER NOT NULL,
-    floor_leaf  INTEGER NOT NULL
+-- The node hashes (above the leaves) of one sequencing step, in one row:
+-- the nodes its leaves complete, in stored-hash order (Go's
+-- `stored_hash_index`), 32 bytes each, from the first node completed by
+-- leaf `first_leaf` on (`fairseed_tlog::node_position`).
+CREATE TABLE log_hash_runs (
+    first_leaf  INTEGER PRIMARY KEY,
+    hashes      BLOB NOT NULL
 );
-INSERT INTO log_waiting_floors (source, floor, floor_leaf) VALUES ('queue', 0, 0), ('bets', 0, 0);
 
 -- `/log/receipts/{hash}` finds a leaf by its hash through chunks of 16,384
 -- leaves: once a chunk is complete its leaves are written in 256 rows, the
 -- row of bucket b holding, sorted, every leaf of the chunk whose hash
 -- begins with byte b, each as its 32-byte hash and its 2-byte big-endian
 -- offset in the chunk. A lookup reads one bucket per chunk, then the
--- incomplete chunk's hashes and the waiting entries.
+-- incomplete chunk's leaves and the queue.
 CREATE TABLE log_hash_buckets (
     chunk   INTEGER NOT NULL,
     bucket  INTEGER NOT NULL CHECK (bucket BETWEEN 0 AND 255),

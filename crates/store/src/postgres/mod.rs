@@ -25,10 +25,16 @@ use crate::seal::SeedCipher;
 use crate::translog::bet_leaves::BetLeaves;
 use tx::PgTx;
 
-const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    include_str!("../../migrations/postgres/0001_baseline.sql"),
-)];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        include_str!("../../migrations/postgres/0001_baseline.sql"),
+    ),
+    (
+        2,
+        include_str!("../../migrations/postgres/0002_one_log_layout.sql"),
+    ),
+];
 
 /// An arbitrary constant naming the advisory lock that serializes migrations
 /// of processes starting together.
@@ -186,7 +192,10 @@ async fn migrate(pool: &PgPool, cipher: &SeedCipher) -> StoreResult<()> {
         .fetch_one(&mut *tx)
         .await?;
         if !done {
-            sqlx::raw_sql(sql).execute(&mut *tx).await?;
+            sqlx::raw_sql(sql)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| StoreError::other(format!("migration {version}: {e}")))?;
             sqlx::query("INSERT INTO schema_migrations (version) VALUES ($1)")
                 .bind(version)
                 .execute(&mut *tx)

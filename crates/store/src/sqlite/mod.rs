@@ -16,6 +16,7 @@ mod checkpoint;
 mod files;
 mod log_tx;
 mod tx;
+mod upgrade;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -34,8 +35,26 @@ use checkpoint::{Handoff, WalBound};
 use tx::SqliteTx;
 use writer::Writer;
 
-const MIGRATIONS: &[(i64, &str)] =
-    &[(1, include_str!("../../migrations/sqlite/0001_baseline.sql"))];
+/// A numbered migration: its SQL, then the step SQL cannot take alone (in
+/// the same transaction).
+type Migration = (
+    i64,
+    &'static str,
+    Option<fn(&Connection) -> StoreResult<()>>,
+);
+
+const MIGRATIONS: &[Migration] = &[
+    (
+        1,
+        include_str!("../../migrations/sqlite/0001_baseline.sql"),
+        None,
+    ),
+    (
+        2,
+        include_str!("../../migrations/sqlite/0002_one_log_layout.sql"),
+        Some(upgrade::one_log_layout),
+    ),
+];
 
 /// Read connections kept open.
 const READERS: usize = 4;
@@ -285,16 +304,30 @@ fn migrate(conn: &Connection, cipher: &SeedCipher) -> StoreResult<()> {
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
     )?;
-    for (version, sql) in MIGRATIONS {
+    for (version, sql, then) in MIGRATIONS {
         let done: bool = conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?1)",
             [version],
             |r| r.get(0),
         )?;
         if !done {
-            conn.execute_batch(&format!(
-                "BEGIN IMMEDIATE; {sql}; INSERT INTO schema_migrations (version) VALUES ({version}); COMMIT;"
-            ))?;
+            let tx = rusqlite::Transaction::new_unchecked(
+                conn,
+                rusqlite::TransactionBehavior::Immediate,
+            )?;
+            let step = || -> StoreResult<()> {
+                tx.execute_batch(sql)?;
+                if let Some(then) = then {
+                    then(&tx)?;
+                }
+                Ok(())
+            };
+            step().map_err(|e| StoreError::other(format!("migration {version}: {e}")))?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version) VALUES (?1)",
+                [version],
+            )?;
+            tx.commit()?;
         }
     }
     check_fingerprint(conn, cipher)

@@ -1,5 +1,5 @@
 //! Every statement of the log, SQLite's beside PostgreSQL's: one table
-//! layout (`migrations/*/0001_baseline.sql`), so the two differ only in
+//! layout (`migrations/*/`, since `0002_one_log_layout.sql`), so the two differ only in
 //! dialect — placeholders (`?1` and `$1`), a list sent as JSON or as an
 //! array, the last bet id read from the table or from its sequence — and
 //! in how a step raises the floors ([`RAISE_FLOORS`]; PostgreSQL's
