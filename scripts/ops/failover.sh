@@ -11,30 +11,22 @@
 #
 #   scripts/ops/failover.sh        (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-if [ -z "${FAIRSEED:-}" ]; then
-  cargo build -q -p fairseed-cli
-  FAIRSEED=$PWD/target/debug/fairseed
-fi
+name=failover.sh
+source "$(dirname "$0")/lib.sh"
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 [ -x "$bin/initdb" ] || { echo "failover.sh: no PostgreSQL server binaries under /usr/lib/postgresql" >&2; exit 2; }
 as_pg=()
 if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); fi
-work=$(mktemp -d)
 chmod 0777 "$work"
-pids=()
-cleanup() {
+# lib.sh's cleanup, after both clusters are stopped.
+stop_clusters() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
   for c in primary standby; do
     [ -d "$work/$c" ] && "${as_pg[@]}" "$bin/pg_ctl" -D "$work/$c" stop -m immediate >/dev/null 2>&1 || true
   done
-  rm -rf "$work"
+  cleanup
 }
-trap cleanup EXIT
-fail() { echo "failover.sh: FAIL: $*" >&2; for f in "$work"/*.log; do echo "--- $f" >&2; tail -15 "$f" >&2; done; exit 1; }
-ok() { echo "ok - $*"; }
-port() { python3 -c 'import random; print(random.randint(20000, 60000))'; }
+trap stop_clusters EXIT
 PP=$(port)
 SP=$(port)
 psql_at() { psql -h 127.0.0.1 -p "$1" -U postgres -d fairseed -Atc "$2"; }
@@ -88,12 +80,18 @@ start() { # start LOG URL
 }
 start serve1.log "postgres://postgres@127.0.0.1:$PP/fairseed"
 tok=$(curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-bettor() { python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" "$1"; }
+# exec: the pid `bettor X &` gives is the bettor itself, which `kill` stops.
+bettor() { exec python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" "$1"; }
 : >"$work/acked"
 bettor a &
 bet_pid=$!
 pids+=($bet_pid)
 wait_bets 20
+# A signed checkpoint over some of them, for the audit to keep.
+for _ in $(seq 1 100); do
+  [ "$(curl -sf "$base/log/checkpoint" | sed -n 2p)" -gt 0 ] 2>/dev/null && break
+  sleep 0.1
+done
 "$FAIRSEED" audit "$base/log" --state "$work/audit.json" >"$work/audit1.log" 2>&1 || fail "audit before the failure"
 kept=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(max(c["size"] for c in s["checkpoints"]) if "checkpoints" in s else "?")' "$work/audit.json" 2>/dev/null || echo "?")
 ok "audit before the failure passed (state kept, checkpoint size $kept)"
