@@ -24,6 +24,7 @@
 pub mod chess;
 mod code;
 mod codec;
+pub mod log_entries;
 pub mod matches;
 pub mod poker;
 pub mod selfpoker;
