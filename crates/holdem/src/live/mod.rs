@@ -12,6 +12,9 @@
 //! supplies the time and the OS-random seeds.
 
 pub mod driver;
+pub mod entries;
+#[cfg(test)]
+mod fixtures;
 mod message;
 pub mod policy;
 pub mod round;

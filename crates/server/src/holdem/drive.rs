@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use fairseed_holdem::live::{self, driver, LiveTable, Message};
+use fairseed_holdem::live::{self, driver, entries, LiveTable, Message};
 use fairseed_play::Millis;
 use fairseed_store::{
     Commit, Idempotent, NewRecord, RecordOut, RoundChange, RoundRow, RoundWrite, StoreError,
@@ -145,7 +145,7 @@ async fn resume(
         let write = rows::write(&loaded, &next, &[])?;
         let commit = Commit {
             writes: vec![write],
-            log: vec![rows::served_entry(&next, &owner, took_over_from, since)],
+            log: vec![entries::served(&next, &owner, took_over_from, since)],
             ..Commit::default()
         };
         Ok(Some((commit, next.seq)))
