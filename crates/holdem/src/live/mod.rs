@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
 
-pub use message::{deal, Fairplay, Message};
+pub use message::{deal, logged_record, Fairplay, Message};
 pub use policy::Policy;
 pub use round::{HandRound, RoundNotice};
 pub use view::{
