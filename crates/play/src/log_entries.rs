@@ -2,8 +2,8 @@
 //! `poker_hmac_v1` hands (docs/spec.md §16.1), built from the values their
 //! records carry, as the records write them, so a monitor can match every
 //! entry with the record a player holds. The store and the service queue
-//! these and nothing else; a live hold'em table's entries are
-//! `fairseed_holdem::live::entries`', built with [`entry`].
+//! these and nothing else; a live hold'em table's entries are built, with
+//! [`entry`], in `fairseed_holdem::live::entries`.
 
 use fairseed_core::dice::Condition;
 use fairseed_tlog::{EntryKind, LogEntry};

@@ -1,7 +1,8 @@
 //! Which entries each change queues (docs/spec.md §16.1): a dice pair's
 //! commitment and reveal and each bet's outcome; a round's commitment when it
-//! is created and its reveal when it ends. Each entry's shape is
-//! [`fairseed_play::log_entries`]'; this maps the store's rows onto it.
+//! is created and its reveal when it ends. Each entry's ids and values are
+//! [`fairseed_play::log_entries`]'s to build; this maps the store's rows onto
+//! its inputs.
 
 use fairseed_play::log_entries::{self, DiceOutcome};
 use fairseed_tlog::LogEntry;
