@@ -25,7 +25,7 @@
 
 use core::fmt::Write as _;
 
-use fairseed_play::Millis;
+use fairseed_play::{Millis, PlayerId};
 use serde::{Deserialize, Serialize};
 
 use crate::ai::{DecisionKey, Engine, Level, SeatView};
@@ -140,6 +140,29 @@ impl HandRecord {
             }
         }
         self
+    }
+
+    /// The record with `secret`, the session secret once revealed, in its
+    /// deal, so the record checks its seed alone; a plain `selfpoker` hand
+    /// has no deal and is returned as it is.
+    #[must_use]
+    pub fn with_session_secret(mut self, secret: &str) -> HandRecord {
+        if let Some(deal) = &mut self.deal {
+            deal.session_secret = Some(secret.to_owned());
+        }
+        self
+    }
+
+    /// The people dealt in, by account, in seat order: the readers of the
+    /// hand's record.
+    pub fn humans(&self) -> Vec<PlayerId> {
+        self.seats
+            .iter()
+            .filter_map(|s| match s.player {
+                Player::Human { id } => Some(id),
+                Player::Ai { .. } => None,
+            })
+            .collect()
     }
 }
 

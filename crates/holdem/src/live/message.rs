@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use fairseed_core::{selfpoker_v2, selfpoker_v3};
 
@@ -65,6 +65,31 @@ impl Message {
         }
         self
     }
+}
+
+/// A logged message as far as [`logged_record`] reads it: its `type` and,
+/// in a `hand_end`, the hand's record; every other field is skipped.
+#[derive(Deserialize)]
+struct Logged {
+    #[serde(rename = "type")]
+    kind: String,
+    record: Option<HandRecord>,
+}
+
+/// The hand record that `text`, a [`Message`] as the service stores it
+/// (its JSON), carries: a `hand_end`'s, `None` for any other message.
+///
+/// # Errors
+/// `text` is not a message, or a `hand_end` without a hand record.
+pub fn logged_record(text: &str) -> Result<Option<HandRecord>, serde_json::Error> {
+    let logged: Logged = serde_json::from_str(text)?;
+    if logged.kind != "hand_end" {
+        return Ok(None);
+    }
+    logged
+        .record
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::missing_field("record"))
 }
 
 /// How a hand's seed was made, revealed at its end.
@@ -151,4 +176,71 @@ pub fn deal(live: &LiveTable) -> Option<DealV2> {
         withheld: round.map(|r| r.withheld()).unwrap_or_default(),
         session_secret: live.session.revealed.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use fairseed_core::selfpoker_v2;
+    use fairseed_play::Millis;
+
+    use super::*;
+    use crate::live::{apply, derived_seed, fixtures, Session};
+    use crate::rules::{Command, Player};
+
+    #[test]
+    fn a_logged_hand_end_reads_back_as_its_record_and_other_messages_as_none() {
+        let secret = [5; 32];
+        let session = Session {
+            scheme: Scheme::SelfpokerV2,
+            commit: Some(selfpoker_v2::session_commit(&secret)),
+            revealed: None,
+        };
+        let seated = fixtures::seated(&fixtures::heads_up(session), Millis(0));
+        let seed = derived_seed(&seated, &secret).expect("a human seated");
+        let (dealt, mut messages) =
+            apply(&seated, Command::StartHand { seed }, Millis(1)).expect("two seats");
+        let hand = dealt.table.hand.as_ref().expect("a hand in play");
+        let (seat, deadline) = (hand.seat_to_act(), hand.deadline);
+        let ended = apply(&dealt, Command::Timeout { seat }, deadline).expect("the clock ran out");
+        messages.extend(ended.1);
+        let mut records = Vec::new();
+        for message in &messages {
+            let text = serde_json::to_string(message).expect("a message serializes");
+            let read = logged_record(&text).expect("a logged message reads back");
+            match message {
+                Message::HandEnd { record, .. } => {
+                    assert_eq!(read.as_ref(), Some(&**record));
+                    // Read back and written again, the record is the same JSON.
+                    let logged: serde_json::Value =
+                        serde_json::from_str(&text).expect("a message is JSON");
+                    let again = serde_json::to_value(&read).expect("a record serializes");
+                    assert_eq!(again, logged["record"]);
+                    records.extend(read);
+                }
+                _ => assert_eq!(read, None, "{text}"),
+            }
+        }
+        let [record] = records.as_slice() else {
+            panic!("one hand ended: {records:?}");
+        };
+        assert_eq!(record.humans(), [7], "the AI reads no record");
+        assert!(record
+            .seats
+            .iter()
+            .any(|s| matches!(s.player, Player::Ai { .. })));
+        let hex = hex::encode(secret);
+        let revealed = record.clone().with_session_secret(&hex);
+        let deal = revealed.deal.as_ref().expect("a selfpoker_v2 deal");
+        assert_eq!(deal.session_secret.as_deref(), Some(hex.as_str()));
+        assert_eq!(
+            crate::record::revealed_secret(&revealed)
+                .expect("the secret matches the deal's commitment")
+                .map(|(s, _)| s),
+            Some(secret)
+        );
+        assert!(
+            logged_record(r#"{"type":"hand_end","seq":3}"#).is_err(),
+            "a hand_end carries its record"
+        );
+    }
 }

@@ -12,6 +12,9 @@
 //! supplies the time and the OS-random seeds.
 
 pub mod driver;
+pub mod entries;
+#[cfg(test)]
+mod fixtures;
 mod message;
 pub mod policy;
 pub mod round;
@@ -28,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
 
-pub use message::{deal, Fairplay, Message};
+pub use message::{deal, logged_record, Fairplay, Message};
 pub use policy::Policy;
 pub use round::{HandRound, RoundNotice};
 pub use view::{

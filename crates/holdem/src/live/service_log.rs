@@ -80,10 +80,9 @@ pub fn closed(before: &LiveTable, next: &LiveTable, now: Millis) -> Option<Vec<S
     if !next.closed || before.closed {
         return None;
     }
-    let reason = next.end.map_or("table_empty", |e| e.as_str());
     Some(vec![
         CLOSED.to_owned(),
-        reason.to_owned(),
+        end_reason(next).to_owned(),
         before
             .quiet_since
             .map_or_else(|| "-".to_owned(), |q| q.0.to_string()),
@@ -91,40 +90,25 @@ pub fn closed(before: &LiveTable, next: &LiveTable, now: Millis) -> Option<Vec<S
     ])
 }
 
+/// Why `live`'s session ended, as the log writes it: a table closed before
+/// tables kept the reason ended when its last human left.
+pub(crate) fn end_reason(live: &LiveTable) -> &'static str {
+    live.end.map_or("table_empty", |e| e.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::{apply, close, request, resume, Policy, Request, Scheme, Session};
-    use crate::rules::{Command, TableConfig};
+    use crate::live::{apply, close, fixtures, request, resume, Request, Scheme, Session};
+    use crate::rules::Command;
 
-    fn opened() -> LiveTable {
-        let policy = Policy {
-            config: TableConfig {
-                seats: 2,
-                small_blind: 1,
-                big_blind: 2,
-                starting_stack: 200,
-                action_ms: 5_000,
-            },
-            ais: vec![1],
-            idle_close_ms: 60_000,
-        };
+    fn seated() -> LiveTable {
         let session = Session {
             scheme: Scheme::Selfpoker,
             commit: None,
             revealed: None,
         };
-        LiveTable::open("t".into(), policy, session).expect("a policy in bounds")
-    }
-
-    fn seated() -> LiveTable {
-        let sit = Request::Sit {
-            seat: 0,
-            client_seed: "mine".into(),
-        };
-        request(&opened(), 7, sit, Millis(1_000))
-            .expect("a free seat")
-            .0
+        fixtures::seated(&fixtures::heads_up(session), Millis(1_000))
     }
 
     #[test]

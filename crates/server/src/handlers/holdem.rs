@@ -109,7 +109,7 @@ pub async fn post_table(
     });
     let commit = Commit {
         creates: vec![rows::new_round(&live, hex::encode(secret))?],
-        log: vec![rows::session_entry(&live)?, rows::policy_entry(&live)?],
+        log: rows::opening_entries(&live)?,
         idempotent: keyed.entry(&scope, &answer),
         ..Commit::default()
     };

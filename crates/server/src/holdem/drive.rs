@@ -8,7 +8,8 @@
 
 use std::time::Duration;
 
-use fairseed_holdem::live::{self, driver, LiveTable, Message};
+use fairseed_holdem::live::{self, driver, entries, LiveTable, Message};
+use fairseed_holdem::HandRecord;
 use fairseed_play::Millis;
 use fairseed_store::{
     Commit, Idempotent, NewRecord, RecordOut, RoundChange, RoundRow, RoundWrite, StoreError,
@@ -145,7 +146,7 @@ async fn resume(
         let write = rows::write(&loaded, &next, &[])?;
         let commit = Commit {
             writes: vec![write],
-            log: vec![rows::served_entry(&next, &owner, took_over_from, since)],
+            log: vec![entries::served(&next, &owner, took_over_from, since)],
             ..Commit::default()
         };
         Ok(Some((commit, next.seq)))
@@ -273,30 +274,25 @@ pub async fn read_log(
 pub fn hand_records(
     log: &[String],
     revealed: Option<&str>,
-) -> Result<Vec<(Value, Vec<i64>)>, ApiError> {
+) -> Result<Vec<(HandRecord, Vec<i64>)>, ApiError> {
     let mut out = Vec::new();
     for body in log {
-        let message: Value = serde_json::from_str(body).map_err(ApiError::internal)?;
-        if message["type"] != "hand_end" {
+        let Some(mut record) = live::logged_record(body).map_err(ApiError::internal)? else {
             continue;
+        };
+        if let Some(secret) = revealed {
+            record = record.with_session_secret(secret);
         }
-        let mut record = message["record"].clone();
-        if let (Some(secret), Some(deal)) = (revealed, record.get_mut("deal")) {
-            deal["session_secret"] = Value::from(secret);
-        }
-        let humans = record["seats"]
-            .as_array()
-            .map(|seats| {
-                seats
-                    .iter()
-                    .filter(|s| s["player"]["kind"] == "human")
-                    .filter_map(|s| s["player"]["id"].as_i64())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let humans = record.humans();
         out.push((record, humans));
     }
     Ok(out)
+}
+
+/// A hand record as the service stores and serves it: a JSON value, so its
+/// keys are written sorted, as they always have been.
+pub fn record_json(record: &HandRecord) -> Result<Value, ApiError> {
+    serde_json::to_value(record).map_err(ApiError::internal)
 }
 
 /// Stores every hand of a closed table as a record its players read, with
@@ -310,12 +306,12 @@ async fn archive(state: &AppState, table: &str) -> Result<(), ApiError> {
             Ok(RecordOut {
                 record: NewRecord {
                     scheme: fairseed_holdem::record::SCHEME.into(),
-                    body: crate::rounds::save(&record)?,
+                    body: crate::rounds::save(&record_json(&record)?)?,
                 },
                 readers,
             })
         })
-        .collect::<Result<Vec<_>, StoreError>>()?;
+        .collect::<Result<Vec<_>, ApiError>>()?;
     let write = RoundWrite {
         id: row.id.clone(),
         expected_version: row.version,

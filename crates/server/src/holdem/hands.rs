@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-use super::hand_records;
+use super::{hand_records, record_json};
 
 /// Hands a page holds at most.
 pub const MAX_HANDS_PER_PAGE: usize = 100;
@@ -87,8 +87,8 @@ pub async fn page(
             // The log's index N holds `seq` N + 1.
             at = message.seq + 1;
             for (record, _) in hand_records(std::slice::from_ref(&message.body), revealed)? {
-                numbers.extend(record["hand"].as_u64());
-                hands.push(record);
+                numbers.push(record.hand);
+                hands.push(record_json(&record)?);
             }
             if hands.len() >= limit {
                 break 'read;

@@ -21,7 +21,7 @@ pub mod rows;
 mod tables;
 pub mod ws;
 
-pub use drive::{hand_records, load, row};
+pub use drive::{hand_records, load, record_json, row};
 pub use tables::Tables;
 
 use std::time::Duration;

@@ -11,6 +11,7 @@
 use std::collections::BTreeSet;
 
 use fairseed_core::{Commitment, ServerSeed};
+use fairseed_play::log_entries;
 use fairseed_play::poker::{
     public_event, session_record, Event, PokerError, Session, SessionSeed, State, Table,
 };
@@ -18,7 +19,6 @@ use fairseed_store::{
     Commit, LoadedRound, NewRecord, NewRound, RecordOut, RoundChange, RoundRow, RoundWrite,
     SecretSeed,
 };
-use fairseed_tlog::{EntryKind, LogEntry};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -194,7 +194,8 @@ pub fn commit(
             }
             Event::HandStarted { n } => {
                 let session = session_id(next.table.table.as_str(), next.table.session_no);
-                log.push(hand_entry(&session, *n, &published.public)?);
+                let hand = next.session.hand(*n)?;
+                log.push(log_entries::poker_hand_commitment(&session, hand));
             }
             Event::Sat { .. } | Event::StreetDealt { .. } => {}
         }
@@ -223,27 +224,6 @@ pub fn commit(
         log,
     };
     Ok((commit, published))
-}
-
-/// The log entry of hand `n`'s commitment and deck root, read from the
-/// public event just published for it (the last one).
-fn hand_entry(session: &str, n: u64, public: &[Value]) -> Result<LogEntry, ApiError> {
-    let event = public
-        .last()
-        .ok_or_else(|| ApiError::internal("a hand started without its public event"))?;
-    let field = |name: &str| {
-        event[name]
-            .as_str()
-            .map(str::to_owned)
-            .ok_or_else(|| ApiError::internal(format!("a hand's public event lacks {name}")))
-    };
-    Ok(LogEntry {
-        kind: EntryKind::Commitment,
-        time_ms: 0,
-        scheme: "poker_hmac_v1".into(),
-        ids: vec![session.to_owned(), n.to_string()],
-        values: vec![field("hand_commitment")?, field("deck_root")?],
-    })
 }
 
 /// Tables a player's index remembers (the most recent sits).
