@@ -40,7 +40,7 @@ pub fn spawn(state: AppState, table: String, took_over_from: Option<String>) {
 async fn run(state: &AppState, table: &str, took_over_from: Option<&str>) {
     let mut changes = state.events().subscribe(&rows::topic(table));
     while let Err(e) = resume(state, table, took_over_from).await {
-        if e.code() == "not_found" {
+        if e.is(ErrorCode::NOT_FOUND) {
             return;
         }
         tracing::warn!(table, code = e.code(), "resuming a hold'em table; retrying");
