@@ -16,7 +16,7 @@
 //!   and records are built from views only, so a card, seed, salt or proof
 //!   can reach a viewer only when the state says it is public to them.
 //!
-//! [`log_entries`] builds the transparency-log entries of the dice pairs,
+//! `log_entries` (feature `log`) builds the transparency-log entries of the dice pairs,
 //! the rounds and the poker hands from the values their records carry.
 //!
 //! The crate builds for `wasm32-unknown-unknown`; the server, the CLI and
@@ -27,6 +27,7 @@
 pub mod chess;
 mod code;
 mod codec;
+#[cfg(feature = "log")]
 pub mod log_entries;
 pub mod matches;
 pub mod poker;

@@ -12,6 +12,7 @@
 //! supplies the time and the OS-random seeds.
 
 pub mod driver;
+#[cfg(feature = "log")]
 pub mod entries;
 #[cfg(test)]
 mod fixtures;
