@@ -26,8 +26,9 @@ use crate::rules::{Action, MAX_SEATS};
 /// Exact enumeration when it visits at most this many (run-out, holdings)
 /// cases: the river (990) and the turn (45,540) against one opponent. The
 /// next sizes up, the river against two (893,970) and the flop against one
-/// (1,070,190), take 25 to 40 ms in the browser, too close to the 50 ms an
-/// answer may take (docs/performance.md); they are sampled.
+/// (1,070,190), take 23 and 36 ms in the browser, too close to the 50 ms an
+/// answer may take (docs/decisions/0004-coach-exact-or-sampled.md); they
+/// are sampled.
 pub const EXACT_LIMIT: u64 = 100_000;
 
 /// Monte Carlo deals when enumeration would be too long: a standard error
