@@ -28,7 +28,7 @@ openssl x509 -req -in "$work/cert.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" 
   -out "$work/cert.pem" -extfile <(printf 'subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n') 2>/dev/null
 spki=$(openssl x509 -in "$work/cert.pem" -pubkey -noout | openssl pkey -pubin -outform der |
   openssl dgst -sha256 -binary | base64)
-P=$(python3 -c 'import random; print(random.randint(20000, 60000))')
+P=$(python3 scripts/ops/free_port.py)
 "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$work/data" --tls-cert "$work/cert.pem" \
   --tls-key "$work/key.pem" --holdem-ai-delay-ms 100 --holdem-next-hand-ms 200 >"$work/serve.log" 2>&1 &
 server=$!

@@ -32,7 +32,8 @@ SP=$(port)
 psql_at() { psql -h 127.0.0.1 -p "$1" -U postgres -d fairseed -Atc "$2"; }
 
 # The primary: synchronous commit waits for the standby.
-"${as_pg[@]}" "$bin/initdb" -D "$work/primary" -U postgres --auth=trust >"$work/initdb.log" 2>&1
+"${as_pg[@]}" "$bin/initdb" -D "$work/primary" -U postgres --auth=trust >"$work/initdb.log" 2>&1 ||
+  fail "initdb"
 cat >>"$work/primary/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
 port = $PP
@@ -45,13 +46,15 @@ synchronous_commit = on
 fsync = off
 CONF
 echo "host replication postgres 127.0.0.1/32 trust" >>"$work/primary/pg_hba.conf"
-"${as_pg[@]}" "$bin/pg_ctl" -D "$work/primary" -l "$work/primary.log" -w start >/dev/null
+"${as_pg[@]}" "$bin/pg_ctl" -D "$work/primary" -l "$work/primary.log" -w start >/dev/null ||
+  fail "the primary did not start"
 psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "CREATE DATABASE fairseed" >/dev/null
 # The standby: a base backup streaming from the primary (a fast checkpoint:
 # without -c fast it waits for the next spread one, up to minutes).
 "${as_pg[@]}" "$bin/pg_basebackup" -h 127.0.0.1 -p "$PP" -U postgres -D "$work/standby" -R -X stream -c fast >/dev/null
 sed -i "s/^port = $PP/port = $SP/" "$work/standby/postgresql.conf"
-"${as_pg[@]}" "$bin/pg_ctl" -D "$work/standby" -l "$work/standby.log" -w start >/dev/null
+"${as_pg[@]}" "$bin/pg_ctl" -D "$work/standby" -l "$work/standby.log" -w start >/dev/null ||
+  fail "the standby did not start"
 # Synchronous once the standby is attached (before, every commit would wait).
 psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "ALTER SYSTEM SET synchronous_standby_names = '*'" >/dev/null
 psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT pg_reload_conf()" >/dev/null

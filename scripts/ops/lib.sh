@@ -26,8 +26,8 @@ fail() {
   exit 1
 }
 ok() { echo "ok - $*"; }
-# A loopback port for a test server.
-port() { python3 -c 'import random; print(random.randint(20000, 60000))'; }
+# A loopback port for a test server (scripts/ops/free_port.py).
+port() { python3 scripts/ops/free_port.py; }
 # Until N bets in all were acknowledged by scripts/ops/bettor.py, which
 # appends each acknowledged bet's id to $work/acked.
 wait_bets() { # wait_bets N: until N bets in all were acknowledged

@@ -58,7 +58,7 @@ read -r -a exec_start <<<"$(sed -n 's/^ExecStart=//p' "$unit")"
 [ "${exec_start[0]}" = /usr/bin/fairseed ] || fail "ExecStart: ${exec_start[*]}"
 runuser -u fairseed -- "${exec_start[@]}" --check-config >"$work/check.log" 2>&1 || { cat "$work/check.log" >&2; fail "--check-config as fairseed"; }
 ok "the unit's ExecStart --check-config passes as the fairseed user"
-P=$(python3 -c 'import random; print(random.randint(20000, 60000))')
+P=$(python3 scripts/ops/free_port.py)
 M=$((P + 1))
 # The packaged configuration listens on 7878; flags move it off the ports others use.
 runuser -u fairseed -- "${exec_start[@]}" --listen "127.0.0.1:$P" --metrics-listen "127.0.0.1:$M" >"$work/serve.log" 2>&1 &

@@ -29,7 +29,7 @@ trap cleanup EXIT
 fail() { echo "pg_tls.sh: FAIL: $*" >&2; tail -5 "$work"/*.log >&2; exit 1; }
 ok() { echo "ok - $*"; }
 createdb -h "$host" -p "$pgport" -U postgres "$db"
-P=$(python3 -c 'import random; print(random.randint(20000, 60000))')
+P=$(python3 scripts/ops/free_port.py)
 "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$work/data" \
   --database "postgres://postgres@$host:$pgport/$db?sslmode=require" >"$work/require.log" 2>&1 &
 pids+=($!)
