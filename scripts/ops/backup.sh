@@ -22,20 +22,9 @@ name=backup.sh
 source "$(dirname "$0")/lib.sh"
 data=$work/data
 P=$(port)
-start() { # start LOG: the service on $data; waits until it listens
-  "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$data" --log-format json >"$work/$1" 2>&1 &
-  server=$!
-  pids+=($server)
-  for _ in $(seq 1 200); do
-    grep -q "serving on" "$work/$1" && return 0
-    kill -0 "$server" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  fail "never listened"
-}
 base=http://127.0.0.1:$P
-start serve1.log || fail "first start"
-tok=$(curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+serve serve1.log --data-dir "$data" || fail "first start"
+tok=$(new_player)
 # Bets in the background: each acknowledged bet's id, one a line.
 : >"$work/acked"
 python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" b &
@@ -65,7 +54,7 @@ rm -f "$data/fairseed.sqlite-wal" "$data/fairseed.sqlite-shm"
 "$FAIRSEED" restore --from "$work/backup1" --data-dir "$data" >"$work/restore1.log" 2>&1 || fail "restore"
 restored_size=$(sqlite3 "$data/fairseed.sqlite" 'SELECT COALESCE(MAX(size), 0) FROM log_checkpoints')
 [ "$restored_size" -lt "$published" ] || fail "the backup is not behind ($restored_size vs $published)"
-if start serve2.log; then fail "a restore behind the published log started"; fi
+if serve serve2.log --data-dir "$data"; then fail "a restore behind the published log started"; fi
 wait "$server" && fail "exit status 0" || true
 grep -q "holds a checkpoint of size $published" "$work/serve2.log" || fail "the refusal does not name size $published"
 grep -q "would fork the log" "$work/serve2.log" || fail "the refusal does not say why"
@@ -89,7 +78,7 @@ cp "$work/live.sqlite" "$data/fairseed.sqlite"
 "$FAIRSEED" backup --data-dir "$data" --out "$work/backup2" >/dev/null || fail "second backup"
 rm -f "$data"/fairseed.sqlite*
 "$FAIRSEED" restore --from "$work/backup2" --data-dir "$data" >/dev/null || fail "second restore"
-start serve3.log || fail "a current restore did not start"
+serve serve3.log --data-dir "$data" || fail "a current restore did not start"
 size=$(curl -sf "$base/log/checkpoint" | sed -n 2p)
 [ "$size" -ge "$published" ] || fail "served size $size < published $published"
 [ ! -e "$data/restored.toml" ] || fail "the marker stayed after a good check"
@@ -106,19 +95,7 @@ pids+=($!)
 for _ in $(seq 1 200); do grep -q "listening on" "$work/witness.log" && break; sleep 0.1; done
 wvkey=$(sed -n 's/^witness key //p' "$work/witness.log")
 [ -n "$wvkey" ] || fail "the witness did not start"
-start_w() { # start_w LOG DATA_DIR
-  "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$2" --log-format json \
-    --witness "http://127.0.0.1:$W=$wvkey" >"$work/$1" 2>&1 &
-  server=$!
-  pids+=($server)
-  for _ in $(seq 1 200); do
-    grep -q "serving on" "$work/$1" && return 0
-    kill -0 "$server" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  fail "never listened"
-}
-start_w serve4.log "$data" || fail "start with a witness"
+serve serve4.log --data-dir "$data" --witness "http://127.0.0.1:$W=$wvkey" || fail "start with a witness"
 "$FAIRSEED" backup --data-dir "$data" --out "$work/backup3" >/dev/null || fail "third backup"
 backup_size=$(sed -n 's/^log_size = //p' "$work/backup3/backup.toml")
 python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" w &
@@ -138,7 +115,7 @@ kill -TERM "$server"
 wait "$server" || true
 "$FAIRSEED" restore --from "$work/backup3" --data-dir "$work/new-machine" >/dev/null || fail "restore on a new machine"
 [ ! -e "$work/new-machine/log.published" ] || fail "the published record travelled with the backup"
-if start_w serve5.log "$work/new-machine"; then fail "a restore behind the witness started"; fi
+if serve serve5.log --data-dir "$work/new-machine" --witness "http://127.0.0.1:$W=$wvkey"; then fail "a restore behind the witness started"; fi
 grep -q "the witness http://127.0.0.1:$W holds a checkpoint of size" "$work/serve5.log" ||
   fail "the refusal does not name the witness"
 ok "on a new machine the witness (cosigned $cosigned) refuses the backup at size $backup_size"

@@ -69,20 +69,9 @@ ok "primary on $PP, synchronous standby on $SP"
 
 P=$(port)
 base=http://127.0.0.1:$P
-start() { # start LOG URL
-  "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$work/data" --database "$2" \
-    --log-format json >"$work/$1" 2>&1 &
-  server=$!
-  pids+=($server)
-  for _ in $(seq 1 300); do
-    grep -q "serving on" "$work/$1" && return 0
-    kill -0 "$server" 2>/dev/null || fail "$1: the service exited"
-    sleep 0.1
-  done
-  fail "$1: never listened"
-}
-start serve1.log "postgres://postgres@127.0.0.1:$PP/fairseed"
-tok=$(curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+serve serve1.log --data-dir "$work/data" --database "postgres://postgres@127.0.0.1:$PP/fairseed" ||
+  fail "serve1.log: the service exited"
+tok=$(new_player)
 # exec: the pid `bettor X &` gives is the bettor itself, which `kill` stops.
 bettor() { exec python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" "$1"; }
 : >"$work/acked"
@@ -118,7 +107,8 @@ done <"$work/acked"
 [ "$missing" = 0 ] || fail "$missing acknowledged bets are not on the promoted standby"
 ok "every acknowledged bet ($acked) is on the promoted standby"
 
-start serve2.log "postgres://postgres@127.0.0.1:$SP/fairseed"
+serve serve2.log --data-dir "$work/data" --database "postgres://postgres@127.0.0.1:$SP/fairseed" ||
+  fail "serve2.log: the service exited"
 : >"$work/acked"
 bettor b &
 bet_pid=$!

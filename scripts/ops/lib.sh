@@ -34,3 +34,23 @@ wait_bets() { # wait_bets N: until N bets in all were acknowledged
   for _ in $(seq 1 300); do [ "$(wc -l <"$work/acked")" -ge "$1" ] && return 0; sleep 0.1; done
   fail "fewer than $1 bets acknowledged"
 }
+# serve LOG ARGS...: `fairseed serve` on 127.0.0.1:$P with ARGS, its output
+# in $work/LOG and its pid in $server; waits until it listens. Returns 1 if
+# it exited first (a refused start).
+serve() {
+  local log=$1
+  shift
+  "$FAIRSEED" serve --listen "127.0.0.1:$P" --log-format json "$@" >"$work/$log" 2>&1 &
+  server=$!
+  pids+=($server)
+  for _ in $(seq 1 300); do
+    grep -q "serving on" "$work/$log" && return 0
+    kill -0 "$server" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  fail "$log: never listened"
+}
+# A new player's token, from the service at $base.
+new_player() {
+  curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'
+}

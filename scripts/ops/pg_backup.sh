@@ -31,22 +31,10 @@ url() { echo "postgres://$PGUSER@$PGHOST:$PGPORT/$1"; }
 psql_in() { psql -qAt -d "$1" -c "$2"; }
 P=$(port)
 base=http://127.0.0.1:$P
-start() { # start LOG DATA_DIR DB: the service; waits until it listens
-  "$FAIRSEED" serve --listen "127.0.0.1:$P" --data-dir "$2" --database "$(url "$3")" \
-    --log-format json >"$work/$1" 2>&1 &
-  server=$!
-  pids+=($server)
-  for _ in $(seq 1 300); do
-    grep -q "serving on" "$work/$1" && return 0
-    kill -0 "$server" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  fail "never listened"
-}
 
 # 1. Bets flow; the dump and the keys are taken meanwhile.
-start serve1.log "$work/data" "$live_db" || fail "first start"
-tok=$(curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+serve serve1.log --data-dir "$work/data" --database "$(url "$live_db")" || fail "first start"
+tok=$(new_player)
 : >"$work/acked"
 python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" b &
 bettor=$!
@@ -78,7 +66,7 @@ pg_restore --no-owner -d "$restored_db" "$work/fairseed.dump" || fail "pg_restor
 cp "$work/data/log.published" "$work/restored/log.published"
 restored_size=$(psql_in "$restored_db" 'SELECT COALESCE(MAX(size), 0) FROM log_checkpoints')
 [ "$restored_size" -lt "$published" ] || fail "the dump is not behind ($restored_size vs $published)"
-if start serve2.log "$work/restored" "$restored_db"; then fail "a restore behind the published log started"; fi
+if serve serve2.log --data-dir "$work/restored" --database "$(url "$restored_db")"; then fail "a restore behind the published log started"; fi
 wait "$server" && fail "exit status 0" || true
 grep -q "holds a checkpoint of size $published" "$work/serve2.log" || fail "the refusal does not name size $published"
 grep -q "would fork the log" "$work/serve2.log" || fail "the refusal does not say why"
