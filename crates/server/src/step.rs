@@ -231,6 +231,7 @@ mod tests {
                 key: "k".into(),
                 request_hash: hash.clone(),
                 response: "{\"ok\":true}".into(),
+                record_ids_at: Vec::new(),
             }),
             ..Commit::default()
         };

@@ -173,3 +173,36 @@ async fn seek_accept_finish_and_bot() {
     assert_eq!(for_carol["seeks"][0]["seek_id"], d_seed.as_str());
     assert_eq!(for_carol["seeks"][0]["challenge"], true);
 }
+
+/// A record's id goes where the answer says, not wherever its text looks
+/// like a placeholder: a client seed that reads like one comes back as the
+/// player wrote it, in the answer and in its replay under the same key.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_seed_that_reads_like_an_id_slot_is_kept_as_written() {
+    let h = Harness::new(1000, 0).await;
+    let (carol, _) = h.player().await;
+    let (seed, commit) = new_seed(&h, &carol).await;
+    let sly = "$record_id:0";
+    let bot = h
+        .send(
+            Method::POST,
+            "/v1/chess/bot",
+            &carol,
+            json!({"seed_id": seed, "client_seed": sly, "commitment": commit}),
+        )
+        .await;
+    assert_eq!(bot.status, StatusCode::OK, "{}", bot.text);
+    let finish = format!("/v1/chess/games/{seed}/finish");
+    let key = [("Idempotency-Key", "finish-once")];
+    let first = h.raw(Method::POST, &finish, Some(&carol), &key, None).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    let replay = h.raw(Method::POST, &finish, Some(&carol), &key, None).await;
+    assert_eq!(replay.status, StatusCode::OK, "{}", replay.text);
+    assert_eq!(replay.headers["idempotency-replayed"], "true");
+    for answer in [first.json(), replay.json()] {
+        assert_eq!(answer["record"]["record"]["client_a"], sly);
+        assert!(answer["record"]["id"].is_i64(), "{answer}");
+        assert_eq!(answer["record"]["id"], first.json()["record"]["id"]);
+        assert_verifies(&answer["record"]["record"]);
+    }
+}

@@ -41,10 +41,10 @@ pub use translog::{
     MAX_BATCH as MAX_LOG_BATCH,
 };
 pub use types::{
-    fill_record_ids, record_id_slot, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition,
-    Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordOut, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow, RoundUpdate,
-    RoundWrite, SeedPair, SettleFn, Settled, ROTATION_PAGE,
+    fill_record_ids, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition, Idempotent,
+    LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player, RecordOut,
+    RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow, RoundUpdate, RoundWrite,
+    SeedPair, SettleFn, Settled, ROTATION_PAGE,
 };
 
 /// Compares two secrets' hex digests in constant time.

@@ -114,7 +114,7 @@ async fn append_all<T: Tx>(
     Ok(appended)
 }
 
-/// Stores an idempotency entry, its record-id slots filled with `ids`;
+/// Stores an idempotency entry, the records' `ids` put where it says;
 /// `idempotency_key_used` if the key is taken.
 async fn insert_idempotent<T: Tx>(
     tx: &mut T,
@@ -123,7 +123,7 @@ async fn insert_idempotent<T: Tx>(
     now: i64,
 ) -> StoreResult<()> {
     let entry = Idempotent {
-        response: fill_record_ids(&entry.response, ids),
+        response: with_record_ids(&entry.response, &entry.record_ids_at, ids)?,
         ..entry.clone()
     };
     if tx.insert_idempotent(&entry, now).await? {
@@ -134,6 +134,17 @@ async fn insert_idempotent<T: Tx>(
             format!("Idempotency-Key '{}' was already used", entry.key),
         ))
     }
+}
+
+/// The stored answer `response` with the records' `ids` where its pointers
+/// `at` say; unparsed when it names none.
+fn with_record_ids(response: &str, at: &[String], ids: &[i64]) -> StoreResult<String> {
+    if at.is_empty() {
+        return Ok(response.to_owned());
+    }
+    let mut body = serde_json::from_str(response).map_err(StoreError::other)?;
+    fill_record_ids(&mut body, at, ids)?;
+    Ok(body.to_string())
 }
 
 /// Stores one record alone (an import) with an optional idempotency entry.
@@ -152,7 +163,7 @@ pub(crate) async fn import_record<T: Tx>(
 
 /// All of a commit or none of it (the caller rolls back on error): the new
 /// rounds, each write if its version holds, then the idempotency entry
-/// (its response's record-id slots filled with the ids just stored).
+/// (the ids just stored put where its response says).
 /// One update per create, then one per write, in the order given. With
 /// `log`, each round's commitment and reveal entries are queued with it, and
 /// the commit's own entries with the first update.

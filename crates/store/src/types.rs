@@ -6,6 +6,7 @@
 pub use fairseed_core::dice::Condition;
 
 use crate::seal::SecretSeed;
+use crate::{StoreError, StoreResult};
 
 /// A player account.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -332,24 +333,38 @@ pub struct Idempotent {
     pub request_hash: String,
     /// The JSON body to replay (the status is always the success one).
     pub response: String,
+    /// Where the body holds the ids of the records the commit stores: the
+    /// `n`-th JSON pointer (RFC 6901) takes the `n`-th record's id, in the
+    /// order of the commit's updates. The body holds `null` there until the
+    /// store fills it in ([`fill_record_ids`]); nothing else in the body is
+    /// touched, whatever text a client put in it.
+    pub record_ids_at: Vec<String>,
 }
 
-/// A placeholder for the id of the `n`-th record a commit stores (in the
-/// order of its updates), to put in an idempotent response before the id
-/// exists: the store fills it in ([`fill_record_ids`]) when it stores the
-/// response, so a replay answers with the real id.
-pub fn record_id_slot(n: usize) -> String {
-    format!("$record_id:{n}")
-}
-
-/// `response` (JSON text) with each record-id slot, a JSON string, replaced
-/// by the number `ids[n]`.
-pub fn fill_record_ids(response: &str, ids: &[i64]) -> String {
-    ids.iter()
-        .enumerate()
-        .fold(response.to_owned(), |text, (n, id)| {
-            text.replace(&format!("\"{}\"", record_id_slot(n)), &id.to_string())
-        })
+/// Puts the id of the `n`-th stored record at the `n`-th pointer of `at` in
+/// `body`. A pointer that names no value in the body, or more pointers than
+/// records, is the caller's mistake, refused before anything is stored.
+pub fn fill_record_ids(
+    body: &mut serde_json::Value,
+    at: &[String],
+    ids: &[i64],
+) -> StoreResult<()> {
+    if at.len() > ids.len() {
+        return Err(StoreError::other(format!(
+            "an answer names {} record id(s) but the commit stored {}",
+            at.len(),
+            ids.len()
+        )));
+    }
+    for (pointer, id) in at.iter().zip(ids) {
+        let slot = body.pointer_mut(pointer).ok_or_else(|| {
+            StoreError::other(format!(
+                "an answer has no value at its record id pointer {pointer}"
+            ))
+        })?;
+        *slot = (*id).into();
+    }
+    Ok(())
 }
 
 /// One atomic commit: new rounds, writes to existing ones, and the
@@ -424,18 +439,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn record_id_slots_become_the_ids_in_order() {
-        let body = serde_json::json!({
-            "a": {"id": record_id_slot(0)},
-            "b": [record_id_slot(1), "$record_id:1x", "record_id:0"],
-        })
-        .to_string();
-        let filled: serde_json::Value =
-            serde_json::from_str(&fill_record_ids(&body, &[41, 7])).expect("still JSON");
+    fn record_ids_go_where_the_pointers_say_and_nowhere_else() {
+        // A client's own text that looks like an id slot stays as it was.
+        let mut body = serde_json::json!({
+            "a": {"id": null, "client_seed": "$record_id:0"},
+            "b": [null, "$record_id:1"],
+        });
+        let at = ["/a/id".to_owned(), "/b/0".to_owned()];
+        fill_record_ids(&mut body, &at, &[41, 7]).expect("filled");
         assert_eq!(
-            filled,
-            serde_json::json!({"a": {"id": 41}, "b": [7, "$record_id:1x", "record_id:0"]})
+            body,
+            serde_json::json!({
+                "a": {"id": 41, "client_seed": "$record_id:0"},
+                "b": [7, "$record_id:1"],
+            })
         );
-        assert_eq!(fill_record_ids(&body, &[]), body, "no ids, nothing filled");
+    }
+
+    #[test]
+    fn a_pointer_without_a_record_or_a_value_is_refused() {
+        let mut body = serde_json::json!({"id": null});
+        assert!(fill_record_ids(&mut body, &["/id".to_owned()], &[]).is_err());
+        assert!(fill_record_ids(&mut body, &["/nope/id".to_owned()], &[3]).is_err());
+        assert_eq!(body, serde_json::json!({"id": null}), "left as it was");
     }
 }

@@ -911,6 +911,7 @@ async fn commits_of(store: Arc<dyn Store>, alice: i64, bob: i64) {
         key: "k-1".into(),
         request_hash: "h1".into(),
         response: "{\"ok\":1}".into(),
+        record_ids_at: Vec::new(),
     };
     let mixed = store
         .commit(Commit {

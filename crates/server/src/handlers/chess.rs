@@ -22,7 +22,7 @@ use tracing::instrument;
 
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiPath};
-use crate::handlers::keyed::{record_id_slot, Keyed};
+use crate::handlers::keyed::{Answer, Keyed};
 use crate::rounds::chess::{self as rounds, round_id};
 use crate::rounds::{now, player_exists};
 use crate::state::AppState;
@@ -79,14 +79,14 @@ type Decided = (Vec<Seed>, Vec<Event>);
 /// request's key: `decide` applies the rules to the loaded rounds, `answer`
 /// is the caller's view of the outcome; the record, if any, is stored once,
 /// with the first seed's write.
-async fn step_seeds<B>(
+async fn step_seeds<B, A: Into<Answer>>(
     state: &AppState,
     auth: &PlayerAuth,
     keyed: &Keyed<B>,
     ids: &[String],
     what: &'static str,
     decide: impl Fn(&[LoadedRound], &[Seed]) -> Result<Decided, ApiError>,
-    answer: impl Fn(&Decided) -> Result<Value, ApiError>,
+    answer: impl Fn(&Decided) -> Result<A, ApiError>,
 ) -> Result<Response, ApiError> {
     let scope = step::player_scope(auth.id);
     let ran = keyed
@@ -107,7 +107,7 @@ async fn step_seeds<B>(
                 writes,
                 ..Commit::default()
             };
-            Ok((commit, answer(&decided)?, ()))
+            Ok((commit, answer(&decided)?.into(), ()))
         })
         .await
         .map_err(|e| not_found(e, what))?;
@@ -393,9 +393,10 @@ pub async fn post_finish(
             .ok_or_else(|| ApiError::internal("finish made no record"))?;
         let game_id =
             chess::game_view(&seeds[0], seeds.get(1), Viewer::Operator).map(|g| g.game_id);
-        Ok(
-            json!({"game_id": game_id, "record": {"id": record_id_slot(0), "scheme": record.scheme, "record": record.body}}),
+        Ok(Answer::from(
+            json!({"game_id": game_id, "record": {"id": null, "scheme": record.scheme, "record": record.body}}),
         )
+        .with_record_id_at("/record/id"))
     };
     step_seeds(&state, &auth, &keyed, &ids, "chess game", decide, answer).await
 }

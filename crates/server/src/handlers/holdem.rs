@@ -117,7 +117,7 @@ pub async fn post_table(
         Ok(updates) => state
             .with_receipts(answer, &updates)
             .await
-            .map(|answer| (answer, Vec::new(), ())),
+            .map(|answer| (answer, ())),
         Err(e) => Err(e.into()),
     };
     let ran = keyed

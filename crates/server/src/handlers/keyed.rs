@@ -10,8 +10,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-pub use fairseed_store::record_id_slot;
-use fairseed_store::{fill_record_ids, Commit, Idempotent, LoadedRound};
+use fairseed_store::{Commit, Idempotent, LoadedRound};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -103,73 +102,81 @@ impl<T> Keyed<T> {
         Ok(Some(answer(status, body, true)))
     }
 
-    /// The commit's idempotency entry for `response`, when a key was sent.
+    /// The commit's idempotency entry for `response`, which names no record
+    /// id, when a key was sent.
     pub fn entry(&self, scope: &str, response: &Value) -> Option<Idempotent> {
+        self.entry_at(scope, response, &[])
+    }
+
+    /// The commit's idempotency entry for `answer`, when a key was sent.
+    pub fn answer_entry(&self, scope: &str, answer: &Answer) -> Option<Idempotent> {
+        self.entry_at(scope, &answer.body, &answer.record_ids_at)
+    }
+
+    fn entry_at(&self, scope: &str, body: &Value, record_ids_at: &[String]) -> Option<Idempotent> {
         self.key.as_ref().map(|key| Idempotent {
             scope: scope.to_owned(),
             key: key.clone(),
             request_hash: self.hash.clone(),
-            response: response.to_string(),
+            response: body.to_string(),
+            record_ids_at: record_ids_at.to_vec(),
         })
     }
 
     /// Runs an idempotent step over the rounds `ids`: a retry is answered
     /// from the stored answer; otherwise `decide` computes the commit and
-    /// the answer (record ids as [`record_id_slot`]s, filled in by the
-    /// store), which is committed with the change under this key.
+    /// the [`Answer`] (its record ids filled in by the store), which is
+    /// committed with the change under this key.
     pub async fn run<R>(
         &self,
         state: &AppState,
         scope: &str,
         status: StatusCode,
         ids: &[String],
-        mut decide: impl FnMut(&[LoadedRound]) -> Result<(Commit, Value, R), ApiError>,
+        mut decide: impl FnMut(&[LoadedRound]) -> Result<(Commit, Answer, R), ApiError>,
     ) -> Result<Ran<R>, ApiError> {
         if let Some(replayed) = self.replay(state, scope, status).await? {
             return Ok(Ran::Replayed(replayed));
         }
         let result = step::step(state, ids, |loaded| {
             let (mut commit, body, out) = decide(loaded)?;
-            commit.idempotent = self.entry(scope, &body);
+            commit.idempotent = self.answer_entry(scope, &body);
             Ok((commit, (body, out)))
         })
         .await;
         let done = match result {
-            Ok((updates, (body, out))) => {
+            Ok((updates, (answer, out))) => {
                 let ids: Vec<i64> = updates
                     .iter()
                     .flat_map(|u| &u.records)
                     .map(|r| r.id)
                     .collect();
+                let body = answer.filled(&ids)?;
                 state
                     .with_receipts(body, &updates)
                     .await
-                    .map(|body| (body, ids, out))
+                    .map(|body| (body, out))
             }
             Err(e) => Err(e),
         };
         self.finish(state, scope, status, done).await
     }
 
-    /// The answer to a step that stored the records `ids` (filling the
-    /// answer's record-id slots), or, when a twin of this request committed
-    /// first (`idempotency_key_used`), the twin's answer.
+    /// The answer to a step that committed (its body complete), or, when a
+    /// twin of this request committed first (`idempotency_key_used`), the
+    /// twin's answer.
     pub async fn finish<R>(
         &self,
         state: &AppState,
         scope: &str,
         status: StatusCode,
-        done: Result<(Value, Vec<i64>, R), ApiError>,
+        done: Result<(Value, R), ApiError>,
     ) -> Result<Ran<R>, ApiError> {
         match done {
-            Ok((body, ids, out)) => {
-                let body = serde_json::from_str(&fill_record_ids(&body.to_string(), &ids))
-                    .map_err(ApiError::internal)?;
-                Ok(Ran::Done {
-                    out,
-                    response: answer(status, body, false),
-                })
-            }
+            Ok((body, out)) => Ok(Ran::Done {
+                out,
+                response: answer(status, body, false),
+            }),
             Err(e)
                 if e.kind()
                     == crate::error::ErrorCode::Store(
@@ -182,6 +189,40 @@ impl<T> Keyed<T> {
                 }
             }
             Err(e) => Err(e),
+        }
+    }
+}
+
+/// An idempotent call's answer, and where in it the ids of the records its
+/// commit stores go: ids exist only once the commit is stored, so the answer
+/// holds `null` there and names the place as a JSON pointer, which the store
+/// fills in the replay it keeps and [`Answer::filled`] in the reply.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    body: Value,
+    record_ids_at: Vec<String>,
+}
+
+impl Answer {
+    /// `body`, with the id of the commit's next stored record at `pointer`
+    /// (RFC 6901), which must name a value of `body`.
+    pub fn with_record_id_at(mut self, pointer: &str) -> Self {
+        self.record_ids_at.push(pointer.to_owned());
+        self
+    }
+
+    /// The body with the stored records' `ids` in place.
+    pub fn filled(mut self, ids: &[i64]) -> Result<Value, ApiError> {
+        fairseed_store::fill_record_ids(&mut self.body, &self.record_ids_at, ids)?;
+        Ok(self.body)
+    }
+}
+
+impl From<Value> for Answer {
+    fn from(body: Value) -> Self {
+        Self {
+            body,
+            record_ids_at: Vec::new(),
         }
     }
 }

@@ -26,7 +26,7 @@ use tracing::instrument;
 use crate::auth::OperatorAuth;
 use crate::error::{ApiError, ApiPath, ApiQuery};
 use crate::events::Audience;
-use crate::handlers::keyed::{record_id_slot, Keyed, Ran};
+use crate::handlers::keyed::{Answer, Keyed, Ran};
 use crate::rounds::matches::{self as rounds, round_id};
 use crate::rounds::{now, player_exists};
 use crate::secrets;
@@ -138,7 +138,7 @@ pub async fn post(
                 creates: vec![rounds::create(&opened, &seed)?],
                 ..Commit::default()
             };
-            Ok((commit, view_of(&opened)?, ()))
+            Ok((commit, view_of(&opened)?.into(), ()))
         })
         .await
         .map_err(|e| match e.kind() {
@@ -198,12 +198,12 @@ pub async fn get(
 /// A match's step: `command` (given the unsealed seed) applied to the
 /// match, committed with the answer `answer` builds from the round as
 /// loaded, the new state and its events; the events published by audience.
-async fn step<B>(
+async fn step<B, A: Into<Answer>>(
     state: &AppState,
     id: &str,
     keyed: &Keyed<B>,
     command: impl Fn(ServerSeed) -> Command,
-    answer: impl Fn(&LoadedRound, &Match, &[Event]) -> Result<Value, ApiError>,
+    answer: impl Fn(&LoadedRound, &Match, &[Event]) -> Result<A, ApiError>,
 ) -> Result<Response, ApiError> {
     let match_id = Ident::parse_field(id, "match_id")?;
     let ids = [round_id(match_id.as_str())];
@@ -213,7 +213,7 @@ async fn step<B>(
             let (current, seed) = rounds::load(round)?;
             let (next, events) =
                 matches::apply(&current, command(seed), now()).map_err(ApiError::rule)?;
-            let body = answer(round, &next, &events)?;
+            let body = answer(round, &next, &events)?.into();
             let commit = Commit {
                 writes: vec![rounds::write(round, &next, &events)?],
                 ..Commit::default()
@@ -451,10 +451,11 @@ pub async fn finish(
                 _ => None,
             })
             .ok_or_else(|| ApiError::internal("finish made no record"))?;
-        Ok(json!({
+        Ok(Answer::from(json!({
             "match": matches::view(next, Viewer::Operator),
-            "record": {"id": record_id_slot(0), "scheme": record.scheme, "record": record.body},
+            "record": {"id": null, "scheme": record.scheme, "record": record.body},
         }))
+        .with_record_id_at("/record/id"))
     };
     tracing::info!(match_id = %id, "match finishing");
     step(&state, &id, &keyed, command, answer).await

@@ -13,7 +13,7 @@ use tracing::instrument;
 
 use crate::auth::OperatorAuth;
 use crate::error::{ApiError, ApiPath};
-use crate::handlers::keyed::{record_id_slot, Keyed};
+use crate::handlers::keyed::{Answer, Keyed};
 use crate::handlers::records::{export_body, Line, RecordView};
 use crate::state::AppState;
 use crate::step::OPERATOR_SCOPE;
@@ -85,7 +85,8 @@ pub async fn import(
     }
     let scheme = verdict.scheme.unwrap_or_default();
     let body = serde_json::to_string(record).map_err(ApiError::internal)?;
-    let answer = json!({"id": record_id_slot(0), "scheme": scheme, "record": record});
+    let answer = Answer::from(json!({"id": null, "scheme": scheme, "record": record}))
+        .with_record_id_at("/id");
     if let Some(replayed) = keyed
         .replay(&state, OPERATOR_SCOPE, StatusCode::CREATED)
         .await?
@@ -95,10 +96,10 @@ pub async fn import(
     let out = RecordOut::operator(NewRecord { scheme, body });
     let stored = state
         .store()
-        .import_record(out, keyed.entry(OPERATOR_SCOPE, &answer))
+        .import_record(out, keyed.answer_entry(OPERATOR_SCOPE, &answer))
         .await
-        .map(|row| (answer, vec![row.id], ()))
-        .map_err(ApiError::from);
+        .map_err(ApiError::from)
+        .and_then(|row| Ok((answer.filled(&[row.id])?, ())));
     let ran = keyed
         .finish(&state, OPERATOR_SCOPE, StatusCode::CREATED, stored)
         .await?;

@@ -202,7 +202,7 @@ pub async fn post_hand(
             out: Some(answer),
             updates,
             ..
-        }) => Ok((state.with_receipts(answer, &updates).await?, Vec::new(), ())),
+        }) => Ok((state.with_receipts(answer, &updates).await?, ())),
         Err(e) => Err(e),
     };
     let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
@@ -227,7 +227,7 @@ pub async fn post_street(
         Ok((next, events, answer, entry))
     })
     .await;
-    let done = result.map(|s| (s.out, Vec::new(), ()));
+    let done = result.map(|s| (s.out, ()));
     let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
     Ok(ran.await?.response())
 }

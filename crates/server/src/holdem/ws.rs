@@ -473,6 +473,7 @@ impl Conn {
                 key: format!("holdem:{}:{id}", self.table),
                 request_hash: step::request_hash("WS", &path, canonical.as_bytes()),
                 response: ack.clone(),
+                record_ids_at: Vec::new(),
             }
         });
         if let Some(entry) = &entry {

@@ -48,7 +48,7 @@ pub trait RoundStore: Send + Sync + 'static {
     ) -> StoreResult<Vec<RecordRow>>;
 
     /// Stores one record alone (an import), with its readers and an
-    /// optional idempotency entry (record-id slots filled): all or nothing;
+    /// optional idempotency entry (record ids put where it says): all or nothing;
     /// a key already stored → `idempotency_key_used`.
     async fn import_record(
         &self,
