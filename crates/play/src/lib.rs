@@ -1,6 +1,8 @@
 //! Every game flow of the fairseed service as a pure state machine, and
 //! the one door through which anything leaves it.
 //!
+//! [`dice`] settles a dice bet against the balance and the pair's nonces.
+//!
 //! Each flow (a poker table and its seed sessions and hands, a table-game
 //! match, a chess seek and game, a selfpoker hand) is a module with:
 //!
@@ -27,6 +29,7 @@
 pub mod chess;
 mod code;
 mod codec;
+pub mod dice;
 #[cfg(feature = "log")]
 pub mod log_entries;
 pub mod matches;

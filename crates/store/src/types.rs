@@ -75,19 +75,9 @@ pub struct BetDraw<'a> {
     pub balance: u128,
 }
 
-/// What one bet came to, decided by the caller (the core's dice and the
-/// service's rules) and stored as given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settled {
-    /// The dice roll, 0..9999.
-    pub roll: u16,
-    /// Whether the bet won.
-    pub win: bool,
-    /// Chips paid back (stake included), 0 on a loss.
-    pub payout: u128,
-    /// The player's balance after the bet.
-    pub balance_after: u128,
-}
+/// What one bet came to, decided by the caller (the play crate's dice
+/// rules) and stored as given.
+pub use fairseed_play::dice::Settled;
 
 /// Settles a bet from its draw, or refuses it.
 ///

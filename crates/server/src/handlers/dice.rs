@@ -4,9 +4,10 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_core::dice::{Bet, Condition, DiceKey, MAX_NONCE};
+use fairseed_core::dice::{Bet, Condition};
 use fairseed_core::ServerSeed;
-use fairseed_store::{BetDraw, BetRequest, BetRow, SettleFn, Settled, StoreError};
+use fairseed_play::dice;
+use fairseed_store::{BetDraw, BetRequest, BetRow, Refusal, SettleFn, Settled, StoreError};
 use serde::{Deserialize, Serialize};
 use tracing::instrument;
 
@@ -124,46 +125,39 @@ pub async fn post(
     Ok(response)
 }
 
-/// Settles `bet` on the pair's next nonce, inside the bet's transaction:
-/// the balance must cover the stake and the pair must have a nonce left
-/// (docs/spec.md §8.1 stops at 2^53 − 1); then the core rolls and pays.
+/// Settles `bet` inside the bet's transaction by the play crate's rules
+/// (`fairseed_play::dice`), a refusal as the store's stable code.
 fn settle(bet: Bet) -> SettleFn {
     Box::new(move |draw: BetDraw<'_>| {
-        let amount = u128::from(bet.amount());
-        if amount > draw.balance {
-            return Err(StoreError::conflict(
-                fairseed_store::Refusal::InsufficientBalance,
-                format!("amount: {amount} is more than the balance {}", draw.balance),
-            ));
-        }
-        if draw.nonce > MAX_NONCE {
-            return Err(StoreError::conflict(
-                fairseed_store::Refusal::NonceExhausted,
-                "the seed pair has used every nonce; rotate it",
-            ));
-        }
-        let seed = ServerSeed::parse(draw.server_seed.expose())
+        let server_seed = ServerSeed::parse(draw.server_seed.expose())
             .map_err(|_| StoreError::other("a stored server seed does not parse"))?;
-        let roll = DiceKey::new(&seed).roll(draw.client_seed, draw.nonce);
-        let s = bet.settle(roll);
-        let balance_after = (draw.balance - amount)
-            .checked_add(s.payout)
-            .ok_or_else(|| StoreError::other("balance arithmetic overflowed"))?;
+        let draw = dice::Draw {
+            server_seed: &server_seed,
+            client_seed: draw.client_seed,
+            nonce: draw.nonce,
+            balance: draw.balance,
+        };
+        let settled = dice::settle(&bet, draw).map_err(|e| match e {
+            dice::Error::InsufficientBalance { .. } => {
+                StoreError::conflict(Refusal::InsufficientBalance, e.to_string())
+            }
+            dice::Error::NonceExhausted => {
+                StoreError::conflict(Refusal::NonceExhausted, e.to_string())
+            }
+            dice::Error::BalanceOverflow => StoreError::other(e),
+        })?;
         Ok(Settled {
-            roll,
-            win: s.win,
-            payout: s.payout,
-            balance_after,
+            roll: settled.roll,
+            win: settled.win,
+            payout: settled.payout,
+            balance_after: settled.balance_after,
         })
     })
 }
 
 /// A retried key must carry the bet it was first used for.
 fn same_bet(first: &BetRow, bet: &Bet, key: &str) -> Result<(), ApiError> {
-    let same = first.amount == bet.amount()
-        && first.condition == bet.condition()
-        && first.target == bet.target();
-    if same {
+    if dice::is_same_bet(bet, first.amount, first.condition, first.target) {
         Ok(())
     } else {
         Err(ApiError::conflict(
@@ -214,19 +208,10 @@ pub async fn index(
 
 #[cfg(test)]
 mod tests {
+    use fairseed_core::dice::MAX_NONCE;
     use fairseed_store::SecretSeed;
-    use proptest::prelude::*;
 
     use super::*;
-
-    fn draw(seed: &SecretSeed, nonce: u64, balance: u128) -> BetDraw<'_> {
-        BetDraw {
-            server_seed: seed,
-            client_seed: "client",
-            nonce,
-            balance,
-        }
-    }
 
     fn refusal(result: Result<Settled, StoreError>) -> &'static str {
         match result {
@@ -235,60 +220,22 @@ mod tests {
         }
     }
 
+    /// The play crate's refusals reach the store as its stable codes.
     #[test]
-    fn a_stake_above_the_balance_is_refused() {
+    fn refusals_keep_their_codes() {
         let seed = SecretSeed::new("ab".repeat(32));
+        let draw = |nonce, balance| BetDraw {
+            server_seed: &seed,
+            client_seed: "client",
+            nonce,
+            balance,
+        };
         let bet = Bet::new(101, Condition::Under, 5000).expect("bet");
+        assert_eq!(refusal(settle(bet)(draw(0, 100))), "insufficient_balance");
         assert_eq!(
-            refusal(settle(bet)(draw(&seed, 0, 100))),
-            "insufficient_balance"
-        );
-        assert!(
-            settle(bet)(draw(&seed, 0, 101)).is_ok(),
-            "the whole balance"
-        );
-    }
-
-    #[test]
-    fn the_last_nonce_settles_and_the_next_is_refused() {
-        let seed = SecretSeed::new("ab".repeat(32));
-        let bet = Bet::new(1, Condition::Over, 5000).expect("bet");
-        assert!(settle(bet)(draw(&seed, (1 << 53) - 1, 10)).is_ok());
-        assert_eq!(
-            refusal(settle(bet)(draw(&seed, 1 << 53, 10))),
+            refusal(settle(bet)(draw(MAX_NONCE + 1, 1000))),
             "nonce_exhausted"
         );
-    }
-
-    proptest! {
-        /// Whatever the roll: the win follows the condition, a loss pays
-        /// nothing, a win pays at most 9900/chance times the stake, and the
-        /// balance moves by exactly payout − stake.
-        #[test]
-        fn settlement_keeps_the_books(
-            seed in "[0-9a-f]{64}",
-            nonce in 0u64..1_000_000,
-            amount in 1u64..1_000_000,
-            extra in 0u128..1_000_000,
-            under in any::<bool>(),
-            target in 200u16..9800,
-        ) {
-            let condition = if under { Condition::Under } else { Condition::Over };
-            let bet = Bet::new(amount, condition, target).expect("bet");
-            let seed = SecretSeed::new(seed);
-            let balance = u128::from(amount) + extra;
-            let s = settle(bet)(draw(&seed, nonce, balance)).expect("settles");
-            let wins = if under { s.roll < target } else { s.roll > target };
-            prop_assert_eq!(s.win, wins);
-            prop_assert!(s.roll <= 9999);
-            let chance = if under { u128::from(target) } else { 9999 - u128::from(target) };
-            if s.win {
-                prop_assert!(s.payout * chance <= u128::from(amount) * 9900);
-                prop_assert!((s.payout + 1) * chance > u128::from(amount) * 9900);
-            } else {
-                prop_assert_eq!(s.payout, 0);
-            }
-            prop_assert_eq!(s.balance_after + u128::from(amount), balance + s.payout);
-        }
+        assert!(settle(bet)(draw(MAX_NONCE, 101)).is_ok());
     }
 }
