@@ -11,6 +11,7 @@
 //! the operator is dealt is by construction what the verifier recomputes.
 
 mod error;
+pub mod setup;
 mod step;
 mod view;
 

@@ -275,10 +275,9 @@ pub async fn post_accept(
     let (id, client, shown) = keyed.body.parse()?;
     let a = round_id(&seek)?;
     if a == id {
-        return Err(ApiError::conflict(
-            crate::error::ErrorCode::OWN_SEEK,
-            "a player cannot accept their own seek",
-        ));
+        // The seek's own seed on both sides: the caller's own seek, refused
+        // by the play crate's rule before the one round is loaded twice.
+        return Err(ApiError::rule(chess::ChessError::OwnSeek));
     }
     let decide = on_pair(|seeds| PairCommand::Accept {
         player: auth.id,

@@ -15,7 +15,7 @@ use axum::response::Response;
 use axum::Json;
 use fairseed_core::games::Game;
 use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
-use fairseed_play::matches::{self, Command, Event, Match, Scheme, Step};
+use fairseed_play::matches::{self, setup, Command, Event, Match, Scheme, Step};
 use fairseed_play::Viewer;
 use fairseed_store::{Commit, LoadedRound};
 use serde::de::IgnoredAny;
@@ -65,45 +65,6 @@ fn game(name: &str) -> Result<Game, ApiError> {
     })
 }
 
-fn labels(game: Game, players: Option<Vec<String>>) -> Result<Vec<String>, ApiError> {
-    let Some(labels) = players else {
-        return Ok((0..game.players()).map(|i| i.to_string()).collect());
-    };
-    if labels.len() != game.players() {
-        return Err(ApiError::invalid(
-            "players",
-            format!(
-                "{} players for {game}, expected {}",
-                labels.len(),
-                game.players()
-            ),
-        ));
-    }
-    if let Some(i) = labels.iter().position(|l| l.is_empty() || l.len() > 64) {
-        return Err(ApiError::invalid(
-            format!("players[{i}]"),
-            "expected 1 to 64 bytes",
-        ));
-    }
-    Ok(labels)
-}
-
-fn tiles(game: Game, tiles: Option<usize>) -> Result<usize, ApiError> {
-    match (game, tiles) {
-        (Game::Mahjong, None) => Ok(144),
-        (Game::Mahjong, Some(t @ (136 | 144))) => Ok(t),
-        (Game::Mahjong, Some(t)) => Err(ApiError::invalid(
-            "tiles",
-            format!("{t}, expected 144 or 136"),
-        )),
-        (_, None) => Ok(0),
-        (_, Some(_)) => Err(ApiError::invalid(
-            "tiles",
-            format!("only mahjong has a wall size, not {game}"),
-        )),
-    }
-}
-
 /// Opens a match: draws and commits its server seed.
 #[instrument(skip_all)]
 pub async fn post(
@@ -120,8 +81,8 @@ pub async fn post(
             &hex::encode(secrets::random_bytes()?)[..20]
         ))?,
     };
-    let labels = labels(game, body.players.clone())?;
-    let tiles = tiles(game, body.tiles)?;
+    let labels = setup::labels(game, body.players.clone())?;
+    let tiles = setup::wall(game, body.tiles)?;
     let seed = ServerSeed::from_bytes(secrets::random_bytes()?);
     let scheme = scheme(body.scheme.as_deref())?;
     let opened = Match::open(

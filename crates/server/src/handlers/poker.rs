@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
-use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ErrorCode};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
 use crate::handlers::keyed::Keyed;
 use crate::handlers::records::RecordView;
 use crate::rounds::poker as rows;
@@ -176,7 +176,7 @@ pub async fn post_hand(
             Ok((next, events)) => {
                 let answer = rules::public_event(&next, &events[0])?;
                 let entry = keyed.entry(OPERATOR_SCOPE, &answer);
-                Ok((next, events, Some(answer), entry))
+                Ok((next, events, Ok(answer), entry))
             }
             // The limit was reached: rotate now, answer 409 below.
             Err(PokerError::SessionDue(why)) => {
@@ -185,21 +185,16 @@ pub async fn post_hand(
                     next_seed: seed.clone(),
                 };
                 let (next, events) = tables::apply(loaded, command)?;
-                Ok((next, events, None, None))
+                Ok((next, events, Err(PokerError::SessionDue(why)), None))
             }
             Err(e) => Err(e.into()),
         }
     })
     .await;
     let done = match result {
-        Ok(tables::Stepped { out: None, .. }) => {
-            return Err(ApiError::conflict(
-                ErrorCode::SESSION_ROTATED,
-                "the session reached 500 hands or 24 hours and was rotated; players must give client seeds for the new commitment",
-            ))
-        }
+        Ok(tables::Stepped { out: Err(due), .. }) => return Err(due.into()),
         Ok(tables::Stepped {
-            out: Some(answer),
+            out: Ok(answer),
             updates,
             ..
         }) => Ok((state.with_receipts(answer, &updates).await?, ())),
