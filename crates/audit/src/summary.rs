@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::checker::Stats;
 use crate::finding::{Finding, FindingKind, Findings};
-use crate::stats::{ChiSquare, RtpSummary};
+use crate::stats::{CellTest, RtpSummary, Uniformity};
 
 /// Entries by scheme and kind.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -46,12 +46,12 @@ pub struct Summary {
     pub counts: EntryCounts,
     /// Commitments not yet revealed and not yet due.
     pub open: u64,
-    /// Dice rolls recomputed from revealed seeds, against 10 000 equally likely values.
-    pub rolls: ChiSquare,
-    /// Rolls per 1 % bucket (`0.00–0.99`, …), for the histogram.
+    /// Dice rolls recomputed from revealed seeds, judged in 100 ranges of 1 %.
+    pub rolls: Uniformity,
+    /// Rolls per 1 % range (`0.00–0.99`, …): the test's cells and the histogram.
     pub roll_histogram: Vec<u64>,
-    /// Card position × card over revealed deals (52 × 52 cells, 51² degrees of freedom).
-    pub cards: ChiSquare,
+    /// Card position × card over revealed deals (52 × 52 cells; `n` is deals).
+    pub cards: Uniformity,
     /// Return to player of settled dice bets against the rules' 99 %.
     pub rtp: RtpSummary,
     /// `(bets settled, paid / staked so far)`.
@@ -61,19 +61,27 @@ pub struct Summary {
 impl Summary {
     /// Builds the summary; a statistic past [`crate::ALARM_P`] is added to `findings`.
     pub fn new(counts: &EntryCounts, open: u64, stats: &Stats, findings: &mut Findings) -> Self {
-        let rolls = ChiSquare::uniform(&stats.rolls[..], 9999);
-        let deals = ChiSquare::uniform(&stats.cards[..], 51 * 51);
+        let roll_histogram: Vec<u64> = stats.rolls.chunks(100).map(|c| c.iter().sum()).collect();
+        let rolls = CellTest::ROLLS.judge(roll_histogram.iter().sum(), &roll_histogram);
+        let deals = stats.cards[..52].iter().sum();
+        let cards = CellTest::CARDS.judge(deals, &stats.cards[..]);
         let rtp = stats.rtp.summary();
         if rolls.alarming() {
             findings.push(Finding::new(
                 FindingKind::Statistics,
-                format!("dice rolls are not uniform: chi-square {:.1} on 9999 degrees of freedom over {} rolls, p = {:.2e}", rolls.chi2, rolls.n, rolls.p.unwrap_or(0.0)),
+                format!(
+                    "dice rolls are not uniform: over {} rolls one 1 % range holds {} and one {} (expected {:.1} each), p = {:.2e}",
+                    rolls.n, rolls.most, rolls.least, rolls.expected, rolls.p.unwrap_or(0.0)
+                ),
             ));
         }
-        if deals.alarming() {
+        if cards.alarming() {
             findings.push(Finding::new(
                 FindingKind::Statistics,
-                format!("cards are not uniform over deck positions: chi-square {:.1} on 2601 degrees of freedom over {} deals, p = {:.2e}", deals.chi2, deals.n / 52, deals.p.unwrap_or(0.0)),
+                format!(
+                    "cards are not uniform over deck positions: over {} deals one card lands at one position {} times and one {} (expected {:.1}), p = {:.2e}",
+                    cards.n, cards.most, cards.least, cards.expected, cards.p.unwrap_or(0.0)
+                ),
             ));
         }
         if rtp.p.is_some_and(|p| p < crate::ALARM_P) {
@@ -92,8 +100,8 @@ impl Summary {
             counts: counts.clone(),
             open,
             rolls,
-            roll_histogram: stats.rolls.chunks(100).map(|c| c.iter().sum()).collect(),
-            cards: deals,
+            roll_histogram,
+            cards,
             rtp,
             rtp_series: stats.rtp_series.points.clone(),
         }
