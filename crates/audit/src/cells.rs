@@ -214,6 +214,18 @@ mod tests {
     }
 
     #[test]
+    fn two_rolls_on_one_value_are_no_finding() {
+        // 20 rolls, two of them in one range (as two on one value): the
+        // chi-square on 10 000 values called this p = 8.7e-12.
+        let mut counts = [0u64; 100];
+        counts[..18].iter_mut().for_each(|c| *c = 1);
+        counts[40] = 2;
+        let u = CellTest::ROLLS.judge(20, &counts);
+        assert_eq!(u.p, Some(1.0));
+        assert!(!u.alarming());
+    }
+
+    #[test]
     fn the_size_is_at_most_the_level() {
         for n in [5, 10, 20, 50, 100, 1000, 100_000] {
             for alpha in [1e-2, 1e-6] {

@@ -91,6 +91,30 @@ fn an_honest_log_passes_with_its_statistics() {
     assert_eq!(report.state.checkpoints[0].size, 3000);
 }
 
+/// A player's session of a few honest rolls (fixed seeds): judged without a
+/// false alarm, with its power stated; fewer than 5 rolls are too few to judge.
+#[test]
+fn a_short_session_is_judged_or_too_few_never_a_false_alarm() {
+    for (rolls, judged) in [(4u64, false), (20, true), (100, true)] {
+        let shape = Shape {
+            bets_per_pair: rolls,
+            poker_every: 0,
+            selfpoker_every: 0,
+            ..Shape::default()
+        };
+        let entries: Vec<Entry> = Sample::new("session", shape)
+            .take(rolls as usize + 2)
+            .collect();
+        let report = run(&build(entries), &State::default());
+        assert!(report.passed(), "{rolls}: {:#?}", report.findings);
+        let summary = report.summary.as_ref().expect("summary");
+        assert_eq!(summary.rolls.n, rolls);
+        assert_eq!(summary.rolls.too_few(), !judged, "{:?}", summary.rolls);
+        assert_eq!(summary.rolls.power_factor.is_some(), judged);
+        assert!(summary.cards.too_few(), "no deals: {:?}", summary.cards);
+    }
+}
+
 #[test]
 fn a_grown_log_is_consistent_with_the_checkpoint_seen_before() {
     let entries = sample(1000);

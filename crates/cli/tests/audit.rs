@@ -82,6 +82,12 @@ fn an_honest_log_passes_and_reports() {
         2,
         "the roll histogram and the RTP line"
     );
+    assert!(
+        page.contains("one range")
+            && page.contains("times as likely as each other is caught 9 times in 10"),
+        "the power at this size"
+    );
+    assert!(out.contains("Dice rolls: "), "{out}");
 
     let out = run(
         &["audit", dir.path().to_str().expect("utf-8"), "--json"],
