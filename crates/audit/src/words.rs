@@ -199,7 +199,21 @@ pub fn rtp(lang: Lang, r: &RtpSummary) -> String {
         format!("Uma média a mais de {gap} da das regras dá o alarme; p = {p}."),
         format!("Una media a más de {gap} de la de las reglas da la alarma; p = {p}."),
     );
-    format!("{seen} {interval} {alarm}")
+    let chips = match (r.by_chips, r.theoretical_by_chips) {
+        (Some(got), Some(rules)) => {
+            let (got, rules) = (
+                lang.num(format!("{got:.4}")),
+                lang.num(format!("{rules:.4}")),
+            );
+            lang.pick(
+                format!(" By chips, paid / staked {got}; the rules give {rules}."),
+                format!(" Em fichas, pago / apostado {got}; as regras dão {rules}."),
+                format!(" En fichas, pagado / apostado {got}; las reglas dan {rules}."),
+            )
+        }
+        _ => String::new(),
+    };
+    format!("{seen} {interval} {alarm}{chips}")
 }
 
 fn verdict(lang: Lang, alarming: bool) -> &'static str {

@@ -9,7 +9,6 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::audit_html::num;
 use anyhow::{bail, Context};
 use clap::Args;
 use fairseed_audit::words::{self, Lang};
@@ -167,13 +166,7 @@ fn text(report: &Report, lang: Lang) -> String {
         let [rolls, cards, rtp] = words::headings(lang);
         out += &format!("{rolls}: {}\n", words::rolls(lang, &s.rolls));
         out += &format!("{cards}: {}\n", words::cards(lang, &s.cards));
-        let r = &s.rtp;
-        out += &format!(
-            "{rtp}: {} (by chips {}, the rules give {})\n",
-            words::rtp(lang, r),
-            num(r.by_chips),
-            num(r.theoretical_by_chips)
-        );
+        out += &format!("{rtp}: {}\n", words::rtp(lang, &s.rtp));
     }
     if report.passed() {
         out += "audit passed: no findings\n";

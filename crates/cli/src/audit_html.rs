@@ -66,13 +66,7 @@ fn summary(body: &mut String, s: &Summary, lang: Lang) {
         esc(&words::cards(lang, &s.cards))
     );
     let r = &s.rtp;
-    let _ = write!(
-        body,
-        "<h2>{rtp}</h2><p>{}</p><p>By chips {} (the rules give {}).</p>",
-        esc(&words::rtp(lang, r)),
-        num(r.by_chips),
-        num(r.theoretical_by_chips)
-    );
+    let _ = write!(body, "<h2>{rtp}</h2><p>{}</p>", esc(&words::rtp(lang, r)));
     body.push_str(
         "<p>Paid / staked as the bets settle; red: what the rules give the same stakes.</p>",
     );
@@ -167,11 +161,6 @@ fn label(x: f64, y: f64, text: &str) -> String {
         "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"11\" fill=\"#555\">{}</text>",
         esc(text)
     )
-}
-
-/// A number with 4 decimals, or `-` when there is none.
-pub fn num(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"))
 }
 
 fn esc(text: &str) -> String {
