@@ -61,7 +61,7 @@ impl Lang {
 pub fn headings(lang: Lang) -> [&'static str; 3] {
     match lang {
         Lang::En => ["Dice rolls", "Cards", "Return to player"],
-        Lang::Pt => ["Lançamentos de dados", "Cartas", "Retorno ao jogador"],
+        Lang::Pt => ["Rolagens de dados", "Cartas", "Retorno ao jogador"],
         Lang::Es => ["Tiradas de dados", "Cartas", "Retorno al jugador"],
     }
 }
@@ -77,17 +77,17 @@ struct CellWords {
 const ROLLS: CellWords = CellWords {
     too_few: [
         "too few rolls to judge uniformity: {n}; at least {min} needed",
-        "poucos lançamentos para julgar a uniformidade: {n}; são necessários pelo menos {min}",
+        "poucas rolagens para julgar a uniformidade: {n}; são necessárias pelo menos {min}",
         "muy pocas tiradas para juzgar la uniformidad: {n}; se necesitan al menos {min}",
     ],
     seen: [
         "{n} rolls in 100 ranges of 1 %: the fullest holds {most}, the emptiest {least}, {e} expected in each; p = {p}.",
-        "{n} lançamentos em 100 faixas de 1 %: a mais cheia tem {most}, a mais vazia {least}, {e} esperados em cada; p = {p}.",
+        "{n} rolagens em 100 faixas de 1 %: a mais cheia tem {most}, a mais vazia {least}, {e} esperadas em cada; p = {p}.",
         "{n} tiradas en 100 rangos del 1 %: el más lleno tiene {most}, el más vacío {least}, {e} esperadas en cada uno; p = {p}.",
     ],
     power: [
         "At this size one range {f} times as likely as each other is caught {times}.",
-        "Com este tamanho, uma faixa {f} vezes mais provável que cada outra é detetada {times}.",
+        "Com este tamanho, uma faixa {f} vezes mais provável que cada outra é detectada {times}.",
         "Con este tamaño, un rango {f} veces más probable que cada otro se detecta {times}.",
     ],
 };
@@ -105,7 +105,7 @@ const CARDS: CellWords = CellWords {
     ],
     power: [
         "At this size one card {f} times as likely at one position is caught {times}.",
-        "Com este tamanho, uma carta {f} vezes mais provável numa posição é detetada {times}.",
+        "Com este tamanho, uma carta {f} vezes mais provável numa posição é detectada {times}.",
         "Con este tamaño, una carta {f} veces más probable en una posición se detecta {times}.",
     ],
 };
@@ -267,7 +267,7 @@ mod tests {
         );
         assert_eq!(
             rolls(Lang::Pt, &u),
-            "poucos lançamentos para julgar a uniformidade: 4; são necessários pelo menos 5"
+            "poucas rolagens para julgar a uniformidade: 4; são necessárias pelo menos 5"
         );
         assert_eq!(
             rolls(Lang::Es, &u),
