@@ -151,7 +151,7 @@ impl Rtp {
     /// The smallest gap of the sum of returns whose p-value is below [`ALARM_P`].
     fn alarm_gap(&self) -> f64 {
         let (mut lo, mut hi) = (0.0, 1.0);
-        while self.p_value(hi) >= ALARM_P {
+        while self.p_value(hi) >= ALARM_P && hi < f64::MAX / 4.0 {
             hi *= 2.0;
         }
         for _ in 0..100 {
