@@ -70,7 +70,7 @@ impl Summary {
             findings.push(Finding::new(
                 FindingKind::Statistics,
                 format!(
-                    "dice rolls are not uniform: over {} rolls one 1 % range holds {} and one {} (expected {:.1} each), p = {:.2e}",
+                    "dice rolls are not uniform: of {} rolls the fullest 1 % range holds {} and the emptiest {} ({:.1} expected in each), p = {:.2e}",
                     rolls.n, rolls.most, rolls.least, rolls.expected, rolls.p.unwrap_or(0.0)
                 ),
             ));
@@ -79,7 +79,7 @@ impl Summary {
             findings.push(Finding::new(
                 FindingKind::Statistics,
                 format!(
-                    "cards are not uniform over deck positions: over {} deals one card lands at one position {} times and one {} (expected {:.1}), p = {:.2e}",
+                    "cards are not uniform over deck positions: in {} deals a card lands at a position up to {} times and as few as {} ({:.1} expected), p = {:.2e}",
                     cards.n, cards.most, cards.least, cards.expected, cards.p.unwrap_or(0.0)
                 ),
             ));
@@ -105,5 +105,72 @@ impl Summary {
             rtp,
             rtp_series: stats.rtp_series.points.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings_of(stats: &Stats) -> Vec<String> {
+        let mut findings = Findings::default();
+        Summary::new(&EntryCounts::default(), 0, stats, &mut findings);
+        findings.first.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn a_favoured_range_of_rolls_is_a_finding() {
+        let mut stats = Stats::default();
+        // 10 rolls in each range but the first (rolls 0.00–0.99), which holds
+        // 40: p = 200 × P(Binomial(1030, 1/100) ≥ 40), 2.34e-10 by SciPy.
+        for range in 1..100 {
+            stats.rolls[range * 100 + 7] = 10;
+        }
+        stats.rolls[3] = 40;
+        assert_eq!(
+            findings_of(&stats),
+            ["dice rolls are not uniform: of 1030 rolls the fullest 1 % range holds 40 and the emptiest 10 (10.3 expected in each), p = 2.34e-10"]
+        );
+        stats.rolls[3] = 20;
+        assert!(findings_of(&stats).is_empty());
+    }
+
+    #[test]
+    fn a_favoured_card_position_is_a_finding() {
+        let mut stats = Stats::default();
+        let mut deck = [0u8; 52];
+        for deal in 0..200u32 {
+            for (position, card) in deck.iter_mut().enumerate() {
+                *card = ((position as u32 + deal) % 52) as u8;
+            }
+            // The ace of the first suit (card 0) dealt first in every fourth deal.
+            if deal % 4 == 0 {
+                let at = deck.iter().position(|&c| c == 0).unwrap_or(0);
+                deck.swap(0, at);
+            }
+            stats.deal(&deck);
+        }
+        let found = findings_of(&stats);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("cards are not uniform over deck positions: in 200 deals a card lands at a position up to 50 times"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_return_far_from_the_rules_is_a_finding() {
+        let mut stats = Stats::default();
+        // 1000 even bets that all win.
+        for _ in 0..1000 {
+            stats.rtp.add(100, 198, 198, 5000);
+        }
+        let found = findings_of(&stats);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .starts_with("return to player 1.98000 over 1000 bets is not the rules' 0.99000"),
+            "{found:?}"
+        );
     }
 }
