@@ -52,6 +52,10 @@ echo "== no module cycle inside crates/server (the mod/use graph)"
 python3 scripts/check-module-cycles.py --self-test
 python3 scripts/check-module-cycles.py
 
+echo "== the audit's statistics against SciPy's (crates/audit/tests/vectors/stats.json)"
+python3 -c 'import scipy' 2>/dev/null || pip install -q scipy numpy
+python3 scripts/audit/check_stats.py
+
 echo "== the pure crates build for wasm32-unknown-unknown (no I/O, clock or OS randomness)"
 cargo build -p fairseed-core -p fairseed-play -p fairseed-holdem -p fairseed-tlog -p fairseed-audit --target wasm32-unknown-unknown --locked
 

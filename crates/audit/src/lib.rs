@@ -13,9 +13,12 @@
 //!   duplicate commitments, reused or skipped dice nonces, recorded payouts;
 //! - every timed-out action and `table_idle` end of a live hold'em table
 //!   against the policy it logged and the time it was logged as served;
-//! - the statistics an auditor asks for: chi-square of the dice rolls,
-//!   card position × card over revealed deals, return to player with its
-//!   99 % confidence interval against the rules' 99 %.
+//! - the statistics an auditor asks for, right at any number of rolls or
+//!   deals (docs/decisions/0021-exact-cell-tests.md): exact binomial tests of
+//!   the dice rolls in 1 % ranges and of card position × card over revealed
+//!   deals, the return to player with its 99 % interval against the rules'
+//!   99 %, each with the smallest bias it would catch, in words in English,
+//!   Portuguese and Spanish ([`words`]).
 //!
 //! Pure: no I/O, clock or global state. Entries are streamed tile by tile;
 //! what is held is what is still open (unrevealed commitments and their bets)
@@ -24,21 +27,25 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod binomial;
+mod cells;
 pub mod checker;
 mod entry;
 mod finding;
 mod log;
+mod rtp;
 pub mod sample;
 pub mod schemes;
 pub mod stats;
 mod summary;
 pub mod time;
 pub mod witness;
+pub mod words;
 pub mod writer;
 
 pub use checker::{Checker, GRACE_MS};
 pub use entry::{Entry, Kind};
 pub use finding::{Finding, FindingKind, Findings};
 pub use log::{audit, Report, Seen, State};
-pub use stats::{ChiSquare, RtpSummary, ALARM_P};
+pub use stats::{CellTest, RtpSummary, Uniformity, ALARM_P};
 pub use summary::{EntryCounts, Summary};

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::checker::Stats;
 use crate::finding::{Finding, FindingKind, Findings};
-use crate::stats::{ChiSquare, RtpSummary};
+use crate::stats::{CellTest, RtpSummary, Uniformity};
 
 /// Entries by scheme and kind.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -46,12 +46,12 @@ pub struct Summary {
     pub counts: EntryCounts,
     /// Commitments not yet revealed and not yet due.
     pub open: u64,
-    /// Dice rolls recomputed from revealed seeds, against 10 000 equally likely values.
-    pub rolls: ChiSquare,
-    /// Rolls per 1 % bucket (`0.00–0.99`, …), for the histogram.
+    /// Dice rolls recomputed from revealed seeds, judged in 100 ranges of 1 %.
+    pub rolls: Uniformity,
+    /// Rolls per 1 % range (`0.00–0.99`, …): the test's cells and the histogram.
     pub roll_histogram: Vec<u64>,
-    /// Card position × card over revealed deals (52 × 52 cells, 51² degrees of freedom).
-    pub cards: ChiSquare,
+    /// Card position × card over revealed deals (52 × 52 cells; `n` is deals).
+    pub cards: Uniformity,
     /// Return to player of settled dice bets against the rules' 99 %.
     pub rtp: RtpSummary,
     /// `(bets settled, paid / staked so far)`.
@@ -61,19 +61,27 @@ pub struct Summary {
 impl Summary {
     /// Builds the summary; a statistic past [`crate::ALARM_P`] is added to `findings`.
     pub fn new(counts: &EntryCounts, open: u64, stats: &Stats, findings: &mut Findings) -> Self {
-        let rolls = ChiSquare::uniform(&stats.rolls[..], 9999);
-        let deals = ChiSquare::uniform(&stats.cards[..], 51 * 51);
+        let roll_histogram: Vec<u64> = stats.rolls.chunks(100).map(|c| c.iter().sum()).collect();
+        let rolls = CellTest::ROLLS.judge(roll_histogram.iter().sum(), &roll_histogram);
+        let deals = stats.cards[..52].iter().sum();
+        let cards = CellTest::CARDS.judge(deals, &stats.cards[..]);
         let rtp = stats.rtp.summary();
         if rolls.alarming() {
             findings.push(Finding::new(
                 FindingKind::Statistics,
-                format!("dice rolls are not uniform: chi-square {:.1} on 9999 degrees of freedom over {} rolls, p = {:.2e}", rolls.chi2, rolls.n, rolls.p.unwrap_or(0.0)),
+                format!(
+                    "dice rolls are not uniform: of {} rolls the fullest 1 % range holds {} and the emptiest {} ({:.1} expected in each), p = {:.2e}",
+                    rolls.n, rolls.most, rolls.least, rolls.expected, rolls.p.unwrap_or(0.0)
+                ),
             ));
         }
-        if deals.alarming() {
+        if cards.alarming() {
             findings.push(Finding::new(
                 FindingKind::Statistics,
-                format!("cards are not uniform over deck positions: chi-square {:.1} on 2601 degrees of freedom over {} deals, p = {:.2e}", deals.chi2, deals.n / 52, deals.p.unwrap_or(0.0)),
+                format!(
+                    "cards are not uniform over deck positions: in {} deals a card lands at a position up to {} times and as few as {} ({:.1} expected), p = {:.2e}",
+                    cards.n, cards.most, cards.least, cards.expected, cards.p.unwrap_or(0.0)
+                ),
             ));
         }
         if rtp.p.is_some_and(|p| p < crate::ALARM_P) {
@@ -92,10 +100,77 @@ impl Summary {
             counts: counts.clone(),
             open,
             rolls,
-            roll_histogram: stats.rolls.chunks(100).map(|c| c.iter().sum()).collect(),
-            cards: deals,
+            roll_histogram,
+            cards,
             rtp,
             rtp_series: stats.rtp_series.points.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings_of(stats: &Stats) -> Vec<String> {
+        let mut findings = Findings::default();
+        Summary::new(&EntryCounts::default(), 0, stats, &mut findings);
+        findings.first.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn a_favoured_range_of_rolls_is_a_finding() {
+        let mut stats = Stats::default();
+        // 10 rolls in each range but the first (rolls 0.00–0.99), which holds
+        // 40: p = 200 × P(Binomial(1030, 1/100) ≥ 40), 2.34e-10 by SciPy.
+        for range in 1..100 {
+            stats.rolls[range * 100 + 7] = 10;
+        }
+        stats.rolls[3] = 40;
+        assert_eq!(
+            findings_of(&stats),
+            ["dice rolls are not uniform: of 1030 rolls the fullest 1 % range holds 40 and the emptiest 10 (10.3 expected in each), p = 2.34e-10"]
+        );
+        stats.rolls[3] = 20;
+        assert!(findings_of(&stats).is_empty());
+    }
+
+    #[test]
+    fn a_favoured_card_position_is_a_finding() {
+        let mut stats = Stats::default();
+        let mut deck = [0u8; 52];
+        for deal in 0..200u32 {
+            for (position, card) in deck.iter_mut().enumerate() {
+                *card = ((position as u32 + deal) % 52) as u8;
+            }
+            // The ace of the first suit (card 0) dealt first in every fourth deal.
+            if deal % 4 == 0 {
+                let at = deck.iter().position(|&c| c == 0).unwrap_or(0);
+                deck.swap(0, at);
+            }
+            stats.deal(&deck);
+        }
+        let found = findings_of(&stats);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("cards are not uniform over deck positions: in 200 deals a card lands at a position up to 50 times"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_return_far_from_the_rules_is_a_finding() {
+        let mut stats = Stats::default();
+        // 1000 even bets that all win.
+        for _ in 0..1000 {
+            stats.rtp.add(100, 198, 198, 5000);
+        }
+        let found = findings_of(&stats);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .starts_with("return to player 1.98000 over 1000 bets is not the rules' 0.99000"),
+            "{found:?}"
+        );
     }
 }

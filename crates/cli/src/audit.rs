@@ -11,9 +11,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::Args;
+use fairseed_audit::words::{self, Lang};
 use fairseed_audit::{audit, Report, State};
 
-use crate::audit_html::num;
 use crate::audit_source::Source;
 use crate::progress::Progress;
 
@@ -46,6 +46,10 @@ pub struct AuditArgs {
     /// Also write an HTML report with plots to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+
+    /// The language of the statistics' sentences: en, pt or es.
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = Lang::parse)]
+    pub lang: Lang,
 }
 
 /// Runs the audit and reports it.
@@ -76,13 +80,16 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         write_state(path, &report.state)?;
     }
     if let Some(path) = &args.html {
-        std::fs::write(path, crate::audit_html::page(&args.source, &report))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(
+            path,
+            crate::audit_html::page(&args.source, &report, args.lang),
+        )
+        .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json(&report))?);
     } else {
-        print!("{}", text(&report));
+        print!("{}", text(&report, args.lang));
     }
     Ok(if report.passed() {
         ExitCode::SUCCESS
@@ -137,7 +144,7 @@ fn json(report: &Report) -> serde_json::Value {
 }
 
 /// The readable report.
-fn text(report: &Report) -> String {
+fn text(report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     if let Some(c) = &report.checkpoint {
         out += &format!(
@@ -156,33 +163,10 @@ fn text(report: &Report) -> String {
             .collect();
         out += &format!("entries: {} ({})\n", s.counts.entries, schemes.join("; "));
         out += &format!("open, not yet due: {}\n", s.open);
-        out += &format!(
-            "dice rolls: {}, chi-square {:.1} on {} degrees of freedom, p = {}\n",
-            s.rolls.n,
-            s.rolls.chi2,
-            s.rolls.df,
-            num(s.rolls.p)
-        );
-        out += &format!(
-            "cards: {} deals, position x card chi-square {:.1} on {} degrees of freedom, p = {}\n",
-            s.cards.n / 52,
-            s.cards.chi2,
-            s.cards.df,
-            num(s.cards.p)
-        );
-        let r = &s.rtp;
-        match (r.mean, r.ci99, r.theoretical) {
-            (Some(mean), Some((lo, hi)), Some(t)) => {
-                out += &format!(
-                    "return to player: {:.4} by chips (the rules give {:.4}), {mean:.4} per bet over {} bets (99 % CI {lo:.4} to {hi:.4}); the rules give {t:.4}: {}\n",
-                    r.by_chips.unwrap_or(0.0),
-                    r.theoretical_by_chips.unwrap_or(0.0),
-                    r.bets,
-                    if r.consistent == Some(true) { "consistent" } else { "NOT consistent" }
-                )
-            }
-            _ => out += &format!("return to player: {} bets settled, too few to estimate\n", r.bets),
-        }
+        let [rolls, cards, rtp] = words::headings(lang);
+        out += &format!("{rolls}: {}\n", words::rolls(lang, &s.rolls));
+        out += &format!("{cards}: {}\n", words::cards(lang, &s.cards));
+        out += &format!("{rtp}: {}\n", words::rtp(lang, &s.rtp));
     }
     if report.passed() {
         out += "audit passed: no findings\n";

@@ -2,10 +2,11 @@
 
 use std::fmt::Write as _;
 
+use fairseed_audit::words::{self, Lang};
 use fairseed_audit::{Report, Summary};
 
 /// The whole page.
-pub fn page(source: &str, report: &Report) -> String {
+pub fn page(source: &str, report: &Report, lang: Lang) -> String {
     let mut body = String::new();
     let verdict = if report.passed() { "passed" } else { "FAILED" };
     let _ = write!(
@@ -27,16 +28,17 @@ pub fn page(source: &str, report: &Report) -> String {
     }
     body += "</ol>";
     if let Some(s) = &report.summary {
-        summary(&mut body, s);
+        summary(&mut body, s, lang);
     }
     format!(
-        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>fairseed audit</title>\
+        "<!doctype html><html lang=\"{}\"><meta charset=\"utf-8\"><title>fairseed audit</title>\
          <style>body{{font:15px system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}\
-         svg{{background:#fafafa;border:1px solid #ddd}}li{{margin:.3em 0}}</style><body>{body}</body></html>\n"
+         svg{{background:#fafafa;border:1px solid #ddd}}li{{margin:.3em 0}}</style><body>{body}</body></html>\n",
+        lang.code()
     )
 }
 
-fn summary(body: &mut String, s: &Summary) {
+fn summary(body: &mut String, s: &Summary, lang: Lang) {
     let _ = write!(
         body,
         "<h2>Entries</h2><p>{} entries, {} commitments open and not yet due.</p><ul>",
@@ -50,13 +52,21 @@ fn summary(body: &mut String, s: &Summary) {
         );
     }
     body.push_str("</ul>");
-    let _ = write!(body, "<h2>Dice rolls</h2><p>{} rolls recomputed from revealed seeds; chi-square {:.1} on {} degrees of freedom, p = {}.</p>", s.rolls.n, s.rolls.chi2, s.rolls.df, num(s.rolls.p));
+    let [rolls, cards, rtp] = words::headings(lang);
+    let _ = write!(
+        body,
+        "<h2>{rolls}</h2><p>{}</p>",
+        esc(&words::rolls(lang, &s.rolls))
+    );
     body.push_str("<p>Each bar: a 1 % bucket of rolls, its distance from the expected count in standard deviations.</p>");
     body.push_str(&histogram(&s.roll_histogram));
-    let _ = write!(body, "<h2>Cards</h2><p>{} revealed deals; card position × card chi-square {:.1} on {} degrees of freedom, p = {}.</p>", s.cards.n / 52, s.cards.chi2, s.cards.df, num(s.cards.p));
+    let _ = write!(
+        body,
+        "<h2>{cards}</h2><p>{}</p>",
+        esc(&words::cards(lang, &s.cards))
+    );
     let r = &s.rtp;
-    let _ = write!(body, "<h2>Return to player</h2><p>{} bets; by chips {} (the rules give {}); per bet {} with 99 % CI {}; the rules give {}.</p>",
-        r.bets, num(r.by_chips), num(r.theoretical_by_chips), num(r.mean), r.ci99.map_or("-".into(), |(a, b)| format!("{a:.4} to {b:.4}")), num(r.theoretical));
+    let _ = write!(body, "<h2>{rtp}</h2><p>{}</p>", esc(&words::rtp(lang, r)));
     body.push_str(
         "<p>Paid / staked as the bets settle; red: what the rules give the same stakes.</p>",
     );
@@ -151,11 +161,6 @@ fn label(x: f64, y: f64, text: &str) -> String {
         "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"11\" fill=\"#555\">{}</text>",
         esc(text)
     )
-}
-
-/// A number with 4 decimals, or `-` when there is none.
-pub fn num(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".to_owned(), |v| format!("{v:.4}"))
 }
 
 fn esc(text: &str) -> String {

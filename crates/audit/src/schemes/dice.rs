@@ -274,11 +274,9 @@ fn settle(ctx: &mut Context, pair_id: &str, pair: &Pair, key: &DiceKey) {
         }
         let stats = &mut ctx.stats;
         stats.rolls[usize::from(roll)] += 1;
-        let amount = pending.bet.amount();
-        let chance = u128::from(pending.bet.chance());
-        let win_payout = u128::from(amount) * 9900 / chance;
-        let expected = win_payout as f64 * chance as f64 / 10_000.0 / amount as f64;
-        stats.rtp.add(amount, pending.payout, expected);
+        let (amount, chance) = (pending.bet.amount(), pending.bet.chance());
+        let win_payout = u128::from(amount) * 9900 / u128::from(chance);
+        stats.rtp.add(amount, pending.payout, win_payout, chance);
         let bets = stats.rtp.bets();
         if let Some(rtp) = stats.rtp.by_chips() {
             stats.rtp_series.offer(bets, rtp);
