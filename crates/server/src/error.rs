@@ -2,7 +2,9 @@
 //! extractors that turn bad input into it.
 //!
 //! A 4xx explains what is wrong and names the field; a 5xx says only
-//! "internal error" and logs the rest.
+//! "internal error", and its cause, kept whole as the error's source, is
+//! logged with every link of its chain where the error is answered or, in a
+//! background task, where the task gives up on it.
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
@@ -106,7 +108,8 @@ impl ErrorCode {
     }
 }
 
-/// An error answer: `{code, message, field?}` with a status.
+/// An error answer: `{code, message, field?}` with a status, and the cause
+/// of a 5xx (never answered).
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
@@ -114,6 +117,36 @@ pub struct ApiError {
     message: String,
     field: Option<String>,
     retry_after: Option<u64>,
+    source: Option<fairseed_store::BoxError>,
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for ApiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// An error and each of its causes, `: `-separated, for a log line.
+pub struct Chain<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut cause = self.0.source();
+        while let Some(e) = cause {
+            write!(f, ": {e}")?;
+            cause = e.source();
+        }
+        Ok(())
+    }
 }
 
 #[derive(Serialize)]
@@ -133,6 +166,7 @@ impl ApiError {
             message: message.into(),
             field: None,
             retry_after: None,
+            source: None,
         }
     }
 
@@ -191,14 +225,22 @@ impl ApiError {
         }
     }
 
-    /// 500: details go to the log only.
-    pub fn internal(detail: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %detail, "internal error");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::INTERNAL,
-            "internal error",
-        )
+    /// 500: the cause goes to the log only, with its chain, when the error
+    /// is answered or given up on.
+    pub fn internal(cause: impl Into<fairseed_store::BoxError>) -> Self {
+        Self {
+            source: Some(cause.into()),
+            ..Self::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                ErrorCode::INTERNAL,
+                "internal error",
+            )
+        }
+    }
+
+    /// This error with its chain of causes, for a log line.
+    pub fn chain(&self) -> Chain<'_> {
+        Chain(self)
     }
 
     /// The status this error answers with.
@@ -270,6 +312,9 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if self.status.is_server_error() {
+            tracing::error!(code = self.code.as_str(), error = %self.chain(), "answered with an error");
+        }
         let mut response = (self.status, axum::Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             response
@@ -302,7 +347,7 @@ impl ApiError {
             Code::NotFound => {
                 Self::new(StatusCode::NOT_FOUND, ErrorCode::NOT_FOUND, err.to_string())
             }
-            Code::Internal => Self::internal(err),
+            Code::Internal => Self::internal(err.to_string()),
             code => Self::conflict(ErrorCode::Rule(code), err.to_string()),
         }
     }
@@ -547,5 +592,28 @@ mod raw_answer_tests {
         let json: serde_json::Value = serde_json::from_str(body).expect("json body");
         assert_eq!(json["code"], "overloaded");
         assert_eq!(json["message"], "too many connections; retry shortly");
+    }
+}
+
+#[cfg(test)]
+mod cause_tests {
+    use super::*;
+
+    /// A storage failure keeps its cause to the log line, and the answer
+    /// says only "internal error".
+    #[test]
+    fn an_internal_error_keeps_its_chain_and_answers_without_it() {
+        let io = std::io::Error::other("disk on fire");
+        let err = ApiError::from(StoreError::other(io));
+        assert_eq!(err.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(
+            err.chain().to_string(),
+            "internal: internal error: storage failure: disk on fire"
+        );
+        let body = serde_json::to_value(err.body()).expect("body");
+        assert_eq!(
+            body,
+            serde_json::json!({"code": "internal", "message": "internal error"})
+        );
     }
 }

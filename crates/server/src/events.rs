@@ -339,7 +339,7 @@ impl Hub {
             let mut batch = Vec::new();
             while outgoing.recv_many(&mut batch, OUTBOX_BATCH).await > 0 {
                 if let Err(e) = sender.broadcast_events(&batch).await {
-                    tracing::warn!(error = %e, count = batch.len(), "live events did not reach the other processes");
+                    tracing::warn!(error = %crate::error::Chain(&e), count = batch.len(), "live events did not reach the other processes");
                 }
                 batch.clear();
             }

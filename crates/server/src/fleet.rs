@@ -137,11 +137,11 @@ pub fn spawn_heartbeat(state: AppState) -> tokio::task::JoinHandle<()> {
                 .renew_leases(fleet.owner(), now_ms(), fleet.ttl_ms())
                 .await
                 .unwrap_or_else(|e| {
-                    tracing::warn!(error = %e, "renewing poker table leases");
+                    tracing::warn!(error = %crate::error::Chain(&e), "renewing poker table leases");
                     0
                 });
             let rotated = sweep(&state, &mut unrotated).await.unwrap_or_else(|e| {
-                tracing::warn!(code = e.code(), "taking over expired poker leases");
+                tracing::warn!(code = e.code(), error = %e.chain(), "taking over expired poker leases");
                 0
             });
             if rotated > 0 {

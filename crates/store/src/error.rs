@@ -18,10 +18,14 @@ pub enum StoreError {
         /// What happened, for people.
         message: String,
     },
-    /// The database failed; the message is for the log, never for a client.
-    #[error("storage failure: {0}")]
-    Other(String),
+    /// The database failed. The cause is kept as the error's source, for
+    /// the log; a client is never shown it.
+    #[error("storage failure")]
+    Backend(#[source] BoxError),
 }
+
+/// A backend's own error, kept whole so its chain of causes can be logged.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 impl StoreError {
     /// A refusal with a stable code and a readable message.
@@ -32,9 +36,9 @@ impl StoreError {
         }
     }
 
-    /// Wraps any backend failure.
-    pub fn other(err: impl std::fmt::Display) -> Self {
-        Self::Other(err.to_string())
+    /// Wraps any backend failure, or a sentence saying what failed.
+    pub fn other(err: impl Into<BoxError>) -> Self {
+        Self::Backend(err.into())
     }
 }
 

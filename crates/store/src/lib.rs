@@ -30,7 +30,7 @@ mod tx;
 mod types;
 
 pub use api::{AccountStore, IdempotencyStore, LeaseStore, LogStore, RoundStore, Store};
-pub use error::{Refusal, StoreError, StoreResult};
+pub use error::{BoxError, Refusal, StoreError, StoreResult};
 pub use operator::{ChipGrant, OperatorPlayer};
 pub use postgres::PgStore;
 pub use seal::{create_private_dir, write_private, SecretSeed, SeedCipher};

@@ -153,7 +153,7 @@ async fn rotation(store: Arc<dyn Store>) {
             recorder(seen.clone(), Some(3)),
         )
         .await;
-    assert!(matches!(failed, Err(StoreError::Other(_))), "{failed:?}");
+    assert!(matches!(failed, Err(StoreError::Backend(_))), "{failed:?}");
     assert_eq!(taken(&seen), [1000, 1000, 500]);
     let current = store.current_pair(player.id).await.expect("current");
     assert_eq!(

@@ -43,7 +43,7 @@ async fn run(state: &AppState, table: &str, took_over_from: Option<&str>) {
         if e.is(ErrorCode::NOT_FOUND) {
             return;
         }
-        tracing::warn!(table, code = e.code(), "resuming a hold'em table; retrying");
+        tracing::warn!(table, code = e.code(), error = %e.chain(), "resuming a hold'em table; retrying");
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     loop {
@@ -52,7 +52,7 @@ async fn run(state: &AppState, table: &str, took_over_from: Option<&str>) {
             Ok(None) => return,
             Err(e) if e.is(ErrorCode::NOT_FOUND) => return,
             Err(e) => {
-                tracing::warn!(table, code = e.code(), "driving a hold'em table; retrying");
+                tracing::warn!(table, code = e.code(), error = %e.chain(), "driving a hold'em table; retrying");
                 Duration::from_millis(500)
             }
         };

@@ -76,7 +76,7 @@ pub fn spawn_sweep(state: AppState) -> tokio::task::JoinHandle<()> {
         let third = u64::try_from(state.fleet().ttl_ms() / 3).unwrap_or(1);
         loop {
             if let Err(e) = sweep(&state).await {
-                tracing::warn!(code = e.code(), "looking for hold'em tables to drive");
+                tracing::warn!(code = e.code(), error = %e.chain(), "looking for hold'em tables to drive");
             }
             tokio::time::sleep(Duration::from_millis(third.max(1))).await;
         }

@@ -119,7 +119,7 @@ pub fn spawn(
                     }
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "sequencing the transparency log; retried next tick");
+                    tracing::warn!(error = %crate::error::Chain(&e), "sequencing the transparency log; retried next tick");
                 }
             }
             tokio::time::sleep(INTERVAL).await;

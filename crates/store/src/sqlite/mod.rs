@@ -284,7 +284,7 @@ fn truncate_wal(path: &Path) -> StoreResult<()> {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })?;
     if busy != 0 {
-        return Err(StoreError::Other(format!(
+        return Err(StoreError::other(format!(
             "the WAL checkpoint was blocked: {copied} of {wal_frames} frames copied"
         )));
     }

@@ -54,7 +54,7 @@ impl Writer {
             Box::new(move |commit: Result<(), String>| {
                 let out = match (result, commit) {
                     (Ok(value), Ok(())) => Ok(value),
-                    (Ok(_), Err(e)) => Err(StoreError::Other(format!("commit failed: {e}"))),
+                    (Ok(_), Err(e)) => Err(StoreError::other(format!("commit failed: {e}"))),
                     (Err(e), _) => Err(e),
                 };
                 // The caller may have gone away (client disconnected); the
