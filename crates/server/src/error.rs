@@ -243,6 +243,14 @@ impl ApiError {
         Chain(self)
     }
 
+    /// Logs a 5xx with its chain of causes; called where it is answered (an
+    /// HTTP response, a table socket's error message).
+    pub fn log_if_server_error(&self) {
+        if self.status.is_server_error() {
+            tracing::error!(code = self.code.as_str(), error = %self.chain(), "answered with an error");
+        }
+    }
+
     /// The status this error answers with.
     pub fn status(&self) -> StatusCode {
         self.status
@@ -312,9 +320,7 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if self.status.is_server_error() {
-            tracing::error!(code = self.code.as_str(), error = %self.chain(), "answered with an error");
-        }
+        self.log_if_server_error();
         let mut response = (self.status, axum::Json(self.body())).into_response();
         if let Some(secs) = self.retry_after {
             response

@@ -88,6 +88,7 @@ struct Greeted {
 }
 
 fn error_text(id: Option<&str>, e: &ApiError) -> String {
+    e.log_if_server_error();
     ServerMessage::Error {
         id: id.map(str::to_owned),
         code: e.code().to_owned(),
