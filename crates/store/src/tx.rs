@@ -303,8 +303,8 @@ pub(crate) trait Tx: crate::translog::LogTx {
         expires_at: i64,
     ) -> StoreResult<bool>;
 
-    /// Extends every lease of `owner`; how many.
-    async fn renew_leases(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64>;
+    /// Sets when every lease of `owner` expires; how many.
+    async fn set_leases_expiry(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64>;
 
     /// Resources starting with `prefix` whose lease ended before `now`.
     async fn expired_leases(&mut self, prefix: &str, now: i64) -> StoreResult<Vec<String>>;

@@ -1107,6 +1107,21 @@ async fn leases_of(store: Arc<dyn Store>) {
         .await
         .expect("release");
     assert_eq!(acquire("session:t1", "p3", 13_003).await, granted(None));
+
+    // A clean shutdown hands every lease over at once, expiry or not.
+    assert_eq!(acquire("session:t4", "p3", 13_004).await, granted(None));
+    assert_eq!(
+        store
+            .release_leases("p3", 13_005)
+            .await
+            .expect("release all"),
+        2,
+        "t1 and t4"
+    );
+    assert_eq!(
+        acquire("session:t4", "p4", 13_005).await,
+        granted(Some("p3"))
+    );
 }
 
 /// SQLite: reopening with the same key works, with another key is refused;

@@ -23,6 +23,10 @@ pub trait LeaseStore: Send + Sync + 'static {
     /// Extends every lease `owner` holds to `now_ms + ttl_ms`; how many.
     async fn renew_leases(&self, owner: &str, now_ms: i64, ttl_ms: i64) -> StoreResult<u64>;
 
+    /// Ends every lease `owner` holds, as expired just before `now_ms`, so
+    /// another process takes each at once (a clean shutdown); how many.
+    async fn release_leases(&self, owner: &str, now_ms: i64) -> StoreResult<u64>;
+
     /// Resources starting with `prefix` whose lease expired before `now_ms`
     /// (their owner is gone).
     async fn expired_leases(&self, prefix: &str, now_ms: i64) -> StoreResult<Vec<String>>;
@@ -58,8 +62,19 @@ macro_rules! impl_leases {
             ) -> $crate::StoreResult<u64> {
                 let owner = owner.to_owned();
                 let until = now_ms.saturating_add(ttl_ms);
-                self.write_tx(async move |tx| $crate::tx::Tx::renew_leases(tx, &owner, until).await)
-                    .await
+                self.write_tx(async move |tx| {
+                    $crate::tx::Tx::set_leases_expiry(tx, &owner, until).await
+                })
+                .await
+            }
+
+            async fn release_leases(&self, owner: &str, now_ms: i64) -> $crate::StoreResult<u64> {
+                let owner = owner.to_owned();
+                let ended = now_ms.saturating_sub(1);
+                self.write_tx(async move |tx| {
+                    $crate::tx::Tx::set_leases_expiry(tx, &owner, ended).await
+                })
+                .await
             }
 
             async fn expired_leases(

@@ -663,7 +663,7 @@ impl Tx for PgTx<'_> {
         Ok(done.rows_affected() == 1)
     }
 
-    async fn renew_leases(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
+    async fn set_leases_expiry(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
         let done = sqlx::query("UPDATE leases SET expires_at = $1 WHERE owner = $2")
             .bind(expires_at)
             .bind(owner)

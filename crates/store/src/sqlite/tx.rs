@@ -668,7 +668,7 @@ impl Tx for SqliteTx<'_> {
         Ok(n == 1)
     }
 
-    async fn renew_leases(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
+    async fn set_leases_expiry(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
         let n = self
             .0
             .prepare_cached("UPDATE leases SET expires_at = ?1 WHERE owner = ?2")?
