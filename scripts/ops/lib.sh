@@ -50,6 +50,18 @@ serve() {
   done
   fail "$log: never listened"
 }
+# witness LOG: a `fairseed witness` on 127.0.0.1:$W for the log whose key
+# the service printed in $work/LOG; its cosigner key in $wvkey.
+witness() {
+  local vkey
+  vkey=$(sed -n 's/^transparency log [^ ]* key //p' "$work/$1")
+  "$FAIRSEED" witness --name witness.example/w1 --key-file "$work/w.key" --log "$vkey" \
+    --state "$work/w.state" --listen "127.0.0.1:$W" >"$work/witness.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 200); do grep -q "listening on" "$work/witness.log" && break; sleep 0.1; done
+  wvkey=$(sed -n 's/^witness key //p' "$work/witness.log")
+  [ -n "$wvkey" ] || fail "the witness did not start"
+}
 # A new player's token, from the service at $base.
 new_player() {
   curl -sf -X POST "$base/v1/players" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'

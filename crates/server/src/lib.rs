@@ -12,6 +12,7 @@ mod args;
 mod auth;
 pub mod clock;
 pub mod config;
+pub mod db_watch;
 mod dice_records;
 mod error;
 pub mod events;

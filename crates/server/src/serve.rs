@@ -22,6 +22,11 @@ const SEED_KEY_FILE: &str = "seed.key";
 const OPERATOR_KEY_FILE: &str = "operator.key";
 const SQLITE_FILE: &str = "fairseed.sqlite";
 
+/// The most a stop spends after the requests in flight (which get
+/// [`crate::listener`]'s 10 s): with the database gone, a stop ends within
+/// 15 s of SIGTERM, inside the unit's `TimeoutStopSec`.
+const LAST_STEPS: Duration = Duration::from_secs(5);
+
 /// Runs the service until Ctrl-C or SIGTERM, then drains in-flight requests.
 ///
 /// # Errors
@@ -118,6 +123,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             "rotated poker sessions whose process is gone"
         );
     }
+    let db_watch = crate::db_watch::spawn(state.clone());
     let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let holdem = crate::holdem::spawn_sweep(state.clone());
     let mut witness_task = None;
@@ -177,29 +183,43 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     heartbeat.abort();
     holdem.abort();
+    let last = last_steps(&state, &args, sequencer, log_key_last, record, sqlite);
+    if tokio::time::timeout(LAST_STEPS, last).await.is_err() {
+        tracing::error!(
+            seconds = LAST_STEPS.as_secs(),
+            "stopping without the last signing or the leases' release: the database did not answer \
+             (another process takes the leases over when they expire)"
+        );
+    }
+    db_watch.abort();
+    if let Some(witness_task) = witness_task {
+        witness_task.abort();
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// What a stop does after the requests in flight, in order: the log signed
+/// up to its last entry and the published record written, the leases
+/// released, the SQLite WAL copied into the database file.
+async fn last_steps(
+    state: &AppState,
+    args: &ServeArgs,
+    sequencer: Option<tokio::task::JoinHandle<()>>,
+    log_key: Option<Arc<LogKey>>,
+    record: Option<tokio::task::JoinHandle<()>>,
+    sqlite: Option<SqliteStore>,
+) {
     if let Some(sequencer) = sequencer {
         sequencer.abort();
         let _ = sequencer.await;
     }
-    if let Some(key) = &log_key_last {
-        // What was acknowledged is sequenced and signed before the lease
-        // goes: rounds until one finds nothing left (a round takes a batch).
-        let mut signed = 0;
-        for _ in 0..1000 {
-            match crate::log::sequencer::step(&state, key).await {
-                Ok(stepped) if stepped.holds && stepped.signed > 0 => signed += stepped.signed,
-                Ok(_) => break,
-                Err(e) => {
-                    tracing::warn!(error = %e, "the last checkpoint was not signed");
-                    break;
-                }
-            }
-        }
-        tracing::info!(signed, "the log is signed up to its last entry");
+    if let Some(key) = &log_key {
+        sign_the_rest(state, key).await;
         if let Some(record) = record {
             record.abort();
         }
-        crate::fork_guard::record(&state, &args.data_dir, 0).await;
+        crate::fork_guard::record(state, &args.data_dir, 0).await;
     }
     // Every lease of this process ends now, so another process of the fleet
     // takes its tables and the log over at its next heartbeat instead of
@@ -212,14 +232,26 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Ok(n) => tracing::info!(leases = n, "released this process's leases"),
         Err(e) => tracing::warn!(error = %e, "leases not released; they expire on their own"),
     }
-    if let Some(witness_task) = witness_task {
-        witness_task.abort();
-    }
     if let Some(sqlite) = sqlite {
         checkpoint_to_file(&sqlite).await;
     }
-    tracing::info!("stopped");
-    Ok(())
+}
+
+/// What was acknowledged is sequenced and signed before the lease goes:
+/// rounds until one finds nothing left (a round takes a batch).
+async fn sign_the_rest(state: &AppState, key: &Arc<LogKey>) {
+    let mut signed = 0;
+    for _ in 0..1000 {
+        match crate::log::sequencer::step(state, key).await {
+            Ok(stepped) if stepped.holds && stepped.signed > 0 => signed += stepped.signed,
+            Ok(_) => break,
+            Err(e) => {
+                tracing::warn!(error = %e, "the last checkpoint was not signed");
+                break;
+            }
+        }
+    }
+    tracing::info!(signed, "the log is signed up to its last entry");
 }
 
 /// The last step of a stop on SQLite: every commit copied from the WAL

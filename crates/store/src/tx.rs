@@ -107,6 +107,12 @@ pub(crate) trait Tx: crate::translog::LogTx {
     /// A trivial query: the database answers.
     async fn ping(&mut self) -> StoreResult<()>;
 
+    /// Makes the transaction one whose commit is durable like a change's:
+    /// on PostgreSQL it writes the `commit_probe` row of `meta` (the time
+    /// of the probe), so its commit is flushed and waits for a synchronous
+    /// standby; on SQLite it takes a place in the writer's next batch.
+    async fn commit_probe(&mut self) -> StoreResult<()>;
+
     /// Inserts a player; their id.
     async fn insert_player(
         &mut self,

@@ -118,6 +118,19 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
+    /// A write of one row of its own: a transaction that writes nothing
+    /// else commits without waiting for a synchronous standby, even with a
+    /// transaction id.
+    async fn commit_probe(&mut self) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO meta (key, value) VALUES ('commit_probe', now()::text) \
+             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        )
+        .execute(self.conn().await?)
+        .await?;
+        Ok(())
+    }
+
     async fn insert_player(
         &mut self,
         token_hash: &str,

@@ -140,6 +140,11 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    /// On the writer, a place in its next group commit.
+    async fn commit_probe(&mut self) -> StoreResult<()> {
+        self.ping().await
+    }
+
     async fn insert_player(
         &mut self,
         token_hash: &str,
