@@ -17,7 +17,8 @@
 //! does having nothing to ask (no record, no witness): nothing then proves
 //! the restore is not behind. The operator may then put the newest
 //! checkpoint found elsewhere in the record file; only a checkpoint signed
-//! by the log's key counts.
+//! by the log's key counts. The marker goes once the restore's unrevealed
+//! secrets are retired ([`crate::retire`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -110,8 +111,8 @@ pub async fn check(
         );
     }
     if after_restore {
-        std::fs::remove_file(&restored)
-            .with_context(|| format!("removing {}", restored.display()))?;
+        // The marker stays until the restore's secrets are retired
+        // (`crate::retire`).
         tracing::info!(
             size = local,
             "restored log checked: not behind any published checkpoint"

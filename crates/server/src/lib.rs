@@ -29,6 +29,7 @@ pub mod metrics;
 pub mod proxy;
 mod ratelimit;
 mod reload;
+mod retire;
 mod rounds;
 mod router;
 mod secrets;

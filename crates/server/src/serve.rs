@@ -109,6 +109,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(key) = &log_key {
         crate::fork_guard::check(&state, key, &args.witnesses, &args.data_dir).await?;
     }
+    if crate::retire::pending(&args.data_dir) {
+        crate::retire::after_restore(&state, &args.data_dir).await?;
+    }
     state
         .events()
         .connect(store)

@@ -212,6 +212,14 @@ pub(crate) trait Tx: crate::translog::LogTx {
         page: Page,
     ) -> StoreResult<Vec<RevealedPair>>;
 
+    /// Ids of the players whose current pair is unrevealed, above `after`,
+    /// ascending, at most `limit`.
+    async fn players_with_unrevealed_pair(
+        &mut self,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<i64>>;
+
     /// The player's bet under an idempotency key.
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>>;
 

@@ -357,6 +357,21 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
+    async fn players_with_unrevealed_pair(
+        &mut self,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT player_id FROM seed_pairs WHERE revealed_at IS NULL AND player_id > $1
+             ORDER BY player_id LIMIT $2",
+        )
+        .bind(after)
+        .bind(i64::from(limit))
+        .fetch_all(self.conn().await?)
+        .await?)
+    }
+
     async fn revealed_pairs(
         &mut self,
         player_id: i64,
