@@ -24,9 +24,7 @@ serve serve.log --data-dir "$work/data" --database "postgres://postgres@127.0.0.
   --metrics-listen "127.0.0.1:$M" || fail "start"
 tok=$(new_player)
 : >"$work/acked"
-python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" d &
-bettor=$!
-pids+=($bettor)
+bettor d
 wait_bets 20
 health() { curl -s -o /dev/null -m 5 -w '%{http_code}' "$base/healthz"; }
 # until_health CODE LIMIT_S: seconds (3 decimals) until /healthz answers CODE.

@@ -34,6 +34,13 @@ wait_bets() { # wait_bets N: until N bets in all were acknowledged
   for _ in $(seq 1 300); do [ "$(wc -l <"$work/acked")" -ge "$1" ] && return 0; sleep 0.1; done
   fail "fewer than $1 bets acknowledged"
 }
+# bettor PREFIX: scripts/ops/bettor.py in the background as player $tok
+# on $base, idempotency keys PREFIX1, PREFIX2…; its pid in $bettor.
+bettor() {
+  python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" "$1" &
+  bettor=$!
+  pids+=($bettor)
+}
 # serve LOG ARGS...: `fairseed serve` on 127.0.0.1:$P with ARGS, its output
 # in $work/LOG and its pid in $server; waits until it listens. Returns 1 if
 # it exited first (a refused start).

@@ -21,9 +21,7 @@ base=http://127.0.0.1:$P
 serve serve1.log --data-dir "$data" --log off || fail "first start"
 tok=$(new_player)
 : >"$work/acked"
-python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" a &
-bettor=$!
-pids+=($bettor)
+bettor a
 wait_bets 20
 "$FAIRSEED" backup --data-dir "$data" --out "$work/backup" >"$work/backup.log" 2>&1 || fail "backup under load"
 wait_bets $(($(wc -l <"$work/acked") + 30))
@@ -49,9 +47,7 @@ grep -q '"restore: every seed pair unrevealed in the backup is revealed and repl
   fail "no retirement in the log"
 [ ! -e "$data/restored.toml" ] || fail "the restore marker stayed after the retirement"
 : >"$work/acked"
-python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" b &
-bettor=$!
-pids+=($bettor)
+bettor b
 wait_bets "$lost"
 kill "$bettor"
 wait "$bettor" 2>/dev/null || true
