@@ -9,7 +9,6 @@ use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 use crate::args::{LogSwitch, ServeArgs};
 use crate::lease::Fleet;
 use crate::listener::{Connections, Front, Limits};
-use crate::log::key::LOG_KEY_FILE;
 use crate::log::LogKey;
 use crate::metrics::Metrics;
 use crate::ratelimit::AddressLimits;
@@ -42,15 +41,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let hangups = crate::reload::watch();
     let tls = tls(&args)?;
 
+    crate::fork_guard::not_a_backup_dir(&args.data_dir)?;
     fairseed_store::create_private_dir(&args.data_dir).context("the data directory")?;
     let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
         .context("opening the seed key")?;
     let operator_key = operator_key(&args)?;
     let log_on = args.log == LogSwitch::On;
-    let log_key = log_on
-        .then(|| LogKey::load_or_create(&args.data_dir.join(LOG_KEY_FILE), &args.log_origin))
-        .transpose()?
-        .map(Arc::new);
     let mut sqlite = None;
     let (store, backend, fleet): (Arc<dyn Store>, String, Fleet) = match &args.database {
         Some(url) => (
@@ -67,6 +63,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ),
         None => {
             let path = args.data_dir.join(SQLITE_FILE);
+            crate::fork_guard::not_a_backup_copy(&path)?;
             let store = SqliteStore::open(&path, cipher)
                 .context("opening the SQLite database")?
                 .with_log(log_on);
@@ -77,6 +74,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 Fleet::alone(args.lease_ttl_ms),
             )
         }
+    };
+    let log_key = if log_on {
+        let key = crate::fork_guard::log_key(store.as_ref(), &args.data_dir, &args.log_origin);
+        Some(Arc::new(key.await?))
+    } else {
+        None
     };
     let connections = Arc::new(Connections::default());
     let options = ServiceOptions {
