@@ -36,6 +36,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         return check_config(&args);
     }
     let logs = crate::logs::init(args.log_format, args.log_level.as_deref())?;
+    check_log_origin(&args)?;
     // From here on a SIGHUP waits for the reload task instead of ending
     // the process (its default).
     let hangups = crate::reload::watch();
@@ -279,6 +280,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<()> {
     if let Some(key) = &args.operator_key {
         check_operator_key(key)?;
     }
+    check_log_origin(args)?;
     tls(args)?;
     print!("{}", crate::config::effective(args));
     Ok(())
@@ -314,6 +316,16 @@ async fn serve_metrics(
             tracing::warn!(error = %e, "the metrics listener stopped");
         }
     }))
+}
+
+/// With the log on, its origin must be set: it names the log for good.
+fn check_log_origin(args: &ServeArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.log == LogSwitch::Off || !args.log_origin.trim().is_empty(),
+        "log_origin is empty: set it to <your host>/fairseed (e.g. \"fair.example/fairseed\") \
+         before the first start; it names the transparency log for good (docs/operating.md, \"Keys\")"
+    );
+    Ok(())
 }
 
 fn check_operator_key(key: &str) -> anyhow::Result<()> {

@@ -59,10 +59,7 @@ const COPY_MARK: &str = "backup_copy";
 /// # Errors
 /// It cannot be opened or read.
 pub fn backup_copy_of(path: &Path) -> StoreResult<Option<i64>> {
-    let db = rusqlite::Connection::open_with_flags(
-        path,
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+    let db = read_only(path)?;
     let has_meta: bool = db.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta')",
         [],
@@ -97,10 +94,7 @@ pub fn sqlite_summary(path: &Path) -> StoreResult<BackupSummary> {
 }
 
 fn summary(path: &Path) -> StoreResult<BackupSummary> {
-    let db = rusqlite::Connection::open_with_flags(
-        path,
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+    let db = read_only(path)?;
     let log_size: i64 = db.query_row(
         "SELECT COALESCE(MAX(size), 0) FROM log_checkpoints",
         [],
@@ -111,6 +105,14 @@ fn summary(path: &Path) -> StoreResult<BackupSummary> {
         log_size: u64::try_from(log_size).unwrap_or(0),
         bets: u64::try_from(bets).unwrap_or(0),
     })
+}
+
+/// The database at `path`, opened for reading only.
+fn read_only(path: &Path) -> StoreResult<rusqlite::Connection> {
+    Ok(rusqlite::Connection::open_with_flags(
+        path,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?)
 }
 
 /// Mode 0600, like the database it copies.
