@@ -61,7 +61,7 @@ serve() {
 # the service printed in $work/LOG; its cosigner key in $wvkey.
 witness() {
   local vkey
-  vkey=$(sed -n 's/^transparency log [^ ]* key //p' "$work/$1")
+  vkey=$(sed -n 's/.*transparency log [^ ]* key \([^" ]*\).*/\1/p' "$work/$1")
   "$FAIRSEED" witness --name witness.example/w1 --key-file "$work/w.key" --log "$vkey" \
     --state "$work/w.state" --listen "127.0.0.1:$W" >"$work/witness.log" 2>&1 &
   pids+=($!)

@@ -8,6 +8,28 @@ use tracing_subscriber::EnvFilter;
 
 use crate::args::LogFormat;
 
+/// A start-up line on stdout whatever the filter (people and scripts wait
+/// for it): plain text, or with `json` a JSON line like the log's others.
+pub(crate) fn announce(format: LogFormat, text: &str) {
+    match format {
+        LogFormat::Text => println!("{text}"),
+        LogFormat::Json => {
+            use tracing_subscriber::fmt::time::FormatTime as _;
+            let mut timestamp = String::new();
+            let _ = tracing_subscriber::fmt::time::SystemTime.format_time(
+                &mut tracing_subscriber::fmt::format::Writer::new(&mut timestamp),
+            );
+            let line = serde_json::json!({
+                "timestamp": timestamp,
+                "level": "INFO",
+                "message": text,
+                "target": "fairseed::start",
+            });
+            println!("{line}");
+        }
+    }
+}
+
 /// Changes the filter of the installed subscriber.
 #[derive(Clone)]
 pub(crate) struct LogLevel(Arc<dyn Fn(EnvFilter) -> anyhow::Result<()> + Send + Sync>);

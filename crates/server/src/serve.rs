@@ -139,7 +139,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .then(|| crate::fork_guard::spawn_record(state.clone(), args.data_dir.clone()));
     let log_key_last = log_key.clone();
     let sequencer = log_key.map(|key| {
-        println!("transparency log {} key {}", key.origin(), key.vkey());
+        let line = format!("transparency log {} key {}", key.origin(), key.vkey());
+        crate::logs::announce(args.log_format, &line);
         let signed = (!args.witnesses.is_empty()).then(|| {
             let (wake, task) =
                 crate::log::witness::spawn(state.clone(), Arc::clone(&key), args.witnesses.clone());
@@ -149,7 +150,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         crate::log::sequencer::spawn(state.clone(), key, signed)
     });
     let metrics_task = match args.metrics_listen {
-        Some(at) => Some(serve_metrics(at, state.clone()).await?),
+        Some(at) => Some(serve_metrics(at, state.clone(), args.log_format).await?),
         None => None,
     };
     let app = with_static(router(state.clone()), args.web_dir.as_deref());
@@ -158,7 +159,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("binding {}", args.listen))?;
     let addr = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
-    println!("fairseed serving on {scheme}://{addr}  (database: {backend})");
+    let line = format!("fairseed serving on {scheme}://{addr}  (database: {backend})");
+    crate::logs::announce(args.log_format, &line);
     tracing::info!(%addr, database = %backend, scheme, "listening");
     let limits = Limits {
         header_timeout: Duration::from_secs(args.header_timeout),
@@ -299,12 +301,16 @@ fn tls(args: &ServeArgs) -> anyhow::Result<Option<Tls>> {
 async fn serve_metrics(
     at: std::net::SocketAddr,
     state: AppState,
+    format: crate::args::LogFormat,
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let listener = tokio::net::TcpListener::bind(at)
         .await
         .with_context(|| format!("metrics_listen: binding {at}"))?;
     let addr = listener.local_addr()?;
-    println!("fairseed metrics on http://{addr}/metrics");
+    crate::logs::announce(
+        format,
+        &format!("fairseed metrics on http://{addr}/metrics"),
+    );
     let app = axum::Router::new()
         .route(
             "/metrics",
@@ -352,7 +358,8 @@ fn operator_key(args: &ServeArgs) -> anyhow::Result<String> {
     let key = crate::secrets::new_token()
         .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?;
     fairseed_store::write_private(&path, key.as_bytes())?;
-    println!("generated an operator key in {}", path.display());
+    let line = format!("generated an operator key in {}", path.display());
+    crate::logs::announce(args.log_format, &line);
     Ok(key)
 }
 
