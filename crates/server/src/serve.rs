@@ -22,8 +22,9 @@ const OPERATOR_KEY_FILE: &str = "operator.key";
 const SQLITE_FILE: &str = "fairseed.sqlite";
 
 /// The most a stop spends after the requests in flight (which get
-/// [`crate::listener`]'s 10 s): with the database gone, a stop ends within
-/// 15 s of SIGTERM, inside the unit's `TimeoutStopSec`.
+/// [`crate::listener`]'s 10 s), nothing when the database cannot commit:
+/// whatever the database does, a stop ends within 15 s of SIGTERM, inside
+/// the unit's `TimeoutStopSec`.
 const LAST_STEPS: Duration = Duration::from_secs(5);
 
 /// Runs the service until Ctrl-C or SIGTERM, then drains in-flight requests.
@@ -192,15 +193,21 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     heartbeat.abort();
     holdem.abort();
+    db_watch.abort();
+    // A database that cannot commit now would only make the stop wait.
+    let budget = match state.metrics().db().commits() {
+        Ok(()) => LAST_STEPS,
+        Err(_) => Duration::ZERO,
+    };
     let last = last_steps(&state, &args, sequencer, log_key_last, record, sqlite);
-    if tokio::time::timeout(LAST_STEPS, last).await.is_err() {
+    if tokio::time::timeout(budget, last).await.is_err() {
         tracing::error!(
-            seconds = LAST_STEPS.as_secs(),
-            "stopping without the last signing or the leases' release: the database did not answer \
-             (another process takes the leases over when they expire)"
+            seconds = budget.as_secs(),
+            "stopping without the last signing or the leases' release: the database did not \
+             commit (the next start signs what is left; another process takes the leases over \
+             when they expire)"
         );
     }
-    db_watch.abort();
     if let Some(witness_task) = witness_task {
         witness_task.abort();
     }
