@@ -82,11 +82,32 @@ impl DbHealth {
     }
 }
 
+/// Says when every connection of the pool is in use (again every
+/// [`REMIND_EVERY`] while it lasts): requests then wait up to 2 s for one.
+fn note_pool(state: &AppState, said: &mut Option<std::time::Instant>) {
+    let Some((in_use, max)) = state.store().pool_use() else {
+        return;
+    };
+    if in_use < max {
+        *said = None;
+        return;
+    }
+    if said.is_none_or(|at| at.elapsed() >= REMIND_EVERY) {
+        tracing::warn!(
+            in_use,
+            max,
+            "every connection of the database pool is in use: requests wait for one"
+        );
+        *said = Some(std::time::Instant::now());
+    }
+}
+
 /// Probes until the process ends.
 pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let health = state.metrics().db();
         let mut down_since = None;
+        let mut pool_full_said = None;
         loop {
             let started = u64::try_from(now_ms()).unwrap_or(0).max(1);
             health.waiting_since_ms.store(started, Ordering::Relaxed);
@@ -111,6 +132,7 @@ pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
                 *slot = failed;
             }
             health.note(&mut down_since);
+            note_pool(&state, &mut pool_full_said);
             tokio::time::sleep(EVERY).await;
         }
     })
