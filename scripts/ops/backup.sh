@@ -88,13 +88,7 @@ wait "$server" || true
 
 # 6. A witness, and a restore on a new machine.
 W=$((P + 1))
-vkey=$(sed -n 's/^transparency log [^ ]* key //p' "$work/serve1.log")
-"$FAIRSEED" witness --name witness.example/w1 --key-file "$work/w.key" --log "$vkey" \
-  --state "$work/w.state" --listen "127.0.0.1:$W" >"$work/witness.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 200); do grep -q "listening on" "$work/witness.log" && break; sleep 0.1; done
-wvkey=$(sed -n 's/^witness key //p' "$work/witness.log")
-[ -n "$wvkey" ] || fail "the witness did not start"
+witness serve1.log
 serve serve4.log --data-dir "$data" --witness "http://127.0.0.1:$W=$wvkey" || fail "start with a witness"
 "$FAIRSEED" backup --data-dir "$data" --out "$work/backup3" >/dev/null || fail "third backup"
 backup_size=$(sed -n 's/^log_size = //p' "$work/backup3/backup.toml")

@@ -13,44 +13,17 @@
 set -euo pipefail
 name=failover.sh
 source "$(dirname "$0")/lib.sh"
-bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-[ -x "$bin/initdb" ] || { echo "failover.sh: no PostgreSQL server binaries under /usr/lib/postgresql" >&2; exit 2; }
-as_pg=()
-if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); fi
-chmod 0777 "$work"
-# lib.sh's cleanup, after both clusters are stopped.
-stop_clusters() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for c in primary standby; do
-    [ -d "$work/$c" ] && "${as_pg[@]}" "$bin/pg_ctl" -D "$work/$c" stop -m immediate >/dev/null 2>&1 || true
-  done
-  cleanup
-}
-trap stop_clusters EXIT
+source "$(dirname "$0")/pg_cluster.sh"
 PP=$(port)
 SP=$(port)
-psql_at() { psql -h 127.0.0.1 -p "$1" -U postgres -d fairseed -Atc "$2"; }
 
 # The primary: synchronous commit waits for the standby.
-"${as_pg[@]}" "$bin/initdb" -D "$work/primary" -U postgres --auth=trust >"$work/initdb.log" 2>&1 ||
-  fail "initdb"
-cat >>"$work/primary/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $PP
-unix_socket_directories = '$work'
-wal_level = replica
-max_wal_senders = 4
-synchronous_commit = on
-# What is tested is a killed process, not a power cut: the page cache
-# survives, and fsync would only slow this machine's disk.
-fsync = off
-CONF
+cluster_start primary "$PP" "wal_level = replica" "max_wal_senders = 4" "synchronous_commit = on"
 echo "host replication postgres 127.0.0.1/32 trust" >>"$work/primary/pg_hba.conf"
-"${as_pg[@]}" "$bin/pg_ctl" -D "$work/primary" -l "$work/primary.log" -w start >/dev/null ||
-  fail "the primary did not start"
-psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "CREATE DATABASE fairseed" >/dev/null
+psql -h 127.0.0.1 -p "$PP" -U postgres -Atc "SELECT pg_reload_conf()" >/dev/null
 # The standby: a base backup streaming from the primary (a fast checkpoint:
 # without -c fast it waits for the next spread one, up to minutes).
+clusters+=(standby)
 "${as_pg[@]}" "$bin/pg_basebackup" -h 127.0.0.1 -p "$PP" -U postgres -D "$work/standby" -R -X stream -c fast >/dev/null
 sed -i "s/^port = $PP/port = $SP/" "$work/standby/postgresql.conf"
 "${as_pg[@]}" "$bin/pg_ctl" -D "$work/standby" -l "$work/standby.log" -w start >/dev/null ||

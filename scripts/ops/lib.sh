@@ -34,6 +34,13 @@ wait_bets() { # wait_bets N: until N bets in all were acknowledged
   for _ in $(seq 1 300); do [ "$(wc -l <"$work/acked")" -ge "$1" ] && return 0; sleep 0.1; done
   fail "fewer than $1 bets acknowledged"
 }
+# bettor PREFIX: scripts/ops/bettor.py in the background as player $tok
+# on $base, idempotency keys PREFIX1, PREFIX2…; its pid in $bettor.
+bettor() {
+  python3 scripts/ops/bettor.py "$base" "$tok" "$work/acked" "$1" &
+  bettor=$!
+  pids+=($bettor)
+}
 # serve LOG ARGS...: `fairseed serve` on 127.0.0.1:$P with ARGS, its output
 # in $work/LOG and its pid in $server; waits until it listens. Returns 1 if
 # it exited first (a refused start).
@@ -49,6 +56,18 @@ serve() {
     sleep 0.1
   done
   fail "$log: never listened"
+}
+# witness LOG: a `fairseed witness` on 127.0.0.1:$W for the log whose key
+# the service printed in $work/LOG; its cosigner key in $wvkey.
+witness() {
+  local vkey
+  vkey=$(sed -n 's/.*transparency log [^ ]* key \([^" ]*\).*/\1/p' "$work/$1")
+  "$FAIRSEED" witness --name witness.example/w1 --key-file "$work/w.key" --log "$vkey" \
+    --state "$work/w.state" --listen "127.0.0.1:$W" >"$work/witness.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 200); do grep -q "listening on" "$work/witness.log" && break; sleep 0.1; done
+  wvkey=$(sed -n 's/^witness key //p' "$work/witness.log")
+  [ -n "$wvkey" ] || fail "the witness did not start"
 }
 # A new player's token, from the service at $base.
 new_player() {

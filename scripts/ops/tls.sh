@@ -8,7 +8,11 @@
 #   3. nginx (Debian) with packaging/nginx/fairseed.conf in front of a plain
 #      listener: HTTP, Server-Sent Events and the WebSocket over https/wss,
 #      and X-Forwarded-For read only because the proxy is trusted: the
-#      per-address signup limit and the access lines see each client.
+#      per-address signup limit and the access lines see each client; the
+#      proxy connects from 127.0.0.2, the one address trusted, so a client
+#      on 127.0.0.1 sending its own X-Forwarded-For straight to the service
+#      is not believed (its signups share one bucket, its access lines name
+#      127.0.0.1).
 #
 #   scripts/ops/tls.sh            (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
@@ -46,9 +50,10 @@ serial() { # the serial of the certificate a new handshake on port $1 gets
   openssl s_client -connect "127.0.0.1:$1" -servername localhost </dev/null 2>/dev/null |
     openssl x509 -noout -serial
 }
-signup() { # signup BASE [X-Forwarded-For]: the status of POST /v1/players
+signup() { # signup BASE [X-Forwarded-For [SOURCE]]: the status of POST /v1/players
   local h=()
   [ -n "${2:-}" ] && h=(-H "X-Forwarded-For: $2")
+  [ -n "${3:-}" ] && h+=(--interface "$3")
   curl -s -o "$work/last.json" -w '%{http_code}' --cacert "$work/ca.pem" "${h[@]}" -X POST "$1/v1/players"
 }
 token() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["token"])' "$work/last.json"; }
@@ -113,14 +118,15 @@ ok "SIGHUP with a broken file keeps the current certificate"
 kill "${pids[0]}"
 wait "${pids[0]}" 2>/dev/null || true
 
-# 3. nginx in front, the service plain on the loopback, the proxy trusted.
+# 3. nginx in front, the service plain on the loopback, the proxy trusted
+# (it connects from 127.0.0.2; 127.0.0.1 is an ordinary client here).
 Q=$(port)
 R=$(port)
 cat >"$work/plain.toml" <<TOML
 listen = "127.0.0.1:$Q"
 data_dir = "$work/data"
 operator_key = "$KEY"
-trusted_proxies = ["127.0.0.1"]
+trusted_proxies = ["127.0.0.2"]
 signups_per_minute = 2
 log_format = "json"
 TOML
@@ -131,6 +137,7 @@ sed -e "s|server 127.0.0.1:7878;|server 127.0.0.1:$Q;|" \
     -e "/listen \[::\]:443 ssl;/d" \
     -e "s|/etc/ssl/fairseed/fullchain.pem|$work/a.pem|" \
     -e "s|/etc/ssl/fairseed/privkey.pem|$work/a.key|" \
+    -e "s|proxy_pass http://fairseed;|proxy_pass http://fairseed; proxy_bind 127.0.0.2;|" \
     packaging/nginx/fairseed.conf >"$work/nginx/site.conf"
 cat >"$work/nginx/nginx.conf" <<NGINX
 daemon off;
@@ -150,19 +157,33 @@ nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
 pids+=($!)
 for _ in $(seq 1 50); do curl -s -o /dev/null --cacert "$work/ca.pem" "https://localhost:$R/healthz" && break; sleep 0.1; done
 front=https://localhost:$R
-[ "$(signup "$front" 198.51.100.1)" = 201 ] || fail "through nginx: signup 1"
+# Clients of nginx on 127.0.0.3 and 127.0.0.4; the first also claims other
+# addresses in its own X-Forwarded-For, which nginx passes on before the
+# address it saw: the service takes the rightmost untrusted one, 127.0.0.3.
+[ "$(signup "$front" "" 127.0.0.3)" = 201 ] || fail "through nginx: signup 1"
 tok=$(token)
 limited=
-for _ in $(seq 1 20); do
-  code=$(signup "$front" 198.51.100.1)
+for i in $(seq 1 20); do
+  code=$(signup "$front" "198.51.100.$i" 127.0.0.3)
   [ "$code" = 429 ] && { limited=yes; break; }
   [ "$code" = 201 ] || fail "through nginx: signup answered $code"
 done
-[ -n "$limited" ] || fail "through nginx: signups from one address were never limited"
-[ "$(signup "$front" 198.51.100.2)" = 201 ] || fail "through nginx: another client shared the first one's limit"
-ok "nginx: https, and the per-address limit sees each client from X-Forwarded-For"
-grep -q '"client":"198.51.100.2"' "$work/plain.log" || fail "the access line does not name the client"
+[ -n "$limited" ] || fail "through nginx: signups from one client claiming other addresses were never limited"
+[ "$(signup "$front" "" 127.0.0.4)" = 201 ] || fail "through nginx: another client shared the first one's limit"
+ok "nginx: https, and the per-address limit sees each client by the address nginx forwards, not the one it claims"
+grep -q '"client":"127.0.0.4"' "$work/plain.log" || fail "the access line does not name the client"
+! grep -q '"client":"198.51.100.' "$work/plain.log" || fail "a client's own X-Forwarded-For was believed"
 ok "access lines carry the client's address"
+direct=http://127.0.0.1:$Q
+limited=
+for i in $(seq 1 20); do
+  code=$(signup "$direct" "203.0.113.$i" 127.0.0.5)
+  [ "$code" = 429 ] && { limited=yes; break; }
+  [ "$code" = 201 ] || fail "straight to the service: signup answered $code"
+done
+[ -n "$limited" ] || fail "an untrusted client choosing its X-Forwarded-For was never limited"
+! grep -q '"client":"203.0.113.' "$work/plain.log" || fail "an untrusted client's X-Forwarded-For was believed"
+ok "an untrusted client's own X-Forwarded-For is ignored: one bucket, its own address in the log"
 curl -sN --cacert "$work/ca.pem" -H "Authorization: Bearer $tok" "$front/v1/events?topic=dice" >"$work/sse-proxy.out" &
 pids+=($!)
 sleep 0.5

@@ -22,7 +22,7 @@ use clap::Args;
 /// The key files of a data directory, in the order they are copied.
 const KEYS: [&str; 3] = ["seed.key", "log.key", "operator.key"];
 const DATABASE: &str = "fairseed.sqlite";
-const MANIFEST: &str = "backup.toml";
+use fairseed_server::fork_guard::BACKUP_MANIFEST as MANIFEST;
 
 #[derive(Debug, Args)]
 pub struct BackupArgs {
@@ -150,7 +150,10 @@ pub fn restore(args: &RestoreArgs) -> anyhow::Result<ExitCode> {
         let summary = fairseed_store::backup::sqlite_summary(&database)
             .with_context(|| format!("reading {}", database.display()))?;
         let bytes = std::fs::read(&database)?;
-        fairseed_store::write_private(&args.data_dir.join(DATABASE), &bytes)?;
+        let restored = args.data_dir.join(DATABASE);
+        fairseed_store::write_private(&restored, &bytes)?;
+        fairseed_store::backup::unmark_restored(&restored)
+            .with_context(|| format!("writing {}", restored.display()))?;
         size = Some(summary.log_size);
         println!(
             "database restored: log size {}, {} bets",

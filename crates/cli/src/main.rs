@@ -76,7 +76,11 @@ fn serve(args: fairseed_server::ServeArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(fairseed_server::serve(args))?;
+    let served = runtime.block_on(fairseed_server::serve(args));
+    // A read of SQLite stuck on its disk holds a blocking thread: the stop
+    // does not wait for it (the service bounded its own last steps).
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served?;
     Ok(ExitCode::SUCCESS)
 }
 

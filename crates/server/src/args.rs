@@ -96,6 +96,12 @@ pub struct ServeArgs {
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
 
+    /// Which log lines are written: a level (`warn`, `info`, `debug`) or
+    /// `tracing` directives (`info,fairseed::access=warn`). Unset: the
+    /// `RUST_LOG` variable, else `info`. Read again on SIGHUP.
+    #[arg(long, value_parser = parse_log_level)]
+    pub log_level: Option<String>,
+
     /// Serve the player page's files from this directory (laid out like
     /// `web/`) instead of the copy built into the binary; for editing the page.
     #[arg(long)]
@@ -181,6 +187,13 @@ fn parse_witness(text: &str) -> Result<WitnessArg, String> {
     })
 }
 
+/// A `log_level` that `tracing` accepts.
+fn parse_log_level(text: &str) -> Result<String, String> {
+    tracing_subscriber::EnvFilter::try_new(text)
+        .map(|_| text.to_owned())
+        .map_err(|e| format!("not a level or tracing directives: {e}"))
+}
+
 /// Whether the transparency log runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogSwitch {
@@ -212,6 +225,7 @@ impl std::fmt::Debug for ServeArgs {
             .field("signups_per_minute", &self.signups_per_minute)
             .field("auth_failures_per_minute", &self.auth_failures_per_minute)
             .field("log_format", &self.log_format)
+            .field("log_level", &self.log_level)
             .field("web_dir", &self.web_dir)
             .field("lease_ttl_ms", &self.lease_ttl_ms)
             .field("holdem_ai_delay_ms", &self.holdem_ai_delay_ms)

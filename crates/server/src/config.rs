@@ -19,13 +19,15 @@ use crate::args::ServeArgs;
 /// Options that make no sense in the file.
 const NOT_IN_FILE: [&str; 2] = ["config", "check_config"];
 
+/// The options of [`ServeArgs`] alone, as a parser.
+#[derive(clap::Parser)]
+struct Only {
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
 /// The clap command of [`ServeArgs`] alone, to look options up.
 fn command() -> clap::Command {
-    #[derive(clap::Parser)]
-    struct Only {
-        #[command(flatten)]
-        serve: ServeArgs,
-    }
     Only::command()
 }
 
@@ -94,7 +96,26 @@ pub fn with_file(argv: &[OsString], at: usize, config: &Path) -> anyhow::Result<
 /// option does not take (the message names the option and the file).
 pub fn reparse<P: clap::Parser>(config: &Path, at: usize) -> anyhow::Result<P> {
     let argv: Vec<OsString> = std::env::args_os().collect();
-    let argv = with_file(&argv, at, config)?;
+    reparse_from(&argv, at, config)
+}
+
+/// The options of `fairseed serve` as this process's command line and the
+/// configuration file at `config` give them now, for a reload (SIGHUP).
+/// The command line's options follow the program's name, or its `serve`
+/// subcommand (`fairseed serve`; `fairseed-server` has no subcommand).
+///
+/// # Errors
+/// As [`reparse`].
+pub fn reread(config: &Path) -> anyhow::Result<ServeArgs> {
+    let mut argv: Vec<OsString> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|a| a == "serve") {
+        argv.remove(1);
+    }
+    reparse_from::<Only>(&argv, 0, config).map(|only| only.serve)
+}
+
+fn reparse_from<P: clap::Parser>(argv: &[OsString], at: usize, config: &Path) -> anyhow::Result<P> {
+    let argv = with_file(argv, at, config)?;
     P::try_parse_from(argv).map_err(|e| {
         anyhow::anyhow!(
             "with the configuration file {}: {}",
@@ -161,6 +182,7 @@ pub fn effective(args: &ServeArgs) -> String {
         args.auth_failures_per_minute.to_string(),
     );
     line("log_format", s(&value_name(args.log_format)));
+    line("log_level", opt(args.log_level.clone()));
     line(
         "web_dir",
         opt(args.web_dir.as_ref().map(|p| p.display().to_string())),
@@ -271,11 +293,6 @@ mod tests {
     #[test]
     fn every_option_is_printed() {
         use clap::Parser as _;
-        #[derive(clap::Parser)]
-        struct Only {
-            #[command(flatten)]
-            serve: ServeArgs,
-        }
         let args = Only::parse_from(["x"]).serve;
         let text = effective(&args);
         for key in file_keys() {

@@ -57,6 +57,8 @@ pub enum ErrorCode {
     Busy,
     /// Every connection slot is taken.
     Overloaded,
+    /// The database does not commit now (`/healthz`).
+    CannotCommit,
     /// The player has the most hold'em tables open that one player may.
     TooManyTables,
     /// The service runs the most hold'em tables it may.
@@ -100,6 +102,7 @@ impl ErrorCode {
             Self::ClientSeedLocked => "client_seed_locked",
             Self::Busy => "busy",
             Self::Overloaded => "overloaded",
+            Self::CannotCommit => "cannot_commit",
             Self::TooManyTables => "too_many_tables",
             Self::TablesFull => "tables_full",
             Self::Store(refusal) => refusal.code(),
@@ -286,6 +289,19 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE,
                 ErrorCode::Overloaded,
                 "too many connections; retry shortly",
+            )
+        }
+    }
+
+    /// 503 `cannot_commit`: the database does not commit now; the reason
+    /// goes to the log only.
+    pub fn cannot_commit() -> Self {
+        Self {
+            retry_after: Some(1),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::CannotCommit,
+                "the database cannot commit now; retry shortly",
             )
         }
     }

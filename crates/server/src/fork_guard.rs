@@ -17,7 +17,8 @@
 //! does having nothing to ask (no record, no witness): nothing then proves
 //! the restore is not behind. The operator may then put the newest
 //! checkpoint found elsewhere in the record file; only a checkpoint signed
-//! by the log's key counts.
+//! by the log's key counts. The marker goes once the restore's unrevealed
+//! secrets are retired ([`crate::retire`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -33,6 +34,9 @@ pub const PUBLISHED_FILE: &str = "log.published";
 /// Written by `fairseed restore`; removed once a start found the restore
 /// not behind.
 pub const RESTORED_FILE: &str = "restored.toml";
+
+/// The manifest `fairseed backup` writes in a backup's directory.
+pub const BACKUP_MANIFEST: &str = "backup.toml";
 
 /// How often the published record is brought up to date.
 const RECORD_EVERY: Duration = Duration::from_secs(1);
@@ -110,11 +114,101 @@ pub async fn check(
         );
     }
     if after_restore {
-        std::fs::remove_file(&restored)
-            .with_context(|| format!("removing {}", restored.display()))?;
+        // The marker stays until the restore's secrets are retired
+        // (`crate::retire`).
         tracing::info!(
             size = local,
             "restored log checked: not behind any published checkpoint"
+        );
+    }
+    Ok(())
+}
+
+/// The log's key, `DATA_DIR/log.key`, made only while the database's log
+/// has nothing signed: once it has, a missing key, another key or another
+/// origin would sign a second history under the name players pinned, so
+/// the start stops and says the way forward.
+///
+/// # Errors
+/// As said, or the key file or the database cannot be read.
+pub async fn log_key(
+    store: &dyn fairseed_store::Store,
+    data_dir: &Path,
+    origin: &str,
+) -> anyhow::Result<LogKey> {
+    let path = data_dir.join(crate::log::key::LOG_KEY_FILE);
+    let head = store
+        .log_checkpoint()
+        .await
+        .map_err(|e| anyhow::anyhow!("reading the log's newest checkpoint: {e}"))?;
+    let Some(head) = head else {
+        return LogKey::load_or_create(&path, origin);
+    };
+    let signed_as = head.note.lines().next().unwrap_or_default().to_owned();
+    let size = head.size;
+    let forward =
+        "or, if it is lost for good, start a new log (docs/operating.md, \"Starting a new log\")";
+    anyhow::ensure!(
+        path.exists(),
+        "{} is missing, but the log in the database ({signed_as}) has signed checkpoints up to \
+         size {size}: a new key would sign a second history under that name. Put back this \
+         data directory's log.key (a backup holds it: `fairseed restore` copies it), {forward}",
+        path.display()
+    );
+    let key = LogKey::load_or_create(&path, origin)?;
+    anyhow::ensure!(
+        signed_as == origin,
+        "log_origin is {origin:?}, but the log in the database was signed as {signed_as:?} up \
+         to size {size}: set log_origin back to {signed_as:?} (a changed origin is a new log \
+         to every page and witness), {forward}"
+    );
+    anyhow::ensure!(
+        fairseed_tlog::open_checkpoint(head.note.as_bytes(), key.vkey()).is_ok(),
+        "{} is not the key that signed the log in the database ({signed_as}, size {size}): put \
+         back this data directory's own log.key, {forward}",
+        path.display()
+    );
+    Ok(key)
+}
+
+/// Refuses to serve a backup's directory in place: it is restored first.
+///
+/// # Errors
+/// `data_dir` holds a backup's manifest.
+pub fn not_a_backup_dir(data_dir: &Path) -> anyhow::Result<()> {
+    let manifest = data_dir.join(BACKUP_MANIFEST);
+    anyhow::ensure!(
+        !manifest.exists(),
+        "{} is a backup written by `fairseed backup` ({} is in it), not a data directory: \
+         serving it would skip the restore's checks and could fork the log or replay rolls \
+         players saw. Restore it: `fairseed restore --from {} --data-dir <an empty data directory>`",
+        data_dir.display(),
+        BACKUP_MANIFEST,
+        data_dir.display()
+    );
+    Ok(())
+}
+
+/// Refuses a backup's copy of the SQLite database put in place by hand.
+///
+/// # Errors
+/// The database at `path` is a backup's copy `fairseed restore` did not
+/// restore, or cannot be read.
+pub fn not_a_backup_copy(path: &Path) -> anyhow::Result<()> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let copied = fairseed_store::backup::backup_copy_of(path)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    if let Some(at_ms) = copied {
+        anyhow::bail!(
+            "{} is a copy made by `fairseed backup` (at {at_ms} ms since the epoch) put in place \
+             by hand: serving it would skip the restore's checks and could fork the log or \
+             replay rolls players saw. Move it away and restore the backup: `fairseed restore \
+             --from <the backup directory> --data-dir {}`",
+            path.display(),
+            path.parent()
+                .map_or_else(String::new, |p| p.display().to_string())
         );
     }
     Ok(())

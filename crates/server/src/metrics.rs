@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use fairseed_store::SqliteStore;
 use http_body_util::BodyExt;
 
+use crate::db_watch::DbHealth;
 use crate::listener::Connections;
 
 /// Upper bounds of the latency buckets, in seconds.
@@ -42,6 +43,51 @@ pub struct Metrics {
     next_request_id: AtomicU64,
     sqlite: Option<SqliteStore>,
     connections: Option<Arc<Connections>>,
+    /// When the last bet was placed, or the process started (Unix s).
+    last_bet_at: AtomicU64,
+    db: Arc<DbHealth>,
+    log: Stamped,
+    witnesses: Stamped,
+}
+
+/// A background task's last success (Unix s; 0: none yet) and failures.
+#[derive(Debug, Default)]
+struct Stamped {
+    ok_at: AtomicU64,
+    failures: AtomicU64,
+}
+
+impl Stamped {
+    fn record(&self, ok: bool) {
+        if ok {
+            self.ok_at.store(now_secs(), Ordering::Relaxed);
+        } else {
+            self.failures.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Its two series (`[ok name, help, failures name, help]`), once the task ran.
+    fn series(&self, names: [&'static str; 4]) -> Vec<Series> {
+        let (ok_at, failures) = (
+            self.ok_at.load(Ordering::Relaxed),
+            self.failures.load(Ordering::Relaxed),
+        );
+        if ok_at == 0 && failures == 0 {
+            return Vec::new();
+        }
+        vec![
+            (names[0], names[1], "gauge", ok_at.to_string()),
+            (names[2], names[3], "counter", failures.to_string()),
+        ]
+    }
+}
+
+/// A series: name, help, type, value.
+type Series = (&'static str, &'static str, &'static str, String);
+
+/// Now, in Unix seconds.
+fn now_secs() -> u64 {
+    u64::try_from(crate::clock::now_ms()).unwrap_or(0) / 1000
 }
 
 #[derive(Debug, Default, Clone)]
@@ -59,13 +105,30 @@ impl Metrics {
         Self {
             sqlite,
             connections,
+            last_bet_at: AtomicU64::new(now_secs()),
             ..Self::default()
         }
+    }
+
+    /// What the database watch saw ([`crate::db_watch`]).
+    pub fn db(&self) -> &DbHealth {
+        &self.db
+    }
+
+    /// One round of the log's sequencer, done or failed.
+    pub fn sequenced(&self, ok: bool) {
+        self.log.record(ok);
+    }
+
+    /// One witness asked, cosigned (or already holding the checkpoint) or failed.
+    pub fn witnessed(&self, ok: bool) {
+        self.witnesses.record(ok);
     }
 
     fn observe(&self, method: &str, route: &str, status: StatusCode, seconds: f64) {
         if status.is_success() && method == "POST" && route == BET_ROUTE {
             self.bets.fetch_add(1, Ordering::Relaxed);
+            self.last_bet_at.store(now_secs(), Ordering::Relaxed);
         }
         if status == StatusCode::TOO_MANY_REQUESTS {
             self.rate_limited.fetch_add(1, Ordering::Relaxed);
@@ -102,10 +165,10 @@ impl Metrics {
             )
     }
 
-    /// The exposition text.
-    pub fn render(&self) -> String {
+    /// The exposition text; `pool` is the database pool's `(in use, most)`.
+    pub fn render(&self, pool: Option<(u32, u32)>) -> String {
         let load = |n: &AtomicU64| n.load(Ordering::Relaxed).to_string();
-        let mut series = vec![
+        let mut series: Vec<Series> = vec![
             (
                 "fairseed_bets_total",
                 "Dice bets placed (durable).",
@@ -124,7 +187,26 @@ impl Metrics {
                 "gauge",
                 load(&self.event_streams),
             ),
+            (
+                "fairseed_last_bet_timestamp_seconds",
+                "When the last dice bet was placed, or this process started (Unix s).",
+                "gauge",
+                load(&self.last_bet_at),
+            ),
         ];
+        series.extend(self.db_series(pool));
+        series.extend(self.log.series([
+            "fairseed_log_sequencer_ok_timestamp_seconds",
+            "When a round of the log's sequencer last succeeded (Unix s).",
+            "fairseed_log_sequencer_failures_total",
+            "Rounds of the log's sequencer that failed.",
+        ]));
+        series.extend(self.witnesses.series([
+            "fairseed_witness_ok_timestamp_seconds",
+            "When a witness last held or cosigned the latest checkpoint (Unix s).",
+            "fairseed_witness_failures_total",
+            "Witness requests that failed.",
+        ]));
         if let Some(conns) = &self.connections {
             series.extend([
                 (
@@ -195,6 +277,53 @@ impl Metrics {
         out
     }
 
+    /// Whether the database commits, its waits given up, its pool.
+    fn db_series(&self, pool: Option<(u32, u32)>) -> Vec<Series> {
+        let mut series = vec![
+            (
+                "fairseed_db_can_commit",
+                "1 while the database commits within a second, else 0 (/healthz answers 503).",
+                "gauge",
+                u8::from(self.db.commits().is_ok()).to_string(),
+            ),
+            (
+                "fairseed_db_last_commit_timestamp_seconds",
+                "When a probe of the database last committed (Unix s).",
+                "gauge",
+                self.db.committed_at_secs().to_string(),
+            ),
+            (
+                "fairseed_db_stalls_total",
+                "Times the database stopped committing.",
+                "counter",
+                self.db.stalls().to_string(),
+            ),
+            (
+                "fairseed_db_timeouts_total",
+                "Database transactions given up unanswered after their timeout.",
+                "counter",
+                fairseed_store::wait::timed_out().to_string(),
+            ),
+        ];
+        if let Some((in_use, max)) = pool {
+            series.extend([
+                (
+                    "fairseed_db_pool_in_use",
+                    "Connections of the pool in use.",
+                    "gauge",
+                    in_use.to_string(),
+                ),
+                (
+                    "fairseed_db_pool_max",
+                    "Most connections the pool opens.",
+                    "gauge",
+                    max.to_string(),
+                ),
+            ]);
+        }
+        series
+    }
+
     fn render_routes(&self, out: &mut String) {
         let routes = self.routes.lock().map(|r| r.clone()).unwrap_or_default();
         out.push_str("# HELP fairseed_http_requests_total Answers by route and status class.\n# TYPE fairseed_http_requests_total counter\n");
@@ -228,10 +357,10 @@ impl Metrics {
 }
 
 /// `GET /metrics`: the counters in the Prometheus text format.
-pub fn exposition(metrics: &Metrics) -> Response {
+pub fn exposition(metrics: &Metrics, pool: Option<(u32, u32)>) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        metrics.render(),
+        metrics.render(pool),
     )
         .into_response()
 }
@@ -307,7 +436,7 @@ mod tests {
         m.observe("POST", BET_ROUTE, StatusCode::OK, 0.002);
         m.observe("POST", BET_ROUTE, StatusCode::OK, 7.0);
         m.observe("POST", BET_ROUTE, StatusCode::TOO_MANY_REQUESTS, 0.0001);
-        let text = m.render();
+        let text = m.render(None);
         assert!(text.contains("fairseed_bets_total 2\n"), "{text}");
         assert!(text.contains("fairseed_rate_limited_total 1\n"), "{text}");
         let route = "route=\"POST /v1/dice/bets\"";

@@ -24,9 +24,16 @@ const MISS_TTL: Duration = Duration::from_secs(300);
 /// Token buckets keyed by a string (a credential's hash, an address).
 #[derive(Debug)]
 pub struct RateLimiter {
+    buckets: Mutex<Buckets>,
+}
+
+/// The rate, the burst and each key's tokens, under one lock so a reload
+/// (SIGHUP) changes the rate between two requests, never within one.
+#[derive(Debug)]
+struct Buckets {
     per_second: f64,
     burst: f64,
-    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+    tokens: HashMap<String, (f64, Instant)>,
 }
 
 impl RateLimiter {
@@ -44,9 +51,22 @@ impl RateLimiter {
 
     fn with_rate(per_second: f64, burst: f64) -> Self {
         Self {
-            per_second,
-            burst,
-            buckets: Mutex::new(HashMap::new()),
+            buckets: Mutex::new(Buckets {
+                per_second,
+                burst,
+                tokens: HashMap::new(),
+            }),
+        }
+    }
+
+    /// Takes `other`'s rate and burst; the buckets' tokens stay (capped to
+    /// the new burst at their next refill).
+    pub fn set_rate_of(&self, other: &Self) {
+        let Ok(theirs) = other.buckets.lock().map(|b| (b.per_second, b.burst)) else {
+            return;
+        };
+        if let Ok(mut mine) = self.buckets.lock() {
+            (mine.per_second, mine.burst) = theirs;
         }
     }
 
@@ -62,29 +82,32 @@ impl RateLimiter {
 
     /// Refills `key`'s bucket, then takes `cost` if a whole request is there.
     fn take(&self, key: &str, cost: f64) -> Result<(), u64> {
-        if self.per_second <= 0.0 {
-            return Ok(());
-        }
         let now = Instant::now();
         let Ok(mut buckets) = self.buckets.lock() else {
             return Ok(());
         };
-        if buckets.len() >= SWEEP_AT {
-            let burst = self.burst;
-            let rate = self.per_second;
-            buckets.retain(|_, (tokens, at)| {
+        let Buckets {
+            per_second: rate,
+            burst,
+            tokens: map,
+        } = &mut *buckets;
+        let (rate, burst) = (*rate, *burst);
+        if rate <= 0.0 {
+            return Ok(());
+        }
+        if map.len() >= SWEEP_AT {
+            map.retain(|_, (tokens, at)| {
                 *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
             });
         }
-        let (tokens, at) = buckets.entry(key.to_owned()).or_insert((self.burst, now));
-        *tokens =
-            (*tokens + now.duration_since(*at).as_secs_f64() * self.per_second).min(self.burst);
+        let (tokens, at) = map.entry(key.to_owned()).or_insert((burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(burst);
         *at = now;
         if *tokens >= 1.0 {
             *tokens -= cost;
             Ok(())
         } else {
-            let wait = (1.0 - *tokens) / self.per_second;
+            let wait = (1.0 - *tokens) / rate;
             // Whole seconds, at least one, as Retry-After wants.
             Err(wait.ceil().max(1.0) as u64)
         }
@@ -115,6 +138,13 @@ impl AddressLimiter {
             failures: RateLimiter::per_minute(limits.auth_failures_per_minute),
             misses: MissCache::default(),
         }
+    }
+
+    /// Takes the limits of a reloaded configuration.
+    pub fn set(&self, limits: AddressLimits) {
+        let new = Self::new(limits);
+        self.signups.set_rate_of(&new.signups);
+        self.failures.set_rate_of(&new.failures);
     }
 
     /// One account creation from `peer`.
@@ -198,6 +228,24 @@ mod tests {
         assert!(limiter.check("b").is_ok(), "buckets are per key");
         let off = RateLimiter::new(0);
         assert!((0..1000).all(|_| off.check("a").is_ok()));
+    }
+
+    #[test]
+    fn a_new_rate_applies_to_the_next_request() {
+        let limiter = RateLimiter::new(1);
+        assert!(limiter.check("a").is_ok());
+        assert!(limiter.check("a").is_ok());
+        assert_eq!(limiter.check("a"), Err(1), "a burst of two");
+        limiter.set_rate_of(&RateLimiter::new(0));
+        assert!(
+            (0..100).all(|_| limiter.check("a").is_ok()),
+            "0 turns it off"
+        );
+        limiter.set_rate_of(&RateLimiter::new(1));
+        assert!(
+            limiter.check("b").is_ok(),
+            "limited again, a new key's burst"
+        );
     }
 
     #[test]

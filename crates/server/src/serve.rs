@@ -6,10 +6,9 @@ use std::time::Duration;
 use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
-use crate::args::{LogFormat, LogSwitch, ServeArgs};
+use crate::args::{LogSwitch, ServeArgs};
 use crate::lease::Fleet;
 use crate::listener::{Connections, Front, Limits};
-use crate::log::key::LOG_KEY_FILE;
 use crate::log::LogKey;
 use crate::metrics::Metrics;
 use crate::ratelimit::AddressLimits;
@@ -22,6 +21,12 @@ const SEED_KEY_FILE: &str = "seed.key";
 const OPERATOR_KEY_FILE: &str = "operator.key";
 const SQLITE_FILE: &str = "fairseed.sqlite";
 
+/// The most a stop spends after the requests in flight (which get
+/// [`crate::listener`]'s 10 s), nothing when the database cannot commit:
+/// whatever the database does, a stop ends within 15 s of SIGTERM, inside
+/// the unit's `TimeoutStopSec`.
+const LAST_STEPS: Duration = Duration::from_secs(5);
+
 /// Runs the service until Ctrl-C or SIGTERM, then drains in-flight requests.
 ///
 /// # Errors
@@ -31,18 +36,19 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.check_config {
         return check_config(&args);
     }
-    init_logs(args.log_format);
+    let logs = crate::logs::init(args.log_format, args.log_level.as_deref())?;
+    check_log_origin(&args)?;
+    // From here on a SIGHUP waits for the reload task instead of ending
+    // the process (its default).
+    let hangups = crate::reload::watch();
     let tls = tls(&args)?;
 
+    crate::fork_guard::not_a_backup_dir(&args.data_dir)?;
     fairseed_store::create_private_dir(&args.data_dir).context("the data directory")?;
     let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
         .context("opening the seed key")?;
     let operator_key = operator_key(&args)?;
     let log_on = args.log == LogSwitch::On;
-    let log_key = log_on
-        .then(|| LogKey::load_or_create(&args.data_dir.join(LOG_KEY_FILE), &args.log_origin))
-        .transpose()?
-        .map(Arc::new);
     let mut sqlite = None;
     let (store, backend, fleet): (Arc<dyn Store>, String, Fleet) = match &args.database {
         Some(url) => (
@@ -59,6 +65,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ),
         None => {
             let path = args.data_dir.join(SQLITE_FILE);
+            crate::fork_guard::not_a_backup_copy(&path)?;
             let store = SqliteStore::open(&path, cipher)
                 .context("opening the SQLite database")?
                 .with_log(log_on);
@@ -69,6 +76,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 Fleet::alone(args.lease_ttl_ms),
             )
         }
+    };
+    let log_key = if log_on {
+        let key = crate::fork_guard::log_key(store.as_ref(), &args.data_dir, &args.log_origin);
+        Some(Arc::new(key.await?))
+    } else {
+        None
     };
     let connections = Arc::new(Connections::default());
     let options = ServiceOptions {
@@ -101,6 +114,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(key) = &log_key {
         crate::fork_guard::check(&state, key, &args.witnesses, &args.data_dir).await?;
     }
+    if crate::retire::pending(&args.data_dir) {
+        crate::retire::after_restore(&state, &args.data_dir).await?;
+    }
     state
         .events()
         .connect(store)
@@ -115,6 +131,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             "rotated poker sessions whose process is gone"
         );
     }
+    let db_watch = crate::db_watch::spawn(state.clone());
     let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
     let holdem = crate::holdem::spawn_sweep(state.clone());
     let mut witness_task = None;
@@ -123,7 +140,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .then(|| crate::fork_guard::spawn_record(state.clone(), args.data_dir.clone()));
     let log_key_last = log_key.clone();
     let sequencer = log_key.map(|key| {
-        println!("transparency log {} key {}", key.origin(), key.vkey());
+        let line = format!("transparency log {} key {}", key.origin(), key.vkey());
+        crate::logs::announce(args.log_format, &line);
         let signed = (!args.witnesses.is_empty()).then(|| {
             let (wake, task) =
                 crate::log::witness::spawn(state.clone(), Arc::clone(&key), args.witnesses.clone());
@@ -133,7 +151,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         crate::log::sequencer::spawn(state.clone(), key, signed)
     });
     let metrics_task = match args.metrics_listen {
-        Some(at) => Some(serve_metrics(at, state.clone()).await?),
+        Some(at) => Some(serve_metrics(at, state.clone(), args.log_format).await?),
         None => None,
     };
     let app = with_static(router(state.clone()), args.web_dir.as_deref());
@@ -142,7 +160,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("binding {}", args.listen))?;
     let addr = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
-    println!("fairseed serving on {scheme}://{addr}  (database: {backend})");
+    let line = format!("fairseed serving on {scheme}://{addr}  (database: {backend})");
+    crate::logs::announce(args.log_format, &line);
     tracing::info!(%addr, database = %backend, scheme, "listening");
     let limits = Limits {
         header_timeout: Duration::from_secs(args.header_timeout),
@@ -152,7 +171,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tls: tls.as_ref().map(Tls::acceptor),
         trusted_proxies: args.trusted_proxies.clone().into(),
     };
-    let reload = tls.map(spawn_reload_on_hangup);
+    let reload = crate::reload::spawn(
+        hangups,
+        crate::reload::Reload {
+            running: args.clone(),
+            tls,
+            logs,
+            state: state.clone(),
+        },
+    );
     let stopping = state.clone();
     let shutdown = async move {
         shutdown_signal().await;
@@ -160,37 +187,55 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         stopping.stop();
     };
     crate::listener::serve(listener, app, limits, front, connections, shutdown).await;
-    if let Some(reload) = reload {
-        reload.abort();
-    }
+    reload.abort();
     if let Some(metrics_task) = metrics_task {
         metrics_task.abort();
     }
     heartbeat.abort();
     holdem.abort();
+    db_watch.abort();
+    // A database that cannot commit now would only make the stop wait.
+    let budget = match state.metrics().db().commits() {
+        Ok(()) => LAST_STEPS,
+        Err(_) => Duration::ZERO,
+    };
+    let last = last_steps(&state, &args, sequencer, log_key_last, record, sqlite);
+    if tokio::time::timeout(budget, last).await.is_err() {
+        tracing::error!(
+            seconds = budget.as_secs(),
+            "stopping without the last signing or the leases' release: the database did not \
+             commit (the next start signs what is left; another process takes the leases over \
+             when they expire)"
+        );
+    }
+    if let Some(witness_task) = witness_task {
+        witness_task.abort();
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// What a stop does after the requests in flight, in order: the log signed
+/// up to its last entry and the published record written, the leases
+/// released, the SQLite WAL copied into the database file.
+async fn last_steps(
+    state: &AppState,
+    args: &ServeArgs,
+    sequencer: Option<tokio::task::JoinHandle<()>>,
+    log_key: Option<Arc<LogKey>>,
+    record: Option<tokio::task::JoinHandle<()>>,
+    sqlite: Option<SqliteStore>,
+) {
     if let Some(sequencer) = sequencer {
         sequencer.abort();
         let _ = sequencer.await;
     }
-    if let Some(key) = &log_key_last {
-        // What was acknowledged is sequenced and signed before the lease
-        // goes: rounds until one finds nothing left (a round takes a batch).
-        let mut signed = 0;
-        for _ in 0..1000 {
-            match crate::log::sequencer::step(&state, key).await {
-                Ok(stepped) if stepped.holds && stepped.signed > 0 => signed += stepped.signed,
-                Ok(_) => break,
-                Err(e) => {
-                    tracing::warn!(error = %e, "the last checkpoint was not signed");
-                    break;
-                }
-            }
-        }
-        tracing::info!(signed, "the log is signed up to its last entry");
+    if let Some(key) = &log_key {
+        sign_the_rest(state, key).await;
         if let Some(record) = record {
             record.abort();
         }
-        crate::fork_guard::record(&state, &args.data_dir, 0).await;
+        crate::fork_guard::record(state, &args.data_dir, 0).await;
     }
     // Every lease of this process ends now, so another process of the fleet
     // takes its tables and the log over at its next heartbeat instead of
@@ -203,14 +248,26 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Ok(n) => tracing::info!(leases = n, "released this process's leases"),
         Err(e) => tracing::warn!(error = %e, "leases not released; they expire on their own"),
     }
-    if let Some(witness_task) = witness_task {
-        witness_task.abort();
-    }
     if let Some(sqlite) = sqlite {
         checkpoint_to_file(&sqlite).await;
     }
-    tracing::info!("stopped");
-    Ok(())
+}
+
+/// What was acknowledged is sequenced and signed before the lease goes:
+/// rounds until one finds nothing left (a round takes a batch).
+async fn sign_the_rest(state: &AppState, key: &Arc<LogKey>) {
+    let mut signed = 0;
+    for _ in 0..1000 {
+        match crate::log::sequencer::step(state, key).await {
+            Ok(stepped) if stepped.holds && stepped.signed > 0 => signed += stepped.signed,
+            Ok(_) => break,
+            Err(e) => {
+                tracing::warn!(error = %e, "the last checkpoint was not signed");
+                break;
+            }
+        }
+    }
+    tracing::info!(signed, "the log is signed up to its last entry");
 }
 
 /// The last step of a stop on SQLite: every commit copied from the WAL
@@ -232,6 +289,7 @@ fn check_config(args: &ServeArgs) -> anyhow::Result<()> {
     if let Some(key) = &args.operator_key {
         check_operator_key(key)?;
     }
+    check_log_origin(args)?;
     tls(args)?;
     print!("{}", crate::config::effective(args));
     Ok(())
@@ -246,41 +304,20 @@ fn tls(args: &ServeArgs) -> anyhow::Result<Option<Tls>> {
     }
 }
 
-/// Reads the certificate and key again on every SIGHUP.
-fn spawn_reload_on_hangup(tls: Tls) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let Ok(mut hangups) = signal(SignalKind::hangup()) else {
-                tracing::warn!("SIGHUP cannot be watched: the TLS certificate is never reloaded");
-                return;
-            };
-            while hangups.recv().await.is_some() {
-                match tls.reload() {
-                    Ok(()) => tracing::info!("SIGHUP: TLS certificate and key reloaded"),
-                    Err(e) => tracing::warn!(
-                        error = %format!("{e:#}"),
-                        "SIGHUP: TLS certificate not reloaded; the current one stays"
-                    ),
-                }
-            }
-        }
-        #[cfg(not(unix))]
-        drop(tls);
-    })
-}
-
 /// `GET /metrics` without a credential on its own listener.
 async fn serve_metrics(
     at: std::net::SocketAddr,
     state: AppState,
+    format: crate::args::LogFormat,
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let listener = tokio::net::TcpListener::bind(at)
         .await
         .with_context(|| format!("metrics_listen: binding {at}"))?;
     let addr = listener.local_addr()?;
-    println!("fairseed metrics on http://{addr}/metrics");
+    crate::logs::announce(
+        format,
+        &format!("fairseed metrics on http://{addr}/metrics"),
+    );
     let app = axum::Router::new()
         .route(
             "/metrics",
@@ -294,6 +331,16 @@ async fn serve_metrics(
     }))
 }
 
+/// With the log on, its origin must be set: it names the log for good.
+fn check_log_origin(args: &ServeArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.log == LogSwitch::Off || !args.log_origin.trim().is_empty(),
+        "log_origin is empty: set it to <your host>/fairseed (e.g. \"fair.example/fairseed\") \
+         before the first start; it names the transparency log for good (docs/operating.md, \"Keys\")"
+    );
+    Ok(())
+}
+
 fn check_operator_key(key: &str) -> anyhow::Result<()> {
     anyhow::ensure!(
         key.len() >= 16,
@@ -301,21 +348,6 @@ fn check_operator_key(key: &str) -> anyhow::Result<()> {
         key.len()
     );
     Ok(())
-}
-
-/// Logs to stdout: plain text (ANSI colours only when stdout is a terminal)
-/// or JSON lines. A CLI that installed its own subscriber keeps it.
-fn init_logs(format: LogFormat) {
-    use std::io::IsTerminal as _;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    let _ = match format {
-        LogFormat::Text => builder
-            .with_ansi(std::io::stdout().is_terminal())
-            .try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
-    };
 }
 
 /// The operator key: given, or read from (or generated into) the data dir.
@@ -333,7 +365,8 @@ fn operator_key(args: &ServeArgs) -> anyhow::Result<String> {
     let key = crate::secrets::new_token()
         .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?;
     fairseed_store::write_private(&path, key.as_bytes())?;
-    println!("generated an operator key in {}", path.display());
+    let line = format!("generated an operator key in {}", path.display());
+    crate::logs::announce(args.log_format, &line);
     Ok(key)
 }
 

@@ -28,6 +28,7 @@ mod time;
 mod translog;
 mod tx;
 mod types;
+pub mod wait;
 
 pub use api::{AccountStore, IdempotencyStore, LeaseStore, LogStore, RoundStore, Store};
 pub use error::{BoxError, Refusal, StoreError, StoreResult};

@@ -107,6 +107,12 @@ pub(crate) trait Tx: crate::translog::LogTx {
     /// A trivial query: the database answers.
     async fn ping(&mut self) -> StoreResult<()>;
 
+    /// Makes the transaction one whose commit is durable like a change's:
+    /// on PostgreSQL it writes the `commit_probe` row of `meta` (the time
+    /// of the probe), so its commit is flushed and waits for a synchronous
+    /// standby; on SQLite it takes a place in the writer's next batch.
+    async fn commit_probe(&mut self) -> StoreResult<()>;
+
     /// Inserts a player; their id.
     async fn insert_player(
         &mut self,
@@ -205,6 +211,14 @@ pub(crate) trait Tx: crate::translog::LogTx {
         player_id: i64,
         page: Page,
     ) -> StoreResult<Vec<RevealedPair>>;
+
+    /// Ids of the players whose current pair is unrevealed, above `after`,
+    /// ascending, at most `limit`.
+    async fn players_with_unrevealed_pair(
+        &mut self,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<i64>>;
 
     /// The player's bet under an idempotency key.
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>>;

@@ -10,7 +10,7 @@ use crate::state::AppState;
 
 /// `GET /metrics`.
 pub async fn get(State(state): State<AppState>) -> Response {
-    metrics::exposition(state.metrics())
+    metrics::exposition(state.metrics(), state.store().pool_use())
 }
 
 /// `GET /metrics` on the players' listener: the operator key only (without

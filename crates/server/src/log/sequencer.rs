@@ -107,7 +107,9 @@ pub fn spawn(
     tokio::spawn(async move {
         let mut woken: Option<Instant> = None;
         loop {
-            match step(&state, &key).await {
+            let stepped = step(&state, &key).await;
+            state.metrics().sequenced(stepped.is_ok());
+            match stepped {
                 Ok(Stepped { holds: false, .. }) => woken = None,
                 Ok(Stepped { signed, .. }) => {
                     let due = signed > 0 || woken.is_none_or(|at| at.elapsed() >= WITNESS_RETRY);

@@ -43,7 +43,9 @@ pub fn spawn(
         loop {
             signal.notified().await;
             for witness in &witnesses {
-                if let Err(e) = cosign(&state, &key, witness).await {
+                let cosigned = cosign(&state, &key, witness).await;
+                state.metrics().witnessed(cosigned.is_ok());
+                if let Err(e) = cosigned {
                     tracing::warn!(witness = %witness.url, error = %e,
                         "witness cosigning failed; retried with the next checkpoint");
                 }

@@ -64,6 +64,10 @@ pub trait AccountStore: Send + Sync + 'static {
     /// The player's revealed pairs, newest first.
     async fn revealed_pairs(&self, player_id: i64, page: Page) -> StoreResult<Vec<RevealedPair>>;
 
+    /// Ids of the players whose current pair is unrevealed, above `after`,
+    /// ascending, at most `limit` (a restore retires those pairs).
+    async fn players_with_unrevealed_pair(&self, after: i64, limit: u32) -> StoreResult<Vec<i64>>;
+
     /// The operator's player for its user `external_id`, created with
     /// `token_hash`, `balance` and `pair` if new (see [`operator`]).
     async fn operator_player(
@@ -179,6 +183,17 @@ macro_rules! impl_accounts {
                 self.write_tx(async move |tx| {
                     $crate::accounts::rotate(tx, &cipher, player_id, &sealed, records, log, now())
                         .await
+                })
+                .await
+            }
+
+            async fn players_with_unrevealed_pair(
+                &self,
+                after: i64,
+                limit: u32,
+            ) -> $crate::StoreResult<Vec<i64>> {
+                self.read_tx(async move |tx| {
+                    $crate::tx::Tx::players_with_unrevealed_pair(tx, after, limit).await
                 })
                 .await
             }

@@ -46,6 +46,14 @@ pub trait Store: AccountStore + RoundStore + LogStore + LeaseStore + Idempotency
     /// Checks that the database answers.
     async fn health(&self) -> StoreResult<()>;
 
+    /// Checks that a change would commit now: a transaction whose commit
+    /// is durable like a change's, through the same writer or pool.
+    async fn can_commit(&self) -> StoreResult<()>;
+
+    /// The connection pool's use: `(in use, most)`; `None` without one
+    /// (SQLite has one writer and readers on demand).
+    fn pool_use(&self) -> Option<(u32, u32)>;
+
     /// Sends live events (opaque texts), in order, to every process on this
     /// database, the sender's own feed included. Nothing on SQLite, whose
     /// database one process owns.
@@ -72,6 +80,15 @@ macro_rules! impl_store {
             async fn health(&self) -> $crate::StoreResult<()> {
                 self.read_tx(async move |tx| $crate::tx::Tx::ping(tx).await)
                     .await
+            }
+
+            async fn can_commit(&self) -> $crate::StoreResult<()> {
+                self.write_tx(async move |tx| $crate::tx::Tx::commit_probe(tx).await)
+                    .await
+            }
+
+            fn pool_use(&self) -> Option<(u32, u32)> {
+                self.pool_in_use()
             }
 
             async fn broadcast_events(&self, payloads: &[String]) -> $crate::StoreResult<()> {

@@ -152,7 +152,7 @@ impl PgStore {
     /// Places a bet: from the last state, then from reads, then locked (see
     /// the module's doc).
     pub(super) async fn place_bet_at(&self, req: BetRequest, now: i64) -> StoreResult<BetReceipt> {
-        let placed = self.place_drawn(req, now).await?;
+        let placed = crate::wait::bounded("a bet", self.place_drawn(req, now)).await?;
         // Committed now: its leaf hash may be remembered.
         self.leaves.remember_placed(&placed);
         Ok(placed)

@@ -36,6 +36,9 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
 ];
 
+/// Connections of a process's pool.
+const MAX_CONNECTIONS: u32 = 16;
+
 /// An arbitrary constant naming the advisory lock that serializes migrations
 /// of processes starting together.
 const MIGRATION_LOCK: i64 = 0x00fa_15ee_d000_0001;
@@ -94,7 +97,8 @@ impl PgStore {
             options = options.options([("search_path", schema)]);
         }
         let pool = PgPoolOptions::new()
-            .max_connections(16)
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(crate::wait::CONNECT_WAIT)
             .connect_with(options)
             .await?;
         migrate(&pool, &cipher).await?;
@@ -136,12 +140,15 @@ impl PgStore {
         &self,
         f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
     ) -> StoreResult<R> {
-        let mut tx = self.pool.begin().await?;
-        let mut pg = PgTx::new(&mut tx, &self.leaves);
-        let out = f(&mut pg).await?;
-        pg.finish().await?;
-        tx.commit().await?;
-        Ok(out)
+        crate::wait::bounded("a transaction", async {
+            let mut tx = self.pool.begin().await?;
+            let mut pg = PgTx::new(&mut tx, &self.leaves);
+            let out = f(&mut pg).await?;
+            pg.finish().await?;
+            tx.commit().await?;
+            Ok(out)
+        })
+        .await
     }
 
     /// Runs shared read logic on a pooled connection.
@@ -149,12 +156,26 @@ impl PgStore {
         &self,
         f: impl AsyncFnOnce(&mut PgTx<'_>) -> StoreResult<R>,
     ) -> StoreResult<R> {
-        let mut conn = self.pool.acquire().await?;
-        f(&mut PgTx::new(&mut conn, &self.leaves)).await
+        crate::wait::bounded("a read", async {
+            let mut conn = self.pool.acquire().await?;
+            f(&mut PgTx::new(&mut conn, &self.leaves)).await
+        })
+        .await
     }
 
     async fn send_events(&self, payloads: &[String]) -> StoreResult<()> {
-        events::send(&self.pool, &self.events, payloads).await
+        crate::wait::bounded(
+            "live events",
+            events::send(&self.pool, &self.events, payloads),
+        )
+        .await
+    }
+
+    /// `(in use, most)` connections of the pool.
+    #[allow(clippy::unnecessary_wraps)] // SQLite's has none: the trait's shape
+    fn pool_in_use(&self) -> Option<(u32, u32)> {
+        let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
+        Some((self.pool.size().saturating_sub(idle), MAX_CONNECTIONS))
     }
 
     async fn listen_events(&self) -> StoreResult<Option<crate::EventFeed>> {

@@ -118,6 +118,19 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
+    /// A write of one row of its own: a transaction that writes nothing
+    /// else commits without waiting for a synchronous standby, even with a
+    /// transaction id.
+    async fn commit_probe(&mut self) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO meta (key, value) VALUES ('commit_probe', now()::text) \
+             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        )
+        .execute(self.conn().await?)
+        .await?;
+        Ok(())
+    }
+
     async fn insert_player(
         &mut self,
         token_hash: &str,
@@ -342,6 +355,21 @@ impl Tx for PgTx<'_> {
         .execute(self.conn().await?)
         .await?;
         Ok(())
+    }
+
+    async fn players_with_unrevealed_pair(
+        &mut self,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT player_id FROM seed_pairs WHERE revealed_at IS NULL AND player_id > $1
+             ORDER BY player_id LIMIT $2",
+        )
+        .bind(after)
+        .bind(i64::from(limit))
+        .fetch_all(self.conn().await?)
+        .await?)
     }
 
     async fn revealed_pairs(

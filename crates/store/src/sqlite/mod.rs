@@ -175,9 +175,10 @@ impl SqliteStore {
         F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
     {
         let leaves = Arc::clone(&self.bet_leaves);
-        self.writer
-            .submit(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?)
-            .await
+        let write = self
+            .writer
+            .submit(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?);
+        crate::wait::bounded("a transaction", write).await
     }
 
     /// Runs shared read logic on a reader.
@@ -187,8 +188,14 @@ impl SqliteStore {
         F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
     {
         let leaves = Arc::clone(&self.bet_leaves);
-        self.read(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?)
-            .await
+        let read = self.read(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?);
+        crate::wait::bounded("a read", read).await
+    }
+
+    /// No pool: one writer, readers opened on demand.
+    #[allow(clippy::unused_self)] // PostgreSQL's has one: the trait's shape
+    fn pool_in_use(&self) -> Option<(u32, u32)> {
+        None
     }
 
     /// One process owns an SQLite database: its events stay in it.

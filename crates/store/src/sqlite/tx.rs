@@ -140,6 +140,11 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    /// On the writer, a place in its next group commit.
+    async fn commit_probe(&mut self) -> StoreResult<()> {
+        self.ping().await
+    }
+
     async fn insert_player(
         &mut self,
         token_hash: &str,
@@ -363,6 +368,19 @@ impl Tx for SqliteTx<'_> {
             )?
             .execute(params![server_seed, now, pair_id])?;
         Ok(())
+    }
+
+    async fn players_with_unrevealed_pair(
+        &mut self,
+        after: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<i64>> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT player_id FROM seed_pairs WHERE revealed_at IS NULL AND player_id > ?1
+             ORDER BY player_id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![after, limit], |r| r.get::<_, i64>(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     async fn revealed_pairs(
