@@ -13,6 +13,7 @@ use serde_json::{json, Map, Value};
 
 use crate::ai::DecisionKey;
 use crate::deal::DealStatus;
+use crate::policy_check;
 use crate::record::{
     check_deal, replay_checking_ais, revealed_secret, HandRecord, Outcome, ReplayError, SCHEME,
 };
@@ -85,7 +86,8 @@ fn unreadable(error: String) -> Verdict {
 
 /// The checks of a record, in order, and the outcome when the hand replays:
 /// under `selfpoker_v2` `session_secret` and `derivation` (docs/spec.md
-/// §17.5), then `commitment`, `actions` and `results` (§15.1). The first
+/// §17.5), `policy` when the record carries one (§19.3), then
+/// `commitment`, `actions` and `results` (§15.1). The first
 /// failure ends the list, except an unrevealed secret: the hand itself is
 /// still replayed.
 pub fn verdict(record: &HandRecord) -> Verdict {
@@ -113,6 +115,15 @@ pub fn verdict(record: &HandRecord) -> Verdict {
         // A malformed field or a scheme this module does not read.
         Err(e) => return unreadable(e.to_string()),
     }
+    match policy_check::check(record) {
+        Ok(Some(commit)) => checks.push(policy_held(&commit)),
+        Ok(None) => {}
+        Err(e @ ReplayError::Policy { .. }) => {
+            checks.push(failed("policy", &e));
+            return finish(checks, None);
+        }
+        Err(e) => return unreadable(e.to_string()),
+    }
     let secret = match revealed_secret(record) {
         Ok(secret) => secret,
         Err(e) => return unreadable(e.to_string()),
@@ -123,6 +134,17 @@ pub fn verdict(record: &HandRecord) -> Verdict {
     let (more, outcome) = hand_checks(record, key);
     checks.extend(more);
     finish(checks, outcome)
+}
+
+/// The passing `policy` check (docs/spec.md §19.3).
+fn policy_held(commit: &str) -> Check {
+    Check::new(
+        "policy",
+        true,
+        format!(
+            "every seat, AI level and engine, the blinds, the clock and the starting stack are the table's policy (sha256 {commit}), committed at open"
+        ),
+    )
 }
 
 fn deal_checks(record: &HandRecord, status: DealStatus) -> Vec<Check> {

@@ -11,8 +11,8 @@ use fairseed_core::selfpoker;
 use fairseed_core::selfpoker_v3::{self, HandValue};
 use fairseed_holdem::live::round::{self, Phase};
 use fairseed_holdem::live::{self, driver, LiveError, LiveTable, Message, Request, RoundNotice};
-use fairseed_holdem::live::{Scheme, Session};
-use fairseed_holdem::{verdict, Command, HandRecord, Player, Table, TableConfig};
+use fairseed_holdem::live::{Policy, Scheme, Session};
+use fairseed_holdem::{verdict, HandRecord, TableConfig};
 use fairseed_play::Millis;
 use proptest::prelude::*;
 
@@ -29,18 +29,18 @@ fn table() -> LiveTable {
         starting_stack: 400,
         action_ms: ACTION_MS,
     };
-    let table = Table::new(config).unwrap();
-    let ai = Command::Sit {
-        seat: 1,
-        player: Player::Ai { level: 2 },
+    let policy = Policy {
+        config,
+        ais: vec![2],
+        ai_seats: Vec::new(),
+        idle_close_ms: 60_000,
     };
-    let table = fairseed_holdem::apply(&table, ai, Millis(0)).unwrap().0;
     let session = Session {
         scheme: Scheme::SelfpokerV3,
         commit: Some(selfpoker_v3::session_commit(&SECRET)),
         revealed: None,
     };
-    let mut live = LiveTable::new("t1".into(), table, session);
+    let mut live = LiveTable::open("t1".into(), policy, session).unwrap();
     for (player, seat) in HUMANS {
         let sit = Request::Sit {
             seat,
