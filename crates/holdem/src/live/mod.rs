@@ -34,7 +34,7 @@ use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Pl
 
 pub use message::{deal, logged_record, Fairplay, Message};
 pub use policy::Policy;
-pub use round::{HandRound, RoundNotice};
+pub use round::{HandRound, NoHandWhy, RoundNotice};
 pub use view::{
     view, HandView, LastHand, LastHole, LastResult, LegalView, RoundView, SeatPlayer, SeatView,
     SessionView, TableView,
@@ -125,6 +125,11 @@ pub struct LiveTable {
     /// the round the hand being played (or last played) was dealt from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<HandRound>,
+    /// `selfpoker_v3`: the commits of the next hand's rounds that ended
+    /// without it. Their values may be known by now, so a round run again
+    /// takes none of them: each seat draws a fresh value (docs/spec.md §20.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent_commits: Vec<String>,
 }
 
 /// Why a table's session ended: both are its policy, and the transparency
@@ -261,6 +266,7 @@ impl LiveTable {
             end: None,
             policy: None,
             round: None,
+            spent_commits: Vec::new(),
         }
     }
 
@@ -447,6 +453,13 @@ pub fn request(
         Request::TopUp => Command::TopUp { seat },
         Request::Leave => Command::Leave { seat },
     };
+    if let (Command::Leave { .. }, Some(hand)) = (command, &live.table.hand) {
+        if live.humans().len() == 1 && !live.table.in_hand(seat) {
+            // The last human's leave ends the session: never mid-hand. (A
+            // seat dealt in, folded or not, is refused by the rules: `in_hand`.)
+            return Err(HoldemError::HandRunning(hand.number).into());
+        }
+    }
     let (mut next, messages) = apply(live, command, now)?;
     if matches!(command, Command::Leave { .. }) {
         next.client_seeds.retain(|c| c.seat != seat);
@@ -482,15 +495,21 @@ pub fn resume(live: &LiveTable, now: Millis) -> LiveTable {
     next
 }
 
-/// Closes a quiet table (see [`driver::Due::Close`]): every person still
-/// seated leaves (none is in a hand: none is being played), and the table
-/// plays no more, so its session ends.
+/// Closes a quiet table (see [`driver::Due::Close`]) or the operator's:
+/// every person still seated leaves, and the table plays no more, so its
+/// session ends. Never while a hand is played or its round is open: a close
+/// then would end the session on a deck the house already knows, with no
+/// record of the hand and no withheld seat named (docs/spec.md §17.4).
 ///
 /// # Errors
-/// [`HoldemError::HandRunning`] while a hand is being played.
-pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>), HoldemError> {
+/// [`HoldemError::HandRunning`] while a hand is being played,
+/// [`LiveError::RoundOpen`] while the round of the next hand is open.
+pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>), LiveError> {
     if let Some(hand) = &live.table.hand {
-        return Err(HoldemError::HandRunning(hand.number));
+        return Err(HoldemError::HandRunning(hand.number).into());
+    }
+    if let Some(round) = round::open_round(live) {
+        return Err(LiveError::RoundOpen(round.hand));
     }
     let mut next = live.clone();
     let mut messages = Vec::new();
@@ -540,6 +559,7 @@ pub fn apply(
         });
         match &event {
             Event::HandStarted { .. } => {
+                next.spent_commits.clear();
                 next.last = None;
                 next.ended_at = None;
                 next.hand_client_seeds = next.seated_client_seeds();
