@@ -209,9 +209,21 @@ proptest! {
         let v = verdict::verdict(&record);
         prop_assert!(v.valid, "{:?}", v.checks);
         let names: Vec<&str> = v.checks.iter().map(|c| c.name.as_ref()).collect();
-        prop_assert_eq!(&names[..4], &["session_secret", "reveals", "withheld", "derivation"]);
-        if !withheld.is_empty() {
-            prop_assert!(v.checks[2].detail.contains("seat 3 committed, withheld"), "{}", v.checks[2].detail);
+        if withheld.is_empty() {
+            prop_assert_eq!(&names[..4], &["session_secret", "reveals", "withheld", "derivation"]);
+            prop_assert!(v.warnings.is_empty());
+        } else {
+            // A withheld seat is a warning on the hand, never an `ok`.
+            prop_assert_eq!(&names[..3], &["session_secret", "reveals", "derivation"]);
+            prop_assert_eq!(v.warnings.len(), 1);
+            let warning = &v.warnings[0];
+            prop_assert_eq!(warning.name.as_ref(), "withheld");
+            prop_assert!(warning.detail.starts_with("hand 1: seat 3 committed to a per-hand value and withheld it"), "{}", warning.detail);
+            let count_as = warning.count_as.as_deref().unwrap_or_default();
+            prop_assert!(count_as.starts_with("table t1 (session ") && count_as.ends_with("…): seat 3 withheld its per-hand value"), "{}", count_as);
+            let text = fairseed_core::report::render(0, &v);
+            prop_assert!(text.contains("\n  warn withheld: hand 1: seat 3 committed"), "{}", text);
+            prop_assert!(!text.contains("ok   withheld"), "{}", text);
         }
     }
 }
