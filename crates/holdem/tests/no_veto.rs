@@ -199,3 +199,31 @@ fn a_round_without_its_hand_says_why_and_runs_again_on_fresh_values() {
         "spent until the hand is dealt"
     );
 }
+
+/// At a table whose turn clock is ten minutes, a seat that does not commit
+/// stalls the hand 30 s, not ten minutes: each phase of a round lasts at
+/// most [`round::MAX_PHASE_MS`], after a restart too.
+#[test]
+fn a_rounds_phases_are_bounded_whatever_the_turn_clock() {
+    let mut table = heads_up();
+    table.table.config.action_ms = 600_000;
+    let opened = round::open(&table, Millis(1_000)).unwrap().0;
+    let deadline = opened.round.as_ref().unwrap().deadline;
+    assert_eq!(deadline, Millis(1_000 + round::MAX_PHASE_MS));
+    let plan = live::driver::next(&opened, live::driver::Timing::default(), &SECRET).unwrap();
+    assert_eq!(
+        (plan.at, plan.due),
+        (deadline, live::driver::Due::CloseCommits)
+    );
+    let revealing = commit(&opened, &value(5)).unwrap().0;
+    assert_eq!(
+        revealing.round.as_ref().unwrap().deadline,
+        Millis(20 + round::MAX_PHASE_MS)
+    );
+    let resumed = live::resume(&revealing, Millis(90_000));
+    assert_eq!(
+        resumed.round.as_ref().unwrap().deadline,
+        Millis(90_000 + round::MAX_PHASE_MS)
+    );
+    assert_eq!(round::phase_ms(5_000), 5_000, "a short clock is the phase");
+}

@@ -485,9 +485,9 @@ pub fn resume(live: &LiveTable, now: Millis) -> LiveTable {
     if next.quiet_since.is_some() {
         next.quiet_since = Some(now);
     }
-    let action_ms = next.table.config.action_ms;
+    let phase_ms = round::phase_ms(next.table.config.action_ms);
     if let Some(round) = next.round.as_mut().filter(|r| r.is_open()) {
-        round.deadline = Millis(now.0.saturating_add(action_ms));
+        round.deadline = Millis(now.0.saturating_add(phase_ms));
     }
     if let Some(ended) = next.ended_at {
         next.ended_at = Some(ended.max(now));

@@ -449,7 +449,19 @@ fn is_human(live: &LiveTable, seat: usize) -> bool {
         .is_some_and(|s| matches!(s.player, Player::Human { .. }))
 }
 
-/// `now` plus the table's turn clock: each phase is as long as a turn.
+/// The longest a round's phase lasts, whatever the turn clock: the page
+/// commits and reveals with no click, so a phase needs seconds, and a seat
+/// that does not answer stalls a hand by at most two phases (docs/spec.md
+/// §20.2).
+pub const MAX_PHASE_MS: i64 = 30_000;
+
+/// How long each phase of a round lasts at a table whose turn clock is
+/// `action_ms`: as long as a turn, and at most [`MAX_PHASE_MS`].
+pub fn phase_ms(action_ms: i64) -> i64 {
+    action_ms.min(MAX_PHASE_MS)
+}
+
+/// When a phase beginning at `now` ends.
 fn after(now: Millis, live: &LiveTable) -> Millis {
-    Millis(now.0.saturating_add(live.table.config.action_ms))
+    Millis(now.0.saturating_add(phase_ms(live.table.config.action_ms)))
 }
