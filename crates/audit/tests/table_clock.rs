@@ -351,3 +351,23 @@ fn a_selfpoker_v3_table_is_checked_alike() {
         "{message}"
     );
 }
+
+#[test]
+fn a_table_nobody_joined_may_close_after_a_minute_of_service_and_not_sooner() {
+    // Policy idle limit 60 s here too, so the minute is the bound: served
+    // from 1000, closed unjoined at 61000 — explained; at 31000 — early.
+    let findings = Log::opened()
+        .served(1_000)
+        .closed("table_unjoined", "1000", 61_000)
+        .audit();
+    assert_eq!(findings.total, 0, "{:#?}", findings.first);
+    let findings = Log::opened()
+        .served(1_000)
+        .closed("table_unjoined", "1000", 31_000)
+        .audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 closed as table_unjoined after 30000 ms of served quiet; a table nobody joined closes after 60000 ms"
+    );
+}

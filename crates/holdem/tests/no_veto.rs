@@ -227,3 +227,38 @@ fn a_rounds_phases_are_bounded_whatever_the_turn_clock() {
     );
     assert_eq!(round::phase_ms(5_000), 5_000, "a short clock is the phase");
 }
+
+/// A table nobody sits at closes after a minute of service whatever its
+/// idle limit (here a day), and says why; one a person joined keeps its own.
+#[test]
+fn a_table_nobody_joined_closes_within_a_minute() {
+    let mut table = heads_up();
+    table.policy.as_mut().unwrap().idle_close_ms = 86_400_000;
+    let sit = table.clone();
+    let empty = live::LiveTable {
+        table: table.policy.as_ref().unwrap().table().unwrap(),
+        client_seeds: Vec::new(),
+        ..table
+    };
+    let empty = live::resume(
+        &live::LiveTable {
+            quiet_since: Some(Millis(0)),
+            ..empty
+        },
+        Millis(5_000),
+    );
+    assert!(empty.nobody_joined());
+    let timing = live::driver::Timing::default();
+    let plan = live::driver::next(&empty, timing, &SECRET).unwrap();
+    assert_eq!(plan.due, live::driver::Due::Close);
+    assert_eq!(plan.at, Millis(5_000 + live::driver::UNJOINED_CLOSE_MS));
+    let closed = live::close(&empty, plan.at).unwrap().0;
+    assert_eq!(closed.end, Some(live::SessionEnd::TableUnjoined));
+    // A person sat (and sat out): the policy's idle limit applies.
+    let out = live::request(&sit, 1, Request::SitOut, Millis(6_000))
+        .unwrap()
+        .0;
+    assert!(!out.nobody_joined());
+    let plan = live::driver::next(&out, timing, &SECRET).unwrap();
+    assert_eq!(plan.at, Millis(6_000 + 86_400_000));
+}

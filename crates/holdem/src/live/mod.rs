@@ -141,6 +141,10 @@ pub enum SessionEnd {
     TableEmpty,
     /// Nobody could be dealt in for the table's idle limit.
     TableIdle,
+    /// Nobody sat down within [`driver::UNJOINED_CLOSE_MS`] of served time
+    /// after the table opened, whatever its idle limit: a table nobody
+    /// joined holds a place among the service's tables for a minute at most.
+    TableUnjoined,
 }
 
 impl SessionEnd {
@@ -149,6 +153,7 @@ impl SessionEnd {
         match self {
             SessionEnd::TableEmpty => "table_empty",
             SessionEnd::TableIdle => "table_idle",
+            SessionEnd::TableUnjoined => "table_unjoined",
         }
     }
 }
@@ -296,6 +301,13 @@ impl LiveTable {
     /// The idle limit: the policy's, else `default` (the serving process's).
     pub fn idle_close_ms(&self, default: i64) -> i64 {
         self.policy.as_ref().map_or(default, |p| p.idle_close_ms)
+    }
+
+    /// Whether no person has sat at the table yet: nobody is seated, no
+    /// hand was played, and no client seed was ever given (a person who sat
+    /// and left closed the table).
+    pub fn nobody_joined(&self) -> bool {
+        self.humans().is_empty() && self.table.hands_played == 0 && self.client_seeds.is_empty()
     }
 
     /// The seat `player` sits at.
@@ -520,7 +532,11 @@ pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>),
     }
     next.client_seeds.clear();
     next.closed = true;
-    next.end = Some(SessionEnd::TableIdle);
+    next.end = Some(if live.nobody_joined() {
+        SessionEnd::TableUnjoined
+    } else {
+        SessionEnd::TableIdle
+    });
     Ok((next, messages))
 }
 
