@@ -580,3 +580,47 @@ fn hands_are_paged_any_caller_reads_a_finished_hand_and_tables_are_capped() {
             .is_ok_and(|r| r.status == 201)
     });
 }
+
+/// The first message a refused socket gets: an `error`, or `None` if it
+/// was served (a `state`).
+fn refusal(addr: &str, table: &str, hello: &Value) -> Option<Value> {
+    let url = format!("ws://{addr}/v1/holdem/tables/{table}/ws");
+    let (mut socket, _) = tungstenite::connect(url).expect("WebSocket handshake");
+    socket
+        .send(Message::text(hello.to_string()))
+        .expect("hello");
+    let m = read(&mut socket).expect("an answer to the hello");
+    (m["type"] == "error").then_some(m)
+}
+
+/// Spectators from one address fill their few places, and the seated
+/// player's own socket is served all the same (docs/api.md): no crowd of
+/// watchers locks a player out of the table they sit at.
+#[test]
+fn spectators_are_capped_and_a_seated_players_socket_always_gets_a_place() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let table = open_table(&mut http, &token);
+    let mut seated = connect(addr, &table, &json!({"type": "hello", "token": token}));
+    send(
+        &mut seated,
+        &json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "c"}),
+    );
+    assert_eq!(answer(&mut seated, "sit")["type"], "ack");
+    let spectator = json!({"type": "hello"});
+    let watching: Vec<Socket> = (0..4).map(|_| connect(addr, &table, &spectator)).collect();
+    let refused = refusal(addr, &table, &spectator).expect("the address is full");
+    assert_eq!(refused["code"], "too_many_streams", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("from your address")),
+        "{refused}"
+    );
+    let own = refusal(addr, &table, &json!({"type": "hello", "token": token}));
+    assert_eq!(own, None, "the seated player's second socket is served");
+    drop(watching);
+}

@@ -11,6 +11,10 @@
 //!   `["timeout", hand, seat, clock_from, at]`, `["closed", reason, quiet_from, at]`
 //! - `selfpoker_v2` commitment / reveal `[T, hand]`: the hands in play
 //! - `selfpoker_v2` reveal `[holdem_table:T]`: `[secret, reason]`
+//! - `selfpoker_v3` outcome `[T, hand]`: `["round_opened", …]` and
+//!   `["no_hand", why]`: the round of a hand open from the one to the other
+//!   (or to the hand's commitment); a table closed meanwhile ended its
+//!   session on a deck the house knew, with no hand and no withheld seat
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -46,6 +50,8 @@ struct Table {
     since: Option<u64>,
     /// Hands committed and not yet revealed.
     in_play: BTreeSet<u64>,
+    /// The hand whose round is open (logged opened, neither dealt nor ended).
+    round_open: Option<u64>,
     /// The session reveal's reason and leaf.
     ended: Option<(u64, String)>,
     closed: Option<Closed>,
@@ -69,6 +75,10 @@ impl TableClock {
                 if !table.starts_with(SESSION) =>
             {
                 self.hand(table, hand, entry.kind);
+                Ok(())
+            }
+            ("selfpoker_v3", Kind::Outcome, [table, hand]) => {
+                self.round(table, hand, entry.values.first().map(String::as_str));
                 Ok(())
             }
             ("selfpoker_v2" | "selfpoker_v3", Kind::Reveal, [session])
@@ -129,11 +139,26 @@ impl TableClock {
         Ok(())
     }
 
+    /// A round's opening or its end without a hand.
+    fn round(&mut self, table: &str, hand: &str, what: Option<&str>) {
+        let (Some(number), Some(t)) = (parse_digits(hand), self.tables.get_mut(table)) else {
+            return;
+        };
+        match what {
+            Some("round_opened") => t.round_open = Some(number),
+            Some("no_hand") if t.round_open == Some(number) => t.round_open = None,
+            _ => {}
+        }
+    }
+
     fn hand(&mut self, table: &str, hand: &str, kind: Kind) {
         let (Some(number), Some(t)) = (parse_digits(hand), self.tables.get_mut(table)) else {
             return;
         };
         if kind == Kind::Commitment {
+            if t.round_open == Some(number) {
+                t.round_open = None;
+            }
             t.in_play.insert(number);
         } else {
             t.in_play.remove(&number);
@@ -180,6 +205,16 @@ impl TableClock {
             Some("closed") if v.len() == 4 => {
                 let at = number(3, "at")?;
                 let quiet_from = (v[2] != "-").then(|| number(2, "quiet_from")).transpose()?;
+                if let Some(hand) = table.round_open {
+                    ctx.find(
+                        FindingKind::EarlyEnd,
+                        leaf,
+                        format!(
+                            "table {id} closed as {} while the round of hand {hand} was open: the session ended on a deck the house knew, with no hand and no withheld seat logged",
+                            v[1]
+                        ),
+                    );
+                }
                 if let Some(limit) = quiet_limit(table, &v[1]) {
                     if let Some(message) = idle(table, &v[1], limit, quiet_from, at) {
                         ctx.find(FindingKind::EarlyEnd, leaf, format!("table {id} {message}"));

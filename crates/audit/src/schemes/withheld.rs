@@ -33,6 +33,8 @@ pub const WITHHELD: &str = "withheld";
 pub const NOT_COMMITTED: &str = "not_committed";
 /// The first value of a round that ended without its hand.
 pub const NO_HAND: &str = "no_hand";
+/// The first value of a round as it opens (the table clock's checker reads it).
+pub const ROUND_OPENED: &str = "round_opened";
 /// Why a round ended without its hand, as the table logs it.
 const NO_HAND_WHYS: [&str; 2] = ["nobody_committed", "too_few_ready"];
 
@@ -43,7 +45,7 @@ pub fn is_round_end(entry: &Entry) -> bool {
         && entry.kind == Kind::Outcome
         && matches!(
             entry.values.first().map(String::as_str),
-            Some(WITHHELD | NOT_COMMITTED | NO_HAND)
+            Some(WITHHELD | NOT_COMMITTED | NO_HAND | ROUND_OPENED)
         )
 }
 
@@ -80,6 +82,9 @@ impl Withheld {
 
     /// One of a round's ends ([`is_round_end`]).
     pub fn entry(&mut self, ctx: &mut Context, leaf: u64, entry: &Entry) {
+        if entry.values.first().map(String::as_str) == Some(ROUND_OPENED) {
+            return;
+        }
         let ([table, hand], [what, detail]) = (entry.ids.as_slice(), entry.values.as_slice())
         else {
             ctx.find(

@@ -32,6 +32,11 @@ pub const WITHHELD: &str = "withheld";
 /// commit in time, sat out and not in the hand (docs/spec.md §20.6).
 pub const NOT_COMMITTED: &str = "not_committed";
 
+/// The first value of the entry of a round as it opens, its seats after it
+/// (docs/spec.md §20.6): a session that ends before the round's hand or its
+/// `no_hand` is a close the audit reports.
+pub const ROUND_OPENED: &str = "round_opened";
+
 /// The first value of the entry of a round that ended without its hand,
 /// the second being why (docs/spec.md §20.6).
 pub const NO_HAND: &str = "no_hand";
@@ -110,6 +115,7 @@ fn clock_entry(table_id: &str, values: Vec<String>) -> LogEntry {
 ///   so the log shows it while its hand is in play;
 /// - each hand's commit when it is dealt (a commitment, values `[commit]`)
 ///   and its seed when it ends (a reveal, values `[seed]`, decimal), and
+///   each round as it opens (an outcome, values `["round_opened", seat…]`),
 ///   each seat that withheld its per-hand value or did not commit (an
 ///   outcome, values `["withheld", seat]` or `["not_committed", seat]`), and
 ///   each round that ended without its hand (an outcome, values
@@ -183,6 +189,14 @@ pub fn change(
             *hand,
             vec![WITHHELD.to_owned(), seat.to_string()],
         )),
+        Message::Round {
+            notice: RoundNotice::Opened { hand, seats, .. },
+            ..
+        } => {
+            let mut values = vec![ROUND_OPENED.to_owned()];
+            values.extend(seats.iter().map(ToString::to_string));
+            Some(hand_entry(EntryKind::Outcome, *hand, values))
+        }
         Message::Round {
             notice: RoundNotice::NotCommitted { hand, seat },
             ..
@@ -394,6 +408,11 @@ mod tests {
     fn a_round_that_ends_without_its_hand_is_logged_with_why() {
         let table = seated();
         let notices = [
+            RoundNotice::Opened {
+                hand: 4,
+                seats: vec![0, 3],
+                deadline: Millis(5),
+            },
             RoundNotice::NotCommitted { hand: 4, seat: 0 },
             RoundNotice::NoHand {
                 hand: 4,
@@ -412,6 +431,12 @@ mod tests {
         assert_eq!(
             entries.iter().map(shape).collect::<Vec<_>>(),
             [
+                (
+                    EntryKind::Outcome,
+                    "selfpoker_v2",
+                    strings(&["t", "4"]),
+                    strings(&["round_opened", "0", "3"])
+                ),
                 (
                     EntryKind::Outcome,
                     "selfpoker_v2",
