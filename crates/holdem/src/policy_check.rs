@@ -53,16 +53,18 @@ fn config_breach(got: &TableConfig, want: &TableConfig) -> Option<String> {
         ("big_blind", got.big_blind, want.big_blind),
         ("starting_stack", got.starting_stack, want.starting_stack),
     ];
-    if got.action_ms != want.action_ms {
-        return Some(format!(
-            "action_ms is {}; {COMMITTED} gives each turn {} ms",
-            got.action_ms, want.action_ms
-        ));
-    }
-    fields
+    let setting = fields
         .iter()
         .find(|(_, g, w)| g != w)
-        .map(|(name, g, w)| format!("{name} is {g}; {COMMITTED} sets {w}"))
+        .map(|(name, g, w)| format!("{name} is {g}; {COMMITTED} sets {w}"));
+    setting.or_else(|| {
+        (got.action_ms != want.action_ms).then(|| {
+            format!(
+                "action_ms is {}; {COMMITTED} gives each turn {} ms",
+                got.action_ms, want.action_ms
+            )
+        })
+    })
 }
 
 /// The first seat dealt in that is not what the policy seats there, or an
