@@ -142,11 +142,11 @@ impl Checker {
             "poker_hmac_v1" => self.poker.entry(ctx, leaf, entry),
             "selfpoker" => self.selfpoker.entry(ctx, leaf, entry),
             "selfpoker_v2" if entry.ids.len() == 2 => self.selfpoker.entry(ctx, leaf, entry),
-            withheld::SCHEME if withheld::is_withheld(entry) => {
+            withheld::SCHEME if withheld::is_round_end(entry) => {
                 self.withheld.entry(ctx, leaf, entry)
             }
             withheld::SCHEME if entry.ids.len() == 2 => {
-                self.withheld.hand(entry);
+                self.withheld.hand(ctx, entry);
                 self.selfpoker.entry(ctx, leaf, entry);
             }
             _ => self.generic.entry(ctx, leaf, entry),

@@ -462,7 +462,7 @@ fn a_selfpoker_v2_session_ended_outside_its_policy_is_reported() {
     let report = run(&build(session("process_gone")), &State::default());
     assert_eq!(
         messages(&report, FindingKind::EarlyEnd),
-        ["entry 1: selfpoker_v2 holdem_table:t1 ended before its policy: reason \"process_gone\", expected one of table_empty, table_idle"]
+        ["entry 1: selfpoker_v2 holdem_table:t1 ended before its policy: reason \"process_gone\", expected one of table_empty, table_idle, table_unjoined"]
     );
 }
 

@@ -351,3 +351,56 @@ fn a_selfpoker_v3_table_is_checked_alike() {
         "{message}"
     );
 }
+
+#[test]
+fn a_table_nobody_joined_may_close_after_a_minute_of_service_and_not_sooner() {
+    // Policy idle limit 60 s here too, so the minute is the bound: served
+    // from 1000, closed unjoined at 61000 — explained; at 31000 — early.
+    let findings = Log::opened()
+        .served(1_000)
+        .closed("table_unjoined", "1000", 61_000)
+        .audit();
+    assert_eq!(findings.total, 0, "{:#?}", findings.first);
+    let findings = Log::opened()
+        .served(1_000)
+        .closed("table_unjoined", "1000", 31_000)
+        .audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 closed as table_unjoined after 30000 ms of served quiet; a table nobody joined closes after 60000 ms"
+    );
+}
+
+#[test]
+fn a_close_while_a_round_is_open_is_reported_and_one_after_its_end_is_not() {
+    // The round of hand 2 opens at a table whose idle limit would allow
+    // the close: the figures are fine, the moment is not.
+    let opened = honest().push(
+        Kind::Outcome,
+        "selfpoker_v3",
+        &[TABLE, "2"],
+        &["round_opened", "0", "2"],
+    );
+    let findings = opened.closed("table_idle", "5000", 65_000).audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 closed as table_idle while the round of hand 2 was open: the session ended on a deck the house knew, with no hand and no withheld seat logged"
+    );
+    let ended = honest()
+        .push(
+            Kind::Outcome,
+            "selfpoker_v3",
+            &[TABLE, "2"],
+            &["round_opened", "0"],
+        )
+        .push(
+            Kind::Outcome,
+            "selfpoker_v3",
+            &[TABLE, "2"],
+            &["no_hand", "nobody_committed"],
+        );
+    let findings = ended.closed("table_idle", "5000", 65_000).audit();
+    assert_eq!(findings.total, 0, "{:#?}", findings.first);
+}

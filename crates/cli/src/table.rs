@@ -13,6 +13,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use fairseed_core::selfpoker_v2::ClientSeedEntry;
 use fairseed_core::ClientSeed;
 use fairseed_holdem::ai::Level;
+use fairseed_holdem::live::Scheme;
 use fairseed_holdem::{HandRecord, SessionV2};
 
 #[derive(Debug, Args)]
@@ -70,10 +71,31 @@ pub struct SimulateArgs {
 
     /// A human seat and its client seed, `SEAT=TEXT` (repeatable): the seat
     /// is a human played by its level's AI, and every hand is dealt under
-    /// `selfpoker_v2` from a session secret derived from `--seed`, revealed in
-    /// each record (docs/spec.md §17).
+    /// `--scheme` from a session secret derived from `--seed`, revealed in
+    /// each record (docs/spec.md §15.2).
     #[arg(long = "client-seed", value_name = "SEAT=TEXT")]
     client_seeds: Vec<String>,
+
+    /// How hands are dealt with `--client-seed`: `selfpoker_v3` (each human
+    /// commits to a per-hand value, docs/spec.md §20) or `selfpoker_v2` (§17).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "selfpoker_v3",
+        requires = "client_seeds"
+    )]
+    scheme: SimulatedScheme,
+}
+
+/// The schemes a simulated table with humans deals under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimulatedScheme {
+    /// Per-hand values from every human (docs/spec.md §20).
+    #[value(name = "selfpoker_v3")]
+    SelfpokerV3,
+    /// Client seeds alone (docs/spec.md §17).
+    #[value(name = "selfpoker_v2")]
+    SelfpokerV2,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -128,8 +150,8 @@ fn seat_levels(seats: usize, given: &[u8]) -> anyhow::Result<Vec<Level>> {
         .collect()
 }
 
-/// The `selfpoker_v2` session of `--client-seed`s, `None` without any.
-fn session(given: &[String]) -> anyhow::Result<Option<SessionV2>> {
+/// The session of `--client-seed`s under `scheme`, `None` without any.
+fn session(given: &[String], scheme: SimulatedScheme) -> anyhow::Result<Option<SessionV2>> {
     if given.is_empty() {
         return Ok(None);
     }
@@ -149,15 +171,19 @@ fn session(given: &[String]) -> anyhow::Result<Option<SessionV2>> {
     Ok(Some(SessionV2 {
         table_id: SIMULATED_TABLE.to_owned(),
         client_seeds,
+        scheme: match scheme {
+            SimulatedScheme::SelfpokerV3 => Scheme::SelfpokerV3,
+            SimulatedScheme::SelfpokerV2 => Scheme::SelfpokerV2,
+        },
     }))
 }
 
-/// The table id of simulated `selfpoker_v2` sessions.
+/// The table id of simulated sessions.
 const SIMULATED_TABLE: &str = "simulated";
 
 fn simulate(args: &SimulateArgs) -> anyhow::Result<ExitCode> {
     let levels = seat_levels(usize::from(args.seats), &args.levels)?;
-    let session = session(&args.client_seeds)?;
+    let session = session(&args.client_seeds, args.scheme)?;
     let records =
         fairseed_holdem::simulate_session(&levels, args.hands, args.seed, session.as_ref())
             .context("cannot simulate the table")?;

@@ -110,6 +110,11 @@ pub fn run(opts: &VerifyOptions) -> anyhow::Result<ExitCode> {
     if format == Format::Human && tally.records() > 1 {
         writeln!(out, "{}", tally.summary()).context("cannot write the report")?;
     }
+    if format == Format::Human {
+        for line in tally.warning_lines() {
+            writeln!(out, "{line}").context("cannot write the report")?;
+        }
+    }
     out.flush().context("cannot write the report")?;
     Ok(tally.exit_code())
 }
@@ -189,6 +194,7 @@ fn record(
     if !checked.out.ends_with('\n') {
         checked.out.push('\n');
     }
+    checked.tally.warnings_of(verdict);
     if verdict.is_input_error() {
         checked.tally.unreadable += 1;
         if checked.errors.len() < MAX_ERROR_LINES {

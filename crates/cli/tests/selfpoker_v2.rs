@@ -10,7 +10,7 @@ mod common;
 use common::{code, run, text};
 
 /// The command that wrote `examples/holdem_selfpoker_v2.jsonl`.
-const EXAMPLE_ARGS: [&str; 12] = [
+const EXAMPLE_ARGS: [&str; 14] = [
     "table",
     "simulate",
     "--seats",
@@ -23,6 +23,8 @@ const EXAMPLE_ARGS: [&str; 12] = [
     "0=alice",
     "--client-seed",
     "3=bob 🎲",
+    "--scheme",
+    "selfpoker_v2",
 ];
 
 fn example() -> String {
@@ -123,7 +125,8 @@ fn an_open_session_is_invalid_until_revealed_and_a_bad_secret_unreadable() {
         first_failure(&verdict).contains("not revealed yet"),
         "{verdict}"
     );
-    assert_eq!(verdict["checks"].as_array().map(Vec::len), Some(4));
+    // session_secret, policy, commitment, actions, results.
+    assert_eq!(verdict["checks"].as_array().map(Vec::len), Some(5));
     r["deal"]["session_secret"] = Value::from("ABC");
     let (status, verdict) = verify_one(&r);
     assert_eq!(status, 2);
@@ -200,4 +203,31 @@ fn an_ai_action_its_level_would_not_take_is_named() {
         action["street"].as_str().expect("street")
     );
     assert!(msg.starts_with(&want), "{msg}");
+}
+
+/// `table simulate` with humans deals under `selfpoker_v3` unless told:
+/// the example is that simulation, every hand verifies, each human's
+/// per-hand value is the one docs/spec.md §15.2 derives, and every record
+/// carries the table's policy.
+#[test]
+fn the_v3_example_is_the_default_simulation_and_verifies() {
+    let args = &EXAMPLE_ARGS[..12];
+    let out = run(args, b"");
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/holdem_selfpoker_v3.jsonl");
+    let example = std::fs::read_to_string(path).expect("examples/holdem_selfpoker_v3.jsonl");
+    assert_eq!(text(&out.stdout), example);
+    for line in example.lines() {
+        let r: Value = serde_json::from_str(line).expect("a record");
+        assert_eq!(r["deal"]["scheme"], "selfpoker_v3");
+        assert_eq!(r["policy"]["ais"], serde_json::json!([2, 3]));
+        let values = r["deal"]["hand_values"].as_object().expect("values");
+        assert_eq!(values.len(), 2, "{r}");
+    }
+    let out = run(&["verify", "-"], example.as_bytes());
+    assert_eq!(code(&out), 0, "{}", text(&out.stdout));
+    let report = text(&out.stdout);
+    assert!(report.contains("ok   reveals: 2 revealed"), "{report}");
+    assert!(report.contains("ok   policy: every seat"), "{report}");
 }

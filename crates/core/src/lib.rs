@@ -51,5 +51,5 @@ pub mod report;
 mod verdict;
 mod verify;
 
-pub use verdict::{Check, Verdict};
+pub use verdict::{Check, Verdict, Warning};
 pub use verify::{verify_str, verify_value, Verifier};

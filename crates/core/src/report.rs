@@ -35,6 +35,12 @@ pub fn render_into(index: usize, verdict: &Verdict, out: &mut String) {
             format_args!("  {mark} {}: {}", check.name, check.detail),
         );
     }
+    for warning in &verdict.warnings {
+        line(
+            out,
+            format_args!("  warn {}: {}", warning.name, warning.detail),
+        );
+    }
     if let Some(first) = verdict.first_failure() {
         line(
             out,

@@ -36,6 +36,21 @@ impl Check {
     }
 }
 
+/// What holds, yet a player should be shown: a verdict with warnings is
+/// still valid (a hold'em seat that withheld its per-hand value, which the
+/// table's policy allows, docs/spec.md §20.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// What it is about (`withheld`).
+    pub name: Cow<'static, str>,
+    /// What happened, in words.
+    pub detail: String,
+    /// What a run of many records counts it under (a table's session and
+    /// a seat), so a verifier says how often across them; `None`: not counted.
+    #[serde(skip)]
+    pub count_as: Option<String>,
+}
+
 /// The verdict on one record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
@@ -45,6 +60,8 @@ pub struct Verdict {
     pub valid: bool,
     /// The checks, in the order made.
     pub checks: Vec<Check>,
+    /// What holds but is shown as a warning, not as an `ok`.
+    pub warnings: Vec<Warning>,
     /// The recomputed outcome, when the seed was there to recompute it.
     pub outcome: Option<Value>,
     /// Why the record could not be read (an input error, exit status 2).
@@ -65,6 +82,7 @@ impl Verdict {
             scheme: Some(scheme.to_owned()),
             valid: checks.iter().all(|c| c.ok),
             checks,
+            warnings: Vec::new(),
             outcome,
             error: None,
             context,
@@ -78,6 +96,7 @@ impl Verdict {
             scheme,
             valid: false,
             checks: Vec::new(),
+            warnings: Vec::new(),
             outcome: None,
             error: Some(error),
             context: Context::Plain,
@@ -133,7 +152,22 @@ impl Verdict {
             push_str(out, &check.detail);
             out.push('}');
         }
-        out.push_str("],\"outcome\":");
+        out.push(']');
+        if !self.warnings.is_empty() {
+            out.push_str(",\"warnings\":[");
+            for (i, warning) in self.warnings.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str("{\"name\":");
+                push_str(out, &warning.name);
+                out.push_str(",\"detail\":");
+                push_str(out, &warning.detail);
+                out.push('}');
+            }
+            out.push(']');
+        }
+        out.push_str(",\"outcome\":");
         match &self.outcome {
             Some(v) => push_value(out, v),
             None => out.push_str("null"),
@@ -149,6 +183,7 @@ impl Verdict {
             scheme: self.scheme.as_deref(),
             valid: self.valid,
             checks: &self.checks,
+            warnings: &self.warnings,
             outcome: self.outcome.as_ref(),
             error: self.error.as_deref(),
         }
@@ -162,6 +197,8 @@ struct VerdictJson<'a> {
     scheme: Option<&'a str>,
     valid: bool,
     checks: &'a [Check],
+    #[serde(skip_serializing_if = "<[Warning]>::is_empty")]
+    warnings: &'a [Warning],
     outcome: Option<&'a Value>,
     error: Option<&'a str>,
 }

@@ -23,6 +23,7 @@ fn session() -> SessionV2 {
     SessionV2 {
         table_id: "bench".into(),
         client_seeds: vec![ClientSeedEntry::new(0, "browser").unwrap_or_else(|_| unreachable!())],
+        scheme: fairseed_holdem::live::Scheme::SelfpokerV2,
     }
 }
 

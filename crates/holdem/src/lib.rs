@@ -8,6 +8,7 @@
 //! - [`coach`]: equity, pot odds and a suggested action from a seat's view only;
 //! - [`record`]: hand records that replay and check every chip, and [`deal`]: their
 //!   `selfpoker_v2` seed derivation; [`mod@simulate`]: AI-only tables;
+//! - [`policy_check`]: a hand held to the policy its table committed to;
 //! - [`verdict`]: `fairseed verify`'s verdicts on hand records;
 //! - [`live`]: a table open to people and AIs, its views and what it does next;
 //! - [`phh`]: hand records in the Poker Hand History format, for other tools.
@@ -21,6 +22,7 @@ pub mod deal;
 pub mod eval;
 pub mod live;
 pub mod phh;
+pub mod policy_check;
 pub mod record;
 pub mod rules;
 pub mod simulate;

@@ -178,6 +178,7 @@ mod tests {
             actions: Vec::new(),
             results: crate::record::Outcome::default(),
             deal: None,
+            policy: None,
         }
     }
 

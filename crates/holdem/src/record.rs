@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{DecisionKey, Engine, Level, SeatView};
 use crate::card::Card;
 use crate::deal::{self, DealStatus, DealV2};
+use crate::live::Policy;
 use crate::rules::{
     apply, chips, Action, Command, Event, HoldemError, Logged, Player, Seat, Street, Table,
     TableConfig,
@@ -127,6 +128,11 @@ pub struct HandRecord {
     /// `selfpoker`, where the house drew it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<DealV2>,
+    /// The policy the table committed to when it opened (docs/spec.md
+    /// §19.3): the hand is held to it. Absent from records of tables
+    /// opened before records carried it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Policy>,
 }
 
 impl HandRecord {
@@ -307,6 +313,15 @@ pub enum ReplayError {
         index: usize,
         /// Its seat.
         seat: usize,
+    },
+    /// A seat or setting of the hand is not what the table's policy,
+    /// committed at open, says (docs/spec.md §19.3).
+    #[error("hand {hand}: {problem}")]
+    Policy {
+        /// The hand.
+        hand: u64,
+        /// What differs, in words.
+        problem: String,
     },
     /// The replayed results differ from the recorded ones.
     #[error("hand {hand}: {difference}")]
@@ -684,5 +699,6 @@ pub fn record_of(
         actions: log,
         results: Outcome::from_events(events),
         deal: None,
+        policy: None,
     })
 }

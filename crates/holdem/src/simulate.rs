@@ -12,10 +12,12 @@
 
 use fairseed_core::numpy::Pcg64;
 use fairseed_core::selfpoker_v2::{self, ClientSeedEntry};
+use fairseed_core::selfpoker_v3::{self, HandEntry, HandValue};
 use fairseed_play::Millis;
 
 use crate::ai::{decide, DecisionKey, Level, SeatView, ENGINE_V1};
 use crate::deal::DealV2;
+use crate::live::{Policy, Scheme};
 use crate::record::{record_of, HandRecord};
 use crate::rules::{
     apply, Action, Command, Event, HandState, HoldemError, Player, Table, TableConfig,
@@ -111,14 +113,33 @@ pub(crate) fn action_log(events: &[Event]) -> Vec<crate::rules::Logged> {
         .collect()
 }
 
-/// A simulated `selfpoker_v2` session: the table and the seats that are
-/// humans, with their client seeds.
+/// A simulated session: the table, the seats that are humans, with their
+/// client seeds, and how hand seeds are derived.
 #[derive(Debug, Clone)]
 pub struct SessionV2 {
     /// The table id in every hand's message.
     pub table_id: String,
     /// The human seats' client seeds.
     pub client_seeds: Vec<ClientSeedEntry>,
+    /// [`Scheme::SelfpokerV2`], or [`Scheme::SelfpokerV3`]: each human also
+    /// commits to and reveals a per-hand value ([`simulated_value`]).
+    pub scheme: Scheme,
+}
+
+/// The per-hand value a simulated human at `seat` reveals for hand `hand`
+/// of table `table_id` (docs/spec.md §15.2): the `sha256` of
+/// `"fairseed/simulated-hand-value:" + session_secret + ":" + T + ":" + n +
+/// ":" + seat`, the secret as its 64 hex characters. A browser draws its
+/// value from its CSPRNG; a simulation repeats exactly instead.
+pub fn simulated_value(secret: &[u8; 32], table_id: &str, hand: u64, seat: usize) -> HandValue {
+    let text = format!(
+        "fairseed/simulated-hand-value:{}:{table_id}:{hand}:{seat}",
+        hex::encode(secret)
+    );
+    let mut bytes = [0u8; 32];
+    // A sha256 digest is 32 bytes of hex, always.
+    let _ = hex::decode_to_slice(fairseed_core::sha256_hex(text.as_bytes()), &mut bytes);
+    HandValue::from_bytes(bytes)
 }
 
 impl SessionV2 {
@@ -135,6 +156,32 @@ impl SessionV2 {
 
     fn is_human(&self, seat: usize) -> bool {
         self.client_seeds.iter().any(|e| e.seat == seat)
+    }
+
+    /// The seed of hand `hand` under the session of `secret`, and the deal
+    /// its record carries, the secret revealed.
+    fn deal(&self, secret: &[u8; 32], hand: u64) -> Result<(u64, DealV2), fairseed_core::Error> {
+        let mut deal = DealV2::new(secret, &self.table_id, &self.client_seeds, true);
+        if self.scheme != Scheme::SelfpokerV3 {
+            let seed = selfpoker_v2::hand_seed(secret, &self.table_id, hand, &self.client_seeds)?;
+            return Ok((seed, deal));
+        }
+        let mut entries = Vec::with_capacity(self.client_seeds.len());
+        for client in &self.client_seeds {
+            let value = simulated_value(secret, &self.table_id, hand, client.seat);
+            deal.hand_commits.insert(client.seat, value.commit());
+            deal.hand_values
+                .insert(client.seat, value.as_hex().to_owned());
+            entries.push(HandEntry::new(
+                client.seat,
+                client.seed.as_str(),
+                value.as_hex(),
+            )?);
+        }
+        entries.sort_by_key(HandEntry::seat);
+        deal.scheme = selfpoker_v3::SCHEME.to_owned();
+        let seed = selfpoker_v3::hand_seed(secret, &self.table_id, hand, &entries)?;
+        Ok((seed, deal))
     }
 }
 
@@ -185,6 +232,7 @@ pub fn simulate_session(
             });
         }
     }
+    let policy = simulated_policy(&table);
     let secret = SessionV2::secret(seed);
     let mut records = Vec::new();
     for index in 0..hands {
@@ -198,12 +246,16 @@ pub fn simulate_session(
         }
         let now = Millis(index as i64 * 1_000_000);
         let mut seeds = HandSeeds::derive(seed, index);
+        let mut deal = None;
         if let Some(s) = session {
-            seeds.deal = selfpoker_v2::hand_seed(&secret, &s.table_id, index + 1, &s.client_seeds)
-                .map_err(|e| HoldemError::Config {
-                    field: "session",
-                    reason: e.to_string(),
-                })?;
+            let (derived, of_hand) =
+                s.deal(&secret, index + 1)
+                    .map_err(|e| HoldemError::Config {
+                        field: "session",
+                        reason: e.to_string(),
+                    })?;
+            seeds.deal = derived;
+            deal = Some(of_hand);
         }
         let (next, record) = match session {
             None => {
@@ -225,14 +277,46 @@ pub fn simulate_session(
                         &SeatView::of(h),
                     )
                 })?;
-                record.deal = Some(DealV2::new(&secret, &s.table_id, &s.client_seeds, true));
+                record.deal = deal;
                 (next, record.with_ai_engine(ENGINE_V1))
             }
         };
         table = next;
-        records.push(record);
+        records.push(HandRecord {
+            policy: Some(policy.clone()),
+            ..record
+        });
     }
     Ok(records)
+}
+
+/// The idle limit a simulated table's policy states: the service's default
+/// (nothing idles in a simulation).
+const SIMULATED_IDLE_CLOSE_MS: i64 = 600_000;
+
+/// The policy of the simulated `table` as its seats were taken: its AIs'
+/// levels, at `ai_seats` unless they sit as at a live table (seats 1, 2, …).
+fn simulated_policy(table: &Table) -> Policy {
+    let ais: Vec<(usize, u8)> = table
+        .seats
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, s)| match s.as_ref()?.player {
+            Player::Ai { level } => Some((seat, level)),
+            Player::Human { .. } => None,
+        })
+        .collect();
+    let live_layout = ais.iter().enumerate().all(|(i, (seat, _))| *seat == i + 1);
+    Policy {
+        config: table.config,
+        ais: ais.iter().map(|(_, level)| *level).collect(),
+        ai_seats: if live_layout {
+            Vec::new()
+        } else {
+            ais.iter().map(|(seat, _)| *seat).collect()
+        },
+        idle_close_ms: SIMULATED_IDLE_CLOSE_MS,
+    }
 }
 
 /// The table id of [`ai_decisions`]' session.

@@ -7,12 +7,13 @@
 
 use std::borrow::Cow;
 
-use fairseed_core::{Check, Verdict, Verifier};
+use fairseed_core::{Check, Verdict, Verifier, Warning};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::ai::DecisionKey;
 use crate::deal::DealStatus;
+use crate::policy_check;
 use crate::record::{
     check_deal, replay_checking_ais, revealed_secret, HandRecord, Outcome, ReplayError, SCHEME,
 };
@@ -85,7 +86,8 @@ fn unreadable(error: String) -> Verdict {
 
 /// The checks of a record, in order, and the outcome when the hand replays:
 /// under `selfpoker_v2` `session_secret` and `derivation` (docs/spec.md
-/// §17.5), then `commitment`, `actions` and `results` (§15.1). The first
+/// §17.5), `policy` when the record carries one (§19.3), then
+/// `commitment`, `actions` and `results` (§15.1). The first
 /// failure ends the list, except an unrevealed secret: the hand itself is
 /// still replayed.
 pub fn verdict(record: &HandRecord) -> Verdict {
@@ -113,6 +115,15 @@ pub fn verdict(record: &HandRecord) -> Verdict {
         // A malformed field or a scheme this module does not read.
         Err(e) => return unreadable(e.to_string()),
     }
+    match policy_check::check(record) {
+        Ok(Some(commit)) => checks.push(policy_held(&commit)),
+        Ok(None) => {}
+        Err(e @ ReplayError::Policy { .. }) => {
+            checks.push(failed("policy", &e));
+            return finish(checks, None);
+        }
+        Err(e) => return unreadable(e.to_string()),
+    }
     let secret = match revealed_secret(record) {
         Ok(secret) => secret,
         Err(e) => return unreadable(e.to_string()),
@@ -122,7 +133,20 @@ pub fn verdict(record: &HandRecord) -> Verdict {
         .map(|(secret, table_id)| DecisionKey { secret, table_id });
     let (more, outcome) = hand_checks(record, key);
     checks.extend(more);
-    finish(checks, outcome)
+    let mut verdict = finish(checks, outcome);
+    verdict.warnings = withheld_warnings(record);
+    verdict
+}
+
+/// The passing `policy` check (docs/spec.md §19.3).
+fn policy_held(commit: &str) -> Check {
+    Check::new(
+        "policy",
+        true,
+        format!(
+            "every seat, AI level and engine, the blinds, the clock and the starting stack are the table's policy (sha256 {commit}), committed at open"
+        ),
+    )
 }
 
 fn deal_checks(record: &HandRecord, status: DealStatus) -> Vec<Check> {
@@ -135,29 +159,41 @@ fn deal_checks(record: &HandRecord, status: DealStatus) -> Vec<Check> {
 }
 
 /// The passing `reveals` and `withheld` checks of a `selfpoker_v3` deal
-/// (docs/spec.md §20.5), none for `selfpoker_v2`.
+/// (docs/spec.md §20.5), none for `selfpoker_v2`. A seat that withheld is
+/// no `ok` but a warning ([`withheld_warnings`]): `withheld` is listed only
+/// when none did.
 fn round_checks(record: &HandRecord) -> Vec<Check> {
     let Some(deal) = record.deal.as_ref().filter(|d| d.is_v3()) else {
         return Vec::new();
     };
-    let withheld = match deal.withheld.as_slice() {
-        [] => "no seat withheld its value".to_owned(),
-        seats => format!(
-            "seat{} {} committed, withheld {} value and {} not dealt in",
-            if seats.len() == 1 { "" } else { "s" },
-            seats
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", "),
-            if seats.len() == 1 { "its" } else { "their" },
-            if seats.len() == 1 { "is" } else { "are" },
-        ),
+    let mut checks = vec![reveals_check(record)];
+    if deal.withheld.is_empty() {
+        checks.push(Check::new("withheld", true, "no seat withheld its value"));
+    }
+    checks
+}
+
+/// A warning per seat of a `selfpoker_v3` hand that committed and withheld
+/// its value, counted per table session and seat across records.
+fn withheld_warnings(record: &HandRecord) -> Vec<Warning> {
+    let Some(deal) = record.deal.as_ref().filter(|d| d.is_v3()) else {
+        return Vec::new();
     };
-    vec![
-        reveals_check(record),
-        Check::new("withheld", true, withheld),
-    ]
+    let session: String = deal.session_commit.chars().take(16).collect();
+    deal.withheld
+        .iter()
+        .map(|seat| Warning {
+            name: "withheld".into(),
+            detail: format!(
+                "hand {}: seat {seat} committed to a per-hand value and withheld it, so it was dealt out of this hand; the policy allows it, but each is a choice between two decks the house could have made",
+                record.hand
+            ),
+            count_as: Some(format!(
+                "table {} (session {session}…): seat {seat} withheld its per-hand value",
+                deal.table_id
+            )),
+        })
+        .collect()
 }
 
 /// The passing `reveals` check: how many values matched their commits.

@@ -65,6 +65,7 @@ fn session() -> SessionV2 {
     SessionV2 {
         table_id: "t1".into(),
         client_seeds: vec![ClientSeedEntry::new(0, "browser").unwrap()],
+        scheme: fairseed_holdem::live::Scheme::SelfpokerV2,
     }
 }
 
@@ -144,6 +145,16 @@ fn an_ai_without_an_engine_fails_the_ai_check() {
             .contains("seat 2 is an AI that names no engine"),
         "{err}"
     );
+    // Held to its policy, the record fails that check first: the policy
+    // plays its AIs under engine v1.
+    let v = verdict(&r);
+    let policy = v.checks.iter().find(|c| c.name == "policy");
+    assert!(
+        policy.is_some_and(|c| !c.ok && c.detail.contains("names no engine")),
+        "{v:?}"
+    );
+    // A record from before records carried their policy: the `ai` check says it.
+    r.policy = None;
     let v = verdict(&r);
     assert!(!v.valid && v.checks.iter().any(|c| c.name == "ai" && !c.ok));
 }

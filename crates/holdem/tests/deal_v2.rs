@@ -16,6 +16,7 @@ fn records() -> Vec<HandRecord> {
             ClientSeedEntry::new(0, "alice").unwrap(),
             ClientSeedEntry::new(2, "b:o=2").unwrap(),
         ],
+        scheme: fairseed_holdem::live::Scheme::SelfpokerV2,
     };
     let levels = [Level::One, Level::Two, Level::Three, Level::Two];
     simulate_session(&levels, 12, 9, Some(&session)).unwrap()
@@ -38,7 +39,7 @@ fn detail_of_failure(record: &HandRecord) -> String {
 }
 
 #[test]
-fn derived_hands_verify_with_six_checks() {
+fn derived_hands_verify_with_seven_checks() {
     for r in records() {
         replay(&r).unwrap();
         let v = verdict::verdict(&r);
@@ -49,6 +50,7 @@ fn derived_hands_verify_with_six_checks() {
             [
                 "session_secret",
                 "derivation",
+                "policy",
                 "commitment",
                 "actions",
                 "results",
@@ -134,6 +136,7 @@ fn an_open_session_fails_only_its_secret_check() {
         check_names(&r),
         [
             ("session_secret".to_owned(), false),
+            ("policy".to_owned(), true),
             ("commitment".to_owned(), true),
             ("actions".to_owned(), true),
             ("results".to_owned(), true),
@@ -201,7 +204,7 @@ fn malformed_deal_fields_are_input_errors_naming_the_field() {
 }
 
 #[test]
-fn records_round_trip_and_plain_records_keep_three_checks() {
+fn records_round_trip_and_plain_records_keep_their_policy_and_three_checks() {
     let r = records().remove(0);
     let json = serde_json::to_string(&r).unwrap();
     assert!(
@@ -214,5 +217,10 @@ fn records_round_trip_and_plain_records_keep_three_checks() {
     let plain = fairseed_holdem::simulate(&[Level::One, Level::Two], 1, 5).unwrap();
     let json = serde_json::to_string(&plain[0]).unwrap();
     assert!(!json.contains("\"deal\""));
-    assert_eq!(verdict::verify_text(&json).checks.len(), 3);
+    let names: Vec<String> = verdict::verify_text(&json)
+        .checks
+        .into_iter()
+        .map(|c| c.name.into_owned())
+        .collect();
+    assert_eq!(names, ["policy", "commitment", "actions", "results"]);
 }

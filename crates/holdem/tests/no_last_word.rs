@@ -11,8 +11,8 @@ use fairseed_core::selfpoker;
 use fairseed_core::selfpoker_v3::{self, HandValue};
 use fairseed_holdem::live::round::{self, Phase};
 use fairseed_holdem::live::{self, driver, LiveError, LiveTable, Message, Request, RoundNotice};
-use fairseed_holdem::live::{Scheme, Session};
-use fairseed_holdem::{verdict, Command, HandRecord, Player, Table, TableConfig};
+use fairseed_holdem::live::{Policy, Scheme, Session};
+use fairseed_holdem::{verdict, HandRecord, TableConfig};
 use fairseed_play::Millis;
 use proptest::prelude::*;
 
@@ -29,18 +29,18 @@ fn table() -> LiveTable {
         starting_stack: 400,
         action_ms: ACTION_MS,
     };
-    let table = Table::new(config).unwrap();
-    let ai = Command::Sit {
-        seat: 1,
-        player: Player::Ai { level: 2 },
+    let policy = Policy {
+        config,
+        ais: vec![2],
+        ai_seats: Vec::new(),
+        idle_close_ms: 60_000,
     };
-    let table = fairseed_holdem::apply(&table, ai, Millis(0)).unwrap().0;
     let session = Session {
         scheme: Scheme::SelfpokerV3,
         commit: Some(selfpoker_v3::session_commit(&SECRET)),
         revealed: None,
     };
-    let mut live = LiveTable::new("t1".into(), table, session);
+    let mut live = LiveTable::open("t1".into(), policy, session).unwrap();
     for (player, seat) in HUMANS {
         let sit = Request::Sit {
             seat,
@@ -209,9 +209,21 @@ proptest! {
         let v = verdict::verdict(&record);
         prop_assert!(v.valid, "{:?}", v.checks);
         let names: Vec<&str> = v.checks.iter().map(|c| c.name.as_ref()).collect();
-        prop_assert_eq!(&names[..4], &["session_secret", "reveals", "withheld", "derivation"]);
-        if !withheld.is_empty() {
-            prop_assert!(v.checks[2].detail.contains("seat 3 committed, withheld"), "{}", v.checks[2].detail);
+        if withheld.is_empty() {
+            prop_assert_eq!(&names[..4], &["session_secret", "reveals", "withheld", "derivation"]);
+            prop_assert!(v.warnings.is_empty());
+        } else {
+            // A withheld seat is a warning on the hand, never an `ok`.
+            prop_assert_eq!(&names[..3], &["session_secret", "reveals", "derivation"]);
+            prop_assert_eq!(v.warnings.len(), 1);
+            let warning = &v.warnings[0];
+            prop_assert_eq!(warning.name.as_ref(), "withheld");
+            prop_assert!(warning.detail.starts_with("hand 1: seat 3 committed to a per-hand value and withheld it"), "{}", warning.detail);
+            let count_as = warning.count_as.as_deref().unwrap_or_default();
+            prop_assert!(count_as.starts_with("table t1 (session ") && count_as.ends_with("…): seat 3 withheld its per-hand value"), "{}", count_as);
+            let text = fairseed_core::report::render(0, &v);
+            prop_assert!(text.contains("\n  warn withheld: hand 1: seat 3 committed"), "{}", text);
+            prop_assert!(!text.contains("ok   withheld"), "{}", text);
         }
     }
 }

@@ -580,3 +580,90 @@ fn hands_are_paged_any_caller_reads_a_finished_hand_and_tables_are_capped() {
             .is_ok_and(|r| r.status == 201)
     });
 }
+
+/// The first message a refused socket gets: an `error`, or `None` if it
+/// was served (a `state`).
+fn refusal(addr: &str, table: &str, hello: &Value) -> Option<Value> {
+    let url = format!("ws://{addr}/v1/holdem/tables/{table}/ws");
+    let (mut socket, _) = tungstenite::connect(url).expect("WebSocket handshake");
+    socket
+        .send(Message::text(hello.to_string()))
+        .expect("hello");
+    let m = read(&mut socket).expect("an answer to the hello");
+    (m["type"] == "error").then_some(m)
+}
+
+/// Spectators from one address fill their few places, and the seated
+/// player's own socket is served all the same (docs/api.md): no crowd of
+/// watchers locks a player out of the table they sit at.
+#[test]
+fn spectators_are_capped_and_a_seated_players_socket_always_gets_a_place() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let table = open_table(&mut http, &token);
+    let mut seated = connect(addr, &table, &json!({"type": "hello", "token": token}));
+    send(
+        &mut seated,
+        &json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "c"}),
+    );
+    assert_eq!(answer(&mut seated, "sit")["type"], "ack");
+    let spectator = json!({"type": "hello"});
+    let watching: Vec<Socket> = (0..4).map(|_| connect(addr, &table, &spectator)).collect();
+    let refused = refusal(addr, &table, &spectator).expect("the address is full");
+    assert_eq!(refused["code"], "too_many_streams", "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("from your address")),
+        "{refused}"
+    );
+    let own = refusal(addr, &table, &json!({"type": "hello", "token": token}));
+    assert_eq!(own, None, "the seated player's second socket is served");
+    drop(watching);
+}
+
+/// Closing is never a veto: while the round of the next hand is open the
+/// operator's close is refused with `409 round_open` (docs/spec.md §17.4),
+/// and the table plays on.
+#[test]
+fn the_operators_close_waits_out_an_open_round() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = Server::start(&options(dir.path()));
+    let addr = server.addr.as_str();
+    let mut http = Client::new(addr);
+    let token = new_player(&mut http);
+    let created = http.ok(
+        "POST",
+        "/v1/holdem/tables",
+        &token,
+        Some(&json!({"ais": [1], "seats": 2})),
+    );
+    let table = created["table_id"].as_str().expect("table_id").to_owned();
+    let mut ws = connect(addr, &table, &json!({"type": "hello", "token": token}));
+    send(
+        &mut ws,
+        &json!({"type": "sit", "id": "sit", "seat": 0, "client_seed": "c"}),
+    );
+    assert_eq!(answer(&mut ws, "sit")["type"], "ack");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "no round opened");
+        let m = read(&mut ws).expect("open");
+        if m["type"] == "round" && m["notice"]["kind"] == "opened" {
+            break;
+        }
+    }
+    // The person has not committed: the round is open for its phase.
+    let path = format!("/v1/operator/holdem/tables/{table}/close");
+    let refused = http
+        .send("POST", &path, Some(OPERATOR_KEY), &[], None)
+        .expect("an answer");
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    let body: Value = serde_json::from_str(&refused.body).expect("JSON");
+    assert_eq!(body["code"], "round_open", "{body}");
+    let view = http.ok("GET", &format!("/v1/holdem/tables/{table}"), &token, None);
+    assert_eq!(view["closed"], false, "{view}");
+}

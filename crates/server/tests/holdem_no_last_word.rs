@@ -130,13 +130,14 @@ fn a_person_who_withholds_is_dealt_out_and_the_record_says_so() {
     };
     let verdict = fairseed_holdem::verdict::verify_value(&revealed);
     assert!(verdict.valid, "{verdict:?}");
-    let withheld = verdict
-        .checks
-        .iter()
-        .find(|c| c.name == "withheld")
-        .expect("a withheld check");
+    // A withheld seat is a warning on the hand, never an `ok` check.
+    assert!(
+        verdict.checks.iter().all(|c| c.name != "withheld"),
+        "{verdict:?}"
+    );
+    let warnings: Vec<&str> = verdict.warnings.iter().map(|w| w.detail.as_str()).collect();
     assert_eq!(
-        withheld.detail,
-        "seat 2 committed, withheld its value and is not dealt in"
+        warnings,
+        [format!("hand {hand}: seat 2 committed to a per-hand value and withheld it, so it was dealt out of this hand; the policy allows it, but each is a choice between two decks the house could have made")]
     );
 }

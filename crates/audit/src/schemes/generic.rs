@@ -92,7 +92,7 @@ impl Generic {
 }
 
 /// The reasons a `selfpoker_v2` session may end: its policy (docs/spec.md §17.4).
-const SESSION_POLICY: [&str; 2] = ["table_empty", "table_idle"];
+const SESSION_POLICY: [&str; 3] = ["table_empty", "table_idle", "table_unjoined"];
 
 /// A `selfpoker_v2` session's end: its secret against the commitment, and
 /// its reason, which must be one of the policy's; any other is the house

@@ -11,6 +11,10 @@
 //!   `["timeout", hand, seat, clock_from, at]`, `["closed", reason, quiet_from, at]`
 //! - `selfpoker_v2` commitment / reveal `[T, hand]`: the hands in play
 //! - `selfpoker_v2` reveal `[holdem_table:T]`: `[secret, reason]`
+//! - `selfpoker_v3` outcome `[T, hand]`: `["round_opened", …]` and
+//!   `["no_hand", why]`: the round of a hand open from the one to the other
+//!   (or to the hand's commitment); a table closed meanwhile ended its
+//!   session on a deck the house knew, with no hand and no withheld seat
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -46,6 +50,8 @@ struct Table {
     since: Option<u64>,
     /// Hands committed and not yet revealed.
     in_play: BTreeSet<u64>,
+    /// The hand whose round is open (logged opened, neither dealt nor ended).
+    round_open: Option<u64>,
     /// The session reveal's reason and leaf.
     ended: Option<(u64, String)>,
     closed: Option<Closed>,
@@ -71,6 +77,10 @@ impl TableClock {
                 self.hand(table, hand, entry.kind);
                 Ok(())
             }
+            ("selfpoker_v3", Kind::Outcome, [table, hand]) => {
+                self.round(table, hand, entry.values.first().map(String::as_str));
+                Ok(())
+            }
             ("selfpoker_v2" | "selfpoker_v3", Kind::Reveal, [session])
                 if entry.values.len() == 2 =>
             {
@@ -84,7 +94,8 @@ impl TableClock {
         }
     }
 
-    /// A `table_idle` end the log gives no figures for cannot be explained.
+    /// A `table_idle` or `table_unjoined` end the log gives no figures for
+    /// cannot be explained.
     pub fn finish(&mut self, ctx: &mut Context) {
         let mut unexplained: Vec<_> = self
             .tables
@@ -92,16 +103,16 @@ impl TableClock {
             .filter(|(_, t)| t.limits.is_some() && t.closed.is_none())
             .filter_map(|(id, t)| {
                 let (leaf, reason) = t.ended.as_ref()?;
-                (reason == "table_idle").then(|| (*leaf, id.clone()))
+                quiet_limit(t, reason).map(|_| (*leaf, id.clone(), reason.clone()))
             })
             .collect();
         unexplained.sort();
-        for (leaf, id) in unexplained {
+        for (leaf, id, reason) in unexplained {
             ctx.find(
                 FindingKind::EarlyEnd,
                 leaf,
                 format!(
-                    "table {id} ended as table_idle with no logged quiet spell (no closed entry)"
+                    "table {id} ended as {reason} with no logged quiet spell (no closed entry)"
                 ),
             );
         }
@@ -128,11 +139,26 @@ impl TableClock {
         Ok(())
     }
 
+    /// A round's opening or its end without a hand.
+    fn round(&mut self, table: &str, hand: &str, what: Option<&str>) {
+        let (Some(number), Some(t)) = (parse_digits(hand), self.tables.get_mut(table)) else {
+            return;
+        };
+        match what {
+            Some("round_opened") => t.round_open = Some(number),
+            Some("no_hand") if t.round_open == Some(number) => t.round_open = None,
+            _ => {}
+        }
+    }
+
     fn hand(&mut self, table: &str, hand: &str, kind: Kind) {
         let (Some(number), Some(t)) = (parse_digits(hand), self.tables.get_mut(table)) else {
             return;
         };
         if kind == Kind::Commitment {
+            if t.round_open == Some(number) {
+                t.round_open = None;
+            }
             t.in_play.insert(number);
         } else {
             t.in_play.remove(&number);
@@ -179,8 +205,18 @@ impl TableClock {
             Some("closed") if v.len() == 4 => {
                 let at = number(3, "at")?;
                 let quiet_from = (v[2] != "-").then(|| number(2, "quiet_from")).transpose()?;
-                if v[1] == "table_idle" {
-                    if let Some(message) = idle(table, quiet_from, at) {
+                if let Some(hand) = table.round_open {
+                    ctx.find(
+                        FindingKind::EarlyEnd,
+                        leaf,
+                        format!(
+                            "table {id} closed as {} while the round of hand {hand} was open: the session ended on a deck the house knew, with no hand and no withheld seat logged",
+                            v[1]
+                        ),
+                    );
+                }
+                if let Some(limit) = quiet_limit(table, &v[1]) {
+                    if let Some(message) = idle(table, &v[1], limit, quiet_from, at) {
                         ctx.find(FindingKind::EarlyEnd, leaf, format!("table {id} {message}"));
                     }
                 }
@@ -267,26 +303,47 @@ fn timeout(table: &Table, hand: u64, seat: u64, from: u64, at: u64) -> Option<St
     })
 }
 
-/// Why a `table_idle` end at `at`, quiet from `quiet_from`, is not what
-/// `table`'s policy and service explain (`None`: it is).
-fn idle(table: &Table, quiet_from: Option<u64>, at: u64) -> Option<String> {
+/// A table nobody sat at closes after this much served quiet, whatever its
+/// idle limit (docs/spec.md §17.4, `table_unjoined`).
+const UNJOINED_CLOSE_MS: u64 = 60_000;
+
+/// The served quiet an end for `reason` needs at `table`, with words for
+/// it: the policy's idle limit for `table_idle`, a minute at most for
+/// `table_unjoined`; `None` for any other reason or a table with no policy.
+fn quiet_limit(table: &Table, reason: &str) -> Option<(u64, &'static str)> {
     let limits = table.limits?;
+    match reason {
+        "table_idle" => Some((limits.idle_close_ms, "its policy's idle limit is")),
+        "table_unjoined" => Some((
+            limits.idle_close_ms.min(UNJOINED_CLOSE_MS),
+            "a table nobody joined closes after",
+        )),
+        _ => None,
+    }
+}
+
+/// Why an end for `reason` at `at`, quiet from `quiet_from`, is not what
+/// `table`'s policy and service explain (`None`: it is).
+fn idle(
+    table: &Table,
+    reason: &str,
+    (limit, words): (u64, &str),
+    quiet_from: Option<u64>,
+    at: u64,
+) -> Option<String> {
     if let Some(hand) = table.in_play.first() {
-        return Some(format!(
-            "closed as table_idle while hand {hand} was in play"
-        ));
+        return Some(format!("closed as {reason} while hand {hand} was in play"));
     }
     let Some(from) = quiet_from else {
-        return Some("closed as table_idle with no quiet spell".to_owned());
+        return Some(format!("closed as {reason} with no quiet spell"));
     };
-    Some(match short_of(table, from, at, limits.idle_close_ms)? {
+    Some(match short_of(table, from, at, limit)? {
         Short::Unserved(since) => format!(
-            "closed as table_idle quiet from {from}, before the table was last served from {since}"
+            "closed as {reason} quiet from {from}, before the table was last served from {since}"
         ),
-        Short::Served(quiet) => format!(
-            "closed as table_idle after {quiet} ms of served quiet; its policy's idle limit is {} ms",
-            limits.idle_close_ms
-        ),
+        Short::Served(quiet) => {
+            format!("closed as {reason} after {quiet} ms of served quiet; {words} {limit} ms")
+        }
     })
 }
 

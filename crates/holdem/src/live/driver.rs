@@ -17,6 +17,10 @@ use super::{LiveTable, Scheme};
 use crate::ai::{DecisionKey, Level, SeatView, ENGINE_V1};
 use crate::rules::{Command, Player};
 
+/// The longest a table nobody has sat at stays open, in served time,
+/// whatever its idle limit ([`super::SessionEnd::TableUnjoined`]).
+pub const UNJOINED_CLOSE_MS: i64 = 60_000;
+
 /// The service's pacing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timing {
@@ -138,12 +142,12 @@ pub fn next(live: &LiveTable, timing: Timing, secret: &[u8; 32]) -> Option<Plan>
             },
         });
     }
+    let mut limit = live.idle_close_ms(timing.idle_close_ms);
+    if live.nobody_joined() {
+        limit = limit.min(UNJOINED_CLOSE_MS);
+    }
     live.quiet_since.map(|quiet| Plan {
-        at: Millis(
-            quiet
-                .0
-                .saturating_add(live.idle_close_ms(timing.idle_close_ms)),
-        ),
+        at: Millis(quiet.0.saturating_add(limit)),
         due: Due::Close,
     })
 }

@@ -28,6 +28,19 @@ pub const POLICY: &str = "policy";
 /// per-hand value (docs/spec.md §20.6).
 pub const WITHHELD: &str = "withheld";
 
+/// The first value of the entry that names a seat of a round that did not
+/// commit in time, sat out and not in the hand (docs/spec.md §20.6).
+pub const NOT_COMMITTED: &str = "not_committed";
+
+/// The first value of the entry of a round as it opens, its seats after it
+/// (docs/spec.md §20.6): a session that ends before the round's hand or its
+/// `no_hand` is a close the audit reports.
+pub const ROUND_OPENED: &str = "round_opened";
+
+/// The first value of the entry of a round that ended without its hand,
+/// the second being why (docs/spec.md §20.6).
+pub const NO_HAND: &str = "no_hand";
+
 /// The session id of table `table_id`: `holdem_table:<T>`.
 pub fn session_id(table_id: &str) -> String {
     format!("{SESSION_PREFIX}{table_id}")
@@ -102,8 +115,11 @@ fn clock_entry(table_id: &str, values: Vec<String>) -> LogEntry {
 ///   so the log shows it while its hand is in play;
 /// - each hand's commit when it is dealt (a commitment, values `[commit]`)
 ///   and its seed when it ends (a reveal, values `[seed]`, decimal), and
-///   each seat that withheld its per-hand value (an outcome, values
-///   `["withheld", seat]`, §20.6), all with ids `[table, hand number]`;
+///   each round as it opens (an outcome, values `["round_opened", seat…]`),
+///   each seat that withheld its per-hand value or did not commit (an
+///   outcome, values `["withheld", seat]` or `["not_committed", seat]`), and
+///   each round that ended without its hand (an outcome, values
+///   `["no_hand", why]`, §20.6), all with ids `[table, hand number]`;
 /// - when the table closes: the figures of its end
 ///   ([`service_log::closed`]); the session's secret and why it ended (a
 ///   reveal with ids `[session]`, values `[secret, reason]`, §17.4); and
@@ -172,6 +188,30 @@ pub fn change(
             EntryKind::Outcome,
             *hand,
             vec![WITHHELD.to_owned(), seat.to_string()],
+        )),
+        Message::Round {
+            notice: RoundNotice::Opened { hand, seats, .. },
+            ..
+        } => {
+            let mut values = vec![ROUND_OPENED.to_owned()];
+            values.extend(seats.iter().map(ToString::to_string));
+            Some(hand_entry(EntryKind::Outcome, *hand, values))
+        }
+        Message::Round {
+            notice: RoundNotice::NotCommitted { hand, seat },
+            ..
+        } => Some(hand_entry(
+            EntryKind::Outcome,
+            *hand,
+            vec![NOT_COMMITTED.to_owned(), seat.to_string()],
+        )),
+        Message::Round {
+            notice: RoundNotice::NoHand { hand, why },
+            ..
+        } => Some(hand_entry(
+            EntryKind::Outcome,
+            *hand,
+            vec![NO_HAND.to_owned(), why.as_str().to_owned()],
         )),
         Message::Event { .. } | Message::Round { .. } => None,
     });
@@ -361,6 +401,55 @@ mod tests {
             change(&left, &SECRET, &left, &[], Millis(6_000)),
             [],
             "a table closes once"
+        );
+    }
+
+    #[test]
+    fn a_round_that_ends_without_its_hand_is_logged_with_why() {
+        let table = seated();
+        let notices = [
+            RoundNotice::Opened {
+                hand: 4,
+                seats: vec![0, 3],
+                deadline: Millis(5),
+            },
+            RoundNotice::NotCommitted { hand: 4, seat: 0 },
+            RoundNotice::NoHand {
+                hand: 4,
+                why: crate::live::NoHandWhy::TooFewReady,
+            },
+        ];
+        let messages: Vec<Message> = notices
+            .into_iter()
+            .enumerate()
+            .map(|(i, notice)| Message::Round {
+                seq: table.seq + 1 + i as u64,
+                notice,
+            })
+            .collect();
+        let entries = change(&table, &SECRET, &table, &messages, Millis(9));
+        assert_eq!(
+            entries.iter().map(shape).collect::<Vec<_>>(),
+            [
+                (
+                    EntryKind::Outcome,
+                    "selfpoker_v2",
+                    strings(&["t", "4"]),
+                    strings(&["round_opened", "0", "3"])
+                ),
+                (
+                    EntryKind::Outcome,
+                    "selfpoker_v2",
+                    strings(&["t", "4"]),
+                    strings(&["not_committed", "0"])
+                ),
+                (
+                    EntryKind::Outcome,
+                    "selfpoker_v2",
+                    strings(&["t", "4"]),
+                    strings(&["no_hand", "too_few_ready"])
+                ),
+            ]
         );
     }
 

@@ -16,6 +16,7 @@ pub(crate) fn heads_up(session: Session) -> LiveTable {
             action_ms: 5_000,
         },
         ais: vec![1],
+        ai_seats: Vec::new(),
         idle_close_ms: 60_000,
     };
     LiveTable::open("t".into(), policy, session).expect("a policy in bounds")

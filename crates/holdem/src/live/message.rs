@@ -128,6 +128,7 @@ pub(crate) fn hand_end(
     let mut record =
         record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
     record.deal = deal(next);
+    record.policy.clone_from(&next.policy);
     if record.deal.is_some() {
         // The driver seeds every AI decision from the session secret.
         record = record.with_ai_engine(ENGINE_V1);

@@ -34,7 +34,7 @@ use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Pl
 
 pub use message::{deal, logged_record, Fairplay, Message};
 pub use policy::Policy;
-pub use round::{HandRound, RoundNotice};
+pub use round::{HandRound, NoHandWhy, RoundNotice};
 pub use view::{
     view, HandView, LastHand, LastHole, LastResult, LegalView, RoundView, SeatPlayer, SeatView,
     SessionView, TableView,
@@ -125,6 +125,11 @@ pub struct LiveTable {
     /// the round the hand being played (or last played) was dealt from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<HandRound>,
+    /// `selfpoker_v3`: the commits of the next hand's rounds that ended
+    /// without it. Their values may be known by now, so a round run again
+    /// takes none of them: each seat draws a fresh value (docs/spec.md §20.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent_commits: Vec<String>,
 }
 
 /// Why a table's session ended: both are its policy, and the transparency
@@ -136,6 +141,10 @@ pub enum SessionEnd {
     TableEmpty,
     /// Nobody could be dealt in for the table's idle limit.
     TableIdle,
+    /// Nobody sat down within [`driver::UNJOINED_CLOSE_MS`] of served time
+    /// after the table opened, whatever its idle limit: a table nobody
+    /// joined holds a place among the service's tables for a minute at most.
+    TableUnjoined,
 }
 
 impl SessionEnd {
@@ -144,6 +153,7 @@ impl SessionEnd {
         match self {
             SessionEnd::TableEmpty => "table_empty",
             SessionEnd::TableIdle => "table_idle",
+            SessionEnd::TableUnjoined => "table_unjoined",
         }
     }
 }
@@ -261,6 +271,7 @@ impl LiveTable {
             end: None,
             policy: None,
             round: None,
+            spent_commits: Vec::new(),
         }
     }
 
@@ -290,6 +301,13 @@ impl LiveTable {
     /// The idle limit: the policy's, else `default` (the serving process's).
     pub fn idle_close_ms(&self, default: i64) -> i64 {
         self.policy.as_ref().map_or(default, |p| p.idle_close_ms)
+    }
+
+    /// Whether no person has sat at the table yet: nobody is seated, no
+    /// hand was played, and no client seed was ever given (a person who sat
+    /// and left closed the table).
+    pub fn nobody_joined(&self) -> bool {
+        self.humans().is_empty() && self.table.hands_played == 0 && self.client_seeds.is_empty()
     }
 
     /// The seat `player` sits at.
@@ -447,6 +465,13 @@ pub fn request(
         Request::TopUp => Command::TopUp { seat },
         Request::Leave => Command::Leave { seat },
     };
+    if let (Command::Leave { .. }, Some(hand)) = (command, &live.table.hand) {
+        if live.humans().len() == 1 && !live.table.in_hand(seat) {
+            // The last human's leave ends the session: never mid-hand. (A
+            // seat dealt in, folded or not, is refused by the rules: `in_hand`.)
+            return Err(HoldemError::HandRunning(hand.number).into());
+        }
+    }
     let (mut next, messages) = apply(live, command, now)?;
     if matches!(command, Command::Leave { .. }) {
         next.client_seeds.retain(|c| c.seat != seat);
@@ -472,9 +497,9 @@ pub fn resume(live: &LiveTable, now: Millis) -> LiveTable {
     if next.quiet_since.is_some() {
         next.quiet_since = Some(now);
     }
-    let action_ms = next.table.config.action_ms;
+    let phase_ms = round::phase_ms(next.table.config.action_ms);
     if let Some(round) = next.round.as_mut().filter(|r| r.is_open()) {
-        round.deadline = Millis(now.0.saturating_add(action_ms));
+        round.deadline = Millis(now.0.saturating_add(phase_ms));
     }
     if let Some(ended) = next.ended_at {
         next.ended_at = Some(ended.max(now));
@@ -482,15 +507,21 @@ pub fn resume(live: &LiveTable, now: Millis) -> LiveTable {
     next
 }
 
-/// Closes a quiet table (see [`driver::Due::Close`]): every person still
-/// seated leaves (none is in a hand: none is being played), and the table
-/// plays no more, so its session ends.
+/// Closes a quiet table (see [`driver::Due::Close`]) or the operator's:
+/// every person still seated leaves, and the table plays no more, so its
+/// session ends. Never while a hand is played or its round is open: a close
+/// then would end the session on a deck the house already knows, with no
+/// record of the hand and no withheld seat named (docs/spec.md §17.4).
 ///
 /// # Errors
-/// [`HoldemError::HandRunning`] while a hand is being played.
-pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>), HoldemError> {
+/// [`HoldemError::HandRunning`] while a hand is being played,
+/// [`LiveError::RoundOpen`] while the round of the next hand is open.
+pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>), LiveError> {
     if let Some(hand) = &live.table.hand {
-        return Err(HoldemError::HandRunning(hand.number));
+        return Err(HoldemError::HandRunning(hand.number).into());
+    }
+    if let Some(round) = round::open_round(live) {
+        return Err(LiveError::RoundOpen(round.hand));
     }
     let mut next = live.clone();
     let mut messages = Vec::new();
@@ -501,7 +532,11 @@ pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>),
     }
     next.client_seeds.clear();
     next.closed = true;
-    next.end = Some(SessionEnd::TableIdle);
+    next.end = Some(if live.nobody_joined() {
+        SessionEnd::TableUnjoined
+    } else {
+        SessionEnd::TableIdle
+    });
     Ok((next, messages))
 }
 
@@ -540,6 +575,7 @@ pub fn apply(
         });
         match &event {
             Event::HandStarted { .. } => {
+                next.spent_commits.clear();
                 next.last = None;
                 next.ended_at = None;
                 next.hand_client_seeds = next.seated_client_seeds();

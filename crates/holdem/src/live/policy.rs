@@ -28,8 +28,13 @@ pub const MAX_BIG_BLIND: u64 = 1 << 32;
 pub struct Policy {
     /// Seats, blinds, starting stack and each turn's clock.
     pub config: TableConfig,
-    /// The AIs' levels, seated from seat 1 on (seat 0 is the opener's).
+    /// The AIs' levels, seated from seat 1 on (seat 0 is the opener's),
+    /// or at `ai_seats` when it is given.
     pub ais: Vec<u8>,
+    /// The seat of each AI of `ais`, ascending; empty for a live table's
+    /// layout, seats 1, 2, … (a simulated table may seat its AIs anywhere).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ai_seats: Vec<usize>,
     /// How long a table where nobody can be dealt in stays open after a
     /// person last did something there, counted while the table is served.
     pub idle_close_ms: i64,
@@ -75,6 +80,12 @@ impl Policy {
             ));
         }
         c.validate().map_err(config_error)?;
+        if !self.ai_seats.is_empty() {
+            return Err(Error::invalid(
+                "ai_seats",
+                "a live table seats its AIs from seat 1 on; ai_seats is for simulated tables",
+            ));
+        }
         if self.ais.len() >= c.seats {
             return Err(Error::invalid(
                 "ais",
@@ -97,6 +108,63 @@ impl Policy {
         Ok(())
     }
 
+    /// What the policy seats at each seat of the table: `Some(level)` for
+    /// an AI, `None` for a seat left to people.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming `ais[i]` (a level outside 1 to 3) or
+    /// `ai_seats` (not one ascending seat of the table per AI).
+    pub fn layout(&self) -> Result<Vec<Option<u8>>, Error> {
+        let seats = self.config.seats;
+        let mut out = vec![None; seats];
+        let at: Vec<usize> = if self.ai_seats.is_empty() {
+            (1..=self.ais.len()).collect()
+        } else if self.ai_seats.len() != self.ais.len() {
+            return Err(Error::invalid(
+                "ai_seats",
+                format!(
+                    "{} seats for {} AIs, expected one per AI",
+                    self.ai_seats.len(),
+                    self.ais.len()
+                ),
+            ));
+        } else {
+            self.ai_seats.clone()
+        };
+        for (i, (&seat, &level)) in at.iter().zip(&self.ais).enumerate() {
+            if Level::from_number(level).is_none() {
+                return Err(Error::invalid(
+                    format!("ais[{i}]"),
+                    format!("level {level}, expected 1 to 3"),
+                ));
+            }
+            if seat >= seats || (i > 0 && seat <= at[i - 1]) {
+                return Err(Error::invalid(
+                    format!("ai_seats[{i}]"),
+                    format!(
+                        "seat {seat}, expected seats ascending, each once, 0 to {}",
+                        seats.saturating_sub(1)
+                    ),
+                ));
+            }
+            out[seat] = Some(level);
+        }
+        Ok(out)
+    }
+
+    /// `sha256` of the policy's JSON as the table's log commits to it
+    /// (docs/spec.md §19.3), lowercase hex: what a hand record's policy
+    /// is compared with.
+    pub fn commit(&self) -> String {
+        fairseed_core::sha256_hex(self.to_json().as_bytes())
+    }
+
+    /// The policy as JSON, fields in their fixed order: the value of the
+    /// table's policy entries (docs/spec.md §19).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
     /// The empty table of this policy with its AIs seated from seat 1 on.
     ///
     /// # Errors
@@ -104,9 +172,10 @@ impl Policy {
     pub fn table(&self) -> Result<Table, Error> {
         self.check()?;
         let mut table = Table::new(self.config).map_err(config_error)?;
-        for (i, &level) in self.ais.iter().enumerate() {
+        for (seat, level) in self.layout()?.into_iter().enumerate() {
+            let Some(level) = level else { continue };
             let command = Command::Sit {
-                seat: i + 1,
+                seat,
                 player: Player::Ai { level },
             };
             table = apply(&table, command, Millis(0)).map_err(config_error)?.0;

@@ -119,11 +119,34 @@ pub enum RoundNotice {
         seat: usize,
     },
     /// Fewer than two seats were left to deal in: no hand; the next round
-    /// for `hand` starts afresh.
+    /// for `hand` starts afresh, with fresh values.
     NoHand {
         /// The hand.
         hand: u64,
+        /// Why.
+        why: NoHandWhy,
     },
+}
+
+/// Why a round ended without its hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoHandWhy {
+    /// No seat committed before the commit phase's deadline.
+    NobodyCommitted,
+    /// Once the seats that did not commit or withheld were sat out, fewer
+    /// than two seats, or no human, were ready.
+    TooFewReady,
+}
+
+impl NoHandWhy {
+    /// The reason as the log writes it (docs/spec.md §20.6).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            NoHandWhy::NobodyCommitted => "nobody_committed",
+            NoHandWhy::TooFewReady => "too_few_ready",
+        }
+    }
 }
 
 /// The open round of `live`, if one is.
@@ -200,6 +223,11 @@ pub fn commit(
     let commit = Commitment::parse_field(commit, "commit")
         .map_err(|e| LiveError::HandValue(e.to_string()))?
         .to_hex();
+    if live.spent_commits.contains(&commit) {
+        return Err(LiveError::HandValue(format!(
+            "commit: this value was committed to in an earlier round of hand {hand}, which ended without it; draw a fresh value"
+        )));
+    }
     let mut next = live.clone();
     let mut messages = vec![];
     if let Some(r) = next.round.as_mut() {
@@ -243,7 +271,8 @@ pub fn close_commits(
     })?;
     if round.commits.is_empty() {
         next.round = None;
-        messages.push(next.notice(RoundNotice::NoHand { hand }));
+        let why = NoHandWhy::NobodyCommitted;
+        messages.push(next.notice(RoundNotice::NoHand { hand, why }));
         return Ok((next, messages));
     }
     let deadline = after(now, &next);
@@ -318,7 +347,9 @@ pub fn deal(
     let ready = next.table.ready_seats();
     if ready.len() < 2 || !ready.iter().any(|&s| is_human(&next, s)) {
         next.round = None;
-        messages.push(next.notice(RoundNotice::NoHand { hand }));
+        next.spent_commits.extend(round.commits.into_values());
+        let why = NoHandWhy::TooFewReady;
+        messages.push(next.notice(RoundNotice::NoHand { hand, why }));
         return Ok((next, messages));
     }
     let dealt_in: Vec<ClientSeed> = next
@@ -418,7 +449,19 @@ fn is_human(live: &LiveTable, seat: usize) -> bool {
         .is_some_and(|s| matches!(s.player, Player::Human { .. }))
 }
 
-/// `now` plus the table's turn clock: each phase is as long as a turn.
+/// The longest a round's phase lasts, whatever the turn clock: the page
+/// commits and reveals with no click, so a phase needs seconds, and a seat
+/// that does not answer stalls a hand by at most two phases (docs/spec.md
+/// §20.2).
+pub const MAX_PHASE_MS: i64 = 30_000;
+
+/// How long each phase of a round lasts at a table whose turn clock is
+/// `action_ms`: as long as a turn, and at most [`MAX_PHASE_MS`].
+pub fn phase_ms(action_ms: i64) -> i64 {
+    action_ms.min(MAX_PHASE_MS)
+}
+
+/// When a phase beginning at `now` ends.
 fn after(now: Millis, live: &LiveTable) -> Millis {
-    Millis(now.0.saturating_add(live.table.config.action_ms))
+    Millis(now.0.saturating_add(phase_ms(live.table.config.action_ms)))
 }

@@ -178,7 +178,7 @@ impl Table {
             .ok_or(HoldemError::SeatEmpty(seat))
     }
 
-    fn in_hand(&self, seat: usize) -> bool {
+    pub(crate) fn in_hand(&self, seat: usize) -> bool {
         self.hand
             .as_ref()
             .is_some_and(|h| h.players.iter().any(|p| p.seat == seat))

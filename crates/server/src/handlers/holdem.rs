@@ -70,6 +70,7 @@ impl NewTable {
                 action_ms: self.action_ms.unwrap_or(d.action_ms),
             },
             ais: self.ais.clone(),
+            ai_seats: Vec::new(),
             idle_close_ms: self.idle_close_ms.unwrap_or(idle_close_ms),
         }
     }

@@ -94,8 +94,10 @@ pub async fn list(state: &AppState) -> Result<Vec<Listed>, ApiError> {
 /// the session secret is revealed and the hands are archived.
 ///
 /// # Errors
-/// `404` for no such table, `409 hand_running` while a hand is played
-/// (close again once it ended), `409 table_closed` once closed.
+/// `404` for no such table, `409 hand_running` while a hand is played and
+/// `409 round_open` while the next hand's round is open (close again once
+/// it ended: a close is never a veto on a hand), `409 table_closed` once
+/// closed.
 pub async fn close(state: &AppState, table: &str) -> Result<u64, ApiError> {
     super::drive::change(state, table, None, |loaded, now| {
         if loaded.live.closed {

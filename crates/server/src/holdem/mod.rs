@@ -19,6 +19,7 @@ mod drive;
 pub mod hands;
 pub mod rows;
 mod tables;
+pub mod viewers;
 pub mod ws;
 
 pub use drive::{hand_records, load, record_json, row};

@@ -8,6 +8,8 @@ use fairseed_holdem::live::driver::Timing;
 
 use crate::limits::TableCaps;
 
+use super::viewers::Viewers;
+
 /// The tables this process drives, and their pace.
 #[derive(Debug)]
 pub struct Tables {
@@ -16,6 +18,8 @@ pub struct Tables {
     caps: TableCaps,
     /// Table → the player who opened it through this process, until archived.
     opened: Mutex<HashMap<String, i64>>,
+    /// The sockets watching each table without a seat there.
+    viewers: Viewers,
 }
 
 impl Tables {
@@ -26,7 +30,13 @@ impl Tables {
             driven: Mutex::new(HashSet::new()),
             caps: TableCaps::default(),
             opened: Mutex::new(HashMap::new()),
+            viewers: Viewers::default(),
         }
+    }
+
+    /// The sockets watching tables without a seat, and their caps.
+    pub fn viewers(&self) -> &Viewers {
+        &self.viewers
     }
 
     /// The same with `caps` on how many tables may be open.

@@ -127,6 +127,35 @@ enum Incoming {
     Gone,
 }
 
+/// A place among the table's watchers for a socket whose caller holds no
+/// seat at `table` (`None` for a seated player's own socket: it is never
+/// refused for the spectators' sake, [`super::viewers`]).
+///
+/// # Errors
+/// `429 too_many_streams` when the table or the address watches its most;
+/// the store failed.
+async fn watching(
+    state: &AppState,
+    table: &str,
+    player: Option<i64>,
+    peer: Option<SocketAddr>,
+) -> Result<Option<super::viewers::Watching>, ApiError> {
+    if let Some(id) = player {
+        let loaded = drive::load(state, table).await?;
+        if loaded.live.seat_of(id).is_some() {
+            return Ok(None);
+        }
+        return state.holdem().viewers().watch(table, None).map(Some);
+    }
+    let address = peer.map(|p| crate::ratelimit::address_key(p.ip()).to_string());
+    let address = address.unwrap_or_else(|| "local".to_owned());
+    state
+        .holdem()
+        .viewers()
+        .watch(table, Some(&address))
+        .map(Some)
+}
+
 /// Serves one connection until it closes.
 pub async fn serve(
     mut socket: WebSocket,
@@ -155,6 +184,13 @@ pub async fn serve(
         None => StreamCaller::Address(peer.map(|p| p.ip())),
     };
     let topic = rows::topic(&table);
+    let _watching = match watching(&state, &table, greeted.player, peer).await {
+        Ok(watching) => watching,
+        Err(e) => {
+            send(&mut socket, error_text(None, &e)).await;
+            return;
+        }
+    };
     let _slot = match state.events().open_stream(&caller, &topic) {
         Ok(slot) => slot,
         Err(refused) => {
