@@ -151,6 +151,14 @@ export function mountHistory({ wasm }) {
 
   return {
     element,
+    /** Another table: none of the last table's hands is listed or shown on the felt. */
+    reset(id) {
+      entries.clear();
+      tableId = id;
+      shown = null;
+      clear(replayBox);
+      render();
+    },
     /** A hand's commitment, seen before its cards. */
     seen(id, n, commitment, dealScheme = V2) {
       tableId = id;
