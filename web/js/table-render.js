@@ -100,7 +100,8 @@ function middle(wasm, table, deal, left) {
       : h('ul', { class: 'pot-won' }, table.last_hand.pots.flatMap((p) => p.winners).map(([seat, chips]) =>
         h('li', {}, seat === table.you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))
         .concat(net === null ? [] : [h('li', { class: 'net', id: 'tb-net' }, `${t('table.you')}: ${netText(net)}`)])),
-    deal ? h('div', { id: 'tb-deal' }, dealBadge(wasm, deal)) : null);
+    // A hand dealt and over within one change (both all in from the blinds) showed no commitment before its end.
+    deal ? h('div', { id: 'tb-deal' }, deal.commitment ? dealBadge(wasm, deal) : h('span', { class: 'muted small' }, t('table.not_seen'))) : null);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Where the player's seat stands, and what the page does next for a player
 // who asked to leave: pure functions of the table view (docs/api.md, "Live
 // hold'em table") and of what the page itself knows (the player asked to
-// leave; the clock, not the player, acted last).
+// leave; why the table sat them out — the clock acted for them, or their
+// part of a hand's round did not arrive in time).
 //
 // The table refuses every seat change (`sit_out`, `sit_in`, `top_up`,
 // `leave`) while a hand's round is open (`round_open`), and `leave` and
@@ -10,7 +11,8 @@
 // then says what it is waiting for.
 
 /**
- * @typedef {'watching' | 'playing' | 'sat_out' | 'timed_out' | 'busted' | 'leaving'} SeatState
+ * @typedef {'watching' | 'playing' | 'sat_out' | 'timed_out' | 'missed_round' | 'busted' | 'leaving'} SeatState
+ * @typedef {'clock' | 'round' | null} OutReason why the table sat the player out, when the page saw it
  * @typedef {import('./types.js').TableView} TableView
  * @typedef {import('./types.js').SeatView} SeatView
  */
@@ -34,17 +36,23 @@ export function inHand(/** @type {TableView} */ table) {
 /**
  * The seat's state, for its controls: `leaving` once asked, `busted` with no
  * chips between hands, `timed_out` when the clock sat the player out,
- * `sat_out` otherwise when not dealt in, else `playing`.
+ * `missed_round` when the round did, `sat_out` otherwise (once out of the
+ * hand being played), else `playing`.
  * @param {TableView} table
- * @param {{leaving?: boolean, timedOut?: boolean}} known
+ * @param {{leaving?: boolean, outReason?: OutReason}} known
  * @returns {SeatState}
  */
-export function seatState(table, { leaving = false, timedOut = false } = {}) {
+export function seatState(table, { leaving = false, outReason = null } = {}) {
   const mine = mySeat(table);
   if (!mine) return 'watching';
   if (leaving) return 'leaving';
   if (mine.stack === 0 && !inHand(table)) return 'busted';
-  if (mine.sitting_out) return timedOut ? 'timed_out' : 'sat_out';
+  if (mine.sitting_out) {
+    if (outReason === 'clock') return 'timed_out';
+    if (outReason === 'round') return 'missed_round';
+    // Asked to sit out during a hand: still playing it.
+    return inHand(table) && !mine.folded ? 'playing' : 'sat_out';
+  }
   return 'playing';
 }
 
@@ -77,7 +85,7 @@ export function comeBack(table) {
   if (!mine) return [];
   /** @type {('top_up' | 'sit_in')[]} */
   const steps = [];
-  if (mine.stack < table.config.starting_stack && mine.stack === 0) steps.push('top_up');
+  if (mine.stack === 0) steps.push('top_up');
   if (mine.sitting_out) steps.push('sit_in');
   return steps;
 }

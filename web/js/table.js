@@ -3,7 +3,8 @@
 // WebSocket, says hello with the player's token, sits in seat 0 with a client
 // seed drawn here (crypto.getRandomValues), and from then on draws every
 // `state` the server sends. The player acts with the buttons or the keys
-// F (fold), C (check or call) and R (raise to the amount shown).
+// F (fold), C (check or call) and R (raise to the amount shown), also from
+// the amount field, where Enter raises too.
 //
 // Nothing about other seats' cards is known here before the server shows
 // them: the page draws only what the table view holds. The coach works from
@@ -90,7 +91,7 @@ export function mountTable(root, { wasm, badges }) {
     table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {},
     leaving: false, left: false, revealed: null,
     // What the page knows beyond the view: the clock sat the player out; the seat changes asked for and not yet taken.
-    timedOut: false, want: [], asking: false, seatShown: null, leaveSent: null, focusSeat: false,
+    outReason: null, want: [], asking: false, seatShown: null, leaveSent: null, focusSeat: false,
   };
   // The per-hand values of the table's rounds: one per round, never carried to another table or round.
   const rounds = createRoundBook(newHandValue);
@@ -150,7 +151,7 @@ export function mountTable(root, { wasm, badges }) {
     send({ type: next })
       .then(() => {
         state.want.shift();
-        if (next === 'sit_in') state.timedOut = false;
+        if (next === 'sit_in') state.outReason = null;
       })
       .catch((e) => { state.want = []; error.textContent = e.message; })
       .finally(() => { state.asking = false; pursue(); });
@@ -184,7 +185,6 @@ export function mountTable(root, { wasm, badges }) {
     // The action bar is the seated player's; a watcher or someone who left has none.
     bar.hidden = table.you === null;
     clear(bar, actionBar(table, act, state.remembered), coach.line);
-    drawSeat(table);
     tick();
     // A redraw keeps the keyboard where the player acts next: the control they last used
     // when it can be used again, else the main button on their turn, else the bar itself
@@ -197,6 +197,8 @@ export function mountTable(root, { wasm, badges }) {
         if (table.you !== null) state.focusNext = false;
       }
     }
+    // Last: a seat state that changed takes the keyboard to its own main control.
+    drawSeat(table);
     coach.update();
   }
 
@@ -291,12 +293,14 @@ export function mountTable(root, { wasm, badges }) {
         break;
       case 'round':
         rounds.notice(msg.notice, msg.seq);
+        // The player's commit or value did not reach the table in time: it sat them out, and the page says why.
+        if ((msg.notice.kind === 'not_committed' || msg.notice.kind === 'withheld') && state.table && msg.notice.seat === state.table.you) state.outReason = 'round';
         break;
       case 'event':
         if (msg.event && msg.event.event === 'acted') {
           state.log.push({ seat: msg.event.seat, street: msg.event.street, action: msg.event.action });
           // The clock acted for the player: the table sits them out, and the page says why.
-          if (msg.event.timed_out && state.table && msg.event.seat === state.table.you) state.timedOut = true;
+          if (msg.event.timed_out && state.table && msg.event.seat === state.table.you) state.outReason = 'clock';
         }
         break;
       case 'hand_end':
@@ -406,12 +410,22 @@ export function mountTable(root, { wasm, badges }) {
 
   function leaveNow() {
     if (state.left) return;
-    state.leaving = false;
+    // Left from now on (the page must not take the seat again), still "leaving" until the table says so.
     state.left = true;
     send({ type: 'leave' })
-      .then(() => { status.textContent = t('table.left'); start.hidden = false; leave.hidden = true; draw(); return awaitSecret(); })
+      .then(() => {
+        state.leaving = false;
+        status.textContent = t('table.left');
+        start.hidden = false;
+        leave.hidden = true;
+        const had = document.activeElement;
+        draw();
+        // What the player does next is open another table: the keyboard goes there unless it is elsewhere on purpose.
+        if (!had || had === document.body || panel.contains(had) || !document.contains(had)) start.focus();
+        return awaitSecret();
+      })
       // Refused for now (a round opened meanwhile): still leaving, tried again on the next state.
-      .catch(() => { state.left = false; state.leaving = true; draw(); });
+      .catch(() => { state.left = false; draw(); });
   }
 
   /**
@@ -449,7 +463,7 @@ export function mountTable(root, { wasm, badges }) {
       state.left = false;
       state.leaving = false;
       state.leaveSent = null;
-      state.timedOut = false;
+      state.outReason = null;
       state.want = [];
       state.seatShown = null;
       state.revealed = null;
@@ -476,8 +490,10 @@ export function mountTable(root, { wasm, badges }) {
     const typing = ev.target instanceof HTMLElement && (ev.target.isContentEditable
       || ev.target.matches('textarea, select, input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=color])'));
     const key = ev.key.toLowerCase();
-    if (typing && !(ev.target.id === 'tb-amount' && ev.key === 'Enter')) return;
-    const button = { f: '#tb-fold', c: '#tb-call', r: '#tb-raise', enter: on.id === 'tb-amount' ? '#tb-raise' : null }[key];
+    // The amount takes digits only: there Enter raises, and F, C and R are the table's keys as anywhere.
+    const inAmount = on.id === 'tb-amount';
+    if (typing && !(inAmount && ['enter', 'f', 'c', 'r'].includes(key))) return;
+    const button = { f: '#tb-fold', c: '#tb-call', r: '#tb-raise', enter: inAmount ? '#tb-raise' : null }[key];
     const target = button && bar.querySelector(button);
     if (target && !target.disabled) {
       ev.preventDefault();

@@ -147,8 +147,10 @@ export async function startService({ webDir, args = [] } = {}) {
       proc = run();
       await untilUp(base);
     },
-    close() {
+    async close() {
+      const exited = new Promise((done) => proc.once('exit', done));
       proc.kill('SIGTERM');
+      await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -193,7 +195,7 @@ export function serviceFixture({ args = [] } = {}) {
   });
   after(async () => {
     await fx.browser?.close();
-    fx.service?.close();
+    await fx.service?.close();
     const wrong = mismatches(socketFrames);
     if (wrong.length) throw new Error(`WebSocket frames outside holdem_ws.schema.json:\n${wrong.join('\n')}`);
   });

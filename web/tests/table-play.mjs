@@ -45,3 +45,36 @@ export async function leave(page, lang) {
   await page.click('#tb-leave');
   await page.waitForFunction((text) => document.querySelector('#tb-status').textContent === text, LEFT[lang], { timeout: 60_000 });
 }
+
+/**
+ * The tables this page opens get `policy` merged into what the page asks for
+ * (a shorter clock, two seats, a smaller stack): the table's own rules, set
+ * where a table is made, so the service plays them as any table's.
+ */
+export async function withPolicy(page, policy) {
+  await page.route('**/v1/holdem/tables', async (route) => {
+    const req = route.request();
+    if (req.method() !== 'POST') return route.continue();
+    const body = { ...JSON.parse(req.postData() || '{}'), ...policy };
+    return route.continue({ postData: JSON.stringify(body) });
+  });
+}
+
+/** The seat state the page shows under the felt (`data-state` of #tb-seat-state), or null. */
+export function seatShown(page) {
+  return page.evaluate(() => document.querySelector('#tb-seat-state')?.dataset.state ?? null);
+}
+
+/** The id of the element with the keyboard. */
+export function focused(page) {
+  return page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+}
+
+/** The service's records of table `id`, read by the page's own player. */
+export function records(page, id) {
+  return page.evaluate(async (table) => {
+    const token = JSON.parse(localStorage.getItem('fairseed.token'));
+    const res = await fetch(`/v1/holdem/tables/${table}/hands?limit=100`, { headers: { Authorization: `Bearer ${token}` } });
+    return (await res.json()).hands.map((r) => ({ hand: r.hand, actions: r.actions, deal: r.deal, seats: r.seats, results: r.results }));
+  }, id);
+}
