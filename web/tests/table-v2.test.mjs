@@ -96,7 +96,7 @@ test('a session secret tampered with on its way to the page names the failed che
   const line = '#tb-hands li[data-hand="1"] .tb-derivation[data-state="bad"]';
   await page.waitForSelector(line, { timeout: 30_000 });
   assert.equal(await page.getAttribute(line, 'data-check'), 'session_secret');
-  assert.equal(await page.textContent(line), '✗ where the cards came from: NOT checked: Hand 1: the revealed table secret is NOT the one the table promised before you sat down.');
+  assert.equal(await page.textContent(line), '✗ where the cards came from: NOT checked: Hand 1: the revealed table secret is NOT the one the table promised before anyone sat down.');
   // Core's own words, for whoever wants them, in the line's tooltip.
   assert.match(await page.getAttribute(line, 'title'), /^session_secret: hand 1: sha256\(session_secret\) is [0-9a-f]{64}, the record says session_commit [0-9a-f]{64}$/);
   // The badges take their claim back.
