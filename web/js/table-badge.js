@@ -38,11 +38,10 @@ export function dealBadge(wasm, entry) {
     h('span', { 'aria-hidden': 'true' }, state === 'ok' ? '✓ ' : state === 'bad' ? '✗ ' : '… '),
     t('tables.badge'), ' · ', h('span', { class: 'badge-claim' }, text),
     h('span', { class: 'badge-pop', role: 'tooltip' },
-      h('strong', {}, t('table.badge_scheme')), ' ', claim, '.',
+      h('strong', { title: entry.dealScheme || 'selfpoker' }, t('table.badge_scheme')), ' ', claim, '.',
       h('ul', { class: 'badge-why' }, why.map((line) => h('li', {}, line))),
-      t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment),
-      // The scheme's identifier, for whoever reads the spec (a technical term: in code type, last).
-      ' ', h('code', { class: 'scheme-id' }, `(${entry.dealScheme || 'selfpoker'})`)));
+      // The scheme's identifier, for whoever reads the spec, is the tooltip of the claim's line only.
+      t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment)));
 }
 
 /** `record` with the revealed session secret in its deal. */

@@ -80,6 +80,7 @@ export function mountHistory({ wasm }) {
   let tableId = null;
   let shown = null; // the number of the hand the felt's badge is about
   let mySeat = 0; // the page sits in seat 0; a state saying otherwise updates it
+  let replaying = null; // the hand whose replay is open
 
   function label(n) {
     return `${t('table.title')} ${tableId} #${n}`;
@@ -91,6 +92,7 @@ export function mountHistory({ wasm }) {
   }
 
   function render() {
+    const had = replayBox.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement) : null;
     const done = [...entries.entries()].filter(([, e]) => e.record).sort((a, b) => b[0] - a[0]);
     clear(list, done.length ? done.map(([n, e]) => h('li', { 'data-hand': n },
       h('span', { class: 'hand-label' }, t('table.hand_n', { n })), ' ',
@@ -102,6 +104,9 @@ export function mountHistory({ wasm }) {
       checksList(e),
       dealtHow(e.record, e.seat ?? mySeat, e.secret)))
       : h('li', { class: 'muted' }, t('table.no_hands')));
+    // The replay open stays under its hand when the list is drawn again.
+    if (replaying !== null) list.querySelector(`li[data-hand="${replaying}"]`)?.append(replayBox);
+    had?.focus({ preventScroll: true });
   }
 
   /** The player's seat in a hand: the one this page saw, else the page's usual seat. */
@@ -150,7 +155,13 @@ export function mountHistory({ wasm }) {
         ? [h('h4', {}, t('table.showdown')), h('ul', { class: 'replay-seats' }, e.record.results.shown.map(([seat, ids]) => h('li', {}, h('span', { class: 'replay-seat' }, seatWho(seat, e.seat ?? mySeat)), ' ', cards(wasm, ids))))]
         : null);
     go(0);
-    replayBox.querySelector('#tb-replay-title').scrollIntoView({ block: 'nearest' });
+    // Under the hand it replays, in sight (on a phone the list is long).
+    replaying = n;
+    list.querySelector(`li[data-hand="${n}"]`)?.append(replayBox);
+    const title = replayBox.querySelector('#tb-replay-title');
+    title.setAttribute('tabindex', '-1');
+    title.focus({ preventScroll: true });
+    title.scrollIntoView({ block: 'start' });
   }
 
   return {
@@ -160,7 +171,9 @@ export function mountHistory({ wasm }) {
       entries.clear();
       tableId = id;
       shown = null;
+      replaying = null;
       clear(replayBox);
+      element.append(replayBox);
       render();
     },
     /** A hand's commitment, seen before its cards. */

@@ -91,7 +91,7 @@ export function mountTable(root, { wasm, badges }) {
     table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {},
     leaving: false, left: false, revealed: null,
     // What the page knows beyond the view: the clock sat the player out; the seat changes asked for and not yet taken.
-    outReason: null, want: [], asking: false, seatShown: null, leaveSent: null, focusSeat: false,
+    outReason: null, want: [], asking: false, seatShown: null, leaveSent: null, focusSeat: false, turnShown: null,
   };
   // The per-hand values of the table's rounds: one per round, never carried to another table or round.
   const rounds = createRoundBook(newHandValue);
@@ -199,6 +199,7 @@ export function mountTable(root, { wasm, badges }) {
     }
     // Last: a seat state that changed takes the keyboard to its own main control.
     drawSeat(table);
+    showMyCards(table);
     coach.update();
   }
 
@@ -228,6 +229,22 @@ export function mountTable(root, { wasm, badges }) {
       else (bar.querySelector('#tb-call:not([disabled])') || bar).focus({ preventScroll: true });
     }
     state.focusSeat = false;
+  }
+
+  /**
+   * At the player's turn, their own cards are in sight: on a phone the action
+   * bar sits over the bottom of the screen, so the page scrolls the seat
+   * above it (once per turn).
+   */
+  function showMyCards(table) {
+    const hand = table.hand;
+    const turn = hand && hand.legal && hand.to_act === table.you ? `${hand.number}:${hand.actions.length}` : null;
+    if (!turn || turn === state.turnShown) return;
+    state.turnShown = turn;
+    const mine = felt.querySelector('.seat.mine');
+    if (!mine || getComputedStyle(bar).position !== 'sticky') return;
+    const over = mine.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+    if (over > 0) window.scrollBy({ top: over + 8 });
   }
 
   /** The clock: the seat to act's time left, redrawn every quarter second. */
@@ -497,7 +514,8 @@ export function mountTable(root, { wasm, badges }) {
     const target = button && bar.querySelector(button);
     if (target && !target.disabled) {
       ev.preventDefault();
-      state.lastControl = on.id === 'tb-amount' ? 'tb-amount' : target.id;
+      // After a raise by Enter the keyboard stays in the amount, where F, C and R work on the next turn.
+      state.lastControl = inAmount ? 'tb-amount' : target.id;
       target.click();
     } else if (target && state.table && state.table.you !== null) {
       // The key is right, the moment is not: say why nothing happened.
