@@ -17,7 +17,9 @@ import { inHand, mySeat, roundOpen } from './table-seat.js';
 export function seatControls(now, { table, asked, sitOut, comeBack, stay }) {
   const mine = mySeat(table);
   const waiting = asked.length > 0;
+  /** @param {string} key @param {Record<string, string>} [params] */
   const line = (key, params) => h('p', { id: 'tb-seat-state', class: 'small', 'data-state': now }, t(key, params));
+  /** @param {string} id @param {string} label @param {() => void} onclick */
   const button = (id, label, onclick, main = true) => h('button', {
     type: 'button', id, class: main ? 'primary' : '', 'data-main': main ? '' : null, disabled: waiting, onclick,
   }, label);
@@ -40,7 +42,7 @@ export function seatControls(now, { table, asked, sitOut, comeBack, stay }) {
     }
     case 'leaving': {
       // On the player's turn the fold goes out at once: the same words before and after it.
-      const folds = inHand(table) && mine && (mine.folded || table.hand.to_act === table.you);
+      const folds = inHand(table) && mine && (mine.folded || table.hand?.to_act === table.you);
       const key = folds ? 'table.leaving_fold' : inHand(table) ? 'table.leaving_hand' : roundOpen(table) ? 'table.leaving_round' : 'table.leaving_now';
       return h('div', { class: 'tb-seat-row' }, line(key), button('tb-stay', t('table.stay'), stay));
     }

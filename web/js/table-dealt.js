@@ -8,11 +8,24 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-const hex = (text) => h('code', { class: 'hex' }, String(text));
+const hex = (/** @type {string} */ text) => h('code', { class: 'hex' }, String(text));
+
+/**
+ * A hand record's deal (docs/spec.md §17.5), the fields told here.
+ * @typedef {object} HandDeal
+ * @property {string} [session_commit]
+ * @property {string | null} [session_secret]
+ * @property {Record<string, string>} [client_seeds] seat → client seed
+ * @property {Record<string, string>} [hand_commits] seat → the hash of its per-hand value
+ * @property {Record<string, string>} [hand_values] seat → its per-hand value
+ */
 
 /**
  * The explanation for `record` as seat `you` played it, with the table's
  * `secret` once revealed (null: the record has no deal).
+ * @param {{hand: number, seed: string | number, deal?: HandDeal} | null} record
+ * @param {number} you
+ * @param {string | null} [secret]
  */
 export function dealtHow(record, you, secret = null) {
   const deal = record && record.deal;
@@ -21,6 +34,8 @@ export function dealtHow(record, you, secret = null) {
   const commit = deal.hand_commits && deal.hand_commits[at];
   const value = deal.hand_values && deal.hand_values[at];
   const seed = deal.client_seeds && deal.client_seeds[at];
+  const revealed = secret || deal.session_secret || null;
+  /** @param {string} text @param {string} [code] */
   const step = (text, code) => h('li', {}, text, code ? [' ', hex(code)] : null);
   return h('details', { class: 'tb-dealt small', 'data-hand': record.hand },
     h('summary', {}, t('table.dealt_title')),
@@ -30,5 +45,5 @@ export function dealtHow(record, you, secret = null) {
       commit ? step(t('table.dealt_commit'), commit) : null,
       value ? step(t('table.dealt_value'), value) : null,
       step(t('table.dealt_seed', { seed: String(record.seed) })),
-      (secret || deal.session_secret) ? step(t('table.dealt_secret'), secret || deal.session_secret) : step(t('table.dealt_secret_wait'))));
+      revealed ? step(t('table.dealt_secret'), revealed) : step(t('table.dealt_secret_wait'))));
 }

@@ -116,7 +116,10 @@ export function mountTable(root, { wasm, badges }) {
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
   clear(root, panel, coach.element, history.element);
 
-  /** Sends a command; resolves with the ack, rejects with the error message. */
+  /**
+   * Sends a command; resolves with the ack, rejects with the error message.
+   * @param {import('./wire-types.js').ClientMessage} message
+   */
   function send(message) {
     const id = crypto.randomUUID();
     return new Promise((resolve, reject) => {
@@ -301,18 +304,21 @@ export function mountTable(root, { wasm, badges }) {
     sent.catch((e) => { rounds.failed(step); error.textContent = e.message; });
   }
 
+  /** @param {import('./wire-types.js').ServerMessage} msg */
   function onMessage(msg) {
-    if (typeof msg.seq === 'number') state.seq = msg.seq;
+    if ('seq' in msg && typeof msg.seq === 'number') state.seq = msg.seq;
     switch (msg.type) {
       case 'state':
         if (msg.receipts) clear(logged, badges?.(msg.receipts));
         onState(msg.table, msg.seq);
         break;
-      case 'round':
-        rounds.notice(msg.notice, msg.seq);
+      case 'round': {
+        const notice = /** @type {{kind: string, hand: number, seat?: number}} */ (msg.notice);
+        rounds.notice(notice, msg.seq);
         // The player's commit or value did not reach the table in time: it sat them out, and the page says why.
-        if ((msg.notice.kind === 'not_committed' || msg.notice.kind === 'withheld') && state.table && msg.notice.seat === state.table.you) state.outReason = 'round';
+        if ((notice.kind === 'not_committed' || notice.kind === 'withheld') && state.table && notice.seat === state.table.you) state.outReason = 'round';
         break;
+      }
       case 'event':
         if (msg.event && msg.event.event === 'acted') {
           state.log.push({ seat: msg.event.seat, street: msg.event.street, action: msg.event.action });

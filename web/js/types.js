@@ -27,11 +27,7 @@ export {};
  * @property {[number, number] | null} hole the viewer's own cards, or shown at showdown
  */
 
-/**
- * @typedef {object} WireAction
- * @property {'fold' | 'check' | 'call' | 'raise_to'} kind
- * @property {number} [to] a raise's total on the street
- */
+/** @typedef {import('./wire-types.js').WireAction} WireAction */
 
 /**
  * @typedef {object} LoggedAction
