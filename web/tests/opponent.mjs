@@ -26,11 +26,22 @@ export async function startOpponent(browser, base, tableId, seat = 1) {
       ws.send(JSON.stringify({ ...message, id: `opponent-${++n}` }));
     };
     ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token }));
+    let last = null;
+    // Asked to leave: as soon as no hand is being played and no round is open (tried on every state and now).
+    const tryLeave = () => {
+      if (globalThis.opponentLeaving && last && last.you !== null && !last.hand && !last.round) once('leave', { type: 'leave' });
+    };
+    globalThis.opponentTryLeave = tryLeave;
     ws.onmessage = async (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === 'round' && msg.notice.kind === 'opened') values.delete(msg.notice.hand);
       if (msg.type !== 'state') return;
       const table = msg.table;
+      last = table;
+      if (globalThis.opponentLeaving) {
+        tryLeave();
+        return;
+      }
       if (table.you === null) {
         if (table.seats[seat] === null) once('sit', { type: 'sit', seat, client_seed: 'opponent' });
         return;
@@ -55,5 +66,9 @@ export async function startOpponent(browser, base, tableId, seat = 1) {
       }
     };
   }, { tableId, seat });
-  return { close: () => context.close() };
+  return {
+    /** Leaves the table once no hand or round is under way (so the table closes with its last person). */
+    leave: () => page.evaluate(() => { globalThis.opponentLeaving = true; globalThis.opponentTryLeave(); }),
+    close: () => context.close(),
+  };
 }
