@@ -457,6 +457,7 @@ export const en = {
   'table.state_sitting_out_next': 'You sit out from the next hand.',
   'table.state_timed_out': 'Your time ran out: the table checked or folded for you and sat you out.',
   'table.state_missed_round': 'Your part in dealing the next hand did not reach the table in time, so it sat you out.',
+  'table.round_lost': 'This page was reloaded after sending its hash for the next hand, and the value behind it went with the old page: the table deals that hand without you and sits you out; sit in to come back.',
   'table.state_busted': 'You have no chips left.',
   'table.top_up': 'Top up to {chips} chips',
   'table.top_up_sit_in': 'Top up to {chips} chips and sit in',

@@ -444,6 +444,7 @@ export const es = {
   'table.state_sitting_out_next': 'Te quedas fuera desde la próxima mano.',
   'table.state_timed_out': 'Se te acabó el tiempo: la mesa pasó o se retiró por ti y te dejó fuera del juego.',
   'table.state_missed_round': 'Tu parte en las cartas de la próxima mano no llegó a la mesa a tiempo, y te dejó fuera del juego.',
+  'table.round_lost': 'Esta página se recargó después de enviar el hash de la próxima mano, y el valor detrás de él se perdió con la página anterior: la mesa reparte esa mano sin ti y te deja fuera del juego; vuelve al juego para seguir.',
   'table.state_busted': 'Te quedaste sin fichas.',
   'table.top_up': 'Reponer hasta {chips} fichas',
   'table.top_up_sit_in': 'Reponer hasta {chips} fichas y volver al juego',

@@ -444,6 +444,7 @@ export const pt = {
   'table.state_sitting_out_next': 'Você fica fora a partir da próxima mão.',
   'table.state_timed_out': 'Seu tempo acabou: a mesa passou ou desistiu por você e tirou você do jogo.',
   'table.state_missed_round': 'Sua parte nas cartas da próxima mão não chegou à mesa a tempo, e ela tirou você do jogo.',
+  'table.round_lost': 'Esta página foi recarregada depois de enviar o hash da próxima mão, e o valor por trás dele se perdeu com a página antiga: a mesa distribui essa mão sem você e tira você do jogo; volte ao jogo para continuar.',
   'table.state_busted': 'Você ficou sem fichas.',
   'table.top_up': 'Repor até {chips} fichas',
   'table.top_up_sit_in': 'Repor até {chips} fichas e voltar ao jogo',

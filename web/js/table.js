@@ -296,6 +296,8 @@ export function mountTable(root, { wasm, badges }) {
    * the value never leaves the page before its reveal.
    */
   function playRound(round, you, seq) {
+    // Committed before a reload, the value gone with the old page: the table will deal without this seat.
+    if (rounds.lost(round, you)) error.textContent = t('table.round_lost');
     const step = rounds.due(round, you, seq);
     if (!step) return;
     const sent = step.type === 'hand_commit'

@@ -27,9 +27,11 @@ export async function startOpponent(browser, base, tableId, seat = 1) {
     };
     ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token }));
     let last = null;
-    // Asked to leave: as soon as no hand is being played and no round is open (tried on every state and now).
+    let lastSeq = 0;
+    // Asked to leave: as soon as no hand is being played and no round is open (tried on every state
+    // and now, once per state: a refusal on a stale state is tried again on the next).
     const tryLeave = () => {
-      if (globalThis.opponentLeaving && last && last.you !== null && !last.hand && !last.round) once('leave', { type: 'leave' });
+      if (globalThis.opponentLeaving && last && last.you !== null && !last.hand && !last.round) once(`leave:${lastSeq}`, { type: 'leave' });
     };
     globalThis.opponentTryLeave = tryLeave;
     ws.onmessage = async (ev) => {
@@ -38,10 +40,8 @@ export async function startOpponent(browser, base, tableId, seat = 1) {
       if (msg.type !== 'state') return;
       const table = msg.table;
       last = table;
-      if (globalThis.opponentLeaving) {
-        tryLeave();
-        return;
-      }
+      lastSeq = msg.seq;
+      tryLeave();
       if (table.you === null) {
         if (table.seats[seat] === null) once('sit', { type: 'sit', seat, client_seed: 'opponent' });
         return;

@@ -65,7 +65,7 @@ for (const lang of ['pt', 'es']) {
       for (const part of [first.deal.session_commit, first.deal.hand_commits['0'], first.deal.hand_values['0'], first.deal.session_secret]) {
         assert.ok(text.includes(part), `${name}: "${part}" not in the explanation`);
       }
-      await page.locator(dealt).scrollIntoViewIfNeeded();
+      await page.$eval(dealt, (d) => d.scrollIntoView());
       await shot(page, `checks-${name}-list`, { fullPage: false });
       assert.deepEqual(page.errors, []);
       await page.context().close();
@@ -93,7 +93,8 @@ for (const lang of ['pt', 'es']) {
       // The rules and results lines are still there, made from the record's own actions.
       assert.ok(hand1.checks.some((c) => c.name === 'actions'), `${name}: ${JSON.stringify(hand1.checks)}`);
       assert.doesNotMatch(hand1.checks.map((c) => c.text).join(' '), /cartas que não|cartas que no|visto|may have seen/);
-      await page.locator('#tb-hands li[data-hand="1"] .tb-checks').scrollIntoViewIfNeeded();
+      // (The list is drawn again as the table closes: scrolled to in the page, not through a held handle.)
+      await page.$eval('#tb-hands li[data-hand="1"] .tb-checks', (l) => l.scrollIntoView());
       await shot(page, `checks-${name}-ai-changed`, { fullPage: false });
       assert.deepEqual(page.errors, []);
       await page.context().close();
