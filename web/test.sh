@@ -23,7 +23,7 @@ fi
 echo "== web: npm ci"
 npm ci --no-audit --no-fund --loglevel=error
 
-echo "== web: JSDoc types (tsc --checkJs --noEmit)"
+echo "== web: JSDoc types (tsc --checkJs --noEmit; strict for the modules in jsconfig.strict.json; wire types current)"
 node tools/typecheck.mjs
 
 echo "== web: browser tests"

@@ -71,6 +71,7 @@ export const api = {
   records: (before, limit = 100) => call('GET', `/v1/records?limit=${limit}${before ? `&before=${before}` : ''}`),
   pokerHands: () => call('GET', '/v1/poker/hands'),
   pokerHand: (table, n) => call('GET', `/v1/poker/tables/${encodeURIComponent(table)}/hands/${encodeURIComponent(n)}`),
+  /** @type {(body: import('./wire-types.js').ApiNewHoldemTable, key: string) => Promise<import('./wire-types.js').ApiHoldemTableCreated>} */
   holdemTable: (body, key) => call('POST', '/v1/holdem/tables', { body, headers: { 'Idempotency-Key': key } }),
   holdemHands: (id) => call('GET', `/v1/holdem/tables/${encodeURIComponent(id)}/hands`),
   token: ensureToken,

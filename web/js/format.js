@@ -32,6 +32,11 @@ export function fmtMultiplier(x) {
   return `×${nf({ minimumFractionDigits: 4, maximumFractionDigits: 4 }).format(x)}`;
 }
 
+/** A number with `digits` decimals as the locale writes it ("16.1", "16,1"). */
+export function fmtDecimal(x, digits) {
+  return nf({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
 /** Milliseconds as "1,234 ms" or "2.5 s". */
 export function fmtDuration(ms) {
   if (ms < 1000) return `${nf({ maximumFractionDigits: 0 }).format(ms)} ms`;

@@ -40,6 +40,25 @@ function actionText(action) {
   return t(`table.did_${action.kind}`);
 }
 
+const chipsIn = (text) => Number(String(text).replace(/\D/g, ''));
+
+/**
+ * The core's English for an action — past ("raised to 1,500", "ran out of
+ * time (folded)") or present ("raises to 1,500") — in the player's words.
+ */
+export function coreActionText(text, past) {
+  const timed = /^ran out of time \((.+)\)$/.exec(text);
+  if (timed) return t('holdem.did_timeout', { did: coreActionText(timed[1], true) });
+  const m = /^(fold|check|call|raise)(?:s|ed|d)?(?: to (.+))?$/.exec(text.replace(/^raised/, 'raise').replace(/^raises/, 'raise'));
+  if (!m) return text;
+  const kind = m[1] === 'raise' ? 'raise' : m[1];
+  const key = past ? `holdem.did_${kind}` : `table.did_${kind}`;
+  return kind === 'raise' ? t(key, { to: fmtInt(chipsIn(m[2])) }) : t(key);
+}
+
+/** A street's name in the player's words. */
+const streetText = (street) => t(`table.street_${street}`);
+
 /** The hand replayed by the core, or null when the record cannot be read as a hand. */
 export function holdemSteps(wasm, record) {
   if (!record || typeof record !== 'object' || !wasm || !wasm.holdem_replay) return null;
@@ -104,6 +123,10 @@ export function holdemSentence(wasm, record, check) {
         return { ok, text: tn('holdem.ai_ok', count, { n, count: fmtInt(count) }) };
       }
       if ((m = /seat (\d+) is an AI that names no engine/.exec(detail))) return { ok, text: t('holdem.ai_unnamed', { n, seat: seatText(record, Number(m[1])) }) };
+      // Which hand, street and seat; what the record says it did, and what an AI of that level decides from its own seat.
+      if ((m = /, (preflop|flop|turn|river): seat (\d+) \(AI level (\d+), [^)]*\) (.+); from its own seat it (.+)$/.exec(detail))) {
+        return { ok, text: t('holdem.ai_bad_what', { n, street: streetText(m[1]), seat: seatText(record, Number(m[2])), level: m[3], did: coreActionText(m[4], true), decides: coreActionText(m[5], false) }) };
+      }
       if ((m = /seat (\d+) \(AI level/.exec(detail))) return { ok, text: t('holdem.ai_bad', { n, seat: seatText(record, Number(m[1])) }) };
       return { ok, text: t('holdem.ai_bad_any', { n }) };
     case 'reveals':
@@ -116,6 +139,22 @@ export function holdemSentence(wasm, record, check) {
     default:
       return null;
   }
+}
+
+/**
+ * A hand's checks as the verifier made them, and when it stopped at an AI's
+ * decision before replaying the rest, the rules and results checks made here
+ * from the record's own actions (so no line is missing from the list).
+ */
+export function withRulesChecks(wasm, record, checks) {
+  const names = new Set((checks || []).map((c) => c.name));
+  if (!names.has('ai') || names.has('actions') || (checks || []).find((c) => c.name === 'ai').ok) return checks || [];
+  const replay = holdemSteps(wasm, record);
+  const last = replay && replay.steps && replay.steps[replay.steps.length - 1];
+  const played = Boolean(last && (last.won || []).length);
+  const extra = [{ name: 'actions', ok: played, detail: played ? '' : (replay && replay.error) || '' }];
+  if (played) extra.push({ name: 'results', ok: Boolean(replay.valid), detail: replay.error || '' });
+  return [...checks, ...extra];
 }
 
 /** The card's title: "Hold'em hand 3 · table t-…". */
@@ -140,8 +179,11 @@ export function holdemOutcome(wasm, record) {
   }
   const last = replay.steps[replay.steps.length - 1];
   const won = (last.won || []).map(([seat, chips]) => t('holdem.took', { seat: seatText(record, seat), chips: fmtInt(chips) }));
+  // The steps follow the record's actions; where they end otherwise than the record's results, say so here too.
+  const differs = resultDifference(wasm, record, replay);
   steps.push(h('li', {}, h('strong', {}, t('holdem.step_results')), ' ',
     t('holdem.step_board', { cards: cardsText(wasm, last.board) || '—' }), won.length ? ` · ${won.join(' · ')}` : '',
-    h('ul', { class: 'holdem-seats' }, (last.seats || []).map((s) => h('li', {}, t('holdem.final_stack', { seat: seatText(record, s.seat), chips: fmtInt(s.stack) }))))));
+    h('ul', { class: 'holdem-seats' }, (last.seats || []).map((s) => h('li', {}, t('holdem.final_stack', { seat: seatText(record, s.seat), chips: fmtInt(s.stack) })))),
+    differs ? h('p', { class: 'error-text holdem-differs' }, t('holdem.steps_differ', { what: differs })) : null));
   return [h('h3', {}, t('holdem.steps_title')), h('ol', { class: 'holdem-steps' }, steps)];
 }

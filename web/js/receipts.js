@@ -13,7 +13,8 @@
 // one, else the newest cosigned one (`/log/checkpoint/cosigned?min=N`), and a
 // badge says "in the log" only once such a checkpoint covers its entry.
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { t, has } from './i18n.js';
+import { schemeName } from './verdict.js';
 import { parseExact } from './json.js';
 import { cosignerKey, countCosignatures, saveWitnessSettings, witnessSettings } from './witnesses.js';
 import { readText, writeText } from './store.js';
@@ -433,7 +434,8 @@ export function receiptForm(wasm) {
     if (info) lines.push(h('p', { class: 'small' }, t('offline.fingerprint', { fingerprint: grouped(info.fingerprint) })));
     if (v.entry) {
       lines.push(h('p', { class: 'small hex' }, t('offline.entry', {
-        kind: v.entry.kind, scheme: v.entry.scheme, ids: v.entry.ids.join(', '), values: v.entry.values.join(', '),
+        kind: has(`offline.kind_${v.entry.kind}`) ? t(`offline.kind_${v.entry.kind}`) : v.entry.kind,
+        scheme: schemeName(v.entry.scheme), ids: v.entry.ids.join(', '), values: v.entry.values.join(', '),
       })));
     }
     lines.push(await witnessLine(text, v));

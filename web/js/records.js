@@ -251,7 +251,12 @@ export function mountRecords({ wasm, knownValues }) {
     }
     start(new Blob([text], { type: 'application/json' }));
   };
-  fileInput.addEventListener('change', () => fileInput.files[0] && start(fileInput.files[0]));
+  // A file replaces whatever was pasted: the box never shows text other than what is being checked.
+  const fromFile = (file) => {
+    textarea.value = '';
+    start(file);
+  };
+  fileInput.addEventListener('change', () => fileInput.files[0] && fromFile(fileInput.files[0]));
   const drop = h('div', { class: 'drop', id: 'v-drop' },
     h('p', {}, t('verify.records_help')), textarea,
     h('div', { class: 'actions' },
@@ -263,7 +268,7 @@ export function mountRecords({ wasm, knownValues }) {
     ev.preventDefault();
     drop.classList.remove('over');
     const file = ev.dataTransfer.files[0];
-    if (file) start(file);
+    if (file) fromFile(file);
   });
   const panel = h('section', { class: 'card-panel', id: 'verify-records' },
     h('h2', {}, t('verify.records_title')), drop, progress, summary, controls, list, detail);

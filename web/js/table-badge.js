@@ -13,7 +13,7 @@ import { t } from './i18n.js';
 import { checkHand } from './tables.js';
 import { parseExact } from './json.js';
 import { exactJson } from './table-history.js';
-import { holdemSentence } from './holdem-words.js';
+import { holdemSentence, withRulesChecks } from './holdem-words.js';
 
 export const V2 = 'selfpoker_v2';
 
@@ -38,11 +38,10 @@ export function dealBadge(wasm, entry) {
     h('span', { 'aria-hidden': 'true' }, state === 'ok' ? '✓ ' : state === 'bad' ? '✗ ' : '… '),
     t('tables.badge'), ' · ', h('span', { class: 'badge-claim' }, text),
     h('span', { class: 'badge-pop', role: 'tooltip' },
-      h('strong', {}, t('table.badge_scheme')), ' ', claim, '.',
+      h('strong', { title: entry.dealScheme || 'selfpoker' }, t('table.badge_scheme')), ' ', claim, '.',
       h('ul', { class: 'badge-why' }, why.map((line) => h('li', {}, line))),
-      t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment),
-      // The scheme's identifier, for whoever reads the spec (a technical term: in code type, last).
-      ' ', h('code', { class: 'scheme-id' }, `(${entry.dealScheme || 'selfpoker'})`)));
+      // The scheme's identifier, for whoever reads the spec, is the tooltip of the claim's line only.
+      t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment)));
 }
 
 /** `record` with the revealed session secret in its deal. */
@@ -53,24 +52,35 @@ function withSecret(record, secret) {
 /**
  * The core's verdict on a `selfpoker_v2` hand record once the session secret
  * is known: `{ok: true}` when every check passes (derivation included), else
- * the first failed check's name and detail.
+ * the first failed check's name and detail; and in `checks` every check the
+ * verifier made, each as the player's sentence (core's text in `detail`).
  */
 export function verifyDerivation(wasm, record, secret) {
   let verdict;
+  const whole = withSecret(record, secret);
   try {
-    verdict = parseExact(wasm.verify(exactJson(withSecret(record, secret)))).verdicts[0];
+    verdict = parseExact(wasm.verify(exactJson(whole))).verdicts[0];
   } catch (e) {
-    return { ok: false, check: 'record', detail: e.message || String(e) };
+    return { ok: false, check: 'record', detail: e.message || String(e), checks: [] };
   }
-  const failed = (verdict.checks || []).find((c) => !c.ok);
-  if (failed) {
-    // What failed, in the player's words (core's own text stays in the line's tooltip).
-    const said = holdemSentence(wasm, withSecret(record, secret), failed);
-    return { ok: false, check: failed.name, detail: failed.detail, said: said ? said.text : null };
-  }
-  if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '' };
-  if (!(verdict.checks || []).some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing') };
-  return { ok: true };
+  const checks = withRulesChecks(wasm, whole, verdict.checks).map((c) => {
+    const said = holdemSentence(wasm, whole, c);
+    return { name: c.name, ok: Boolean(c.ok), detail: String(c.detail || ''), text: said ? said.text : t(c.ok ? 'check.other_ok' : 'check.other_bad', { name: c.name }) };
+  });
+  const failed = checks.find((c) => !c.ok);
+  // What failed, in the player's words (core's own text stays in the line's tooltip).
+  if (failed) return { ok: false, check: failed.name, detail: failed.detail, said: failed.text, checks };
+  if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '', checks };
+  if (!checks.some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing'), checks };
+  return { ok: true, checks };
+}
+
+/** Every check the verifier made of a hand, one sentence each (nothing before the table's secret is out). */
+export function checksList(entry) {
+  const checks = entry.derivation && entry.derivation.checks;
+  if (!checks || !checks.length) return null;
+  return h('ul', { class: 'tb-checks small' }, checks.map((c) => h('li', { 'data-check': c.name, 'data-ok': String(c.ok), class: c.ok ? 'ok-text' : 'error-text', title: c.detail || null },
+    h('span', { 'aria-hidden': 'true' }, c.ok ? '✓ ' : '✗ '), c.text)));
 }
 
 /** A hand's derivation line: pending until the secret is out, then checked or the named failure. */

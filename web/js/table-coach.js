@@ -5,7 +5,7 @@
 // does not hold them. Switched on or off by the player (kept in this browser).
 import { h, clear } from './dom.js';
 import { t, locale } from './i18n.js';
-import { fmtInt } from './format.js';
+import { fmtInt, fmtDecimal } from './format.js';
 import { readValue, writeValue } from './store.js';
 
 const KEY = 'coach';
@@ -136,7 +136,7 @@ export function mountCoach({ wasm, current, onAmount = (to) => {} }) {
         h('dt', { title: t('coach.pot_odds_tip') }, t('coach.pot_odds')), h('dd', { id: 'tb-odds' }, advice.to_call ? t('coach.odds', { needed: pct(advice.pot_odds), call: fmtInt(advice.to_call), pot: fmtInt(advice.pot) }) : t('coach.free')),
         h('dt', {}, t('coach.suggest')), h('dd', { id: 'tb-suggest', 'data-kind': advice.action.kind }, h('strong', {}, suggestText(advice.action, table, advice.to_call)), use ? [' ', use] : null)),
       h('p', { id: 'tb-reason' }, reasonText(advice.reason)),
-      h('p', { class: 'muted small', id: 'tb-coach-ms', 'data-ms': ms.toFixed(2) }, t('coach.took', { ms: ms.toFixed(1) })));
+      h('p', { class: 'muted small', id: 'tb-coach-ms', 'data-ms': ms.toFixed(2) }, t('coach.took', { ms: fmtDecimal(ms, 1) })));
     showLine(advice, table);
   }
 

@@ -19,7 +19,8 @@ import { exactJson as exactText } from './json.js';
 import { store } from './store.js';
 import { card } from './render.js';
 import { fmtInt } from './format.js';
-import { dealBadge, derivationLine, verifyDerivation, V2 } from './table-badge.js';
+import { dealBadge, derivationLine, verifyDerivation, checksList, V2 } from './table-badge.js';
+import { dealtHow } from './table-dealt.js';
 import { actionText, netOf, netText, seatWho } from './table-render.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -55,7 +56,8 @@ export function checkEnd(wasm, entry, fairplay, record, replay, clientSeed) {
   if (fairplay.commit !== entry.commitment || record.commit !== entry.commitment) problems.push(t('table.check_commit'));
   if (wasm.sha256_hex(`selfpoker:${fairplay.seed}`) !== entry.commitment) problems.push(t('table.check_hash'));
   if (String(record.seed) !== String(fairplay.seed)) problems.push(t('table.check_seed'));
-  if (!replay.valid) problems.push(t('table.check_replay', { error: replay.error || '' }));
+  // The core's own English stays out of the player's words (the replay's line carries it as a tooltip).
+  if (!replay.valid) problems.push(t('table.check_replay'));
   const deal = replay.deal;
   if (!deal) {
     problems.push(t('table.check_deck'));
@@ -78,6 +80,7 @@ export function mountHistory({ wasm }) {
   let tableId = null;
   let shown = null; // the number of the hand the felt's badge is about
   let mySeat = 0; // the page sits in seat 0; a state saying otherwise updates it
+  let replaying = null; // the hand whose replay is open
 
   function label(n) {
     return `${t('table.title')} ${tableId} #${n}`;
@@ -89,6 +92,7 @@ export function mountHistory({ wasm }) {
   }
 
   function render() {
+    const had = replayBox.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement) : null;
     const done = [...entries.entries()].filter(([, e]) => e.record).sort((a, b) => b[0] - a[0]);
     clear(list, done.length ? done.map(([n, e]) => h('li', { 'data-hand': n },
       h('span', { class: 'hand-label' }, t('table.hand_n', { n })), ' ',
@@ -96,8 +100,13 @@ export function mountHistory({ wasm }) {
       derivationLine(e), ' ',
       h('span', { class: 'small hand-result' }, resultText(e.record, e.seat ?? mySeat)), ' ',
       h('button', { type: 'button', class: 'link', 'data-replay': n, onclick: () => openReplay(n) }, t('table.replay')),
-      e.problems.length ? h('ul', { class: 'error-text small poker-problems' }, e.problems.map((p) => h('li', {}, p))) : null))
+      e.problems.length ? h('ul', { class: 'error-text small poker-problems' }, e.problems.map((p) => h('li', {}, p))) : null,
+      checksList(e),
+      dealtHow(e.record, e.seat ?? mySeat, e.secret)))
       : h('li', { class: 'muted' }, t('table.no_hands')));
+    // The replay open stays under its hand when the list is drawn again.
+    if (replaying !== null) list.querySelector(`li[data-hand="${replaying}"]`)?.append(replayBox);
+    had?.focus({ preventScroll: true });
   }
 
   /** The player's seat in a hand: the one this page saw, else the page's usual seat. */
@@ -135,22 +144,38 @@ export function mountHistory({ wasm }) {
       k = Math.max(0, Math.min(steps.length - 1, to));
       prev.disabled = k === 0;
       next.disabled = k === steps.length - 1;
-      clear(body, steps.length ? stepView(e.record, steps, k) : h('p', { class: 'error-text' }, replay.error || ''));
+      clear(body, steps.length ? stepView(e.record, steps, k) : null);
     };
     clear(replayBox,
       h('h3', { id: 'tb-replay-title' }, t('table.replay_title', { n })),
-      h('p', { class: replay.valid ? 'ok-text small' : 'error-text small' }, replay.valid ? t('table.replay_ok') : t('table.check_replay', { error: replay.error || '' })),
+      h('p', { class: replay.valid ? 'ok-text small' : 'error-text small', title: replay.valid ? null : replay.error || null }, replay.valid ? t('table.replay_ok') : t('table.check_replay')),
       h('div', { class: 'actions' }, prev, next),
       body,
       ((e.record.results && e.record.results.shown) || []).length
         ? [h('h4', {}, t('table.showdown')), h('ul', { class: 'replay-seats' }, e.record.results.shown.map(([seat, ids]) => h('li', {}, h('span', { class: 'replay-seat' }, seatWho(seat, e.seat ?? mySeat)), ' ', cards(wasm, ids))))]
         : null);
     go(0);
-    replayBox.querySelector('#tb-replay-title').scrollIntoView({ block: 'nearest' });
+    // Under the hand it replays, in sight (on a phone the list is long).
+    replaying = n;
+    list.querySelector(`li[data-hand="${n}"]`)?.append(replayBox);
+    const title = replayBox.querySelector('#tb-replay-title');
+    title.setAttribute('tabindex', '-1');
+    title.focus({ preventScroll: true });
+    title.scrollIntoView({ block: 'start' });
   }
 
   return {
     element,
+    /** Another table: none of the last table's hands is listed or shown on the felt. */
+    reset(id) {
+      entries.clear();
+      tableId = id;
+      shown = null;
+      replaying = null;
+      clear(replayBox);
+      element.append(replayBox);
+      render();
+    },
     /** A hand's commitment, seen before its cards. */
     seen(id, n, commitment, dealScheme = V2) {
       tableId = id;
@@ -176,7 +201,10 @@ export function mountHistory({ wasm }) {
       e.record = msg.record;
       e.seed = String(msg.fairplay.seed);
       e.dealScheme = msg.fairplay.scheme;
-      if (msg.fairplay.session_secret && msg.record.deal) e.derivation = verifyDerivation(wasm, msg.record, msg.fairplay.session_secret);
+      if (msg.fairplay.session_secret && msg.record.deal) {
+        e.secret = msg.fairplay.session_secret;
+        e.derivation = verifyDerivation(wasm, msg.record, e.secret);
+      }
       e.replay = replayOf(wasm, msg.record);
       if (e.commitment) {
         e.problems = checkEnd(wasm, e, msg.fairplay, msg.record, e.replay, clientSeed);
@@ -216,7 +244,9 @@ export function mountHistory({ wasm }) {
     reveal(secret, records = []) {
       const revealed = new Map(records.filter((r) => r.deal && r.deal.session_secret).map((r) => [r.hand, r.deal.session_secret]));
       for (const [n, e] of entries) {
-        if (e.record && e.record.deal) e.derivation = verifyDerivation(wasm, e.record, revealed.get(n) || secret);
+        if (!e.record || !e.record.deal) continue;
+        e.secret = revealed.get(n) || secret;
+        e.derivation = verifyDerivation(wasm, e.record, e.secret);
       }
       render();
     },

@@ -100,7 +100,8 @@ function middle(wasm, table, deal, left) {
       : h('ul', { class: 'pot-won' }, table.last_hand.pots.flatMap((p) => p.winners).map(([seat, chips]) =>
         h('li', {}, seat === table.you ? t('table.you_won', { chips: fmtInt(chips) }) : t('table.seat_won', { seat, chips: fmtInt(chips) })))
         .concat(net === null ? [] : [h('li', { class: 'net', id: 'tb-net' }, `${t('table.you')}: ${netText(net)}`)])),
-    deal ? h('div', { id: 'tb-deal' }, dealBadge(wasm, deal)) : null);
+    // A hand dealt and over within one change (both all in from the blinds) showed no commitment before its end.
+    deal ? h('div', { id: 'tb-deal' }, deal.commitment ? dealBadge(wasm, deal) : h('span', { class: 'muted small' }, t('table.not_seen'))) : null);
 }
 
 /**
@@ -132,7 +133,6 @@ export function actionBar(table, act, remembered) {
   const amount = h('input', {
     id: 'tb-amount', type: 'number', inputmode: 'numeric', min: range ? range[0] : 0, max: range ? range[1] : 0, step: 1,
     value: range ? Math.min(range[1], Math.max(range[0], remembered.amount ?? range[0])) : '', disabled: !range,
-    'aria-label': t('table.amount'),
   });
   const slider = h('input', {
     id: 'tb-slider', type: 'range', min: range ? range[0] : 0, max: range ? range[1] : 1, step: 1,
@@ -140,6 +140,7 @@ export function actionBar(table, act, remembered) {
   });
   // Facing a bet (the blinds count): a raise; else the street's first bet.
   const facing = toCall > 0 || table.seats.some((s) => s && s.street_bet > 0);
+  amount.setAttribute('aria-label', t(facing ? 'table.amount' : 'table.amount_bet'));
   const label = (chips) => t(facing ? 'table.raise_to' : 'table.bet_to', { chips: fmtInt(chips) });
   const valid = () => {
     const v = Number(amount.value);

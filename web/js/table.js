@@ -3,7 +3,8 @@
 // WebSocket, says hello with the player's token, sits in seat 0 with a client
 // seed drawn here (crypto.getRandomValues), and from then on draws every
 // `state` the server sends. The player acts with the buttons or the keys
-// F (fold), C (check or call) and R (raise to the amount shown).
+// F (fold), C (check or call) and R (raise to the amount shown), also from
+// the amount field, where Enter raises too.
 //
 // Nothing about other seats' cards is known here before the server shows
 // them: the page draws only what the table view holds. The coach works from
@@ -27,6 +28,9 @@ import { mountCoach, actionsOf } from './table-coach.js';
 import { mountHistory } from './table-history.js';
 import { sessionLine } from './table-badge.js';
 import { readValue, writeValue } from './store.js';
+import { createRoundBook } from './table-round.js';
+import { seatState, leaveStep, comeBack, roundOpen, inHand, mySeat } from './table-seat.js';
+import { seatControls } from './table-controls.js';
 
 /** The AI levels the page asks for: two rocks, two calculators, one reader. */
 export const AI_LEVELS = [1, 2, 3, 1, 2];
@@ -60,6 +64,11 @@ function clientSeedFor(tableId) {
   return seeds[tableId];
 }
 
+/** A table's refusal in the player's words, by its code (never the server's English text). */
+export function tableError(code) {
+  return has(`table.error.${code}`) ? t(`table.error.${code}`) : t('table.error.other');
+}
+
 function wsUrl(path) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}${path}`;
@@ -69,6 +78,7 @@ export function mountTable(root, { wasm, badges }) {
   const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
   const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
   const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
+  const seatBox = h('div', { id: 'tb-seat', class: 'tb-seat' });
   const bar = h('div', { id: 'tb-actions', class: 'tb-actions', tabindex: -1, role: 'group', 'aria-label': t('table.actions_label') });
   const start = h('button', { type: 'button', class: 'primary', id: 'tb-open', onclick: () => openNew() }, t('table.open'));
   const leave = h('button', { type: 'button', id: 'tb-leave', hidden: true, onclick: () => leaveTable() }, t('table.leave'));
@@ -77,7 +87,14 @@ export function mountTable(root, { wasm, badges }) {
   // the hand's commit), checked into the log like a bet's; a state carries
   // them when what they cover changes.
   const logged = h('div', { id: 'tb-receipts' });
-  const state = { table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {}, leaving: false, left: false, revealed: null, values: {} };
+  const state = {
+    table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {},
+    leaving: false, left: false, revealed: null,
+    // What the page knows beyond the view: the clock sat the player out; the seat changes asked for and not yet taken.
+    outReason: null, want: [], asking: false, seatShown: null, leaveSent: null, focusSeat: false, turnShown: null,
+  };
+  // The per-hand values of the table's rounds: one per round, never carried to another table or round.
+  const rounds = createRoundBook(newHandValue);
   const coach = mountCoach({
     wasm,
     current: () => state,
@@ -95,11 +112,14 @@ export function mountTable(root, { wasm, badges }) {
     h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), leave, start),
     session, logged,
     h('p', { class: 'muted small tb-help' }, t('table.help')),
-    status, felt, bar, error,
+    status, felt, seatBox, bar, error,
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
   clear(root, panel, coach.element, history.element);
 
-  /** Sends a command; resolves with the ack, rejects with the error message. */
+  /**
+   * Sends a command; resolves with the ack, rejects with the error message.
+   * @param {import('./wire-types.js').ClientMessage} message
+   */
   function send(message) {
     const id = crypto.randomUUID();
     return new Promise((resolve, reject) => {
@@ -121,6 +141,34 @@ export function mountTable(root, { wasm, badges }) {
     }
   }
 
+  /**
+   * Asks for the seat changes in `state.want`, one at a time, each once the
+   * table takes it (no round open; chips only between the player's hands).
+   */
+  function pursue() {
+    const table = state.table;
+    const next = state.want[0];
+    if (!table || !next || state.asking || !mySeat(table) || roundOpen(table)) return;
+    if (next === 'top_up' && inHand(table)) return;
+    state.asking = true;
+    send({ type: next })
+      .then(() => {
+        state.want.shift();
+        if (next === 'sit_in') state.outReason = null;
+      })
+      .catch((e) => { state.want = []; error.textContent = e.message; })
+      .finally(() => { state.asking = false; pursue(); });
+  }
+
+  /** The player asks for seat changes (sit out, sit in, top up): done as soon as the table takes them. */
+  function ask(steps) {
+    error.textContent = '';
+    state.want = steps;
+    state.focusSeat = true;
+    pursue();
+    draw();
+  }
+
   function draw() {
     const table = state.table;
     if (!table) {
@@ -137,6 +185,8 @@ export function mountTable(root, { wasm, badges }) {
     if (inBar && active !== bar && active.id) state.lastControl = active.id;
     // Focus was lost (a control the player used turned disabled, or nothing had it): it goes back to the bar.
     const lost = inBar || !active || active === document.body || (state.focusNext && felt.contains(active)) || active === felt;
+    // The action bar is the seated player's; a watcher or someone who left has none.
+    bar.hidden = table.you === null;
     clear(bar, actionBar(table, act, state.remembered), coach.line);
     tick();
     // A redraw keeps the keyboard where the player acts next: the control they last used
@@ -150,7 +200,54 @@ export function mountTable(root, { wasm, badges }) {
         if (table.you !== null) state.focusNext = false;
       }
     }
+    // Last: a seat state that changed takes the keyboard to its own main control.
+    drawSeat(table);
+    showMyCards(table);
     coach.update();
+  }
+
+  /**
+   * The seat's own controls for its state (table-controls.js); when the
+   * state changes, the keyboard goes to the control the player uses next.
+   */
+  function drawSeat(table) {
+    const now = state.left && table.you === null ? 'left' : seatState(table, state);
+    const had = document.activeElement && seatBox.contains(document.activeElement) ? document.activeElement.id : null;
+    clear(seatBox, seatControls(now, {
+      table, asked: state.want,
+      sitOut: () => ask(['sit_out']),
+      comeBack: () => ask(comeBack(table)),
+      stay: () => stay(),
+    }));
+    const changed = now !== state.seatShown;
+    const first = state.seatShown === null;
+    state.seatShown = now;
+    const again = had && seatBox.querySelector(`#${had}`);
+    if (again && !again.disabled && !changed) {
+      again.focus();
+    } else if ((changed && !first) || state.focusSeat || had) {
+      // The control the player uses next: the seat's main button, else (playing) the action bar.
+      const main = /** @type {HTMLElement | null} */ (seatBox.querySelector('[data-main]'));
+      if (main && !main.hasAttribute('disabled')) main.focus();
+      else (bar.querySelector('#tb-call:not([disabled])') || bar).focus({ preventScroll: true });
+    }
+    state.focusSeat = false;
+  }
+
+  /**
+   * At the player's turn, their own cards are in sight: on a phone the action
+   * bar sits over the bottom of the screen, so the page scrolls the seat
+   * above it (once per turn).
+   */
+  function showMyCards(table) {
+    const hand = table.hand;
+    const turn = hand && hand.legal && hand.to_act === table.you ? `${hand.number}:${hand.actions.length}` : null;
+    if (!turn || turn === state.turnShown) return;
+    state.turnShown = turn;
+    const mine = felt.querySelector('.seat.mine');
+    if (!mine || getComputedStyle(bar).position !== 'sticky') return;
+    const over = mine.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+    if (over > 0) window.scrollBy({ top: over + 8 });
   }
 
   /** The clock: the seat to act's time left, redrawn every quarter second. */
@@ -164,7 +261,7 @@ export function mountTable(root, { wasm, badges }) {
     if (bar) bar.style.width = `${Math.min(100, (100 * left) / total)}%`;
   }
 
-  function onState(table) {
+  function onState(table, seq) {
     const hand = table.hand;
     if (hand && !(hand.number in state.commits)) {
       // The commitment, stored before any card of the hand is drawn here.
@@ -180,50 +277,55 @@ export function mountTable(root, { wasm, badges }) {
       state.revealed = table.session.secret;
       closed(table.session.secret);
     }
-    // Leaving waits for the hand the player is dealt into to end.
-    const mine = table.you !== null ? table.seats[table.you] : null;
-    if (state.leaving && mine && !(hand && mine.in_hand)) leaveNow();
+    if (state.leaving) followLeave(table);
+    else pursue();
     leave.hidden = table.you === null;
+    start.hidden = table.you !== null;
     if (table.you === null && table.seats[0] === null && !state.left && !table.closed) {
       send({ type: 'sit', seat: 0, client_seed: clientSeedFor(state.tableId) }).catch((e) => { error.textContent = e.message; });
     }
-    if (table.round) playRound(table.round, table.you);
+    playRound(table.round, table.you, seq);
     panel.classList.toggle('seated', table.you !== null);
     status.textContent = state.left && table.you === null ? t('table.left') : table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
     draw();
   }
 
   /**
-   * The page's part of a hand's round: commit once to a value drawn for the
-   * hand, then reveal it once the round takes values. Each is sent once per
-   * hand; the value never leaves the page before its reveal.
+   * The page's part of a hand's round (table-round.js): commit once to a
+   * value drawn for this round, then reveal it once the round takes values;
+   * the value never leaves the page before its reveal.
    */
-  function playRound(round, you) {
-    if (you === null || !round.seats.includes(you)) return;
-    const hand = round.hand;
-    const mine = (state.values[hand] ??= { value: newHandValue(), committed: false, revealed: false });
-    if (round.phase === 'commit' && !mine.committed) {
-      mine.committed = true;
-      sha256Hex(mine.value)
-        .then((commit) => send({ type: 'hand_commit', hand, commit }))
-        .catch((e) => { error.textContent = e.message; });
-    }
-    if (round.phase === 'reveal' && round.commits[you] && !mine.revealed) {
-      mine.revealed = true;
-      send({ type: 'hand_reveal', hand, value: mine.value }).catch((e) => { error.textContent = e.message; });
-    }
+  function playRound(round, you, seq) {
+    // Committed before a reload, the value gone with the old page: the table will deal without this seat.
+    if (rounds.lost(round, you)) error.textContent = t('table.round_lost');
+    const step = rounds.due(round, you, seq);
+    if (!step) return;
+    const sent = step.type === 'hand_commit'
+      ? sha256Hex(step.value).then((commit) => send({ type: 'hand_commit', hand: step.hand, commit }))
+      : send({ type: 'hand_reveal', hand: step.hand, value: step.value });
+    sent.catch((e) => { rounds.failed(step); error.textContent = e.message; });
   }
 
+  /** @param {import('./wire-types.js').ServerMessage} msg */
   function onMessage(msg) {
-    if (typeof msg.seq === 'number') state.seq = msg.seq;
+    if ('seq' in msg && typeof msg.seq === 'number') state.seq = msg.seq;
     switch (msg.type) {
       case 'state':
         if (msg.receipts) clear(logged, badges?.(msg.receipts));
-        onState(msg.table);
+        onState(msg.table, msg.seq);
         break;
+      case 'round': {
+        const notice = /** @type {{kind: string, hand: number, seat?: number}} */ (msg.notice);
+        rounds.notice(notice, msg.seq);
+        // The player's commit or value did not reach the table in time: it sat them out, and the page says why.
+        if ((notice.kind === 'not_committed' || notice.kind === 'withheld') && state.table && notice.seat === state.table.you) state.outReason = 'round';
+        break;
+      }
       case 'event':
         if (msg.event && msg.event.event === 'acted') {
           state.log.push({ seat: msg.event.seat, street: msg.event.street, action: msg.event.action });
+          // The clock acted for the player: the table sits them out, and the page says why.
+          if (msg.event.timed_out && state.table && msg.event.seat === state.table.you) state.outReason = 'clock';
         }
         break;
       case 'hand_end':
@@ -233,7 +335,7 @@ export function mountTable(root, { wasm, badges }) {
       case 'error':
         if (!msg.id) {
           // The table refused the connection itself (unknown table, bad token): say so, do not retry.
-          error.textContent = has(`table.error.${msg.code}`) ? t(`table.error.${msg.code}`) : msg.message;
+          error.textContent = tableError(msg.code);
           state.refused = true;
           break;
         }
@@ -243,7 +345,7 @@ export function mountTable(root, { wasm, badges }) {
         state.pending.delete(msg.id);
         if (!waiting) break;
         if (msg.type === 'ack') waiting.resolve(msg);
-        else waiting.reject(new Error(has(`table.error.${msg.code}`) ? t(`table.error.${msg.code}`) : msg.message));
+        else waiting.reject(new Error(tableError(msg.code)));
         break;
       }
       default:
@@ -255,6 +357,7 @@ export function mountTable(root, { wasm, badges }) {
     state.ws?.close();
     state.refused = false;
     state.tableId = tableId;
+    rounds.table(tableId);
     remember(TABLE_KEY, tableId);
     const token = await ensureToken();
     const ws = new WebSocket(wsUrl(`/v1/holdem/tables/${encodeURIComponent(tableId)}/ws`));
@@ -292,27 +395,62 @@ export function mountTable(root, { wasm, badges }) {
     history.load(tableId).catch(() => {});
   }
 
-  /** Leaves now, or once the hand the player is dealt into ends (sitting out meanwhile). */
+  /**
+   * The player asked to leave: the page says at once what happens — on their
+   * turn the hand is folded now; dealt in, they leave when the hand ends;
+   * else now — and does it as the table allows (table-seat.js).
+   */
   function leaveTable() {
     error.textContent = '';
     const table = state.table;
-    const mine = table && table.you !== null ? table.seats[table.you] : null;
-    if (!mine) return;
+    if (!table || !mySeat(table)) return;
     state.leaving = true;
-    if (table.hand && mine.in_hand) {
-      status.textContent = t('table.leaving');
-      if (!mine.sitting_out) send({ type: 'sit_out' }).catch(() => {});
-    } else {
+    state.want = [];
+    state.focusSeat = true;
+    followLeave(table);
+    draw();
+  }
+
+  /** One step towards leaving, each sent once. */
+  function followLeave(table) {
+    const step = leaveStep(table);
+    const key = `${step}:${table.hand ? table.hand.number : ''}`;
+    if (step === 'wait' || state.leaveSent === key) return;
+    if (step === 'leave') {
       leaveNow();
+      return;
     }
+    state.leaveSent = key;
+    const sent = step === 'fold' ? send({ type: 'act', action: { kind: 'fold' } }) : send({ type: 'sit_out' });
+    sent.catch(() => { state.leaveSent = null; });
+  }
+
+  /** "Stay": the player takes the leave back (and sits in again if leaving had sat them out). */
+  function stay() {
+    state.leaving = false;
+    state.leaveSent = null;
+    const mine = state.table && mySeat(state.table);
+    ask(mine && mine.sitting_out ? ['sit_in'] : []);
   }
 
   function leaveNow() {
-    state.leaving = false;
+    if (state.left) return;
+    // Left from now on (the page must not take the seat again), still "leaving" until the table says so.
     state.left = true;
     send({ type: 'leave' })
-      .then(() => { status.textContent = t('table.left'); return awaitSecret(); })
-      .catch((e) => { state.left = false; error.textContent = e.message; });
+      .then(() => {
+        state.leaving = false;
+        status.textContent = t('table.left');
+        start.hidden = false;
+        leave.hidden = true;
+        const had = document.activeElement;
+        draw();
+        // What the player does next is open another table: the keyboard goes there unless it is elsewhere on purpose.
+        if (!had || had === document.body || panel.contains(had) || !document.contains(had)) start.focus();
+        return awaitSecret();
+      })
+      // Refused for now (a round opened meanwhile): still leaving, tried again on the next state.
+      .catch(() => { state.left = false; draw(); });
   }
 
   /**
@@ -341,14 +479,26 @@ export function mountTable(root, { wasm, badges }) {
     start.disabled = true;
     try {
       const made = await api.holdemTable({ ais: AI_LEVELS, scheme: 'selfpoker_v3' }, crypto.randomUUID());
+      // Nothing of the last table carries over: its view, its hands, its receipts.
       state.seq = null;
+      state.table = null;
+      state.log = [];
+      state.remembered = {};
       state.commits = {};
       state.left = false;
       state.leaving = false;
+      state.leaveSent = null;
+      state.outReason = null;
+      state.want = [];
+      state.seatShown = null;
       state.revealed = null;
       state.lastControl = null;
       // Once seated, the keyboard goes to the table's buttons, not back to the top of the page.
       state.focusNext = true;
+      clear(session);
+      clear(logged);
+      history.reset(made.table_id);
+      draw();
       await connect(made.table_id);
     } catch (e) {
       error.textContent = errorText(e);
@@ -365,12 +515,15 @@ export function mountTable(root, { wasm, badges }) {
     const typing = ev.target instanceof HTMLElement && (ev.target.isContentEditable
       || ev.target.matches('textarea, select, input:not([type=range]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]):not([type=reset]):not([type=file]):not([type=color])'));
     const key = ev.key.toLowerCase();
-    if (typing && !(ev.target.id === 'tb-amount' && ev.key === 'Enter')) return;
-    const button = { f: '#tb-fold', c: '#tb-call', r: '#tb-raise', enter: on.id === 'tb-amount' ? '#tb-raise' : null }[key];
+    // The amount takes digits only: there Enter raises, and F, C and R are the table's keys as anywhere.
+    const inAmount = on.id === 'tb-amount';
+    if (typing && !(inAmount && ['enter', 'f', 'c', 'r'].includes(key))) return;
+    const button = { f: '#tb-fold', c: '#tb-call', r: '#tb-raise', enter: inAmount ? '#tb-raise' : null }[key];
     const target = button && bar.querySelector(button);
     if (target && !target.disabled) {
       ev.preventDefault();
-      state.lastControl = on.id === 'tb-amount' ? 'tb-amount' : target.id;
+      // After a raise by Enter the keyboard stays in the amount, where F, C and R work on the next turn.
+      state.lastControl = inAmount ? 'tb-amount' : target.id;
       target.click();
     } else if (target && state.table && state.table.you !== null) {
       // The key is right, the moment is not: say why nothing happened.

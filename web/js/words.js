@@ -5,7 +5,7 @@
 // never from core's English text, which stays under "details".
 import { t } from './i18n.js';
 import { fmtInt, fmtRoll } from './format.js';
-import { HOLDEM, holdemSentence } from './holdem-words.js';
+import { HOLDEM, holdemSentence, withRulesChecks } from './holdem-words.js';
 
 const SUITS = { c: '♣', d: '♦', h: '♥', s: '♠' };
 
@@ -180,7 +180,8 @@ export function checkSentence(wasm, verdict, record, check) {
 
 /** Every check of a verdict as sentences: failures first, then what the player was shown (the outcome), then the rest. */
 export function sentences(wasm, verdict, record) {
-  const all = (verdict.checks || []).map((c) => ({ ...checkSentence(wasm, verdict, record, c), outcome: c.name.startsWith('outcome.') }));
+  const checks = verdict.scheme === HOLDEM ? withRulesChecks(wasm, record, verdict.checks) : verdict.checks || [];
+  const all = checks.map((c) => ({ ...checkSentence(wasm, verdict, record, c), outcome: c.name.startsWith('outcome.') }));
   const rank = (s) => (s.ok ? 2 : 0) + (s.outcome ? 0 : 1);
   return all.map((s, i) => [s, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([s]) => s);
 }

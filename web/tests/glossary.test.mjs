@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,94 +16,15 @@ import { serviceFixture, shot, vectorLines, WEB } from './harness.mjs';
 import { pt } from '../i18n/pt.js';
 import { es } from '../i18n/es.js';
 import { en } from '../i18n/en.js';
+import { technicalPatterns, SAME_AS_EN, LANGS, look } from './glossary-words.mjs';
 
 const fx = serviceFixture();
 const { skip } = fx;
-
-/** The glossary's "Kept technical" patterns. */
-function technicalPatterns() {
-  const text = readFileSync(join(WEB, 'i18n/glossary.md'), 'utf8');
-  const section = text.split(/^## Kept technical$/m)[1];
-  assert.ok(section, 'glossary.md has a "Kept technical" section');
-  const patterns = [];
-  for (const line of section.split('\n')) {
-    const m = /^\| `((?:[^`])+)` \|/.exec(line);
-    if (m) patterns.push(new RegExp(m[1].replace(/\\\|/g, '|'), 'i'));
-  }
-  assert.ok(patterns.length >= 10, `patterns read: ${patterns.length}`);
-  return patterns;
-}
-
-/**
- * Strings a language may share with English: symbols, and the poker words
- * players use in every language (the glossary says so).
- */
-const SAME_AS_EN = new Set(['dice.half', 'dice.double', 'dice.chance', 'out.no', 'stage.flop', 'stage.turn', 'stage.river',
-  'table.street_flop', 'table.street_turn', 'table.street_river']);
-
-/** Every word (letters only) of a language file's strings, lower case; a string left in English counts for nothing. */
-function wordsOf(lang) {
-  const words = new Set();
-  for (const [key, value] of Object.entries(lang)) {
-    if (value === en[key] && !SAME_AS_EN.has(key)) continue;
-    for (const w of value.toLowerCase().match(/\p{L}+/gu) || []) words.add(w);
-  }
-  return words;
-}
 
 for (const [name, lang] of [['pt', pt], ['es', es]]) {
   test(`${name}: no string left as the English one`, () => {
     assert.deepEqual(Object.keys(en).filter((k) => lang[k] === en[k] && !SAME_AS_EN.has(k)), []);
   });
-}
-
-/** Words that are names, not language: the product, the languages in the switch, card ranks. */
-const NAMES = new Set(['fairseed', 'english', 'português', 'español', 'a', 'k', 'q', 'j', 'd']);
-
-/** The text a player sees now: text nodes rendered on screen, outside code, inputs and cards. */
-function visibleTexts(page) {
-  return page.evaluate(() => {
-    const out = [];
-    const skipIn = 'code, pre, textarea, script, style, .card, .tile, .hex, .die, option, [aria-hidden="true"]';
-    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const text = n.textContent.replace(/\s+/g, ' ').trim();
-      const el = n.parentElement;
-      if (!text || !el || el.closest(skipIn)) continue;
-      if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) continue;
-      out.push(text);
-    }
-    out.push(document.title);
-    for (const el of document.querySelectorAll('[aria-label]')) if (el.checkVisibility()) out.push(el.getAttribute('aria-label'));
-    for (const el of document.querySelectorAll('input[placeholder]:not([placeholder^="{"])')) if (el.checkVisibility()) out.push(el.getAttribute('placeholder'));
-    return out;
-  });
-}
-
-/** Problems in `texts` for language `lang`: words not from its file, technical terms. */
-function problems(texts, lang, patterns, where) {
-  const words = wordsOf(lang);
-  const out = [];
-  for (const text of texts) {
-    for (const p of patterns) if (p.test(text)) out.push(`${where}: technical term ${p} in "${text}"`);
-    for (const token of text.split(/\s+/)) {
-      // A token with a digit is data (an id, an amount, a card); the rest must be the language's words.
-      if (/\d/.test(token)) continue;
-      for (const w of token.toLowerCase().match(/\p{L}+/gu) || []) {
-        if (!words.has(w) && !NAMES.has(w)) out.push(`${where}: "${w}" (in "${text}") is not a ${lang === pt ? 'Portuguese' : 'Spanish'} word of the page`);
-      }
-    }
-  }
-  return [...new Set(out)];
-}
-
-const LANGS = { pt: { file: pt, locale: 'pt-BR' }, es: { file: es, locale: 'es-ES' } };
-
-async function look(page, lang, patterns, where, found) {
-  const texts = await visibleTexts(page);
-  // Something was read: an empty page would pass for the wrong reason.
-  assert.ok(texts.join(' ').length > 200, `${where}: only ${JSON.stringify(texts)}`);
-  found.push(...problems(texts, LANGS[lang].file, patterns, where));
 }
 
 /** Opens every "Details" of the verdicts shown (not the verifier's own English report inside). */

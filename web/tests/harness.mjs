@@ -106,32 +106,51 @@ function freePort() {
   });
 }
 
+/** Flags for a table that plays at once: AIs act with no pause, the next hand is dealt with none. */
+export const FAST_TABLES = ['--holdem-ai-delay-ms', '0', '--holdem-next-hand-ms', '0'];
+
+async function untilUp(base) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the service at ${base} did not start`);
+}
+
 /**
  * Starts a real `fairseed-server` (built with cargo, or FAIRSEED_SERVER_BIN)
  * on a free port with a fresh data directory: the page is the one compiled
- * into the binary, or with `webDir` the files of that directory. Returns
- * {base, operatorKey, close}.
+ * into the binary, or with `webDir` the files of that directory; `args` are
+ * more flags. Returns {base, operatorKey, restart, close}: `restart` stops
+ * the process and starts it again on the same port and data.
  */
-export async function startService({ webDir } = {}) {
+export async function startService({ webDir, args = [] } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'fairseed-web-'));
   const operatorKey = 'web-tests-operator-key-0123456789';
   const bin = process.env.FAIRSEED_SERVER_BIN || cargoBin('fairseed-server', 'fairseed-server');
   const web = webDir ? ['--web-dir', webDir] : [];
-  const proc = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0', '--operator-key', operatorKey, ...web],
+  const run = () => spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0', '--operator-key', operatorKey, ...web, ...args],
     { stdio: ['ignore', 'ignore', 'ignore'] });
+  let proc = run();
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilUp(base);
   return {
     base,
     operatorKey,
-    close() {
+    async restart() {
+      const exited = new Promise((done) => proc.once('exit', done));
       proc.kill('SIGTERM');
+      await exited;
+      proc = run();
+      await untilUp(base);
+    },
+    async close() {
+      const exited = new Promise((done) => proc.once('exit', done));
+      proc.kill('SIGTERM');
+      await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -160,10 +179,10 @@ export async function violations(page) {
 /**
  * Registers a test file's before/after hooks: the browser, and `fairseed
  * serve` with this tree's page files (so a test sees exactly what is
- * committed here). `skip` says why not, with a SKIPPED line, when
+ * committed here), with more flags `args`. `skip` says why not, with a SKIPPED line, when
  * crates/server is not in the tree.
  */
-export function serviceFixture() {
+export function serviceFixture({ args = [] } = {}) {
   const fx = {
     browser: null,
     service: null,
@@ -172,11 +191,11 @@ export function serviceFixture() {
   if (fx.skip) console.log(`SKIPPED: ${fx.skip}`);
   before(async () => {
     fx.browser = await launch();
-    if (!fx.skip) fx.service = await startService({ webDir: WEB });
+    if (!fx.skip) fx.service = await startService({ webDir: WEB, args });
   });
   after(async () => {
     await fx.browser?.close();
-    fx.service?.close();
+    await fx.service?.close();
     const wrong = mismatches(socketFrames);
     if (wrong.length) throw new Error(`WebSocket frames outside holdem_ws.schema.json:\n${wrong.join('\n')}`);
   });

@@ -49,7 +49,12 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  proc?.kill('SIGTERM');
+  // The service gone before its data directory is: it may still be writing there as it stops.
+  if (proc && proc.exitCode === null) {
+    const exited = new Promise((done) => proc.once('exit', done));
+    proc.kill('SIGTERM');
+    await exited;
+  }
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 

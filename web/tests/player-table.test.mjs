@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { shot, serviceFixture, violations } from './harness.mjs';
+import { SIZES, openPage } from './table-play.mjs';
 
 const fx = serviceFixture();
 const { skip } = fx;
@@ -30,17 +31,7 @@ const SAY = {
     aiOk: /^Mano \d+: (las [\d.]+ decisiones de las IA|la decisión de la IA) .* viendo solo su propio asiento/,
   },
 };
-const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
 
-async function openPage(lang, size) {
-  const context = await fx.browser.newContext({ viewport: size, locale: SAY[lang].locale });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(String(e)));
-  await page.goto(`${fx.service.base}/#table`);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return page;
-}
 
 const myTurn = (page) => page.isEnabled('#tb-call').catch(() => false);
 const inBar = (page) => page.evaluate(() => Boolean(document.activeElement && document.activeElement.closest('#tb-actions')));
@@ -58,7 +49,7 @@ for (const lang of ['pt', 'es']) {
     const name = `${lang}-${size.width}`;
     test(`table in ${lang} at ${size.width}×${size.height}: focus, keys, coach, results, replay, leaving, Verify`, { skip, timeout: 4 * HAND_MS }, async () => {
       const say = SAY[lang];
-      const page = await openPage(lang, size);
+      const page = await openPage(fx, lang, size);
       // Finding 3: the coach switched on leaves focus on its checkbox.
       await page.click('#tb-coach-on');
       assert.equal(await page.evaluate(() => document.activeElement.id), 'tb-coach-on');

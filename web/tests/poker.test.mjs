@@ -20,7 +20,7 @@ before(async () => {
   service = await startService();
   browser = await launch();
 });
-after(async () => { await browser?.close(); service?.close(); });
+after(async () => { await browser?.close(); await service?.close(); });
 
 /** Runs the page's poker watch until the server's latest state is in. */
 async function poll(page) {

@@ -25,7 +25,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  service?.close();
+  await service?.close();
 });
 
 async function open(page, path = '/') {

@@ -1,0 +1,80 @@
+// What the table path tests share: a page in the player's language at a
+// desktop or phone size, and playing on (check or call on every turn) until
+// something shows.
+import assert from 'node:assert/strict';
+
+export const SIZES = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
+export const LOCALES = { pt: 'pt-BR', es: 'es-ES' };
+
+/** A fresh browser context (a new player) in `lang` at `size`, on the Table tab. */
+export async function openPage(fx, lang, size) {
+  const context = await fx.browser.newContext({ viewport: size, locale: LOCALES[lang] });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(`${fx.service.base}/#table`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  return page;
+}
+
+/**
+ * Checks or calls on every turn of the player's until `selector` is on the
+ * page; fails naming `what` after `ms`.
+ */
+export async function playUntil(page, selector, what, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (!(await page.$(selector))) {
+    assert.ok(Date.now() < deadline, `${what}: not within ${ms} ms`);
+    if (await page.isEnabled('#tb-call').catch(() => false)) await page.click('#tb-call', { timeout: 2_000 }).catch(() => {});
+    await page.waitForTimeout(50);
+  }
+}
+
+/** Opens a new table from the page and waits for the player's seat. Returns the table's id. */
+export async function openTable(page) {
+  await page.click('#tb-open');
+  await page.waitForSelector('#tb-table .seat.mine[data-seat="0"]');
+  return page.evaluate(() => JSON.parse(localStorage.getItem('fairseed.table')));
+}
+
+/** The status line's words once the player left, per language. */
+export const LEFT = { pt: 'Você saiu da mesa.', es: 'Dejaste la mesa.' };
+
+/** Leaves and waits until the page says so. */
+export async function leave(page, lang) {
+  await page.click('#tb-leave');
+  await page.waitForFunction((text) => document.querySelector('#tb-status').textContent === text, LEFT[lang], { timeout: 60_000 });
+}
+
+/**
+ * The tables this page opens get `policy` merged into what the page asks for
+ * (a shorter clock, two seats, a smaller stack): the table's own rules, set
+ * where a table is made, so the service plays them as any table's.
+ */
+export async function withPolicy(page, policy) {
+  await page.route('**/v1/holdem/tables', async (route) => {
+    const req = route.request();
+    if (req.method() !== 'POST') return route.continue();
+    const body = { ...JSON.parse(req.postData() || '{}'), ...policy };
+    return route.continue({ postData: JSON.stringify(body) });
+  });
+}
+
+/** The seat state the page shows under the felt (`data-state` of #tb-seat-state), or null. */
+export function seatShown(page) {
+  return page.evaluate(() => document.querySelector('#tb-seat-state')?.dataset.state ?? null);
+}
+
+/** The id of the element with the keyboard. */
+export function focused(page) {
+  return page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+}
+
+/** The service's records of table `id`, read by the page's own player. */
+export function records(page, id) {
+  return page.evaluate(async (table) => {
+    const token = JSON.parse(localStorage.getItem('fairseed.token'));
+    const res = await fetch(`/v1/holdem/tables/${table}/hands?limit=100`, { headers: { Authorization: `Bearer ${token}` } });
+    return (await res.json()).hands.map((r) => ({ hand: r.hand, actions: r.actions, deal: r.deal, seats: r.seats, results: r.results }));
+  }, id);
+}
