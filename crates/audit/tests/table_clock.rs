@@ -370,6 +370,13 @@ fn a_table_nobody_joined_may_close_after_a_minute_of_service_and_not_sooner() {
         message,
         "table t1 closed as table_unjoined after 30000 ms of served quiet; a table nobody joined closes after 60000 ms"
     );
+    // A table where a hand was dealt was joined: its own idle limit holds.
+    let findings = honest().closed("table_unjoined", "5000", 65_000).audit();
+    let message = only(&findings, FindingKind::EarlyEnd);
+    assert_eq!(
+        message,
+        "table t1 closed as table_unjoined though hand 1 was logged there: somebody had joined, and its idle limit applies"
+    );
 }
 
 #[test]

@@ -52,6 +52,8 @@ struct Table {
     in_play: BTreeSet<u64>,
     /// The hand whose round is open (logged opened, neither dealt nor ended).
     round_open: Option<u64>,
+    /// The latest hand whose round or deal was logged: somebody joined.
+    joined: Option<u64>,
     /// The session reveal's reason and leaf.
     ended: Option<(u64, String)>,
     closed: Option<Closed>,
@@ -145,7 +147,10 @@ impl TableClock {
             return;
         };
         match what {
-            Some("round_opened") => t.round_open = Some(number),
+            Some("round_opened") => {
+                t.round_open = Some(number);
+                t.joined = Some(number);
+            }
             Some("no_hand") if t.round_open == Some(number) => t.round_open = None,
             _ => {}
         }
@@ -159,6 +164,7 @@ impl TableClock {
             if t.round_open == Some(number) {
                 t.round_open = None;
             }
+            t.joined = Some(number);
             t.in_play.insert(number);
         } else {
             t.in_play.remove(&number);
@@ -205,6 +211,15 @@ impl TableClock {
             Some("closed") if v.len() == 4 => {
                 let at = number(3, "at")?;
                 let quiet_from = (v[2] != "-").then(|| number(2, "quiet_from")).transpose()?;
+                if let (Some(hand), "table_unjoined") = (table.joined, v[1].as_str()) {
+                    ctx.find(
+                        FindingKind::EarlyEnd,
+                        leaf,
+                        format!(
+                            "table {id} closed as table_unjoined though hand {hand} was logged there: somebody had joined, and its idle limit applies"
+                        ),
+                    );
+                }
                 if let Some(hand) = table.round_open {
                     ctx.find(
                         FindingKind::EarlyEnd,
