@@ -26,6 +26,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 
 use crate::args::WitnessArg;
+use crate::error::Chain;
 use crate::log::LogKey;
 use crate::state::AppState;
 
@@ -56,7 +57,7 @@ pub async fn check(
         .store()
         .log_checkpoint()
         .await
-        .map_err(|e| anyhow::anyhow!("reading the log's newest checkpoint: {e}"))?;
+        .context("reading the log's newest checkpoint")?;
     let local = head.as_ref().map_or(0, |h| h.size);
     let restored = data_dir.join(RESTORED_FILE);
     let after_restore = restored.exists();
@@ -140,7 +141,7 @@ pub async fn log_key(
     let head = store
         .log_checkpoint()
         .await
-        .map_err(|e| anyhow::anyhow!("reading the log's newest checkpoint: {e}"))?;
+        .context("reading the log's newest checkpoint")?;
     let Some(head) = head else {
         return LogKey::load_or_create(&path, origin);
     };
@@ -250,7 +251,7 @@ pub async fn record(state: &AppState, data_dir: &Path, written: u64) -> u64 {
         Ok(Some(head)) if head.size > written => head,
         Ok(_) => return written,
         Err(e) => {
-            tracing::warn!(error = %e, "reading the newest checkpoint for the published record");
+            tracing::warn!(error = %Chain(&e), "reading the newest checkpoint for the published record");
             return written;
         }
     };

@@ -41,7 +41,7 @@ pub async fn after_restore(state: &AppState, data_dir: &Path) -> anyhow::Result<
             .store()
             .players_with_unrevealed_pair(after, PAGE)
             .await
-            .map_err(|e| anyhow::anyhow!("retiring restored seed pairs: {e}"))?;
+            .context("retiring restored seed pairs")?;
         let Some(&last) = players.last() else { break };
         for player in players {
             let next = crate::secrets::new_seed_pair()
@@ -50,7 +50,7 @@ pub async fn after_restore(state: &AppState, data_dir: &Path) -> anyhow::Result<
                 .store()
                 .rotate(player, next, Box::new(crate::dice_records::build))
                 .await
-                .map_err(|e| anyhow::anyhow!("retiring player {player}'s seed pair: {e}"))?;
+                .with_context(|| format!("retiring player {player}'s seed pair"))?;
             retired += 1;
         }
         tracing::info!(retired, "retiring the restored seed pairs");

@@ -7,6 +7,7 @@ use anyhow::Context as _;
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
 
 use crate::args::{LogSwitch, ServeArgs};
+use crate::error::Chain;
 use crate::lease::Fleet;
 use crate::listener::{Connections, Front, Limits};
 use crate::log::LogKey;
@@ -242,11 +243,13 @@ async fn last_steps(
     // waiting for them to expire.
     match state
         .store()
-        .renew_leases(state.fleet().owner(), crate::clock::now_ms(), -1)
+        .release_leases(state.fleet().owner(), crate::clock::now_ms())
         .await
     {
         Ok(n) => tracing::info!(leases = n, "released this process's leases"),
-        Err(e) => tracing::warn!(error = %e, "leases not released; they expire on their own"),
+        Err(e) => {
+            tracing::warn!(error = %Chain(&e), "leases not released; they expire on their own")
+        }
     }
     if let Some(sqlite) = sqlite {
         checkpoint_to_file(&sqlite).await;
@@ -262,7 +265,7 @@ async fn sign_the_rest(state: &AppState, key: &Arc<LogKey>) {
             Ok(stepped) if stepped.holds && stepped.signed > 0 => signed += stepped.signed,
             Ok(_) => break,
             Err(e) => {
-                tracing::warn!(error = %e, "the last checkpoint was not signed");
+                tracing::warn!(error = %Chain(&e), "the last checkpoint was not signed");
                 break;
             }
         }
@@ -277,7 +280,7 @@ async fn checkpoint_to_file(sqlite: &SqliteStore) {
     match sqlite.checkpoint_to_file().await {
         Ok(()) => tracing::info!("the database file holds every commit; its WAL is empty"),
         Err(e) => tracing::warn!(
-            error = %e,
+            error = %Chain(&e),
             "the WAL was not copied into the database file; keep the -wal file with it"
         ),
     }

@@ -347,6 +347,6 @@ async fn release(state: &AppState, table: &str) {
         .release_lease(&rows::round_id(table), &owner)
         .await
     {
-        tracing::warn!(table, error = %e, "releasing an archived hold'em table's lease");
+        tracing::warn!(table, error = %crate::error::Chain(&e), "releasing an archived hold'em table's lease");
     }
 }
