@@ -62,7 +62,7 @@ for (const lang of ['pt', 'es']) {
     await page.waitForSelector('#tb-suggest');
     await at('your turn with the coach');
     await page.click('#tb-sit-out');
-    await untilSeat(page, 'sat_out', 'c');
+    await untilSeat(page, 'sat_out', 'f');
     await at('sat out');
     await page.keyboard.press('Enter');
     await untilSeat(page, 'timed_out', null);

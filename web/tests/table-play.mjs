@@ -18,14 +18,14 @@ export async function openPage(fx, lang, size) {
 }
 
 /**
- * Checks or calls on every turn of the player's until `selector` is on the
- * page; fails naming `what` after `ms`.
+ * Checks or calls (or with `button` '#tb-fold', folds) on every turn of the
+ * player's until `selector` is on the page; fails naming `what` after `ms`.
  */
-export async function playUntil(page, selector, what, ms = 60_000) {
+export async function playUntil(page, selector, what, ms = 60_000, button = '#tb-call') {
   const deadline = Date.now() + ms;
   while (!(await page.$(selector))) {
     assert.ok(Date.now() < deadline, `${what}: not within ${ms} ms`);
-    if (await page.isEnabled('#tb-call').catch(() => false)) await page.click('#tb-call', { timeout: 2_000 }).catch(() => {});
+    if (await page.isEnabled('#tb-call').catch(() => false)) await page.click(button, { timeout: 2_000 }).catch(() => {});
     await page.waitForTimeout(50);
   }
 }

@@ -19,12 +19,15 @@ const SAY = {
   es: { leavingFold: 'Saliendo: tu mano se tiró, y dejas la mesa cuando termine.', timedOut: /^Se te acabó el tiempo/, busted: 'Te quedaste sin fichas.', topUp: 'Reponer hasta 150 fichas' },
 };
 
-/** Waits until the seat state shown is `want`, playing on meanwhile when `play`. */
+/**
+ * Waits until the seat state shown is `want`, folding meanwhile when `play`
+ * (a fold risks no more than the blinds: the player cannot run out of chips by luck).
+ */
 async function untilSeat(page, want, what, { play = true, ms = 30_000 } = {}) {
   const deadline = Date.now() + ms;
   while ((await seatShown(page)) !== want) {
     assert.ok(Date.now() < deadline, `${what}: the seat never showed ${want} (shows ${await seatShown(page)})`);
-    if (play && await page.isEnabled('#tb-call').catch(() => false)) await page.click('#tb-call', { timeout: 2_000 }).catch(() => {});
+    if (play && await page.isEnabled('#tb-fold').catch(() => false)) await page.click('#tb-fold', { timeout: 2_000 }).catch(() => {});
     await page.waitForTimeout(50);
   }
 }
@@ -49,7 +52,7 @@ for (const lang of ['pt', 'es']) {
       // A short clock, so a timeout takes a moment.
       await withPolicy(page, { action_ms: 3000 });
       const id = await openTable(page);
-      await playUntil(page, '#tb-hands li[data-hand="1"]', `${name}: hand 1`);
+      await playUntil(page, '#tb-hands li[data-hand="1"]', `${name}: hand 1`, 60_000, '#tb-fold');
 
       // Sit out, by keyboard: the player is dealt no more hands, and says so; Enter sits them in.
       await page.focus('#tb-sit-out');
