@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use fairseed_store::SqliteStore;
 use http_body_util::BodyExt;
 
-use crate::db_watch::DbHealth;
+use crate::db_health::DbHealth;
 use crate::listener::Connections;
 
 /// Upper bounds of the latency buckets, in seconds.
@@ -110,7 +110,7 @@ impl Metrics {
         }
     }
 
-    /// What the database watch saw ([`crate::db_watch`]).
+    /// What the database watch saw ([`crate::db_health`]).
     pub fn db(&self) -> &DbHealth {
         &self.db
     }
