@@ -4,24 +4,42 @@
 ///
 /// Backends map their own errors into these three so the server can answer
 /// without knowing which database is underneath.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum StoreError {
     /// The thing asked for does not exist (or is not the caller's).
-    #[error("{0} not found")]
     NotFound(&'static str),
     /// The state refused the change; nothing was written.
-    #[error("{message}")]
     Conflict {
         /// Why, as a stable code.
         code: Refusal,
         /// What happened, for people.
         message: String,
     },
-    /// The database failed. The cause is kept as the error's source, for
-    /// the log; a client is never shown it.
-    #[error("storage failure")]
-    Backend(#[source] BoxError),
+    /// The database failed: for the log and the operator, never a client.
+    /// It reads "storage failure: " and its cause, and its
+    /// [`source`](std::error::Error::source) is the cause's own source, so
+    /// the chain of causes is whole and says each link once.
+    Backend(BoxError),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotFound(what) => write!(f, "{what} not found"),
+            Self::Conflict { message, .. } => f.write_str(message),
+            Self::Backend(cause) => write!(f, "storage failure: {cause}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Backend(cause) => cause.source(),
+            _ => None,
+        }
+    }
 }
 
 /// A backend's own error, kept whole so its chain of causes can be logged.
@@ -121,3 +139,20 @@ impl std::fmt::Display for Refusal {
 
 /// Shorthand for results of storage operations.
 pub type StoreResult<T> = Result<T, StoreError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A backend failure says its cause, and its chain names each link once.
+    #[test]
+    fn a_backend_failure_reads_with_its_cause_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("the network is down")]
+        struct Net(#[source] std::io::Error);
+        let err = StoreError::other(Net(std::io::Error::other("cable cut")));
+        assert_eq!(err.to_string(), "storage failure: the network is down");
+        let source = std::error::Error::source(&err).map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("cable cut"));
+    }
+}
