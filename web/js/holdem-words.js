@@ -136,6 +136,12 @@ export function holdemSentence(wasm, record, check) {
       const seats = ((record && record.deal && record.deal.withheld) || []).map((seat) => seatText(record, seat));
       return { ok, text: seats.length ? t('holdem.withheld_some', { n, seats: seats.join(', ') }) : t('holdem.withheld_none', { n }) };
     }
+    case 'policy':
+      if (ok) return { ok, text: t('holdem.policy_ok', { n }) };
+      if ((m = /seat (\d+) plays as AI level (\d+); the table's policy, committed at open, seats level (\d+) there/.exec(detail))) {
+        return { ok, text: t('holdem.policy_level', { n, seat: seatText(record, Number(m[1])), found: m[2], expected: m[3] }) };
+      }
+      return { ok, text: t('holdem.policy_bad', { n }) };
     default:
       return null;
   }
