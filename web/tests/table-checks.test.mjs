@@ -26,7 +26,7 @@ const SAY = {
   },
 };
 /** Every check the verifier makes of a `selfpoker_v3` hand with AIs. */
-const CHECKS = ['session_secret', 'derivation', 'reveals', 'withheld', 'commitment', 'actions', 'results', 'ai'];
+const CHECKS = ['session_secret', 'derivation', 'reveals', 'withheld', 'commitment', 'actions', 'results', 'ai', 'policy'];
 
 /** Each listed hand's checks: [{hand, checks: [{name, ok, text}]}]. */
 function listedChecks(page) {
