@@ -8,7 +8,6 @@ use std::path::Path;
 
 use common::{code, run, text};
 use fairseed_audit::sample::{Sample, Shape};
-use fairseed_audit::writer::TileWriter;
 use fairseed_audit::{Entry, Kind};
 use fairseed_tlog::NoteKey;
 
@@ -18,21 +17,7 @@ fn key() -> NoteKey {
 
 /// Writes `entries` as a log under `dir`: `checkpoint`, `key`, `tile/...`.
 fn write_log(dir: &Path, entries: &[Entry]) {
-    let mut writer = TileWriter::new();
-    for entry in entries {
-        writer.append(entry.encode().expect("entry encodes"));
-    }
-    for (path, bytes) in writer.new_files().expect("tiles") {
-        let file = dir.join(path);
-        std::fs::create_dir_all(file.parent().expect("a parent")).expect("mkdir");
-        std::fs::write(file, bytes).expect("tile written");
-    }
-    std::fs::write(
-        dir.join("checkpoint"),
-        writer.checkpoint(&key()).expect("signed"),
-    )
-    .expect("checkpoint written");
-    std::fs::write(dir.join("key"), key().vkey()).expect("key written");
+    common::write_log(dir, entries, &key());
 }
 
 fn sample(n: usize, step_ms: u64) -> Vec<Entry> {

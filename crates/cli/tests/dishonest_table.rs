@@ -19,7 +19,6 @@ mod common;
 use std::path::Path;
 
 use common::{code, run, text};
-use fairseed_audit::writer::TileWriter;
 use fairseed_audit::{Entry, Kind};
 use fairseed_core::selfpoker_v3::{self, HandValue};
 use fairseed_holdem::live::{
@@ -287,9 +286,10 @@ fn key() -> NoteKey {
 }
 
 fn write_log(dir: &Path, log: &[fairseed_tlog::LogEntry]) {
-    let mut writer = TileWriter::new();
-    for (i, e) in log.iter().enumerate() {
-        let entry = Entry {
+    let entries: Vec<Entry> = log
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Entry {
             kind: match e.kind {
                 fairseed_tlog::EntryKind::Commitment => Kind::Commitment,
                 fairseed_tlog::EntryKind::Reveal => Kind::Reveal,
@@ -299,20 +299,9 @@ fn write_log(dir: &Path, log: &[fairseed_tlog::LogEntry]) {
             scheme: e.scheme.clone(),
             ids: e.ids.clone(),
             values: e.values.clone(),
-        };
-        writer.append(entry.encode().expect("entry encodes"));
-    }
-    for (path, bytes) in writer.new_files().expect("tiles") {
-        let file = dir.join(path);
-        std::fs::create_dir_all(file.parent().expect("a parent")).expect("mkdir");
-        std::fs::write(file, bytes).expect("tile written");
-    }
-    std::fs::write(
-        dir.join("checkpoint"),
-        writer.checkpoint(&key()).expect("signed"),
-    )
-    .expect("checkpoint written");
-    std::fs::write(dir.join("key"), key().vkey()).expect("key written");
+        })
+        .collect();
+    common::write_log(dir, &entries, &key());
 }
 
 #[test]

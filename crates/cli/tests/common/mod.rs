@@ -133,3 +133,27 @@ pub fn witness(dir: &std::path::Path, log_vkey: &str) -> Witness {
     let key = key.expect("the witness prints its key");
     Witness { child, url, key }
 }
+
+/// Writes `entries` as a log under `dir`, signed by `key`: `checkpoint`,
+/// `key`, `tile/...` (the tlog-tiles layout `fairseed audit` reads).
+pub fn write_log(
+    dir: &std::path::Path,
+    entries: &[fairseed_audit::Entry],
+    key: &fairseed_tlog::NoteKey,
+) {
+    let mut writer = fairseed_audit::writer::TileWriter::new();
+    for entry in entries {
+        writer.append(entry.encode().expect("entry encodes"));
+    }
+    for (path, bytes) in writer.new_files().expect("tiles") {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(file, bytes).expect("tile written");
+    }
+    std::fs::write(
+        dir.join("checkpoint"),
+        writer.checkpoint(key).expect("signed"),
+    )
+    .expect("checkpoint written");
+    std::fs::write(dir.join("key"), key.vkey()).expect("key written");
+}
