@@ -177,7 +177,7 @@ impl Verdict {
         out.push('}');
     }
 
-    fn json(&self, index: usize) -> VerdictJson<'_> {
+    pub(crate) fn json(&self, index: usize) -> VerdictJson<'_> {
         VerdictJson {
             index,
             scheme: self.scheme.as_deref(),
@@ -192,7 +192,7 @@ impl Verdict {
 
 /// The `--json` object: fields in the order of docs/spec.md §11.4.
 #[derive(Serialize)]
-struct VerdictJson<'a> {
+pub(crate) struct VerdictJson<'a> {
     index: usize,
     scheme: Option<&'a str>,
     valid: bool,
@@ -287,43 +287,5 @@ fn first_diff(
             crate::describe::value_text(ctx, path, f),
             crate::describe::value_text(ctx, path, e)
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    use crate::verify::Verifier;
-
-    /// Every verdict over every vector file (valid, tampered and malformed
-    /// records) writes the same bytes as serde_json over the spec-ordered struct.
-    #[test]
-    fn write_json_is_serde_json() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors");
-        let mut seen = 0;
-        let dir = root.join("records");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-            .collect();
-        files.sort();
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap();
-            let mut verifier = Verifier::new();
-            for (index, line) in text.lines().enumerate() {
-                let verdict = verifier.verify_str(line);
-                let expected = serde_json::to_string(&verdict.json(index)).unwrap();
-                assert_eq!(
-                    verdict.to_json(index),
-                    expected,
-                    "{}:{index}",
-                    file.display()
-                );
-                seen += 1;
-            }
-        }
-        assert!(seen > 2000, "only {seen} verdicts checked");
     }
 }

@@ -538,3 +538,41 @@ fn verify_selfpoker(r: &SelfpokerRecord) -> Verdict {
         Context::Selfpoker,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::Verifier;
+
+    /// Every verdict over every vector file (valid, tampered and malformed
+    /// records) writes the same bytes as serde_json over the spec-ordered struct.
+    #[test]
+    fn write_json_is_serde_json() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors");
+        let mut seen = 0;
+        let dir = root.join("records");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let mut verifier = Verifier::new();
+            for (index, line) in text.lines().enumerate() {
+                let verdict = verifier.verify_str(line);
+                let expected = serde_json::to_string(&verdict.json(index)).unwrap();
+                assert_eq!(
+                    verdict.to_json(index),
+                    expected,
+                    "{}:{index}",
+                    file.display()
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > 2000, "only {seen} verdicts checked");
+    }
+}

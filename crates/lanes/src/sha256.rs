@@ -16,6 +16,8 @@ pub const MAX_LANES: usize = 16;
 /// the pair (a stream's first two words, or a chess colour's one, would waste
 /// fourteen lanes of a wide pass).
 pub const PAIR: usize = 2;
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(PAIR == crate::sha256x2::PAIR);
 
 /// The SHA-256 initial hash value (FIPS 180-4 §5.3.3).
 pub const IV: [u32; 8] = [

@@ -17,7 +17,9 @@ use core::arch::x86_64::{
     _mm_shuffle_epi8, _mm_storeu_si128,
 };
 
-use crate::sha256::PAIR;
+/// The lanes this kernel interleaves (`sha256::PAIR`, which the dispatch
+/// batches for it).
+pub(crate) const PAIR: usize = 2;
 
 cpu_token! {
     /// Proof that this CPU has SHA-NI and the SSE the kernel needs.

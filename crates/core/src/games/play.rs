@@ -2,7 +2,10 @@
 
 use serde::Serialize;
 
-use super::{BalootFirst, Game, MahjongWall, MatchStream};
+use super::baloot::BalootFirst;
+use super::game::Game;
+use super::mahjong::MahjongWall;
+use super::match_stream::MatchStream;
 use crate::error::Error;
 
 /// What was played, as a record's `play` field says: how many draws to replay.

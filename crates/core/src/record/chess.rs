@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{finish, object, only_keys, read_outcome, Fields};
+use super::common::{finish, object, only_keys, read_outcome};
+use super::fields::Fields;
 use crate::error::Error;
 use crate::seed::{ClientSeed, Commitment, ServerSeed};
 

@@ -2,8 +2,9 @@
 
 use serde_json::{Map, Value};
 
+use super::common::{finish, object, only_keys, read_outcome};
+use super::fields::Fields;
 use super::scan::{Scanner, Seen};
-use super::{finish, object, only_keys, read_outcome, Fields};
 use crate::dice::{Bet, Condition, MAX_AMOUNT, MAX_NONCE};
 use crate::error::Error;
 use crate::seed::{ClientSeed, Commitment, ServerSeed};

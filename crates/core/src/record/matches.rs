@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{finish, join, kind, object, only_keys, read_outcome, uint, Fields};
+use super::common::{finish, object, only_keys, read_outcome};
+use super::fields::{join, kind, uint, Fields};
 use crate::error::Error;
 use crate::games::{Game, MatchStream, Play};
 use crate::seed::{ClientSeed, Commitment, Ident, ServerSeed};

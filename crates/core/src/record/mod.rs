@@ -5,6 +5,7 @@
 //! server's records and the verifier's input are the same types.
 
 mod chess;
+mod common;
 mod dice;
 mod fields;
 mod matches;
@@ -13,7 +14,7 @@ mod scan;
 mod selfpoker;
 mod split;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::Error;
 
@@ -25,7 +26,7 @@ pub use self::poker::{PokerHand, PokerProofRecord, PokerRecord};
 pub use self::selfpoker::SelfpokerRecord;
 pub use self::split::split;
 
-pub(crate) use self::fields::{join, kind, uint, Fields};
+use self::fields::Fields;
 
 /// Every scheme a record can name.
 pub const SCHEMES: [&str; 7] = [
@@ -37,9 +38,6 @@ pub const SCHEMES: [&str; 7] = [
     "dice_v1",
     "selfpoker",
 ];
-
-/// Keys every record may carry besides its scheme's own fields.
-pub(crate) const COMMON_KEYS: [&str; 3] = ["scheme", "outcome", "id"];
 
 /// A checked record of any scheme.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,37 +88,4 @@ impl Record {
             Self::Selfpoker(r) => r.to_value(),
         }
     }
-}
-
-/// The record's `outcome` object, if it has one.
-pub(crate) fn read_outcome(f: &Fields<'_>) -> Result<Option<Map<String, Value>>, Error> {
-    match f.opt("outcome") {
-        None => Ok(None),
-        Some(Value::Object(m)) => Ok(Some(m.clone())),
-        Some(other) => Err(Error::invalid(
-            "outcome",
-            format!("expected an object, got {}", kind(other)),
-        )),
-    }
-}
-
-/// Checks the top-level keys: the scheme's `own` plus the common ones.
-pub(crate) fn only_keys(f: &Fields<'_>, own: &[&str]) -> Result<(), Error> {
-    let known: Vec<&str> = own.iter().chain(COMMON_KEYS.iter()).copied().collect();
-    f.only(&known)
-}
-
-/// Starts a record object with its scheme.
-pub(crate) fn object(scheme: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("scheme".into(), Value::from(scheme));
-    m
-}
-
-/// Adds `outcome` when there is one.
-pub(crate) fn finish(mut m: Map<String, Value>, outcome: &Option<Map<String, Value>>) -> Value {
-    if let Some(o) = outcome {
-        m.insert("outcome".into(), Value::Object(o.clone()));
-    }
-    Value::Object(m)
 }

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{finish, join, kind, object, only_keys, read_outcome, Fields};
+use super::common::{finish, object, only_keys, read_outcome};
+use super::fields::{join, kind, Fields};
 use crate::error::Error;
 use crate::merkle::DEPTH;
 use crate::poker::{LeafProof, CARDS, MAX_SEAT};

@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{finish, kind, object, only_keys, read_outcome, Fields};
+use super::common::{finish, object, only_keys, read_outcome};
+use super::fields::{kind, Fields};
 use crate::error::Error;
 use crate::seed::is_lower_hex;
 use crate::selfpoker::{MAX_SEED, PLAYERS};
@@ -84,7 +85,7 @@ fn read_seed(v: &Value) -> Result<u64, Error> {
                 )),
             }
         }
-        Value::Number(_) => super::uint(v, "seed", MAX_SEED),
+        Value::Number(_) => super::fields::uint(v, "seed", MAX_SEED),
         other => Err(Error::invalid(
             "seed",
             format!(
