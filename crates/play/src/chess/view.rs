@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{Pairing, Seed, SeedPhase, Side};
+use super::state::{Pairing, Seed, SeedPhase, Side};
 use crate::{PlayerId, Viewer};
 
 /// A seed as one viewer sees it.

@@ -14,7 +14,8 @@ use fairseed_core::record::MatchRecord;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{status, Event, Match, MatchError, Phase, Played};
+use super::error::MatchError;
+use super::state::{status, Event, Match, Phase, Played};
 use crate::{Record, Viewer};
 
 /// A match as one viewer sees it (the API's match object).

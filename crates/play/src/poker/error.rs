@@ -25,7 +25,7 @@ pub enum PokerError {
     NotEnoughPlayers(usize),
     /// The session reached its hand or age limit: it rotates before another hand.
     #[error("the session reached {} and rotates first; players give client seeds for the new commitment", .0.limit())]
-    SessionDue(super::RotateWhy),
+    SessionDue(super::rotation::RotateWhy),
     /// No hand with that number in the current session.
     #[error("hand {0} not found")]
     NoSuchHand(u64),

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use fairseed_core::poker::{self as core_poker, verify_proof, LeafProof, PokerDeck};
 use proptest::prelude::*;
 
+use super::hand_view::{hand_view, Cards};
 use super::tests::{client, seed};
-use super::view::{hand_view, Cards};
 use super::*;
 use crate::{Millis, Viewer};
 

@@ -2,14 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use fairseed_core::poker::{self, PokerDeck};
+use fairseed_core::poker;
 use fairseed_core::{ClientSeed, Commitment, ServerSeed};
 
-use super::view::{view_hand, HandView};
-use super::{
-    Hand, PokerError, RotateWhy, RotatedSession, Seat, Session, SessionSeed, State, Street,
-    MAX_AGE_MS, MAX_HANDS, MAX_SEAT,
-};
+use super::error::PokerError;
+use super::hand_view::{view_hand, HandView};
+use super::rotation::{RotateWhy, MAX_AGE_MS, MAX_HANDS};
+use super::state::{Hand, RotatedSession, Seat, Session, SessionSeed, State, Street, MAX_SEAT};
 use crate::{Millis, PlayerId, Viewer};
 
 /// What a caller asks of a table.
@@ -283,20 +282,4 @@ fn rotate(
     };
     let rotated = RotatedSession { why, session, seed };
     Ok((next, Event::Rotated(Box::new(rotated))))
-}
-
-/// Deals hand `hand` of `session` again from its seed (decks are never stored).
-pub(super) fn deal(
-    session: &Session,
-    seed: &ServerSeed,
-    hand: &Hand,
-) -> Result<PokerDeck, PokerError> {
-    let value = poker::hand_value(seed, &session.table, &session.session, hand.n);
-    Ok(poker::deal(
-        &value,
-        &session.table,
-        &session.session,
-        hand.n,
-        &hand.seats,
-    )?)
 }
