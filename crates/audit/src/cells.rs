@@ -11,7 +11,10 @@
 use serde::Serialize;
 
 use crate::binomial::{lower, upper};
-use crate::stats::ALARM_P;
+
+/// A p-value below this makes a statistic a finding: a fair service trips it
+/// at most once in a million audits (docs/decisions/0021-exact-cell-tests.md).
+pub const ALARM_P: f64 = 1e-6;
 
 /// Power asked of [`CellTest::power`]: the bias is caught this often.
 pub const POWER: f64 = 0.9;

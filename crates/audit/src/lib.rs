@@ -30,6 +30,7 @@
 pub mod binomial;
 mod cells;
 pub mod checker;
+pub mod context;
 mod entry;
 mod finding;
 mod log;
@@ -43,7 +44,8 @@ pub mod witness;
 pub mod words;
 pub mod writer;
 
-pub use checker::{Checker, GRACE_MS};
+pub use checker::Checker;
+pub use context::GRACE_MS;
 pub use entry::{Entry, Kind};
 pub use finding::{Finding, FindingKind, Findings};
 pub use log::{audit, Report, Seen, State};

@@ -15,7 +15,7 @@
 
 use serde::Serialize;
 
-use crate::stats::ALARM_P;
+use crate::cells::ALARM_P;
 
 /// z for a two-sided 99 % interval.
 const Z_99: f64 = 2.575_829_303_548_901;

@@ -5,12 +5,8 @@
 
 use serde::Serialize;
 
-pub use crate::cells::{CellTest, Uniformity, POWER};
+pub use crate::cells::{CellTest, Uniformity, ALARM_P, POWER};
 pub use crate::rtp::{Rtp, RtpSummary, MAX_SKEW};
-
-/// A p-value below this makes a statistic a finding: a fair service trips it
-/// at most once in a million audits (docs/decisions/0021-exact-cell-tests.md).
-pub const ALARM_P: f64 = 1e-6;
 
 /// A series of at most [`Series::MAX`] points sampled at a stride that doubles
 /// whenever the series fills, for plots over logs of any length.

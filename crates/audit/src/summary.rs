@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use crate::entry::{Entry, Kind};
 use serde::Serialize;
 
-use crate::checker::Stats;
+use crate::context::Stats;
 use crate::finding::{Finding, FindingKind, Findings};
 use crate::stats::{CellTest, RtpSummary, Uniformity};
 
@@ -84,7 +84,7 @@ impl Summary {
                 ),
             ));
         }
-        if rtp.p.is_some_and(|p| p < crate::ALARM_P) {
+        if rtp.p.is_some_and(|p| p < crate::stats::ALARM_P) {
             findings.push(Finding::new(
                 FindingKind::Statistics,
                 format!(

@@ -9,7 +9,10 @@
 //! the same root and proofs through the stored-hash arithmetic of a log
 //! that grows; a batch never grows, and this is a few vectors instead.
 
-use crate::{node_hash, Hash, TlogError};
+use crate::{
+    error::TlogError,
+    merkle::{node_hash, Hash},
+};
 
 /// A batch's tree, level by level from the leaves.
 #[derive(Debug, Clone)]
@@ -76,7 +79,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::{leaf_hash, verify_inclusion, MemoryLog};
+    use crate::merkle::{leaf_hash, verify_inclusion, MemoryLog};
 
     proptest! {
         /// Every size up to past a power of two: the root and every proof

@@ -7,7 +7,11 @@
 
 pub use tlog_tiles::Checkpoint;
 
-use crate::{note::open_note, Hash, NoteKey, TlogError};
+use crate::{
+    error::TlogError,
+    merkle::Hash,
+    note::{open_note, NoteKey},
+};
 
 /// Builds a checkpoint body, checking it against the format.
 ///

@@ -15,7 +15,10 @@ use tlog_tiles::HashReader;
 
 use crate::checkpoint::{open_checkpoint, Checkpoint};
 use crate::tiles::{read_with_tiles, widest_tile, TilePath};
-use crate::{leaf_hash, verify_consistency, verify_inclusion, Hash, TlogError, EMPTY_ROOT};
+use crate::{
+    error::TlogError,
+    merkle::{leaf_hash, verify_consistency, verify_inclusion, Hash, EMPTY_ROOT},
+};
 
 /// Opens a signed checkpoint of the log whose verifier key is `vkey`: signed by
 /// it, and naming the key's log as its origin.
@@ -159,7 +162,12 @@ impl HashReader for Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{checkpoint, hash_tile_data, new_hash_tiles, sign_checkpoint, MemoryLog, NoteKey};
+    use crate::{
+        checkpoint::{checkpoint, sign_checkpoint},
+        merkle::MemoryLog,
+        note::NoteKey,
+        tiles::{hash_tile_data, new_hash_tiles},
+    };
 
     const ORIGIN: &str = "example.org/fairseed";
 

@@ -13,7 +13,7 @@ use base64::Engine as _;
 use ed25519_dalek::{Signature, VerifyingKey};
 use signed_note::Note;
 
-use crate::TlogError;
+use crate::error::TlogError;
 
 /// The signature type byte of Ed25519 cosignatures (`cosignature/v1`).
 pub const ALG_COSIGNATURE_V1: u8 = 0x04;
@@ -176,7 +176,11 @@ mod tests {
     use ed25519_dalek::{Signer as _, SigningKey};
 
     use super::*;
-    use crate::{checkpoint, sign_checkpoint, MemoryLog, NoteKey};
+    use crate::{
+        checkpoint::{checkpoint, sign_checkpoint},
+        merkle::MemoryLog,
+        note::NoteKey,
+    };
 
     /// A cosigner built by hand from the spec's formulas, apart from the code under test.
     struct Cosigner {
@@ -264,7 +268,7 @@ mod tests {
         // The log's own signature still verifies with the witnesses' lines after it.
         let log = NoteKey::from_private_bytes("example.com/log", &[1; 32]).expect("key");
         assert_eq!(
-            crate::open_note(both.as_bytes(), &log.vkey()).as_deref(),
+            crate::note::open_note(both.as_bytes(), &log.vkey()).as_deref(),
             Ok(text.as_str())
         );
     }

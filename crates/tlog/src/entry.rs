@@ -9,7 +9,7 @@
 //! field = u16 BE length || bytes
 //! ```
 
-use crate::TlogError;
+use crate::error::TlogError;
 
 /// The only entry version so far.
 pub const ENTRY_VERSION: u8 = 0x01;

@@ -9,7 +9,7 @@ use tlog_tiles::HashReader;
 
 pub use tlog_tiles::Hash;
 
-use crate::TlogError;
+use crate::error::TlogError;
 
 /// The root of the empty tree: `SHA-256("")` (RFC 6962 §2.1).
 pub const EMPTY_ROOT: Hash = tlog_tiles::EMPTY_HASH;

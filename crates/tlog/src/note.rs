@@ -9,7 +9,7 @@
 use ed25519_dalek::{Signer as _, SigningKey};
 use signed_note::{Note, Signer, StandardVerifier, VerifierList};
 
-use crate::TlogError;
+use crate::error::TlogError;
 
 /// The signature type byte of Ed25519 in note keys.
 const ALG_ED25519: u8 = 0x01;

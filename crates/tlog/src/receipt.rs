@@ -23,7 +23,11 @@ use base64::Engine as _;
 
 use crate::batch_tree::BatchTree;
 use crate::note::open_note;
-use crate::{leaf_hash, verify_inclusion, Hash, NoteKey, TlogError};
+use crate::{
+    error::TlogError,
+    merkle::{leaf_hash, verify_inclusion, Hash},
+    note::NoteKey,
+};
 
 /// The first line of a receipt note's text.
 pub const RECEIPT_HEADER: &str = "fairseed receipts v1";
@@ -126,7 +130,7 @@ mod tests {
         );
         open_receipt(&alone[0], &key.vkey(), b"entry two").expect("opens");
         let text = receipt_text("example.org/fairseed", 1, leaves[0]);
-        assert!(crate::parse_checkpoint(&text).is_err());
+        assert!(crate::checkpoint::parse_checkpoint(&text).is_err());
         assert!(sign_receipts(&key, &[]).is_err());
     }
 }

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tlog_tiles::HashReader;
 
 use crate::tiles::{TileKind, TilePath, TILE_HEIGHT, TILE_WIDTH};
-use crate::{Hash, TlogError};
+use crate::{error::TlogError, merkle::Hash};
 
 /// Some stored hashes by `stored_hash_index`, and the ones a computation asked for and lacked.
 #[derive(Debug, Default)]
@@ -228,7 +228,10 @@ pub fn tile_exists(tile: &TilePath, size: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{hash_tile_data, leaf_hash, MemoryLog};
+    use crate::{
+        merkle::{leaf_hash, MemoryLog},
+        tiles::hash_tile_data,
+    };
 
     /// Every stored hash is a leaf's or a node's above, and a leaf's index maps back to the leaf.
     #[test]
@@ -316,7 +319,7 @@ mod tests {
             .expect("proves")
             .expect("has the hashes");
         assert_eq!(proof, memory.inclusion_proof(300, size).expect("proof"));
-        let tile = crate::new_hash_tiles(0, size)[0];
+        let tile = crate::tiles::new_hash_tiles(0, size)[0];
         let mut hashes = SparseHashes::new();
         for index in tile_hash_indexes(&tile) {
             hashes.insert(index, stored[&index]);

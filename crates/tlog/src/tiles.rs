@@ -15,7 +15,7 @@ use std::cell::RefCell;
 
 use tlog_tiles::{HashReader, Tile};
 
-use crate::{Hash, TlogError};
+use crate::{error::TlogError, merkle::Hash};
 
 /// Tiles are 2^8 = 256 hashes wide (C2SP tlog-tiles fixes the height at 8).
 pub const TILE_HEIGHT: u8 = 8;
@@ -465,7 +465,7 @@ pub fn check_bundle<'a>(bundle: &'a [u8], leaf_tile: &[u8]) -> Result<Vec<&'a [u
         .zip(leaf_tile.chunks_exact(HASH_BYTES))
         .enumerate()
     {
-        if crate::leaf_hash(entry).0 != want {
+        if crate::merkle::leaf_hash(entry).0 != want {
             return Err(TlogError::BadBundle(format!(
                 "entry {i} does not hash to the tile's hash {i}"
             )));

@@ -15,7 +15,7 @@ use fairseed_core::dice::{Bet, Condition, DiceKey, MAX_NONCE};
 use fairseed_core::{Commitment, ServerSeed};
 
 use super::shape;
-use crate::checker::{Context, GRACE_MS};
+use crate::context::{Context, GRACE_MS};
 use crate::finding::FindingKind;
 use crate::time::rfc3339;
 

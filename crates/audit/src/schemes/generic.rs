@@ -15,7 +15,7 @@ use crate::entry::{Entry, Kind};
 use fairseed_core::{Commitment, ServerSeed};
 
 use super::name;
-use crate::checker::Context;
+use crate::context::Context;
 use crate::finding::FindingKind;
 
 /// Schemes whose reveals are `sha256(server_seed)` commitments (§2.2; a

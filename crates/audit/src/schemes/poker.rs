@@ -22,7 +22,7 @@ use fairseed_core::{ClientSeed, Commitment, Ident, ServerSeed};
 
 use super::dice::parse_digits;
 use super::{name, shape};
-use crate::checker::{Context, GRACE_MS};
+use crate::context::{Context, GRACE_MS};
 use crate::finding::FindingKind;
 use crate::time::rfc3339;
 

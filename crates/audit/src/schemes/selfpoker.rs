@@ -15,7 +15,7 @@ use fairseed_core::selfpoker::{commit, deck, MAX_SEED};
 
 use super::dice::parse_digits;
 use super::name;
-use crate::checker::{Context, GRACE_MS};
+use crate::context::{Context, GRACE_MS};
 use crate::finding::FindingKind;
 use crate::time::rfc3339;
 

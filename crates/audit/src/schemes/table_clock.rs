@@ -18,7 +18,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::checker::Context;
+use crate::context::Context;
 use crate::entry::{Entry, Kind};
 use crate::finding::FindingKind;
 
