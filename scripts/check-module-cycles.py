@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fails when the modules of a crate import each other in a cycle.
 
-Usage: scripts/check-module-cycles.py [crate source dir, default crates/server/src]
+Usage: scripts/check-module-cycles.py [--at-most N] [crate source dir ...]
+       (default: every crates/*/src)
 
 Each file module (`lib.rs`, `a.rs`, `a/mod.rs`, `a/b.rs`) is a node; a
 module's inline `mod x { … }` blocks (tests) belong to it. A module depends
@@ -9,15 +10,20 @@ on another when its code names it by path: `use crate::a::b::…`,
 `crate::a::f()`, `super::…`, `self::…`, a child module by its name, or a
 name it imported as a module. The path resolves to the longest module
 prefix, so `use crate::a::b::Item` depends on `a::b` (or on `a` when `b` is
-not a module file). Declaring a child module (`mod b;`) is containment, not
-a dependency; a parent that calls into its child, and a child that uses its
-parent, are a cycle like any other.
+not a module file). A re-export is not followed: `crate::Item` depends on
+the crate's root even when the root only re-exports `Item` from `a`, so a
+module that reaches its parent's re-exports for what a sibling defines is a
+cycle like any other. Declaring a child module (`mod b;`) is containment,
+not a dependency; a parent that calls into its child, and a child that uses
+its parent, are a cycle.
 
 Prints every strongly connected component of more than one module with one
-cycle through it, and exits 1 if there is any; `--count` prints only the
-number of such components and of the elementary cycles (capped at 10,000);
-`--graph` prints every module's dependencies; `--self-test` checks the
-checker on two small made-up crates.
+cycle through it, and exits 1 if there is any; `--at-most N` lets a crate
+keep at most N elementary cycles (a ratchet for a crate not yet untangled:
+it fails as soon as one more appears); `--count` prints only the number of
+components and of elementary cycles (capped at 10,000); `--graph` prints
+every module's dependencies; `--self-test` checks the checker on small
+made-up crates.
 """
 
 import os
@@ -131,12 +137,11 @@ def expand_use(tree):
     return walk([], tree)
 
 
-def resolve(segs, here, mods, depth=0, reexports=None):
+def resolve(segs, here, mods, depth=0):
     """The module a path names from module `here`, or None if outside the crate.
 
     `depth` counts the inline `mod x { … }` blocks around the path: their
-    first `super`s stay in the file. A name a module re-exports (`pub use`)
-    resolves to the module it comes from."""
+    first `super`s stay in the file."""
     if not segs:
         return None
     if segs[0] == "crate":
@@ -158,11 +163,6 @@ def resolve(segs, here, mods, depth=0, reexports=None):
     best, k = base, 0
     while k < len(rest) and best + (rest[k],) in mods:
         best, k = best + (rest[k],), k + 1
-    seen = set()
-    while reexports and k < len(rest) and (best, rest[k]) in reexports and best not in seen:
-        seen.add(best)
-        best = reexports[(best, rest[k])]
-        k += 1
     return best
 
 
@@ -183,20 +183,7 @@ def inline_mod_spans(code):
     return spans
 
 
-def reexports_of(mods):
-    """{(module, name): module the name comes from} for `pub use` items."""
-    out = {}
-    for here, path in mods.items():
-        code = strip(open(path, encoding="utf-8").read())
-        for m in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", code):
-            for segs in expand_use(m.group(1)):
-                target = resolve(segs[:-1] or segs, here, mods)
-                if target is not None and segs and tuple(target) + (segs[-1],) not in mods:
-                    out[(here, segs[-1])] = target
-    return out
-
-
-def edges_of(here, path, mods, reexports):
+def edges_of(here, path, mods):
     code = strip(open(path, encoding="utf-8").read())
     spans = inline_mod_spans(code)
 
@@ -207,7 +194,7 @@ def edges_of(here, path, mods, reexports):
     aliases = {}
     for m in re.finditer(r"\buse\s+([^;]+);", code):
         for segs in expand_use(m.group(1)):
-            target = resolve(segs, here, mods, depth(m.start()), reexports)
+            target = resolve(segs, here, mods, depth(m.start()))
             if target is not None:
                 deps.add(target)
                 # an imported module name, used later as `name::item`
@@ -221,7 +208,7 @@ def edges_of(here, path, mods, reexports):
         if segs[0] in aliases:
             segs = list(aliases[segs[0]]) + segs[1:]
             segs = ["crate"] + segs
-        target = resolve(segs, here, mods, depth(m.start()), reexports)
+        target = resolve(segs, here, mods, depth(m.start()))
         if target is not None:
             deps.add(target)
     deps.discard(here)
@@ -319,8 +306,7 @@ def self_test():
                 with open(os.path.join(src, path), "w", encoding="utf-8") as f:
                     f.write(text)
             mods = module_files(src)
-            reexports = reexports_of(mods)
-            return {m: edges_of(m, p, mods, reexports) for m, p in mods.items()}
+            return {m: edges_of(m, p, mods) for m, p in mods.items()}
 
     base = {
         "lib.rs": "mod a;\nmod b;\nmod c;\npub use c::Z;\n",
@@ -332,41 +318,75 @@ def self_test():
     graph = graph_of(acyclic)
     assert graph[("a",)] == {("b",)}, graph
     assert graph[("a", "inner")] == set(), graph
-    assert graph[("b",)] == {("c",)}, graph
+    assert graph[("b",)] == {()}, graph  # crate::Z is the root's re-export, not followed to c
+    assert graph[()] == {("c",)}, graph
     assert graph[("c",)] == set(), graph
     assert not sccs(graph), graph
     cyclic = dict(base, **{"b.rs": "pub struct X;\npub fn f() { crate::a::inner::g() }\n",
                            "a/inner.rs": "use super::super::b::X;\n"})
     comps = sccs(graph_of(cyclic))
     assert comps == [[("a", "inner"), ("b",)]], comps
-    print("self-test: a cycle is found, an acyclic graph passes")
+    # A child reaching its parent's re-export of a sibling's item depends on
+    # the parent, which uses the child: a cycle until it names the sibling.
+    knot = {
+        "lib.rs": "mod m;\n",
+        "m/mod.rs": "mod x;\nmod y;\npub use y::Y;\npub fn f() { x::g() }\n",
+        "m/x.rs": "use super::Y;\npub fn g() {}\n",
+        "m/y.rs": "pub struct Y;\n",
+    }
+    assert sccs(graph_of(knot)) == [[("m",), ("m", "x")]], sccs(graph_of(knot))
+    untied = dict(knot, **{"m/x.rs": "use super::y::Y;\npub fn g() {}\n"})
+    assert not sccs(graph_of(untied)), sccs(graph_of(untied))
+    print("self-test: a cycle is found, through a re-export too; an acyclic graph passes")
+
+
+def check(src, at_most):
+    """Reports one crate; true when it passes."""
+    mods = module_files(src)
+    graph = {m: edges_of(m, p, mods) for m, p in mods.items()}
+    comps = sccs(graph)
+    where = os.path.normpath(src)
+    if "--graph" in sys.argv:
+        for m in sorted(graph):
+            print(f"{name(m)} -> {', '.join(name(d) for d in sorted(graph[m]))}")
+        return True
+    cycles = count_cycles(graph) if comps else 0
+    if "--count" in sys.argv:
+        print(f"{where}: {len(comps)} cyclic component(s), {cycles} elementary cycle(s), {len(mods)} modules")
+        return True
+    if at_most is not None and cycles <= at_most:
+        print(f"{where}: {cycles} elementary cycle(s) in {len(comps)} component(s), at most {at_most} allowed")
+        return True
+    for comp in comps:
+        cycle = one_cycle(graph, comp)
+        print(f"{where}: module cycle ({len(comp)} modules: {', '.join(name(m) for m in comp)}):")
+        print("  " + " -> ".join(name(m) for m in cycle))
+    if comps:
+        if at_most is not None:
+            print(f"{where}: {cycles} elementary cycles, more than the {at_most} allowed")
+        return False
+    print(f"no module cycle among the {len(mods)} modules of {where}")
+    return True
 
 
 def main():
     if "--self-test" in sys.argv:
         self_test()
         return 0
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    src = args[0] if args else os.path.join(os.path.dirname(__file__), "..", "crates", "server", "src")
-    mods = module_files(src)
-    reexports = reexports_of(mods)
-    graph = {m: edges_of(m, p, mods, reexports) for m, p in mods.items()}
-    comps = sccs(graph)
-    if "--graph" in sys.argv:
-        for m in sorted(graph):
-            print(f"{name(m)} -> {', '.join(name(d) for d in sorted(graph[m]))}")
-        return 0
-    if "--count" in sys.argv:
-        print(f"{len(comps)} cyclic component(s), {count_cycles(graph)} elementary cycle(s), {len(mods)} modules")
-        return 0
-    for comp in comps:
-        cycle = one_cycle(graph, comp)
-        print(f"module cycle ({len(comp)} modules: {', '.join(name(m) for m in comp)}):")
-        print("  " + " -> ".join(name(m) for m in cycle))
-    if comps:
-        return 1
-    print(f"no module cycle among the {len(mods)} modules of {os.path.normpath(src)}")
-    return 0
+    args, at_most, i = [], None, 1
+    while i < len(sys.argv):
+        if sys.argv[i] == "--at-most":
+            at_most = int(sys.argv[i + 1])
+            i += 2
+            continue
+        if not sys.argv[i].startswith("--"):
+            args.append(sys.argv[i])
+        i += 1
+    if not args:
+        crates = os.path.join(os.path.dirname(__file__), "..", "crates")
+        args = sorted(os.path.join(crates, c, "src") for c in os.listdir(crates))
+    ok = [check(src, at_most) for src in args]
+    return 0 if all(ok) else 1
 
 
 if __name__ == "__main__":

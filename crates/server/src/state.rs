@@ -7,7 +7,7 @@ use fairseed_store::Store;
 use crate::args::SignupMode;
 use crate::error::ApiError;
 use crate::events::Hub;
-use crate::holdem::Tables;
+use crate::holdem::tables::Tables;
 use crate::lease::Fleet;
 use crate::limits::DEFAULT_LEASE_TTL_MS;
 use crate::log::{LogKey, Receipt, Signer};

@@ -18,12 +18,11 @@ pub mod caps;
 mod drive;
 pub mod hands;
 pub mod rows;
-mod tables;
+pub(crate) mod tables;
 pub mod viewers;
 pub mod ws;
 
 pub use drive::{hand_records, load, record_json, row};
-pub use tables::Tables;
 
 use std::time::Duration;
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use fairseed_tlog::{sign_receipts, BatchReceipt, Hash};
 use tokio::sync::{mpsc, oneshot};
 
-use super::LogKey;
+use super::key::LogKey;
 use crate::error::ApiError;
 
 /// Requests one batch takes at most.
