@@ -67,7 +67,7 @@ pub(crate) async fn create_player<T: Tx>(
 /// The player whose token hashes to `token_hash`, compared in constant time.
 pub(crate) async fn player_by_token<T: Tx>(tx: &mut T, token_hash: &str) -> StoreResult<Player> {
     match tx.player_by_token(token_hash).await? {
-        Some((id, stored, balance)) if crate::ct_eq_str(&stored, token_hash) => {
+        Some((id, stored, balance)) if crate::seal::ct_eq_str(&stored, token_hash) => {
             Ok(Player { id, balance })
         }
         _ => Err(StoreError::NotFound("player")),

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::StoreResult;
+use crate::error::StoreResult;
 
 /// What a copy holds, read back from the copy itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

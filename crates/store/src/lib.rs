@@ -42,30 +42,8 @@ pub use translog::{
     MAX_BATCH as MAX_LOG_BATCH,
 };
 pub use types::{
-    fill_record_ids, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition, Idempotent,
-    LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player, RecordOut,
-    RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow, RoundUpdate, RoundWrite,
-    SeedPair, SettleFn, Settled, ROTATION_PAGE,
+    fill_record_ids, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition, EventFeed,
+    Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
+    RecordOut, RecordReader, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow,
+    RoundUpdate, RoundWrite, SeedPair, SettleFn, Settled, ROTATION_PAGE,
 };
-
-/// Compares two secrets' hex digests in constant time.
-pub(crate) fn ct_eq_str(a: &str, b: &str) -> bool {
-    use subtle::ConstantTimeEq;
-    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
-}
-
-/// The meta key under which the sealing key's fingerprint is kept.
-pub(crate) const KEY_FINGERPRINT: &str = "seal_key_fingerprint";
-
-/// Who is reading records: a player sees only their own, the operator all.
-/// (Who looks at a game's state is `fairseed_play::Viewer`, another question.)
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordReader {
-    /// A player, by id.
-    Player(i64),
-    /// The operator.
-    Operator,
-}
-
-/// Live events from every process on the database, as broadcast.
-pub type EventFeed = tokio::sync::mpsc::Receiver<String>;

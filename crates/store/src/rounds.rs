@@ -340,7 +340,7 @@ fn distinct(ids: &[String]) -> StoreResult<()> {
 /// The records a viewer may read, and the one asked for.
 pub(crate) async fn record<T: Tx>(
     tx: &mut T,
-    viewer: crate::RecordReader,
+    viewer: crate::types::RecordReader,
     id: i64,
 ) -> StoreResult<RecordRow> {
     tx.record(viewer, id)

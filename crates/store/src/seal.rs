@@ -184,6 +184,15 @@ pub fn create_private_dir(dir: &Path) -> StoreResult<()> {
         .map_err(|e| StoreError::other(format!("creating {}: {e}", dir.display())))
 }
 
+/// Compares two secrets' hex digests in constant time.
+pub(crate) fn ct_eq_str(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+/// The meta key under which the sealing key's fingerprint is kept.
+pub(crate) const KEY_FINGERPRINT: &str = "seal_key_fingerprint";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,11 +13,11 @@ use std::task::{Context, Poll, Waker};
 
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::types::RecordReader;
 use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
     SeedPair,
 };
-use crate::RecordReader;
 
 /// A new seed pair with its server seed sealed, ready to insert.
 #[derive(Debug, Clone)]

@@ -5,8 +5,8 @@
 
 pub use fairseed_core::dice::Condition;
 
+use crate::error::{StoreError, StoreResult};
 use crate::seal::SecretSeed;
-use crate::{StoreError, StoreResult};
 
 /// A player account.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +87,7 @@ pub use fairseed_play::dice::Settled;
 /// from a read and stores it only if nothing it was drawn from changed
 /// since, drawing again otherwise. An error (e.g. a balance too small)
 /// aborts the bet; nothing is written.
-pub type SettleFn = Box<dyn Fn(BetDraw<'_>) -> crate::StoreResult<Settled> + Send + Sync>;
+pub type SettleFn = Box<dyn Fn(BetDraw<'_>) -> crate::error::StoreResult<Settled> + Send + Sync>;
 
 /// A dice bet to place.
 pub struct BetRequest {
@@ -220,7 +220,7 @@ pub const ROTATION_PAGE: u32 = 1_000;
 /// of a page must therefore depend only on the pair and that page's bets.
 /// An error aborts the whole rotation: a pair is never revealed without its records.
 pub type RecordsFn =
-    Box<dyn FnMut(&RevealedPair, &[BetRow]) -> crate::StoreResult<Vec<NewRecord>> + Send>;
+    Box<dyn FnMut(&RevealedPair, &[BetRow]) -> crate::error::StoreResult<Vec<NewRecord>> + Send>;
 
 /// The result of rotating a seed pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -454,3 +454,16 @@ mod tests {
         assert_eq!(body, serde_json::json!({"id": null}), "left as it was");
     }
 }
+
+/// Who is reading records: a player sees only their own, the operator all.
+/// (Who looks at a game's state is `fairseed_play::Viewer`, another question.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordReader {
+    /// A player, by id.
+    Player(i64),
+    /// The operator.
+    Operator,
+}
+
+/// Live events from every process on the database, as broadcast.
+pub type EventFeed = tokio::sync::mpsc::Receiver<String>;

@@ -6,8 +6,12 @@
 use async_trait::async_trait;
 
 use crate::{
-    BetReceipt, BetRequest, BetRow, ChipGrant, NewSeedPair, OperatorPlayer, Page, Player,
-    RecordsFn, RevealedPair, Rotation, SeedPair, StoreResult,
+    error::StoreResult,
+    operator::{ChipGrant, OperatorPlayer},
+    types::{
+        BetReceipt, BetRequest, BetRow, NewSeedPair, Page, Player, RecordsFn, RevealedPair,
+        Rotation, SeedPair,
+    },
 };
 
 /// Players, their dice seed pairs and bets, and the operator's players and chip grants. Each method is one transaction.
@@ -69,7 +73,7 @@ pub trait AccountStore: Send + Sync + 'static {
     async fn players_with_unrevealed_pair(&self, after: i64, limit: u32) -> StoreResult<Vec<i64>>;
 
     /// The operator's player for its user `external_id`, created with
-    /// `token_hash`, `balance` and `pair` if new (see [`operator`]).
+    /// `token_hash`, `balance` and `pair` if new (see [`operator`](crate::operator)).
     async fn operator_player(
         &self,
         external_id: &str,
@@ -99,13 +103,13 @@ pub trait AccountStore: Send + Sync + 'static {
 macro_rules! impl_accounts {
     ($backend:ty) => {
         #[async_trait::async_trait]
-        impl $crate::AccountStore for $backend {
+        impl $crate::api::accounts::AccountStore for $backend {
             async fn create_player(
                 &self,
                 token_hash: &str,
                 balance: u128,
-                pair: $crate::NewSeedPair,
-            ) -> $crate::StoreResult<($crate::Player, $crate::SeedPair)> {
+                pair: $crate::types::NewSeedPair,
+            ) -> $crate::error::StoreResult<($crate::types::Player, $crate::types::SeedPair)> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
                 let log = self.log;
                 let token_hash = token_hash.to_owned();
@@ -119,7 +123,7 @@ macro_rules! impl_accounts {
             async fn player_by_token(
                 &self,
                 token_hash: &str,
-            ) -> $crate::StoreResult<$crate::Player> {
+            ) -> $crate::error::StoreResult<$crate::types::Player> {
                 let token_hash = token_hash.to_owned();
                 self.read_tx(async move |tx| {
                     $crate::accounts::player_by_token(tx, &token_hash).await
@@ -127,12 +131,15 @@ macro_rules! impl_accounts {
                 .await
             }
 
-            async fn player(&self, id: i64) -> $crate::StoreResult<$crate::Player> {
+            async fn player(&self, id: i64) -> $crate::error::StoreResult<$crate::types::Player> {
                 self.read_tx(async move |tx| $crate::accounts::player(tx, id, false).await)
                     .await
             }
 
-            async fn current_pair(&self, player_id: i64) -> $crate::StoreResult<$crate::SeedPair> {
+            async fn current_pair(
+                &self,
+                player_id: i64,
+            ) -> $crate::error::StoreResult<$crate::types::SeedPair> {
                 self.read_tx(async move |tx| $crate::accounts::current_pair(tx, player_id).await)
                     .await
             }
@@ -142,7 +149,7 @@ macro_rules! impl_accounts {
                 player_id: i64,
                 commitment: &str,
                 client_seed: &str,
-            ) -> $crate::StoreResult<Option<$crate::SeedPair>> {
+            ) -> $crate::error::StoreResult<Option<$crate::types::SeedPair>> {
                 let (commitment, client_seed) = (commitment.to_owned(), client_seed.to_owned());
                 self.write_tx(async move |tx| {
                     $crate::accounts::set_client_seed(tx, player_id, &commitment, &client_seed)
@@ -153,8 +160,8 @@ macro_rules! impl_accounts {
 
             async fn place_bet(
                 &self,
-                bet: $crate::BetRequest,
-            ) -> $crate::StoreResult<$crate::BetReceipt> {
+                bet: $crate::types::BetRequest,
+            ) -> $crate::error::StoreResult<$crate::types::BetReceipt> {
                 // Each backend serializes a player's bets its own way.
                 self.place_bet_at(bet, now()).await
             }
@@ -163,8 +170,8 @@ macro_rules! impl_accounts {
                 &self,
                 player_id: i64,
                 pair_id: Option<i64>,
-                page: $crate::Page,
-            ) -> $crate::StoreResult<Vec<$crate::BetRow>> {
+                page: $crate::types::Page,
+            ) -> $crate::error::StoreResult<Vec<$crate::types::BetRow>> {
                 self.read_tx(async move |tx| {
                     $crate::accounts::bets(tx, player_id, pair_id, page).await
                 })
@@ -174,9 +181,9 @@ macro_rules! impl_accounts {
             async fn rotate(
                 &self,
                 player_id: i64,
-                next: $crate::NewSeedPair,
-                records: $crate::RecordsFn,
-            ) -> $crate::StoreResult<$crate::Rotation> {
+                next: $crate::types::NewSeedPair,
+                records: $crate::types::RecordsFn,
+            ) -> $crate::error::StoreResult<$crate::types::Rotation> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &next)?;
                 let log = self.log;
                 let cipher = std::sync::Arc::clone(&self.cipher);
@@ -191,7 +198,7 @@ macro_rules! impl_accounts {
                 &self,
                 after: i64,
                 limit: u32,
-            ) -> $crate::StoreResult<Vec<i64>> {
+            ) -> $crate::error::StoreResult<Vec<i64>> {
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::players_with_unrevealed_pair(tx, after, limit).await
                 })
@@ -201,8 +208,8 @@ macro_rules! impl_accounts {
             async fn revealed_pairs(
                 &self,
                 player_id: i64,
-                page: $crate::Page,
-            ) -> $crate::StoreResult<Vec<$crate::RevealedPair>> {
+                page: $crate::types::Page,
+            ) -> $crate::error::StoreResult<Vec<$crate::types::RevealedPair>> {
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::revealed_pairs(tx, player_id, page).await
                 })
@@ -214,8 +221,8 @@ macro_rules! impl_accounts {
                 external_id: &str,
                 token_hash: &str,
                 balance: u128,
-                pair: $crate::NewSeedPair,
-            ) -> $crate::StoreResult<$crate::OperatorPlayer> {
+                pair: $crate::types::NewSeedPair,
+            ) -> $crate::error::StoreResult<$crate::operator::OperatorPlayer> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
                 let log = self.log;
                 let (external, token) = (external_id.to_owned(), token_hash.to_owned());
@@ -234,7 +241,7 @@ macro_rules! impl_accounts {
                     })
                     .await;
                 match created {
-                    Err($crate::StoreError::Conflict { code, .. })
+                    Err($crate::error::StoreError::Conflict { code, .. })
                         if code == $crate::operator::RACE =>
                     {
                         let external = external_id.to_owned();
@@ -249,7 +256,7 @@ macro_rules! impl_accounts {
                 &self,
                 external_id: &str,
                 token_hash: Option<&str>,
-            ) -> $crate::StoreResult<(i64, String)> {
+            ) -> $crate::error::StoreResult<(i64, String)> {
                 let external = external_id.to_owned();
                 let token = token_hash.map(str::to_owned);
                 self.write_tx(async move |tx| {
@@ -263,7 +270,7 @@ macro_rules! impl_accounts {
                 external_id: &str,
                 key: &str,
                 amount: u128,
-            ) -> $crate::StoreResult<$crate::ChipGrant> {
+            ) -> $crate::error::StoreResult<$crate::operator::ChipGrant> {
                 let (external, key) = (external_id.to_owned(), key.to_owned());
                 self.write_tx(async move |tx| {
                     $crate::operator::grant(tx, &external, &key, amount, now()).await

@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 
-use crate::StoreResult;
+use crate::error::StoreResult;
 
 /// Stored responses of idempotent calls. Each method is one transaction.
 #[async_trait]
@@ -22,12 +22,12 @@ pub trait IdempotencyStore: Send + Sync + 'static {
 macro_rules! impl_idempotency {
     ($backend:ty) => {
         #[async_trait::async_trait]
-        impl $crate::IdempotencyStore for $backend {
+        impl $crate::api::idempotency::IdempotencyStore for $backend {
             async fn idempotent_response(
                 &self,
                 scope: &str,
                 key: &str,
-            ) -> $crate::StoreResult<Option<(String, String)>> {
+            ) -> $crate::error::StoreResult<Option<(String, String)>> {
                 let (scope, key) = (scope.to_owned(), key.to_owned());
                 self.read_tx(async move |tx| $crate::tx::Tx::idempotent(tx, &scope, &key).await)
                     .await

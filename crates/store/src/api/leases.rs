@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 
-use crate::{LeaseGrant, StoreResult};
+use crate::{error::StoreResult, types::LeaseGrant};
 
 /// Leases: which process serves a resource, until when. Each method is one transaction.
 #[async_trait]
@@ -39,14 +39,14 @@ pub trait LeaseStore: Send + Sync + 'static {
 macro_rules! impl_leases {
     ($backend:ty) => {
         #[async_trait::async_trait]
-        impl $crate::LeaseStore for $backend {
+        impl $crate::api::leases::LeaseStore for $backend {
             async fn acquire_lease(
                 &self,
                 resource: &str,
                 owner: &str,
                 now_ms: i64,
                 ttl_ms: i64,
-            ) -> $crate::StoreResult<$crate::LeaseGrant> {
+            ) -> $crate::error::StoreResult<$crate::types::LeaseGrant> {
                 let (resource, owner) = (resource.to_owned(), owner.to_owned());
                 self.write_tx(async move |tx| {
                     $crate::leases::acquire(tx, &resource, &owner, now_ms, ttl_ms).await
@@ -59,7 +59,7 @@ macro_rules! impl_leases {
                 owner: &str,
                 now_ms: i64,
                 ttl_ms: i64,
-            ) -> $crate::StoreResult<u64> {
+            ) -> $crate::error::StoreResult<u64> {
                 let owner = owner.to_owned();
                 let until = now_ms.saturating_add(ttl_ms);
                 self.write_tx(async move |tx| {
@@ -68,7 +68,11 @@ macro_rules! impl_leases {
                 .await
             }
 
-            async fn release_leases(&self, owner: &str, now_ms: i64) -> $crate::StoreResult<u64> {
+            async fn release_leases(
+                &self,
+                owner: &str,
+                now_ms: i64,
+            ) -> $crate::error::StoreResult<u64> {
                 let owner = owner.to_owned();
                 let ended = now_ms.saturating_sub(1);
                 self.write_tx(async move |tx| {
@@ -81,7 +85,7 @@ macro_rules! impl_leases {
                 &self,
                 prefix: &str,
                 now_ms: i64,
-            ) -> $crate::StoreResult<Vec<String>> {
+            ) -> $crate::error::StoreResult<Vec<String>> {
                 let prefix = prefix.to_owned();
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::expired_leases(tx, &prefix, now_ms).await
@@ -89,7 +93,11 @@ macro_rules! impl_leases {
                 .await
             }
 
-            async fn release_lease(&self, resource: &str, owner: &str) -> $crate::StoreResult<()> {
+            async fn release_lease(
+                &self,
+                resource: &str,
+                owner: &str,
+            ) -> $crate::error::StoreResult<()> {
                 let (resource, owner) = (resource.to_owned(), owner.to_owned());
                 self.write_tx(async move |tx| {
                     $crate::tx::Tx::release_lease(tx, &resource, &owner).await

@@ -5,7 +5,10 @@
 
 use async_trait::async_trait;
 
-use crate::{LogCheckpoint, LogStep, LoggedEntry, SignFn, StoreResult};
+use crate::{
+    error::StoreResult,
+    translog::{LogCheckpoint, LogStep, LoggedEntry, SignFn},
+};
 
 /// The transparency log (docs/spec.md §16): sequencing, checkpoints and cosignatures, and reads of its hashes and entries. Each method is one transaction.
 #[async_trait]
@@ -42,7 +45,7 @@ pub trait LogStore: Send + Sync + 'static {
     /// was committed while the log was off, or before pairs were keyed).
     async fn pair_log_entries(&self, pair_id: i64) -> StoreResult<Vec<Vec<u8>>>;
 
-    /// The log entries queued under any of `names` ([`log_entry_name`]), in
+    /// The log entries queued under any of `names` ([`log_entry_name`](crate::log_entry_name)), in
     /// queue order (none for those queued while the log was off).
     async fn named_log_entries(&self, names: Vec<String>) -> StoreResult<Vec<Vec<u8>>>;
 
@@ -55,12 +58,12 @@ pub trait LogStore: Send + Sync + 'static {
 macro_rules! impl_log {
     ($backend:ty) => {
         #[async_trait::async_trait]
-        impl $crate::LogStore for $backend {
+        impl $crate::api::log::LogStore for $backend {
             async fn sequence_log(
                 &self,
                 max: u32,
-                sign: $crate::SignFn,
-            ) -> $crate::StoreResult<Option<$crate::LogStep>> {
+                sign: $crate::translog::SignFn,
+            ) -> $crate::error::StoreResult<Option<$crate::translog::LogStep>> {
                 // Read and hashed beside the writer; only the new rows are written on it.
                 let plan = self
                     .read_tx(async move |tx| $crate::translog::plan(tx, max).await)
@@ -76,7 +79,9 @@ macro_rules! impl_log {
                 .map(Some)
             }
 
-            async fn log_checkpoint(&self) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+            async fn log_checkpoint(
+                &self,
+            ) -> $crate::error::StoreResult<Option<$crate::translog::LogCheckpoint>> {
                 self.read_tx(async move |tx| $crate::translog::with_cosignatures(tx, None).await)
                     .await
             }
@@ -84,7 +89,7 @@ macro_rules! impl_log {
             async fn log_cosigned_checkpoint(
                 &self,
                 min: u32,
-            ) -> $crate::StoreResult<Option<$crate::LogCheckpoint>> {
+            ) -> $crate::error::StoreResult<Option<$crate::translog::LogCheckpoint>> {
                 self.read_tx(async move |tx| $crate::translog::cosigned(tx, min).await)
                     .await
             }
@@ -94,7 +99,7 @@ macro_rules! impl_log {
                 size: u64,
                 witness: &str,
                 line: &str,
-            ) -> $crate::StoreResult<()> {
+            ) -> $crate::error::StoreResult<()> {
                 let (witness, line) = (witness.to_owned(), line.to_owned());
                 self.write_tx(async move |tx| {
                     $crate::translog::LogTx::insert_log_cosignature(
@@ -109,7 +114,10 @@ macro_rules! impl_log {
                 .await
             }
 
-            async fn log_cosigned_size(&self, witness: &str) -> $crate::StoreResult<Option<u64>> {
+            async fn log_cosigned_size(
+                &self,
+                witness: &str,
+            ) -> $crate::error::StoreResult<Option<u64>> {
                 let witness = witness.to_owned();
                 self.read_tx(async move |tx| {
                     $crate::translog::LogTx::log_cosigned_size(tx, &witness).await
@@ -120,7 +128,7 @@ macro_rules! impl_log {
             async fn log_hashes(
                 &self,
                 indexes: &[u64],
-            ) -> $crate::StoreResult<Vec<(u64, [u8; 32])>> {
+            ) -> $crate::error::StoreResult<Vec<(u64, [u8; 32])>> {
                 let indexes = indexes.to_vec();
                 self.read_tx(async move |tx| {
                     $crate::translog::LogTx::log_hashes(tx, &indexes).await
@@ -128,7 +136,11 @@ macro_rules! impl_log {
                 .await
             }
 
-            async fn log_leaves(&self, from: u64, count: u32) -> $crate::StoreResult<Vec<Vec<u8>>> {
+            async fn log_leaves(
+                &self,
+                from: u64,
+                count: u32,
+            ) -> $crate::error::StoreResult<Vec<Vec<u8>>> {
                 self.read_tx(async move |tx| {
                     $crate::translog::LogTx::log_leaves(tx, from, count).await
                 })
@@ -138,14 +150,17 @@ macro_rules! impl_log {
             async fn log_entry(
                 &self,
                 leaf_hash: [u8; 32],
-            ) -> $crate::StoreResult<Option<$crate::LoggedEntry>> {
+            ) -> $crate::error::StoreResult<Option<$crate::translog::LoggedEntry>> {
                 self.read_tx(async move |tx| {
                     $crate::translog::LogTx::log_entry_by_hash(tx, &leaf_hash).await
                 })
                 .await
             }
 
-            async fn pair_log_entries(&self, pair_id: i64) -> $crate::StoreResult<Vec<Vec<u8>>> {
+            async fn pair_log_entries(
+                &self,
+                pair_id: i64,
+            ) -> $crate::error::StoreResult<Vec<Vec<u8>>> {
                 let subject = $crate::translog::pair_subject(pair_id);
                 self.read_tx(async move |tx| {
                     $crate::translog::LogTx::log_entries_of(tx, &subject).await
@@ -156,7 +171,7 @@ macro_rules! impl_log {
             async fn named_log_entries(
                 &self,
                 names: Vec<String>,
-            ) -> $crate::StoreResult<Vec<Vec<u8>>> {
+            ) -> $crate::error::StoreResult<Vec<Vec<u8>>> {
                 if names.is_empty() {
                     return Ok(Vec::new());
                 }
@@ -170,7 +185,7 @@ macro_rules! impl_log {
                 &self,
                 scope: &str,
                 key: &str,
-            ) -> $crate::StoreResult<Vec<Vec<u8>>> {
+            ) -> $crate::error::StoreResult<Vec<Vec<u8>>> {
                 let subject = $crate::translog::subject(scope, key);
                 self.read_tx(async move |tx| {
                     $crate::translog::LogTx::log_entries_of(tx, &subject).await

@@ -17,11 +17,11 @@
 //! `write_tx`/`read_tx(f: impl AsyncFnOnce(&mut Tx) -> StoreResult<R> + Send + 'static)`
 //! and the live-event transport `send_events`/`listen_events`.
 
-mod accounts;
-mod idempotency;
-mod leases;
-mod log;
-mod rounds;
+pub(crate) mod accounts;
+pub(crate) mod idempotency;
+pub(crate) mod leases;
+pub(crate) mod log;
+pub(crate) mod rounds;
 
 use async_trait::async_trait;
 
@@ -36,7 +36,7 @@ pub use log::LogStore;
 pub(crate) use rounds::impl_rounds;
 pub use rounds::RoundStore;
 
-use crate::{EventFeed, StoreResult};
+use crate::{error::StoreResult, types::EventFeed};
 
 /// Every durable operation of the service, for callers that need them all
 /// (the server holds an `Arc<dyn Store>`); each concern's trait has its
@@ -76,13 +76,13 @@ macro_rules! impl_store {
         $crate::api::impl_idempotency!($backend);
 
         #[async_trait::async_trait]
-        impl $crate::Store for $backend {
-            async fn health(&self) -> $crate::StoreResult<()> {
+        impl $crate::api::Store for $backend {
+            async fn health(&self) -> $crate::error::StoreResult<()> {
                 self.read_tx(async move |tx| $crate::tx::Tx::ping(tx).await)
                     .await
             }
 
-            async fn can_commit(&self) -> $crate::StoreResult<()> {
+            async fn can_commit(&self) -> $crate::error::StoreResult<()> {
                 self.write_tx(async move |tx| $crate::tx::Tx::commit_probe(tx).await)
                     .await
             }
@@ -91,11 +91,16 @@ macro_rules! impl_store {
                 self.pool_in_use()
             }
 
-            async fn broadcast_events(&self, payloads: &[String]) -> $crate::StoreResult<()> {
+            async fn broadcast_events(
+                &self,
+                payloads: &[String],
+            ) -> $crate::error::StoreResult<()> {
                 self.send_events(payloads).await
             }
 
-            async fn event_feed(&self) -> $crate::StoreResult<Option<$crate::EventFeed>> {
+            async fn event_feed(
+                &self,
+            ) -> $crate::error::StoreResult<Option<$crate::types::EventFeed>> {
                 self.listen_events().await
             }
         }

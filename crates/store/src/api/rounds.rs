@@ -6,8 +6,11 @@
 use async_trait::async_trait;
 
 use crate::{
-    Commit, Idempotent, LoadedRound, LogRow, Page, RecordOut, RecordReader, RecordRow, RoundRow,
-    RoundUpdate, StoreResult,
+    error::StoreResult,
+    types::{
+        Commit, Idempotent, LoadedRound, LogRow, Page, RecordOut, RecordReader, RecordRow,
+        RoundRow, RoundUpdate,
+    },
 };
 
 /// Rounds (versioned rows: every committed secret but dice pairs) and the records they and dice pairs leave. Each method is one transaction.
@@ -61,8 +64,8 @@ pub trait RoundStore: Send + Sync + 'static {
 macro_rules! impl_rounds {
     ($backend:ty) => {
         #[async_trait::async_trait]
-        impl $crate::RoundStore for $backend {
-            async fn round(&self, id: &str) -> $crate::StoreResult<$crate::RoundRow> {
+        impl $crate::api::rounds::RoundStore for $backend {
+            async fn round(&self, id: &str) -> $crate::error::StoreResult<$crate::types::RoundRow> {
                 let id = id.to_owned();
                 self.read_tx(async move |tx| $crate::rounds::round(tx, &id).await)
                     .await
@@ -71,7 +74,7 @@ macro_rules! impl_rounds {
             async fn load_rounds(
                 &self,
                 ids: &[String],
-            ) -> $crate::StoreResult<Vec<$crate::LoadedRound>> {
+            ) -> $crate::error::StoreResult<Vec<$crate::types::LoadedRound>> {
                 let ids = ids.to_vec();
                 let cipher = std::sync::Arc::clone(&self.cipher);
                 self.read_tx(async move |tx| $crate::rounds::load_rounds(tx, &cipher, &ids).await)
@@ -80,8 +83,8 @@ macro_rules! impl_rounds {
 
             async fn commit(
                 &self,
-                commit: $crate::Commit,
-            ) -> $crate::StoreResult<Vec<$crate::RoundUpdate>> {
+                commit: $crate::types::Commit,
+            ) -> $crate::error::StoreResult<Vec<$crate::types::RoundUpdate>> {
                 let sealed = $crate::rounds::seal_commit(&self.cipher, commit)?;
                 let log = self.log;
                 let cipher = std::sync::Arc::clone(&self.cipher);
@@ -96,7 +99,7 @@ macro_rules! impl_rounds {
                 id: &str,
                 from_seq: u64,
                 limit: u32,
-            ) -> $crate::StoreResult<Vec<$crate::LogRow>> {
+            ) -> $crate::error::StoreResult<Vec<$crate::types::LogRow>> {
                 let id = id.to_owned();
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::round_log(tx, &id, from_seq, limit).await
@@ -108,7 +111,7 @@ macro_rules! impl_rounds {
                 &self,
                 kind: &str,
                 status: &str,
-            ) -> $crate::StoreResult<Vec<String>> {
+            ) -> $crate::error::StoreResult<Vec<String>> {
                 let (kind, status) = (kind.to_owned(), status.to_owned());
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::rounds_with_status(tx, &kind, &status).await
@@ -118,28 +121,28 @@ macro_rules! impl_rounds {
 
             async fn record(
                 &self,
-                viewer: $crate::RecordReader,
+                viewer: $crate::types::RecordReader,
                 id: i64,
-            ) -> $crate::StoreResult<$crate::RecordRow> {
+            ) -> $crate::error::StoreResult<$crate::types::RecordRow> {
                 self.read_tx(async move |tx| $crate::rounds::record(tx, viewer, id).await)
                     .await
             }
 
             async fn records(
                 &self,
-                viewer: $crate::RecordReader,
-                page: $crate::Page,
-            ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
+                viewer: $crate::types::RecordReader,
+                page: $crate::types::Page,
+            ) -> $crate::error::StoreResult<Vec<$crate::types::RecordRow>> {
                 self.read_tx(async move |tx| $crate::tx::Tx::records(tx, viewer, page).await)
                     .await
             }
 
             async fn records_after(
                 &self,
-                viewer: $crate::RecordReader,
+                viewer: $crate::types::RecordReader,
                 after: i64,
                 limit: u32,
-            ) -> $crate::StoreResult<Vec<$crate::RecordRow>> {
+            ) -> $crate::error::StoreResult<Vec<$crate::types::RecordRow>> {
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::records_after(tx, viewer, after, limit).await
                 })
@@ -148,9 +151,9 @@ macro_rules! impl_rounds {
 
             async fn import_record(
                 &self,
-                record: $crate::RecordOut,
-                idempotent: Option<$crate::Idempotent>,
-            ) -> $crate::StoreResult<$crate::RecordRow> {
+                record: $crate::types::RecordOut,
+                idempotent: Option<$crate::types::Idempotent>,
+            ) -> $crate::error::StoreResult<$crate::types::RecordRow> {
                 self.write_tx(async move |tx| {
                     $crate::rounds::import_record(tx, &record, idempotent.as_ref(), now()).await
                 })

@@ -18,7 +18,7 @@
 //!    changes nothing and the bet is drawn again from a new read.
 //!
 //! A process remembers the state each player's last bet left
-//! ([`LastStates`]) and draws the player's next bet from it without the
+//! ([`LastStates`](super::last_states::LastStates)) and draws the player's next bet from it without the
 //! read: while nothing else changes the player, a bet is one round trip.
 //! The write checks that state like any other, so a stale one costs only a
 //! read and a second write.
@@ -31,12 +31,10 @@
 //! from many connections at once) the bet takes the locked path, which
 //! waits its turn instead of retrying.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use sqlx::Row;
 
 use super::deferred::bind_bet;
+use super::last_states::Drawable;
 use super::{tx::PgTx, PgStore};
 use crate::accounts;
 use crate::convert;
@@ -86,59 +84,12 @@ const WRITE: &str = guarded_bet_sql!("FALSE");
 /// The write of a bet that is its own log entry (the log runs).
 const WRITE_LOGGED: &str = guarded_bet_sql!("TRUE");
 
-/// What a bet is drawn from: the player's balance and current pair.
-#[derive(Debug, Clone)]
-pub(super) struct Drawable {
-    balance: u128,
-    pair: SeedPair,
-    sealed: Vec<u8>,
-}
-
 /// What the read found.
 enum Read {
     /// The key was used: the bet to replay.
     Replay,
     /// The state to draw the bet from.
     Draw(Drawable),
-}
-
-/// The state each player's last bet in this process left, to draw the next
-/// bet from without a read: one round trip a bet while nothing else changes
-/// the player. Only a hint — the write checks all of it, and a bet drawn
-/// from a stale state (another process's bet, a rotation, a grant) fails
-/// its check and is drawn again from a read; so does a refusal drawn from
-/// it (a balance too small may have grown since). Cleared when it holds
-/// [`LAST_STATES_MAX`] players.
-#[derive(Debug, Default)]
-pub(super) struct LastStates(Mutex<HashMap<i64, Drawable>>);
-
-/// Players whose last state is kept at most.
-const LAST_STATES_MAX: usize = 65_536;
-
-impl LastStates {
-    fn get(&self, player: i64) -> Option<Drawable> {
-        self.lock().get(&player).cloned()
-    }
-
-    fn put(&self, player: i64, state: Drawable) {
-        let mut states = self.lock();
-        if states.len() >= LAST_STATES_MAX && !states.contains_key(&player) {
-            states.clear();
-        }
-        states.insert(player, state);
-    }
-
-    fn forget(&self, player: i64) {
-        self.lock().remove(&player);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Drawable>> {
-        // A panic while holding the map cannot leave it inconsistent: each
-        // entry is only a hint.
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
 }
 
 /// How one attempt ended.

@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 
 use crate::error::{StoreError, StoreResult};
 use crate::time::now_ms;
-use crate::EventFeed;
+use crate::types::EventFeed;
 
 /// The largest event sent inline (the notification limit is 8000 bytes).
 const INLINE_MAX: usize = 7900;

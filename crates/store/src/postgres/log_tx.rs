@@ -11,10 +11,11 @@ use super::tx::{bet_raw, PgTx, BET_COLUMNS};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
+use crate::translog::read;
 use crate::translog::sql::{self, postgres_floors};
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LeafRow, LogTx};
-use crate::translog::{read, LogCheckpoint, LoggedEntry};
 
 fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64>> {
     values.map(|v| convert::to_i64(v, what)).collect()

@@ -11,6 +11,7 @@
 mod deferred;
 mod bet;
 mod events;
+mod last_states;
 mod log_tx;
 mod tx;
 
@@ -53,7 +54,7 @@ pub struct PgStore {
     /// Whether changes queue transparency log entries (on unless turned off).
     log: bool,
     /// Each player's state after their last bet here (a hint, see `bet`).
-    last: Arc<bet::LastStates>,
+    last: Arc<last_states::LastStates>,
     /// The leaf hashes of the bets placed here still waiting for a leaf.
     leaves: Arc<BetLeaves>,
 }
@@ -178,7 +179,7 @@ impl PgStore {
         Some((self.pool.size().saturating_sub(idle), MAX_CONNECTIONS))
     }
 
-    async fn listen_events(&self) -> StoreResult<Option<crate::EventFeed>> {
+    async fn listen_events(&self) -> StoreResult<Option<crate::types::EventFeed>> {
         events::listen(&self.pool, &self.events).await.map(Some)
     }
 
@@ -224,13 +225,13 @@ async fn migrate(pool: &PgPool, cipher: &SeedCipher) -> StoreResult<()> {
         }
     }
     let stored: Option<String> = sqlx::query_scalar("SELECT value FROM meta WHERE key = $1")
-        .bind(crate::KEY_FINGERPRINT)
+        .bind(crate::seal::KEY_FINGERPRINT)
         .fetch_optional(&mut *tx)
         .await?;
     match stored {
         None => {
             sqlx::query("INSERT INTO meta (key, value) VALUES ($1, $2)")
-                .bind(crate::KEY_FINGERPRINT)
+                .bind(crate::seal::KEY_FINGERPRINT)
                 .bind(cipher.fingerprint())
                 .execute(&mut *tx)
                 .await?;

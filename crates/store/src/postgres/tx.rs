@@ -8,11 +8,11 @@ use crate::convert;
 use crate::error::StoreResult;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
+use crate::types::RecordReader;
 use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
     SeedPair,
 };
-use crate::RecordReader;
 
 /// A connection inside a transaction, or a pooled connection for a read,
 /// with the bet's updates it has not sent yet ([`Deferred`]).

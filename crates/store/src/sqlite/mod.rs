@@ -156,9 +156,9 @@ impl SqliteStore {
     /// bet, so nothing can change between its read and its write.
     async fn place_bet_at(
         &self,
-        req: crate::BetRequest,
+        req: crate::types::BetRequest,
         now: i64,
-    ) -> StoreResult<crate::BetReceipt> {
+    ) -> StoreResult<crate::types::BetReceipt> {
         let (cipher, log) = (Arc::clone(&self.cipher), self.log);
         let placed = self
             .write_tx(async move |tx| crate::accounts::place_bet(tx, &cipher, req, log, now).await)
@@ -203,7 +203,7 @@ impl SqliteStore {
         Ok(())
     }
 
-    async fn listen_events(&self) -> StoreResult<Option<crate::EventFeed>> {
+    async fn listen_events(&self) -> StoreResult<Option<crate::types::EventFeed>> {
         Ok(None)
     }
 
@@ -346,7 +346,7 @@ fn check_fingerprint(conn: &Connection, cipher: &SeedCipher) -> StoreResult<()> 
     let stored: Option<String> = conn
         .query_row(
             "SELECT value FROM meta WHERE key = ?1",
-            [crate::KEY_FINGERPRINT],
+            [crate::seal::KEY_FINGERPRINT],
             |r| r.get(0),
         )
         .optional()?;
@@ -354,7 +354,7 @@ fn check_fingerprint(conn: &Connection, cipher: &SeedCipher) -> StoreResult<()> 
         None => {
             conn.execute(
                 "INSERT INTO meta (key, value) VALUES (?1, ?2)",
-                [crate::KEY_FINGERPRINT, cipher.fingerprint()],
+                [crate::seal::KEY_FINGERPRINT, cipher.fingerprint()],
             )?;
             Ok(())
         }

@@ -6,11 +6,11 @@ use crate::convert;
 use crate::error::StoreResult;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
+use crate::types::RecordReader;
 use crate::types::{
     BetRow, Idempotent, LogRow, NewRecord, NewRound, Page, RecordRow, RevealedPair, RoundRow,
     SeedPair,
 };
-use crate::RecordReader;
 
 /// A connection inside the writer's savepoint, or a read connection, with
 /// the store's remembered bet leaf hashes.

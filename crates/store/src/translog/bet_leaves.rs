@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::translog::tx::HashBytes;
+use crate::translog::logged::HashBytes;
 
 /// Hashes kept at most (about 8 MB), the newest: a bet forgotten for room
 /// is rebuilt when read. Room is needed when the sequencer stops for long,
@@ -52,7 +52,7 @@ impl BetLeaves {
     /// Keeps the leaf hash of the bet `placed` answers with, once its
     /// transaction has committed (a replay's bet was remembered, or not,
     /// when it was placed).
-    pub(crate) fn remember_placed(&self, placed: &crate::BetReceipt) {
+    pub(crate) fn remember_placed(&self, placed: &crate::types::BetReceipt) {
         if let (false, [entry]) = (placed.replayed, placed.appended.as_slice()) {
             self.remember(placed.bet.id, fairseed_tlog::leaf_hash(entry).0);
         }

@@ -6,8 +6,18 @@
 //! content; a bucket holds about 64 leaves. Pure: the store writes and
 //! reads the rows, this encodes and searches them.
 
-use crate::translog::tx::HashBytes;
-use crate::translog::HASH_CHUNK;
+use crate::translog::logged::HashBytes;
+
+/// Leaves per chunk of sorted hashes (`log_hash_buckets`):
+/// a leaf is found by its hash with one probe per complete chunk, then a
+/// read of the incomplete chunk's leaves (at most this many) and of the
+/// entries still waiting.
+pub(crate) const HASH_CHUNK: u64 = 16_384;
+
+/// The chunks completed by appending the leaves `from .. to`.
+pub(crate) fn completed_chunks(from: u64, to: u64) -> std::ops::Range<u64> {
+    from / HASH_CHUNK..to / HASH_CHUNK
+}
 
 /// Bytes a leaf takes in a bucket.
 const LEAF: usize = 34;

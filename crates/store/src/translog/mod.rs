@@ -21,6 +21,7 @@
 pub(crate) mod bet_leaves;
 pub(crate) mod entries;
 pub(crate) mod hash_buckets;
+pub(crate) mod logged;
 pub(crate) mod order;
 pub(crate) mod read;
 pub(crate) mod sql;
@@ -32,52 +33,14 @@ use fairseed_tlog::{
 };
 
 use crate::error::{Refusal, StoreError, StoreResult};
+pub(crate) use hash_buckets::{completed_chunks, HASH_CHUNK};
+pub use logged::{LogCheckpoint, LogStep, LoggedEntry, SignFn};
 use order::{commit_order, PerSource};
 pub(crate) use tx::LogTx;
 use tx::{EntryAt, HashBytes};
 
 /// The most entries one sequencing step takes.
 pub const MAX_BATCH: u32 = 1024;
-
-/// Leaves per chunk of sorted hashes (`log_hash_buckets`, [`hash_buckets`]):
-/// a leaf is found by its hash with one probe per complete chunk, then a
-/// read of the incomplete chunk's leaves (at most this many) and of the
-/// entries still waiting.
-pub(crate) const HASH_CHUNK: u64 = 16_384;
-
-/// The chunks completed by appending the leaves `from .. to`.
-pub(crate) fn completed_chunks(from: u64, to: u64) -> std::ops::Range<u64> {
-    from / HASH_CHUNK..to / HASH_CHUNK
-}
-
-/// A signed checkpoint as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogCheckpoint {
-    /// The tree size it signs.
-    pub size: u64,
-    /// The signed note (C2SP tlog-checkpoint in a signed-note), the log's signature only.
-    pub note: String,
-    /// The witnesses' cosignature lines stored for it (each `— <name> <base64>\n`),
-    /// verified before they were stored; empty where not read.
-    pub cosignatures: Vec<String>,
-}
-
-/// What one sequencing step did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogStep {
-    /// The checkpoint it signed.
-    pub checkpoint: LogCheckpoint,
-    /// How many entries it gave leaf indexes: fewer than the step's `max`
-    /// means none were left waiting when it read the queue.
-    pub appended: u32,
-}
-
-impl LogCheckpoint {
-    /// The note with every stored cosignature appended: what `/log/checkpoint` serves.
-    pub fn cosigned_note(&self) -> String {
-        fairseed_tlog::append_signatures(&self.note, &self.cosignatures)
-    }
-}
 
 /// The checkpoint of `size` (the latest if `None`) with its cosignatures.
 pub(crate) async fn with_cosignatures<T: LogTx>(
@@ -102,19 +65,6 @@ pub(crate) async fn cosigned<T: LogTx>(tx: &mut T, min: u32) -> StoreResult<Opti
         None => Ok(None),
     }
 }
-
-/// One entry of the log, queued or sequenced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoggedEntry {
-    /// The entry's bytes (docs/spec.md §16.1).
-    pub entry: Vec<u8>,
-    /// Its leaf index once sequenced.
-    pub leaf_index: Option<u64>,
-}
-
-/// Signs the checkpoint of a tree of `size` leaves with root `root`; the
-/// signed note, or an error that aborts the sequencing step.
-pub type SignFn = Box<dyn FnOnce(u64, [u8; 32]) -> StoreResult<String> + Send>;
 
 /// The subject of the entries an idempotent call queues: its scope and key.
 pub(crate) fn subject(scope: &str, key: &str) -> String {

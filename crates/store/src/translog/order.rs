@@ -7,7 +7,7 @@
 //! bets) was written after the other committed, so it comes after it:
 //! in its own source by id, across sources by `bets_before`.
 
-use super::tx::{EntryAt, HashBytes};
+use super::logged::{EntryAt, HashBytes};
 
 /// One value per source of entries.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

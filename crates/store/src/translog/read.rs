@@ -3,9 +3,10 @@
 //! inside it (`LogTx::waiting_log_entries`, `log_leaves`, `log_entry_by_hash`).
 
 use super::hash_buckets;
+use super::hash_buckets::HASH_CHUNK;
+use super::logged::LoggedEntry;
 use super::order::Waiting;
 use super::tx::{HashBytes, LogTx};
-use super::{LoggedEntry, HASH_CHUNK};
 use crate::error::{StoreError, StoreResult};
 
 /// Up to `limit` entries of each source waiting for a leaf.

@@ -2,28 +2,11 @@
 //! beside its [`crate::tx::Tx`] ones.
 
 use crate::convert;
-use crate::error::{StoreError, StoreResult};
+use crate::error::StoreResult;
 use crate::translog::bet_leaves::BetLeaves;
+pub(crate) use crate::translog::logged::{hash_bytes, EntryAt, HashBytes};
+use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
-use crate::translog::{LogCheckpoint, LoggedEntry};
-
-/// A 32-byte SHA-256 hash as stored.
-pub(crate) type HashBytes = [u8; 32];
-
-/// A stored hash, which must be 32 bytes.
-pub(crate) fn hash_bytes(blob: Vec<u8>) -> StoreResult<HashBytes> {
-    blob.try_into()
-        .map_err(|_| StoreError::other("a stored log hash is not 32 bytes"))
-}
-
-/// Where a pending entry is stored, in the order the sequencer takes them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum EntryAt {
-    /// The queued entry of this id.
-    Queue(i64),
-    /// The logged dice bet of this id, which is its own outcome entry.
-    Bet(i64),
-}
 
 /// A checkpoint row.
 pub(crate) fn checkpoint_row(row: Option<(i64, String)>) -> StoreResult<Option<LogCheckpoint>> {
