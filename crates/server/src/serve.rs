@@ -115,7 +115,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(key) = &log_key {
         crate::fork_guard::check(&state, key, &args.witnesses, &args.data_dir).await?;
     }
-    if crate::retire::pending(&args.data_dir) {
+    // After a restore every poker session rotates there, whatever its lease.
+    let restored = crate::retire::pending(&args.data_dir);
+    if restored {
         crate::retire::after_restore(&state, &args.data_dir).await?;
     }
     state
@@ -123,9 +125,13 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .connect(store)
         .await
         .context("listening for live events")?;
-    let rotated = crate::fleet::rotate_open_sessions(&state)
-        .await
-        .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;
+    let rotated = if restored {
+        0
+    } else {
+        crate::fleet::rotate_open_sessions(&state, false)
+            .await
+            .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?
+    };
     if rotated > 0 {
         tracing::info!(
             sessions = rotated,
