@@ -145,6 +145,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let record = log_key
         .is_some()
         .then(|| crate::fork_guard::spawn_record(state.clone(), args.data_dir.clone()));
+    let checkpoint_age = log_key
+        .is_some()
+        .then(|| crate::log::age::spawn(state.clone(), !args.witnesses.is_empty()));
     let log_key_last = log_key.clone();
     let sequencer = log_key.map(|key| {
         let line = format!("transparency log {} key {}", key.origin(), key.vkey());
@@ -200,6 +203,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     heartbeat.abort();
     holdem.abort();
+    if let Some(task) = checkpoint_age {
+        task.abort();
+    }
     db_watch.abort();
     // A database that cannot commit now would only make the stop wait.
     let budget = match state.metrics().db().commits() {

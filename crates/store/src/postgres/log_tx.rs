@@ -278,14 +278,14 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = sqlx::query_as(sql::LATEST_CHECKPOINT)
+        let row: Option<(i64, String, i64)> = sqlx::query_as(sql::LATEST_CHECKPOINT)
             .fetch_optional(self.conn().await?)
             .await?;
         checkpoint_row(row)
     }
 
     async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = sqlx::query_as(sql::CHECKPOINT_AT.postgres)
+        let row: Option<(i64, String, i64)> = sqlx::query_as(sql::CHECKPOINT_AT.postgres)
             .bind(convert::to_i64(size, "tree size")?)
             .fetch_optional(self.conn().await?)
             .await?;

@@ -233,20 +233,20 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = self
+        let row: Option<(i64, String, i64)> = self
             .0
             .prepare_cached(sql::LATEST_CHECKPOINT)?
-            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
         checkpoint_row(row)
     }
 
     async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = self
+        let row: Option<(i64, String, i64)> = self
             .0
             .prepare_cached(sql::CHECKPOINT_AT.sqlite)?
             .query_row([convert::to_i64(size, "tree size")?], |r| {
-                Ok((r.get(0)?, r.get(1)?))
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })
             .optional()?;
         checkpoint_row(row)

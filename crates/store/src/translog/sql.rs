@@ -190,12 +190,12 @@ pub(crate) const INSERT_CHECKPOINT: Sql = Sql {
 
 /// The checkpoint of the largest tree.
 pub(crate) const LATEST_CHECKPOINT: &str =
-    "SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1";
+    "SELECT size, note, created_at FROM log_checkpoints ORDER BY size DESC LIMIT 1";
 
 /// The checkpoint of a tree size.
 pub(crate) const CHECKPOINT_AT: Sql = Sql {
-    sqlite: "SELECT size, note FROM log_checkpoints WHERE size = ?1",
-    postgres: "SELECT size, note FROM log_checkpoints WHERE size = $1",
+    sqlite: "SELECT size, note, created_at FROM log_checkpoints WHERE size = ?1",
+    postgres: "SELECT size, note, created_at FROM log_checkpoints WHERE size = $1",
 };
 
 /// Stores a witness's cosignature (size, witness, line, time) once.

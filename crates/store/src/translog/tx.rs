@@ -26,12 +26,15 @@ pub(crate) enum EntryAt {
 }
 
 /// A checkpoint row.
-pub(crate) fn checkpoint_row(row: Option<(i64, String)>) -> StoreResult<Option<LogCheckpoint>> {
-    row.map(|(size, note)| {
+pub(crate) fn checkpoint_row(
+    row: Option<(i64, String, i64)>,
+) -> StoreResult<Option<LogCheckpoint>> {
+    row.map(|(size, note, signed_at_ms)| {
         Ok(LogCheckpoint {
             size: convert::to_u64(size, "tree size")?,
             note,
             cosignatures: Vec::new(),
+            signed_at_ms,
         })
     })
     .transpose()
