@@ -177,6 +177,18 @@ impl Checker {
         (summary, self.ctx.findings)
     }
 
+    /// What a log that follows this one starts from (a new log after an
+    /// unbridgeable loss, docs/spec.md §16.11): the seeds, sessions and
+    /// hands left open and the commitments seen, without this log's
+    /// findings, counts and statistics (its own audit reports those).
+    #[must_use]
+    pub fn carried(mut self) -> Self {
+        self.ctx.findings = Findings::default();
+        self.ctx.stats = Stats::default();
+        self.counts = EntryCounts::default();
+        self
+    }
+
     /// The findings so far.
     pub fn findings(&self) -> &Findings {
         &self.ctx.findings

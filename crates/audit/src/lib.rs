@@ -46,6 +46,6 @@ pub mod writer;
 pub use checker::{Checker, GRACE_MS};
 pub use entry::{Entry, Kind};
 pub use finding::{Finding, FindingKind, Findings};
-pub use log::{audit, Report, Seen, State};
+pub use log::{audit, audit_following, carried, Report, Seen, State};
 pub use stats::{CellTest, RtpSummary, Uniformity, ALARM_P};
 pub use summary::{EntryCounts, Summary};

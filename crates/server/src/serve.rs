@@ -78,6 +78,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             )
         }
     };
+    if log_on {
+        crate::new_log::not_frozen(&args.data_dir, &args.log_origin)?;
+    }
     let log_key = if log_on {
         let key = crate::fork_guard::log_key(store.as_ref(), &args.data_dir, &args.log_origin);
         Some(Arc::new(key.await?))
@@ -164,7 +167,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Some(at) => Some(serve_metrics(at, state.clone(), args.log_format).await?),
         None => None,
     };
-    let app = with_static(router(state.clone()), args.web_dir.as_deref());
+    let app = crate::new_log::with_frozen(router(state.clone()), &args.data_dir)?;
+    let app = with_static(app, args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("binding {}", args.listen))?;

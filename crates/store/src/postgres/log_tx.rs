@@ -267,6 +267,16 @@ impl LogTx for PgTx<'_> {
             .collect()
     }
 
+    async fn start_new_log(&mut self) -> StoreResult<()> {
+        sqlx::query(sql::NEW_LOG_FLOORS.postgres)
+            .execute(self.conn().await?)
+            .await?;
+        for statement in sql::NEW_LOG_EMPTIED {
+            sqlx::query(statement).execute(self.conn().await?).await?;
+        }
+        Ok(())
+    }
+
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
         sqlx::query(sql::INSERT_CHECKPOINT.postgres)
             .bind(convert::to_i64(size, "tree size")?)

@@ -225,6 +225,14 @@ impl LogTx for SqliteTx<'_> {
         Ok(found)
     }
 
+    async fn start_new_log(&mut self) -> StoreResult<()> {
+        self.0.execute(sql::NEW_LOG_FLOORS.sqlite, [])?;
+        for statement in sql::NEW_LOG_EMPTIED {
+            self.0.execute(statement, [])?;
+        }
+        Ok(())
+    }
+
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
         self.0
             .prepare_cached(sql::INSERT_CHECKPOINT.sqlite)?

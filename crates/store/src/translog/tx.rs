@@ -145,6 +145,9 @@ pub(crate) trait LogTx {
         sealed: u64,
     ) -> StoreResult<Vec<(u64, Vec<u8>)>>;
 
+    /// Empties the log for a new one from size 0 ([`super::sql::NEW_LOG_FLOORS`], [`super::sql::NEW_LOG_EMPTIED`]).
+    async fn start_new_log(&mut self) -> StoreResult<()>;
+
     /// Stores a signed checkpoint.
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()>;
 
