@@ -46,6 +46,19 @@ def append(out, name, row):
         f.write(json.dumps(row) + "\n")
 
 
+def deal(addr, op, poker):
+    """The operator starts the next hand; a 409 (a step that raced it, as a
+    session's rotation) is retried, as an operator would."""
+    for attempt in range(5):
+        try:
+            return http(addr, "POST", f"/v1/poker/tables/{poker}/hands", op, {})
+        except urllib.error.HTTPError as e:
+            if e.code != 409 or attempt == 4:
+                raise
+            print(f"deal: 409 {e.read()[:200]!r}, retried", file=sys.stderr)
+            time.sleep(0.2)
+
+
 def rows(out, name):
     path = out / name
     if not path.exists():
@@ -109,7 +122,7 @@ def play(addr, op, out):
                 hand = http(addr, "POST", f"/v1/selfpoker/hands/{hand['hand_id']}/next", one, {})
                 append(out, "selfpoker.jsonl", {"hand": hand["hand_id"], "stage": hand["stage"],
                                                 "hole": hand.get("hole"), "board": hand["board"]})
-            dealt = http(addr, "POST", f"/v1/poker/tables/{poker}/hands", op, {})
+            dealt = deal(addr, op, poker)
             view = http(addr, "GET", f"/v1/poker/tables/{poker}/hands/{dealt['n']}", one)
             append(out, "poker.jsonl", {"session": view["session"], "n": view["n"], "hole": view["hole"]})
             time.sleep(0.02)
@@ -174,7 +187,7 @@ def check(addr, op, out):
     lost = {r["n"]: r["hole"] for r in dealt}
     again = {}
     for _ in range(len(dealt)):
-        d = http(addr, "POST", f"/v1/poker/tables/{poker}/hands", op, {})
+        d = deal(addr, op, poker)
         v = http(addr, "GET", f"/v1/poker/tables/{poker}/hands/{d['n']}", one)
         if v["session"] == old:
             fail(f"poker: hand {v['n']} after the restore dealt from the backup's session")
