@@ -13,7 +13,10 @@
 #      reveals and bets the new log holds; alone it fails on them), the old
 #      one read-only at /log/frozen/<old origin>, pinned to the old key; the old checkpoint is served unchanged and verifies against the
 #      old key (an independent signed-note check), the published one beside
-#      it too; /log/previous names the old log and the one that follows it.
+#      it too; /log/previous names the old log and the one that follows it;
+#   4. on PostgreSQL (127.0.0.1:5432, trust auth for `postgres`): bets,
+#      a stop, `fairseed new-log --database`, bets on the new log, both
+#      logs audited.
 #
 #   scripts/ops/new_log.sh        (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
@@ -132,6 +135,42 @@ assert log["next"] == [sys.argv[4], sys.argv[5]], log
 assert log["prefix"] == "/log/frozen/" + sys.argv[2], log
 PY
 ok "audit passes on $new ($(tail -1 "$work/audit-new.log")) and on the frozen $old ($(tail -1 "$work/audit-old.log")); its checkpoint (size $kept) and the published one (size $published) verify against the old key"
+kill -TERM "$server"
+wait "$server" || true
+
+# 4. The same on PostgreSQL, new-log on the stopped service's own database.
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+db=fairseed_newlog_$$
+trap 'cleanup; dropdb --if-exists "$db" 2>/dev/null || true' EXIT
+createdb "$db"
+pg=(--database "postgres://$PGUSER@$PGHOST:$PGPORT/$db")
+serve pg1.log --data-dir "$work/pg" "${pg[@]}" --log-origin "$old" || fail "pg: first start"
+pg_old=$(sed -n 's/.*transparency log [^ ]* key \([^" ]*\).*/\1/p' "$work/pg1.log")
+tok=$(new_player)
+: >"$work/acked"
+bettor p
+wait_bets 20
+kill "$bettor"
+wait "$bettor" 2>/dev/null || true
+kill -TERM "$server"
+wait "$server" || fail "pg: the service did not stop cleanly"
+"$FAIRSEED" new-log --data-dir "$work/pg" "${pg[@]}" --origin "$new" >"$work/pg-new-log.log" 2>&1 || fail "pg: new-log"
+serve pg2.log --data-dir "$work/pg" "${pg[@]}" --log-origin "$new" || fail "pg: the new log did not start"
+pg_new=$(sed -n 's/.*transparency log [^ ]* key \([^" ]*\).*/\1/p' "$work/pg2.log")
+: >"$work/acked"
+bettor q
+wait_bets 20
+kill "$bettor"
+wait "$bettor" 2>/dev/null || true
+for _ in $(seq 1 50); do
+  size=$(curl -sf "$base/log/checkpoint" | sed -n 2p) || true
+  [ -n "$size" ] && [ "$size" -ge 20 ] && break
+  sleep 0.1
+done
+"$FAIRSEED" audit "$base/log" --key "$pg_new" --previous "$base/log/frozen/$old" --previous-key "$pg_old" \
+  >"$work/pg-audit-new.log" 2>&1 || fail "pg: audit of the new log"
+"$FAIRSEED" audit "$base/log/frozen/$old" --key "$pg_old" >"$work/pg-audit-old.log" 2>&1 || fail "pg: audit of the frozen log"
+ok "pg: $(head -1 "$work/pg-new-log.log"); 20 bets on the new log (size $size); audit passes on both"
 kill -TERM "$server"
 wait "$server" || true
 echo "new_log.sh: all passed"
