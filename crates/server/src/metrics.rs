@@ -497,6 +497,21 @@ mod tests {
     }
 
     #[test]
+    fn checkpoint_ages_are_exported_once_read() {
+        let m = Metrics::default();
+        let name = "fairseed_log_checkpoint_timestamp_seconds";
+        let cosigned = "fairseed_log_cosigned_checkpoint_timestamp_seconds";
+        assert!(!m.render(None).contains(name));
+        m.checkpoint_signed(1_700_000_000);
+        let text = m.render(None);
+        assert!(text.contains(&format!("{name} 1700000000\n")), "{text}");
+        assert!(!text.contains(cosigned), "{text}");
+        m.cosigned_signed(1_699_999_000);
+        let text = m.render(None);
+        assert!(text.contains(&format!("{cosigned} 1699999000\n")), "{text}");
+    }
+
+    #[test]
     fn request_ids_are_taken_only_when_plain() {
         let m = Metrics::default();
         let given = HeaderValue::from_static("abc-123");
