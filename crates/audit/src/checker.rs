@@ -4,7 +4,7 @@
 //! their bets) and with the number of commitments (one 16-byte fingerprint
 //! each, for duplicates), never with the number of bets already settled.
 
-use crate::context::Context;
+use crate::context::{Context, Stats};
 use crate::entry::{Entry, Kind};
 use crate::finding::{FindingKind, Findings};
 use crate::schemes::table_clock::TableClock;
@@ -86,6 +86,18 @@ impl Checker {
         open += self.generic.open();
         let summary = Summary::new(&self.counts, open, &self.ctx.stats, &mut self.ctx.findings);
         (summary, self.ctx.findings)
+    }
+
+    /// What a log that follows this one starts from (a new log after an
+    /// unbridgeable loss, docs/spec.md §16.11): the seeds, sessions and
+    /// hands left open and the commitments seen, without this log's
+    /// findings, counts and statistics (its own audit reports those).
+    #[must_use]
+    pub fn carried(mut self) -> Self {
+        self.ctx.findings = Findings::default();
+        self.ctx.stats = Stats::default();
+        self.counts = EntryCounts::default();
+        self
     }
 
     /// The findings so far.

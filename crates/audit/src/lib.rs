@@ -48,6 +48,6 @@ pub use checker::Checker;
 pub use context::GRACE_MS;
 pub use entry::{Entry, Kind};
 pub use finding::{Finding, FindingKind, Findings};
-pub use log::{audit, Report, Seen, State};
+pub use log::{audit, audit_following, carried, Report, Seen, State};
 pub use stats::{CellTest, RtpSummary, Uniformity, ALARM_P};
 pub use summary::{EntryCounts, Summary};

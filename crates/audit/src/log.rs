@@ -68,6 +68,51 @@ pub fn audit(
     vkey: &str,
     state: &State,
     fetch: impl Fn(&TilePath) -> Option<Vec<u8>>,
+    progress: impl FnMut(u64, u64),
+) -> Report {
+    audit_following(Checker::new(), note, vkey, state, fetch, progress)
+}
+
+/// The state a frozen log left for the log that follows it (docs/spec.md
+/// §16.11): every entry of the log whose checkpoint is `note` (signed by
+/// `vkey`) checked, for [`audit_following`]. That log's own findings are
+/// its own audit's.
+///
+/// # Errors
+/// The checkpoint does not verify, or a tile is missing or wrong.
+pub fn carried(
+    note: &[u8],
+    vkey: &str,
+    fetch: impl Fn(&TilePath) -> Option<Vec<u8>>,
+) -> Result<Checker, String> {
+    let fetch = |tile: &TilePath| fetch(tile).or_else(|| prefix_of_full(tile, &fetch));
+    let head = open_checkpoint(note, vkey)
+        .map_err(|e| format!("the previous log's checkpoint does not verify: {e}"))?;
+    verify_tiles(head.size(), *head.hash(), fetch)
+        .map_err(|e| format!("the previous log's tiles: {e}"))?;
+    let mut checker = Checker::new();
+    let mut findings = Findings::default();
+    entries(
+        head.size(),
+        &fetch,
+        &mut checker,
+        &mut findings,
+        &mut |_, _| {},
+    );
+    match findings.first.first() {
+        Some(f) => Err(format!("the previous log's entries: {}", f.message)),
+        None => Ok(checker.carried()),
+    }
+}
+
+/// [`audit`] of a log that follows another: `before` holds what that one
+/// left open ([`carried`]).
+pub fn audit_following(
+    before: Checker,
+    note: &[u8],
+    vkey: &str,
+    state: &State,
+    fetch: impl Fn(&TilePath) -> Option<Vec<u8>>,
     mut progress: impl FnMut(u64, u64),
 ) -> Report {
     let fetch = |tile: &TilePath| fetch(tile).or_else(|| prefix_of_full(tile, &fetch));
@@ -116,7 +161,7 @@ pub fn audit(
         Err(e) => findings.push(Finding::new(FindingKind::BadTile, e.to_string())),
     }
     let consistent = check_consistency(&head, state, &fetch, &mut findings);
-    let mut checker = Checker::new();
+    let mut checker = before;
     entries(
         head.size(),
         &fetch,

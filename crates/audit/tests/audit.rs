@@ -530,3 +530,55 @@ fn poker_sessions_named_by_their_round_id_are_checked() {
         ["entry 0: poker session s1 of table t1 committed at 2023-11-14T22:13:20.000Z never revealed, though the table opened session s2 at entry 2"]
     );
 }
+
+/// A log started after an unbridgeable loss (docs/spec.md §16.11) reveals
+/// and draws from seeds its frozen predecessor committed: alone it is
+/// reported for them, audited as following the frozen log it passes, and a
+/// commitment the predecessor showed is a duplicate in it.
+#[test]
+fn a_new_log_is_audited_from_what_the_frozen_one_left_open() {
+    let all = sample(3000);
+    let (old, new) = all.split_at(1500);
+    let frozen = build(old.to_vec());
+    let following = build(new.to_vec());
+    let alone = run(&following, &State::default());
+    assert!(
+        !alone.passed(),
+        "the second half alone passed: nothing crossed the split"
+    );
+    let follow = |log: &Log| {
+        let before = fairseed_audit::carried(frozen.note.as_bytes(), &frozen.vkey, |t| {
+            frozen.files.get(&t.path()).cloned()
+        })
+        .expect("the frozen log reads");
+        fairseed_audit::audit_following(
+            before,
+            log.note.as_bytes(),
+            &log.vkey,
+            &State::default(),
+            |t| log.files.get(&t.path()).cloned(),
+            |_, _| {},
+        )
+    };
+    let after = follow(&following);
+    assert!(after.passed(), "{:#?}", after.findings);
+    assert_eq!(
+        after.summary.as_ref().expect("summary").counts.entries,
+        1500,
+        "only the new log's entries are counted"
+    );
+    // The frozen log's first commitment shown again in the new one.
+    let first_commitment = old
+        .iter()
+        .find(|e| e.kind == Kind::Commitment)
+        .expect("a commitment")
+        .clone();
+    let mut again = new.to_vec();
+    again.push(first_commitment);
+    let again = build(again);
+    let report = follow(&again);
+    assert!(
+        !report.passed(),
+        "a commitment of the frozen log shown again passed"
+    );
+}

@@ -38,6 +38,12 @@ pub enum Command {
     #[cfg(feature = "serve")]
     Restore(crate::backup::RestoreArgs),
 
+    /// Freeze the log after a loss that cannot be bridged (served read-only
+    /// at its origin) and start a new one from size 0 under a new origin
+    /// and key. The service must be stopped.
+    #[cfg(feature = "serve")]
+    NewLog(crate::backup::NewLogArgs),
+
     /// Recompute one dice_v1 roll (and settle a bet) from its seeds and nonce.
     Roll(RollArgs),
 

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 use fairseed_audit::words::{self, Lang};
-use fairseed_audit::{audit, Report, State};
+use fairseed_audit::{audit_following, carried, Checker, Report, State};
 
 use crate::audit_source::Source;
 use crate::progress::Progress;
@@ -39,6 +39,17 @@ pub struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
 
+    /// The frozen log this one follows (a new log after an unbridgeable
+    /// loss, `/log/previous`): its URL prefix or directory. Its entries are
+    /// read first, so the secrets it left open are open here too; audit it
+    /// on its own for its findings.
+    #[arg(long, value_name = "SOURCE")]
+    pub previous: Option<String>,
+
+    /// The previous log's verifier key. Default: its own `key` file.
+    #[arg(long, value_name = "VKEY", requires = "previous")]
+    pub previous_key: Option<String>,
+
     /// Print the report as JSON on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -52,6 +63,30 @@ pub struct AuditArgs {
     pub lang: Lang,
 }
 
+/// What the frozen log at `previous` left open.
+fn previous_log(args: &AuditArgs, previous: &str) -> anyhow::Result<Checker> {
+    let source = Source::parse(previous, args.ca_file.as_deref())?;
+    let note = source
+        .get("checkpoint")?
+        .with_context(|| format!("--previous {previous}: no checkpoint"))?;
+    let key = match &args.previous_key {
+        Some(key) => key.clone(),
+        None => {
+            let bytes = source
+                .get("key")?
+                .with_context(|| format!("--previous {previous}: no key; give --previous-key"))?;
+            String::from_utf8_lossy(&bytes).trim().to_owned()
+        }
+    };
+    let error = RefCell::new(None);
+    let checker = carried(&note, &key, |tile| source.tile(&tile.path(), &error))
+        .map_err(|e| anyhow::anyhow!("--previous {previous}: {e}"))?;
+    if let Some(e) = error.into_inner() {
+        bail!("--previous {previous}: {e}");
+    }
+    Ok(checker)
+}
+
 /// Runs the audit and reports it.
 pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     let source = Source::parse(&args.source, args.ca_file.as_deref())?;
@@ -63,9 +98,14 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         .get("checkpoint")?
         .with_context(|| format!("{}: no checkpoint", args.source))?;
     let key = resolve_key(args, &state, &source)?;
+    let before = match &args.previous {
+        Some(previous) => previous_log(args, previous)?,
+        None => Checker::new(),
+    };
     let error = RefCell::new(None);
     let progress = Progress::new_count("leaves");
-    let report = audit(
+    let report = audit_following(
+        before,
         &note,
         &key,
         &state,

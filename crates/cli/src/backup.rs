@@ -52,6 +52,50 @@ pub struct RestoreArgs {
     pub data_dir: PathBuf,
 }
 
+#[derive(Debug, Args)]
+pub struct NewLogArgs {
+    /// The service's data directory (its keys; the SQLite database unless
+    /// --database is given). The old log is frozen in its `frozen/`.
+    #[arg(long, default_value = "./.fairseed")]
+    pub data_dir: PathBuf,
+
+    /// The PostgreSQL database, as `fairseed serve --database` names it.
+    #[arg(long)]
+    pub database: Option<String>,
+
+    /// The new log's origin (set `log_origin` to it before the next start).
+    #[arg(long)]
+    pub origin: String,
+}
+
+/// `fairseed new-log`.
+pub fn new_log(args: &NewLogArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let done = runtime.block_on(fairseed_server::new_log::new_log(
+        &args.data_dir,
+        args.database.as_deref(),
+        &args.origin,
+    ))?;
+    println!(
+        "log {} frozen at size {} ({} tiles) in {}{}",
+        done.old_origin,
+        done.size,
+        done.tiles,
+        done.dir.display(),
+        done.published.map_or_else(String::new, |p| format!(
+            "; its newest published checkpoint (size {p}) kept beside it"
+        ))
+    );
+    println!(
+        "new log {} key {}: set log_origin to {:?} and start the service; announce both",
+        args.origin, done.vkey, args.origin
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `fairseed backup`.
 pub fn backup(args: &BackupArgs) -> anyhow::Result<ExitCode> {
     if args.out.exists() {

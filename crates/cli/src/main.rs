@@ -59,6 +59,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Backup(args) => backup::backup(&args),
         #[cfg(feature = "serve")]
         Command::Restore(args) => backup::restore(&args),
+        #[cfg(feature = "serve")]
+        Command::NewLog(args) => backup::new_log(&args),
         Command::Roll(args) => roll::run(&args),
         Command::Commit(args) => commit::run(&args),
         Command::Table(args) => table::run(args),

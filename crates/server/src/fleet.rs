@@ -38,12 +38,14 @@ async fn rotate(state: &AppState, table: &str) -> Result<bool, ApiError> {
 }
 
 /// At start: rotates every open session whose table's lease is free,
-/// expired or this process's own; leaves those a live process holds.
+/// expired or this process's own; leaves those a live process holds,
+/// unless the database was `restored` from a backup (then every lease in it
+/// was copied from the backup, and every session rotates).
 /// Returns how many rotated.
 ///
 /// # Errors
 /// The store failed.
-pub async fn rotate_open_sessions(state: &AppState) -> Result<usize, ApiError> {
+pub async fn rotate_open_sessions(state: &AppState, restored: bool) -> Result<usize, ApiError> {
     let ids = state.store().rounds_with_status(SESSION_KIND, OPEN).await?;
     let mut rotated = 0;
     for id in ids {
@@ -55,10 +57,10 @@ pub async fn rotate_open_sessions(state: &AppState) -> Result<usize, ApiError> {
             continue;
         }
         match tables::acquire(state, table).await? {
-            LeaseGrant::HeldBy(owner) => {
+            LeaseGrant::HeldBy(owner) if !restored => {
                 tracing::info!(table, owner, "poker session served by a live process: kept");
             }
-            LeaseGrant::Granted { .. } => {
+            LeaseGrant::HeldBy(_) | LeaseGrant::Granted { .. } => {
                 if rotate(state, table).await? {
                     rotated += 1;
                 }

@@ -104,7 +104,8 @@ pub async fn check(
             origin = key.origin()
         );
     }
-    if after_restore && !consulted {
+    // An empty log (a new one, `fairseed new-log`) has nothing to fork.
+    if after_restore && !consulted && head.is_some() {
         anyhow::bail!(
             "after a restore the log is signed only once something outside the database says \
              it is not behind, and there is nothing to ask: no published record {} and no \

@@ -27,6 +27,7 @@ mod listener;
 pub mod log;
 mod logs;
 pub mod metrics;
+pub mod new_log;
 pub mod proxy;
 mod ratelimit;
 mod reload;

@@ -48,6 +48,11 @@ pub struct Metrics {
     db: Arc<DbHealth>,
     log: Stamped,
     witnesses: Stamped,
+    /// When the newest checkpoint was signed (Unix s; 0: none read yet).
+    checkpoint_at: AtomicU64,
+    /// When the newest checkpoint a witness cosigned was signed (Unix s;
+    /// 0: no witness configured, or none read yet).
+    cosigned_at: AtomicU64,
 }
 
 /// A background task's last success (Unix s; 0: none yet) and failures.
@@ -118,6 +123,22 @@ impl Metrics {
     /// One round of the log's sequencer, done or failed.
     pub fn sequenced(&self, ok: bool) {
         self.log.record(ok);
+    }
+
+    /// When the newest checkpoint was signed (Unix s), as last read.
+    pub fn checkpoint_signed(&self, at: u64) {
+        self.checkpoint_at.store(at, Ordering::Relaxed);
+    }
+
+    /// When the newest checkpoint a witness cosigned was signed (Unix s;
+    /// 0: none yet), as last read.
+    pub fn cosigned_signed(&self, at: u64) {
+        self.cosigned_at.store(at, Ordering::Relaxed);
+    }
+
+    /// When the last bet was placed, or the process started (Unix s).
+    pub fn last_bet_secs(&self) -> u64 {
+        self.last_bet_at.load(Ordering::Relaxed)
     }
 
     /// One witness asked, cosigned (or already holding the checkpoint) or failed.
@@ -207,6 +228,7 @@ impl Metrics {
             "fairseed_witness_failures_total",
             "Witness requests that failed.",
         ]));
+        series.extend(self.checkpoint_series());
         if let Some(conns) = &self.connections {
             series.extend([
                 (
@@ -275,6 +297,31 @@ impl Metrics {
         }
         self.render_routes(&mut out);
         out
+    }
+
+    /// The newest checkpoint's signing time, and the newest cosigned one's,
+    /// once read ([`crate::log::age`]).
+    fn checkpoint_series(&self) -> Vec<Series> {
+        let mut series = Vec::new();
+        let signed = self.checkpoint_at.load(Ordering::Relaxed);
+        if signed > 0 {
+            series.push((
+                "fairseed_log_checkpoint_timestamp_seconds",
+                "When the log's newest checkpoint was signed (Unix s).",
+                "gauge",
+                signed.to_string(),
+            ));
+        }
+        let cosigned = self.cosigned_at.load(Ordering::Relaxed);
+        if cosigned > 0 {
+            series.push((
+                "fairseed_log_cosigned_checkpoint_timestamp_seconds",
+                "When the newest checkpoint a witness cosigned was signed (Unix s).",
+                "gauge",
+                cosigned.to_string(),
+            ));
+        }
+        series
     }
 
     /// Whether the database commits, its waits given up, its pool.
@@ -447,6 +494,21 @@ mod tests {
         }
         let line = format!("fairseed_http_requests_total{{{route},status=\"4xx\"}} 1\n");
         assert!(text.contains(&line), "{line} missing from {text}");
+    }
+
+    #[test]
+    fn checkpoint_ages_are_exported_once_read() {
+        let m = Metrics::default();
+        let name = "fairseed_log_checkpoint_timestamp_seconds";
+        let cosigned = "fairseed_log_cosigned_checkpoint_timestamp_seconds";
+        assert!(!m.render(None).contains(name));
+        m.checkpoint_signed(1_700_000_000);
+        let text = m.render(None);
+        assert!(text.contains(&format!("{name} 1700000000\n")), "{text}");
+        assert!(!text.contains(cosigned), "{text}");
+        m.cosigned_signed(1_699_999_000);
+        let text = m.render(None);
+        assert!(text.contains(&format!("{cosigned} 1699999000\n")), "{text}");
     }
 
     #[test]

@@ -78,6 +78,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             )
         }
     };
+    if log_on {
+        crate::new_log::not_frozen(&args.data_dir, &args.log_origin)?;
+    }
     let log_key = if log_on {
         let key = crate::fork_guard::log_key(store.as_ref(), &args.data_dir, &args.log_origin);
         Some(Arc::new(key.await?))
@@ -115,7 +118,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(key) = &log_key {
         crate::fork_guard::check(&state, key, &args.witnesses, &args.data_dir).await?;
     }
-    if crate::retire::pending(&args.data_dir) {
+    // After a restore every poker session rotates there, whatever its lease.
+    let restored = crate::retire::pending(&args.data_dir);
+    if restored {
         crate::retire::after_restore(&state, &args.data_dir).await?;
     }
     state
@@ -123,9 +128,13 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .connect(store)
         .await
         .context("listening for live events")?;
-    let rotated = crate::fleet::rotate_open_sessions(&state)
-        .await
-        .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?;
+    let rotated = if restored {
+        0
+    } else {
+        crate::fleet::rotate_open_sessions(&state, false)
+            .await
+            .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?
+    };
     if rotated > 0 {
         tracing::info!(
             sessions = rotated,
@@ -139,6 +148,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let record = log_key
         .is_some()
         .then(|| crate::fork_guard::spawn_record(state.clone(), args.data_dir.clone()));
+    let checkpoint_age = log_key
+        .is_some()
+        .then(|| crate::log::age::spawn(state.clone(), !args.witnesses.is_empty()));
     let log_key_last = log_key.clone();
     let sequencer = log_key.map(|key| {
         let line = format!("transparency log {} key {}", key.origin(), key.vkey());
@@ -155,7 +167,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Some(at) => Some(serve_metrics(at, state.clone(), args.log_format).await?),
         None => None,
     };
-    let app = with_static(router(state.clone()), args.web_dir.as_deref());
+    let app = crate::new_log::with_frozen(router(state.clone()), &args.data_dir)?;
+    let app = with_static(app, args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("binding {}", args.listen))?;
@@ -194,6 +207,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     heartbeat.abort();
     holdem.abort();
+    if let Some(task) = checkpoint_age {
+        task.abort();
+    }
     db_watch.abort();
     // A database that cannot commit now would only make the stop wait.
     let budget = match state.metrics().db().commits() {

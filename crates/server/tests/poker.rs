@@ -192,7 +192,7 @@ async fn sessions_left_open_rotate_at_start() {
             .status,
         StatusCode::OK
     );
-    let rotated = fairseed_server::fleet::rotate_open_sessions(&h.state)
+    let rotated = fairseed_server::fleet::rotate_open_sessions(&h.state, false)
         .await
         .expect("rotate");
     assert_eq!(rotated, 1);
@@ -311,7 +311,7 @@ async fn a_session_leased_by_a_live_process_is_kept_a_dead_ones_rotates() {
         granted,
         fairseed_store::LeaseGrant::Granted { .. }
     ));
-    let rotated = fairseed_server::fleet::rotate_open_sessions(&h.state)
+    let rotated = fairseed_server::fleet::rotate_open_sessions(&h.state, false)
         .await
         .expect("start");
     let swept = fairseed_server::fleet::take_over_expired(&h.state)

@@ -124,6 +124,65 @@ async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// The most steps [`close_restored`] takes on one table: a hand of ten
+/// seats ends in far fewer.
+const RESTORED_STEPS: usize = 2_000;
+
+/// Closes `table` restored from a backup, before anyone is served: its
+/// secret may have dealt, after the backup, cards the restored table does
+/// not know were seen. The hand or round running at the backup plays to
+/// its end with every clock run out (each person times out, as an absent
+/// one does; the AIs play their own seeds), no new hand starts, and the
+/// table closes as the operator's close does: the people leave, the
+/// session secret is revealed. Returns the steps written (0: the table was
+/// closed already).
+///
+/// # Errors
+/// The store failed, or the table did not close within its steps.
+pub(crate) async fn close_restored(state: &AppState, table: &str) -> Result<usize, ApiError> {
+    let timing = state.holdem().timing();
+    // The clock runs out at once: each step's time is its due time (never
+    // before the last step's).
+    let mut clock = Millis(0);
+    for steps in 0..RESTORED_STEPS {
+        let changed = change_if(state, table, None, |loaded, now| {
+            if loaded.live.closed {
+                return Ok(None);
+            }
+            let playing = &loaded.live;
+            let plan = driver::next(playing, timing, &loaded.secret);
+            clock = Millis(clock.0.max(now.0));
+            let now = clock;
+            let mut at = |plan: &driver::Plan| {
+                clock = Millis(clock.0.max(plan.at.0));
+                clock
+            };
+            let next = match plan {
+                Some(p) => match p.due {
+                    driver::Due::Command(command) => live::apply(playing, command, at(&p))?,
+                    driver::Due::CloseCommits => live::round::close_commits(playing, at(&p))?,
+                    // A round under way ends only with its deal.
+                    driver::Due::StartHand if live::round::open_round(playing).is_some() => {
+                        live::round::deal(playing, &loaded.secret, at(&p))?
+                    }
+                    driver::Due::StartHand | driver::Due::OpenRound | driver::Due::Close => {
+                        live::close(playing, now)?
+                    }
+                },
+                None => live::close(playing, now)?,
+            };
+            Ok(Some(next))
+        })
+        .await?;
+        if changed.is_none() {
+            return Ok(steps);
+        }
+    }
+    Err(ApiError::internal(format!(
+        "restored hold'em table {table} did not close within {RESTORED_STEPS} steps"
+    )))
+}
+
 /// Marks the start of this process's service of `table` (at its start, or
 /// on taking the table over): time counts only while a table is served, so
 /// every running clock starts again in full ([`live::resume`]), and the log
@@ -297,7 +356,7 @@ pub fn record_json(record: &HandRecord) -> Result<Value, ApiError> {
 
 /// Stores every hand of a closed table as a record its players read, with
 /// the revealed session secret, and marks the table archived.
-async fn archive(state: &AppState, table: &str) -> Result<(), ApiError> {
+pub(crate) async fn archive(state: &AppState, table: &str) -> Result<(), ApiError> {
     let row = row(state, table).await?;
     let log = read_log(state, table, 0, row.log_len).await?;
     let records = hand_records(&log, row.revealed.as_deref())?

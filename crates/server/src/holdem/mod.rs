@@ -22,6 +22,7 @@ pub(crate) mod tables;
 pub mod viewers;
 pub mod ws;
 
+pub(crate) use drive::{archive, close_restored};
 pub use drive::{hand_records, load, record_json, row};
 
 use std::time::Duration;

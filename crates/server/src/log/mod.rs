@@ -6,6 +6,7 @@
 //! module signs a receipt for each one a response carries, and the
 //! sequencer ([`sequencer`]) turns the queue into leaves and checkpoints.
 
+pub mod age;
 pub mod key;
 pub mod read;
 pub mod receipt;

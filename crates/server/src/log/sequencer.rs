@@ -201,6 +201,7 @@ mod tests {
                     size,
                     note: String::new(),
                     cosignatures: Vec::new(),
+                    signed_at_ms: 0,
                 },
                 appended,
             })))

@@ -100,3 +100,23 @@ pub fn commit(round: &LoadedRound, next: &Hand) -> Result<(Commit, Value), ApiEr
     };
     Ok((commit, message))
 }
+
+/// The commit dealing `round`'s hand to its end at once (its seed revealed
+/// and its record written, as the owner's last `next` does), or `None` for
+/// a hand already ended.
+pub fn to_end(round: &LoadedRound) -> Result<Option<(Commit, Value)>, ApiError> {
+    let row = &round.row;
+    let stored: Stored = serde_json::from_str(&row.state).map_err(ApiError::internal)?;
+    let hand_id = row
+        .id
+        .strip_prefix(&format!("{KIND}:"))
+        .ok_or_else(|| ApiError::internal(format!("not a selfpoker round: {}", row.id)))?;
+    let mut hand = load(round, hand_id, stored.owner)?;
+    if hand.stage == Stage::HandEnd {
+        return Ok(None);
+    }
+    while hand.stage != Stage::HandEnd {
+        hand = rules::apply(hand, rules::Command::Next, crate::rounds::now())?.0;
+    }
+    commit(round, &hand).map(Some)
+}

@@ -28,6 +28,13 @@ pub trait LogStore: Send + Sync + 'static {
     /// caller has verified it against `witness` (its verifier key).
     async fn add_log_cosignature(&self, size: u64, witness: &str, line: &str) -> StoreResult<()>;
 
+    /// Ends this database's log for a new one from size 0, in one
+    /// transaction: its leaves, hashes, checkpoints and cosignatures are
+    /// removed (freeze them first: `fairseed new-log`), and the entries the
+    /// old log gave a leaf stay out of the new one; those still waiting go
+    /// into it.
+    async fn start_new_log(&self) -> StoreResult<()>;
+
     /// The largest checkpoint size `witness` (its verifier key) cosigned.
     async fn log_cosigned_size(&self, witness: &str) -> StoreResult<Option<u64>>;
 
@@ -112,6 +119,11 @@ macro_rules! impl_log {
                     .await
                 })
                 .await
+            }
+
+            async fn start_new_log(&self) -> $crate::error::StoreResult<()> {
+                self.write_tx(async move |tx| $crate::translog::LogTx::start_new_log(tx).await)
+                    .await
             }
 
             async fn log_cosigned_size(

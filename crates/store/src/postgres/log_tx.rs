@@ -268,6 +268,16 @@ impl LogTx for PgTx<'_> {
             .collect()
     }
 
+    async fn start_new_log(&mut self) -> StoreResult<()> {
+        sqlx::query(sql::NEW_LOG_FLOORS.postgres)
+            .execute(self.conn().await?)
+            .await?;
+        for statement in sql::NEW_LOG_EMPTIED {
+            sqlx::query(statement).execute(self.conn().await?).await?;
+        }
+        Ok(())
+    }
+
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
         sqlx::query(sql::INSERT_CHECKPOINT.postgres)
             .bind(convert::to_i64(size, "tree size")?)
@@ -279,14 +289,14 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = sqlx::query_as(sql::LATEST_CHECKPOINT)
+        let row: Option<(i64, String, i64)> = sqlx::query_as(sql::LATEST_CHECKPOINT)
             .fetch_optional(self.conn().await?)
             .await?;
         checkpoint_row(row)
     }
 
     async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = sqlx::query_as(sql::CHECKPOINT_AT.postgres)
+        let row: Option<(i64, String, i64)> = sqlx::query_as(sql::CHECKPOINT_AT.postgres)
             .bind(convert::to_i64(size, "tree size")?)
             .fetch_optional(self.conn().await?)
             .await?;

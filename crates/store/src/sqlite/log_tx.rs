@@ -225,6 +225,14 @@ impl LogTx for SqliteTx<'_> {
         Ok(found)
     }
 
+    async fn start_new_log(&mut self) -> StoreResult<()> {
+        self.0.execute(sql::NEW_LOG_FLOORS.sqlite, [])?;
+        for statement in sql::NEW_LOG_EMPTIED {
+            self.0.execute(statement, [])?;
+        }
+        Ok(())
+    }
+
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
         self.0
             .prepare_cached(sql::INSERT_CHECKPOINT.sqlite)?
@@ -233,20 +241,20 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = self
+        let row: Option<(i64, String, i64)> = self
             .0
             .prepare_cached(sql::LATEST_CHECKPOINT)?
-            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
         checkpoint_row(row)
     }
 
     async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String)> = self
+        let row: Option<(i64, String, i64)> = self
             .0
             .prepare_cached(sql::CHECKPOINT_AT.sqlite)?
             .query_row([convert::to_i64(size, "tree size")?], |r| {
-                Ok((r.get(0)?, r.get(1)?))
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })
             .optional()?;
         checkpoint_row(row)

@@ -13,6 +13,8 @@ pub struct LogCheckpoint {
     /// The witnesses' cosignature lines stored for it (each `— <name> <base64>\n`),
     /// verified before they were stored; empty where not read.
     pub cosignatures: Vec<String>,
+    /// When it was signed (Unix ms; 0 before it is stored).
+    pub signed_at_ms: i64,
 }
 
 /// What one sequencing step did.

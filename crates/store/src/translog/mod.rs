@@ -208,6 +208,7 @@ pub(crate) fn prepare(plan: Plan, sign: SignFn) -> StoreResult<Planned> {
             size: new_size,
             note,
             cosignatures: Vec::new(),
+            signed_at_ms: 0,
         },
         floor: plan.floor,
     })
@@ -245,7 +246,8 @@ pub(crate) async fn append_planned<T: LogTx>(
         tx.bet_leaves().forget_through(bets_to);
     }
     store_hashes(tx, &planned.added).await?;
-    let head = planned.checkpoint;
+    let mut head = planned.checkpoint;
+    head.signed_at_ms = now;
     tx.insert_log_checkpoint(head.size, &head.note, now).await?;
     let appended = u32::try_from(planned.assigned.len())
         .map_err(|_| StoreError::other("a sequencing step outgrew u32"))?;

@@ -190,12 +190,12 @@ pub(crate) const INSERT_CHECKPOINT: Sql = Sql {
 
 /// The checkpoint of the largest tree.
 pub(crate) const LATEST_CHECKPOINT: &str =
-    "SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1";
+    "SELECT size, note, created_at FROM log_checkpoints ORDER BY size DESC LIMIT 1";
 
 /// The checkpoint of a tree size.
 pub(crate) const CHECKPOINT_AT: Sql = Sql {
-    sqlite: "SELECT size, note FROM log_checkpoints WHERE size = ?1",
-    postgres: "SELECT size, note FROM log_checkpoints WHERE size = $1",
+    sqlite: "SELECT size, note, created_at FROM log_checkpoints WHERE size = ?1",
+    postgres: "SELECT size, note, created_at FROM log_checkpoints WHERE size = $1",
 };
 
 /// Stores a witness's cosignature (size, witness, line, time) once.
@@ -255,3 +255,24 @@ pub(crate) mod postgres_floors {
              after_xid = pg_current_xact_id()
          WHERE after_xid IS NULL";
 }
+
+/// A new log from size 0 ([`crate::LogStore::start_new_log`]), first:
+/// each source's floor raised past every entry the old log gave a leaf
+/// (those that wait go into the new log).
+pub(crate) const NEW_LOG_FLOORS: Sql = Sql {
+    sqlite: "UPDATE log_waiting_floors SET floor_leaf = 0,
+             floor = MAX(floor, COALESCE((SELECT MAX(CASE log_waiting_floors.source
+                 WHEN 'queue' THEN entry_id ELSE bet_id END) FROM log_leaves), 0))",
+    postgres: "UPDATE log_waiting_floors SET floor_leaf = 0,
+               floor = GREATEST(floor, COALESCE((SELECT MAX(CASE log_waiting_floors.source
+                   WHEN 'queue' THEN entry_id ELSE bet_id END) FROM log_leaves), 0))",
+};
+
+/// Then the old log's rows, emptied in this order.
+pub(crate) const NEW_LOG_EMPTIED: [&str; 5] = [
+    "DELETE FROM log_cosignatures",
+    "DELETE FROM log_checkpoints",
+    "DELETE FROM log_hash_runs",
+    "DELETE FROM log_hash_buckets",
+    "DELETE FROM log_leaves",
+];

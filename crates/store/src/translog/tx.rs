@@ -9,12 +9,15 @@ use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
 
 /// A checkpoint row.
-pub(crate) fn checkpoint_row(row: Option<(i64, String)>) -> StoreResult<Option<LogCheckpoint>> {
-    row.map(|(size, note)| {
+pub(crate) fn checkpoint_row(
+    row: Option<(i64, String, i64)>,
+) -> StoreResult<Option<LogCheckpoint>> {
+    row.map(|(size, note, signed_at_ms)| {
         Ok(LogCheckpoint {
             size: convert::to_u64(size, "tree size")?,
             note,
             cosignatures: Vec::new(),
+            signed_at_ms,
         })
     })
     .transpose()
@@ -124,6 +127,9 @@ pub(crate) trait LogTx {
         leaf_hash: &HashBytes,
         sealed: u64,
     ) -> StoreResult<Vec<(u64, Vec<u8>)>>;
+
+    /// Empties the log for a new one from size 0 ([`super::sql::NEW_LOG_FLOORS`], [`super::sql::NEW_LOG_EMPTIED`]).
+    async fn start_new_log(&mut self) -> StoreResult<()>;
 
     /// Stores a signed checkpoint.
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()>;
