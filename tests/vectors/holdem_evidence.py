@@ -77,9 +77,10 @@ def main():
         # A table id with the field separator, and one beyond ASCII.
         {"type": "turn", "table": "a:b", "hand": 1, "seat": 5, "actions": 0,
          "deadline_ms": 0, "server_ms": 0},
-        {"type": "turn", "table": "mesa-ñ", "hand": 18446744073709551615, "seat": 2,
-         "actions": 99, "deadline_ms": 9223372036854775807,
-         "server_ms": 9223372036854775807},
+        # The largest numbers: 2^53 − 1, exact in a JavaScript number.
+        {"type": "turn", "table": "mesa-ñ", "hand": 9007199254740991, "seat": 2,
+         "actions": 99, "deadline_ms": 9007199254740991,
+         "server_ms": 9007199254740991},
     ]
     for i in range(8):
         d = chain("holdem_evidence", i)

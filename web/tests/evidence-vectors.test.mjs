@@ -6,9 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO, WEB } from './harness.mjs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { initSync, holdem_evidence_item } from '../pkg/fairseed_wasm.js';
+
+// No browser here: the paths are this file's, not the browser harness's.
+const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = resolve(WEB, '..');
 
 test('the evidence vectors verify in wasm exactly when they should', () => {
   initSync({ module: readFileSync(join(WEB, 'pkg/fairseed_wasm_bg.wasm')) });

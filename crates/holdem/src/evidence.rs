@@ -34,6 +34,10 @@ pub const DOMAIN: &str = "fairseed_evidence_v1";
 /// is held to a signed deadline less this much (docs/spec.md §20.7).
 pub const SKEW_MS: u64 = 1_000;
 
+/// The largest number an item holds, 2^53 − 1: the page reads JSON numbers
+/// as doubles, exact up to here.
+pub const MAX_NUMBER: u64 = (1 << 53) - 1;
+
 /// What the table told a seat about its turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TurnNotice {
@@ -244,7 +248,8 @@ impl Fields<'_> {
     fn number(&self, field: &str) -> Result<u64, EvidenceError> {
         self.get(field)?
             .as_u64()
-            .ok_or_else(|| self.bad(field, "expected a whole number from 0 to 2^64 − 1"))
+            .filter(|&n| n <= MAX_NUMBER)
+            .ok_or_else(|| self.bad(field, "expected a whole number from 0 to 2^53 − 1"))
     }
 
     fn seat(&self) -> Result<usize, EvidenceError> {

@@ -221,7 +221,12 @@ fn bad_evidence_is_refused_naming_the_field() {
     );
     assert_eq!(
         refused(&text.replace("\"actions\":1", "\"actions\":-1")),
-        "items[0].actions: expected a whole number from 0 to 2^64 − 1"
+        "items[0].actions: expected a whole number from 0 to 2^53 − 1"
+    );
+    // Beyond 2^53 − 1 a JavaScript number is not exact: refused.
+    assert_eq!(
+        refused(&text.replace("\"actions\":1", "\"actions\":9007199254740992")),
+        "items[0].actions: expected a whole number from 0 to 2^53 − 1"
     );
     assert_eq!(
         refused(&text.replace("\"type\":\"turn\"", "\"type\":\"bet\"")),
