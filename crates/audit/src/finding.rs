@@ -26,7 +26,8 @@ pub enum FindingKind {
     /// table closed as idle sooner than its policy and service explain.
     EarlyEnd,
     /// A player's clock ran out sooner than the table's policy and the time
-    /// it was served explain.
+    /// it was served explain, or its timeout was logged before the moment
+    /// it says the clock ran out.
     EarlyTimeout,
     /// A commitment value, or a commitment's ids, seen twice.
     DuplicateCommitment,

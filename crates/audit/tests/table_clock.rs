@@ -55,8 +55,20 @@ impl Log {
         ])
     }
 
-    fn push(mut self, kind: Kind, scheme: &str, ids: &[&str], values: &[&str]) -> Log {
-        self.0.push(entry(kind, 0, scheme, ids, values));
+    fn push(self, kind: Kind, scheme: &str, ids: &[&str], values: &[&str]) -> Log {
+        self.push_at(0, kind, scheme, ids, values)
+    }
+
+    /// [`Log::push`] of an entry logged at `time_ms`.
+    fn push_at(
+        mut self,
+        time_ms: u64,
+        kind: Kind,
+        scheme: &str,
+        ids: &[&str],
+        values: &[&str],
+    ) -> Log {
+        self.0.push(entry(kind, time_ms, scheme, ids, values));
         self
     }
 
@@ -76,10 +88,16 @@ impl Log {
         self.push(Kind::Reveal, "selfpoker_v2", &[TABLE, "1"], &[&seed])
     }
 
+    /// A timeout logged at the moment it names.
     fn timeout(self, clock_from: u64, at: u64) -> Log {
+        self.timeout_logged(clock_from, at, at)
+    }
+
+    /// A timeout naming `at` as the moment the clock ran out, logged at `logged`.
+    fn timeout_logged(self, clock_from: u64, at: u64, logged: u64) -> Log {
         let (from, at) = (clock_from.to_string(), at.to_string());
         let values = ["timeout", "1", "0", &from, &at];
-        self.push(Kind::Outcome, "holdem_table", &[SESSION], &values)
+        self.push_at(logged, Kind::Outcome, "holdem_table", &[SESSION], &values)
     }
 
     /// The `closed` entry, the session's end and the policy's reveal.
@@ -219,6 +237,29 @@ fn a_timeout_counting_the_downtime_is_reported() {
         message,
         "table t1, hand 1: seat 0's clock counted from 1000, before the table was last served from 30000"
     );
+}
+
+#[test]
+fn a_timeout_logged_before_the_moment_it_names_is_reported() {
+    // The clock ran its 3 s from 1000 to 4000, but the entry was logged at
+    // 2500: the table declared the timeout before the clock ran out.
+    let logged_at = |logged| {
+        Log::opened()
+            .served(1_000)
+            .dealt()
+            .timeout_logged(1_000, 4_000, logged)
+            .hand_ended()
+            .audit()
+    };
+    let message = only(&logged_at(2_500), FindingKind::EarlyTimeout);
+    assert_eq!(
+        message,
+        "table t1, hand 1: seat 0's timeout at 4000 was logged at 2500, before the moment it says the clock ran out"
+    );
+    // Logged later than the moment it names (the store's time follows the
+    // table's step): explained.
+    let findings = logged_at(4_020);
+    assert!(findings.is_empty(), "{:#?}", findings.first);
 }
 
 #[test]

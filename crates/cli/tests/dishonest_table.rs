@@ -12,7 +12,10 @@
 //!   `policy` check holds the record to the policy committed at open;
 //! - closing as a veto: a house seat commits and holds its reveal, the
 //!   person reveals, and the operator closes before the reveal phase ends;
-//!   the audit reports the session's end while the round was open.
+//!   the audit reports the session's end while the round was open;
+//! - a clock run down early: the person's turn timed out while the clock
+//!   still ran, the table told the moment its clock would run out; the
+//!   audit reports a timeout logged before the moment it names.
 
 mod common;
 
@@ -76,19 +79,23 @@ impl Dishonest {
             entries::policy_commitment(&live).expect("a policy serializes"),
             entries::served(&live, MARK, None, Millis(1_000)),
         ];
+        for e in &mut log {
+            e.time_ms = 1_000;
+        }
         let sit = Request::Sit {
             seat: 0,
             client_seed: "the person's".into(),
         };
         let before = live.clone();
         let (live, messages) = live::request(&live, 1, sit, Millis(1_000)).expect("a free seat");
-        log.extend(entries::change(
-            &before,
-            &SECRET,
-            &live,
-            &messages,
-            Millis(1_000),
-        ));
+        log.extend(
+            entries::change(&before, &SECRET, &live, &messages, Millis(1_000))
+                .into_iter()
+                .map(|mut e| {
+                    e.time_ms = 1_000;
+                    e
+                }),
+        );
         Dishonest {
             live,
             now: Millis(1_000),
@@ -97,13 +104,28 @@ impl Dishonest {
         }
     }
 
-    /// Applies one change at the double's clock, logging as the service.
+    /// Applies one change at the double's clock, logging as the service
+    /// (each entry's time the double's clock as the store sets it).
     fn step(&mut self, change: impl FnOnce(&LiveTable, Millis) -> (LiveTable, Vec<Message>)) {
+        self.step_told(None, change);
+    }
+
+    /// [`Dishonest::step`] with the table and its entries told the moment
+    /// `told` (if given) instead of the double's clock, which still stamps
+    /// the entries as the store does.
+    fn step_told(
+        &mut self,
+        told: Option<Millis>,
+        change: impl FnOnce(&LiveTable, Millis) -> (LiveTable, Vec<Message>),
+    ) {
         self.now = Millis(self.now.0 + 10);
-        let (next, messages) = change(&self.live, self.now);
-        self.log.extend(entries::change(
-            &self.live, &SECRET, &next, &messages, self.now,
-        ));
+        let moment = told.unwrap_or(self.now);
+        let (next, messages) = change(&self.live, moment);
+        let logged = entries::change(&self.live, &SECRET, &next, &messages, moment);
+        self.log.extend(logged.into_iter().map(|mut e| {
+            e.time_ms = u64::try_from(self.now.0).expect("a positive clock");
+            e
+        }));
         self.messages.extend(messages);
         self.live = next;
     }
@@ -288,20 +310,29 @@ fn key() -> NoteKey {
 fn write_log(dir: &Path, log: &[fairseed_tlog::LogEntry]) {
     let entries: Vec<Entry> = log
         .iter()
-        .enumerate()
-        .map(|(i, e)| Entry {
+        .map(|e| Entry {
             kind: match e.kind {
                 fairseed_tlog::EntryKind::Commitment => Kind::Commitment,
                 fairseed_tlog::EntryKind::Reveal => Kind::Reveal,
                 fairseed_tlog::EntryKind::Outcome => Kind::Outcome,
             },
-            time_ms: 1_000 + i as u64,
+            time_ms: e.time_ms,
             scheme: e.scheme.clone(),
             ids: e.ids.clone(),
             values: e.values.clone(),
         })
         .collect();
     common::write_log(dir, &entries, &key());
+}
+
+/// The real `fairseed audit`'s report on `log`, which it must fail (exit 1).
+fn audit_failing(log: &[fairseed_tlog::LogEntry]) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write_log(dir.path(), log);
+    let out = run(&["audit", dir.path().to_str().expect("utf-8")], b"");
+    let report = text(&out.stdout) + &text(&out.stderr);
+    assert_eq!(code(&out), 1, "{report}");
+    report
 }
 
 #[test]
@@ -339,13 +370,51 @@ fn a_close_while_the_round_is_open_is_reported_by_the_audit() {
         next.quiet_since = Some(Millis(now.0 - 200));
         (next, Vec::new())
     });
-    let dir = tempfile::tempdir().expect("temp dir");
-    write_log(dir.path(), &table.log);
-    let out = run(&["audit", dir.path().to_str().expect("utf-8")], b"");
-    let report = text(&out.stdout) + &text(&out.stderr);
-    assert_eq!(code(&out), 1, "{report}");
+    let report = audit_failing(&table.log);
     let want = format!(
         "table veto closed as table_idle while the round of hand {hand} was open: the session ended on a deck the house knew, with no hand and no withheld seat logged"
+    );
+    assert!(report.contains(&want), "{want}\n{report}");
+}
+
+#[test]
+fn a_timeout_logged_before_its_clock_ran_out_is_reported_by_the_audit() {
+    let mut table = Dishonest::open("early", 3);
+    table.step(|l, now| round::open(l, now).expect("a round is due"));
+    table.commit_and_reveal(1, &HandValue::from_bytes([0x21; 32]), true);
+    table.step(|l, now| round::deal(l, &SECRET, now).expect("dealt"));
+    let timing = driver::Timing {
+        ai_delay_ms: 0,
+        next_hand_ms: 0,
+        idle_close_ms: 600_000,
+    };
+    // The AIs act until the person's turn.
+    loop {
+        let hand = table.live.table.hand.as_ref().expect("a hand in play");
+        if hand.seat_to_act() == 0 {
+            break;
+        }
+        let plan = driver::next(&table.live, timing, &SECRET).expect("an AI acts");
+        let driver::Due::Command(command @ Command::Act { .. }) = plan.due else {
+            panic!("an AI's action is due: {:?}", plan.due);
+        };
+        table.step(|l, now| live::apply(l, command, now).expect("the AI's action"));
+    }
+    let hand = table.live.table.hand.as_ref().expect("a hand in play");
+    let (number, deadline) = (hand.number, hand.deadline);
+    // The honest table refuses a timeout before the deadline…
+    assert!(live::apply(&table.live, Command::Timeout { seat: 0 }, table.now).is_err());
+    // …the patched server tells the table it is the deadline, 10 ms after
+    // the last step, and its store stamps the entry with the true time.
+    table.step_told(Some(deadline), |l, now| {
+        live::apply(l, Command::Timeout { seat: 0 }, now).expect("the clock ran out")
+    });
+    let logged = table.now;
+    assert!(logged < deadline, "the double runs the clock down early");
+    let report = audit_failing(&table.log);
+    let want = format!(
+        "table early, hand {number}: seat 0's timeout at {} was logged at {}, before the moment it says the clock ran out",
+        deadline.0, logged.0
     );
     assert!(report.contains(&want), "{want}\n{report}");
 }

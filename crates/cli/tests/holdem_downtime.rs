@@ -187,7 +187,16 @@ fn a_restart_after_a_kill_gives_the_person_the_full_clock_back_and_the_audit_see
     // The person lets the first turn's clock run out (a timeout the audit
     // must find explained), sits in again and is to act in the next hand.
     let first = ws.until("the person's first turn", my_turn);
-    ws.until("the clock running out", timed_out_at_0);
+    let ran_out = ws.until("the clock running out", timed_out_at_0);
+    // The event says when the table counted the clock run out: not before
+    // the deadline the person was shown (docs/spec.md §20.7).
+    let shown = first["table"]["hand"]["deadline_ms"]
+        .as_i64()
+        .expect("a deadline");
+    let at = ran_out["event"]["at"]
+        .as_i64()
+        .expect("the moment the clock ran out");
+    assert!(at >= shown, "timed out at {at}, shown {shown}");
     ws.send(&json!({"type": "sit_in", "id": "in"}));
     let first = first["table"]["hand"]["number"].clone();
     let state = ws.until("the person's turn in the next hand", |m| {

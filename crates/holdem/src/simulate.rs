@@ -101,12 +101,14 @@ pub(crate) fn action_log(events: &[Event]) -> Vec<crate::rules::Logged> {
                 street,
                 action,
                 timed_out,
+                at,
                 ..
             } => Some(crate::rules::Logged {
                 seat: *seat,
                 street: *street,
                 action: *action,
                 timed_out: *timed_out,
+                at: *at,
             }),
             _ => None,
         })

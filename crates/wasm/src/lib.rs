@@ -17,6 +17,7 @@ mod classify;
 mod coach;
 mod codes;
 mod dice;
+mod evidence;
 mod log;
 mod names;
 mod verify;
@@ -26,6 +27,9 @@ pub use classify::{classify, classify_value, Classification, Found, Known, Relat
 pub use coach::{coach, coach_json, holdem_replay, replay_json};
 pub use codes::{code_of, error_code};
 pub use dice::{dice_roll, dice_settle, roll, settle, BatchReport, DiceBatch, Mismatch, Quote};
+pub use evidence::{
+    check as evidence_check, holdem_evidence_check, holdem_evidence_item, item_message,
+};
 pub use log::{
     check_receipt, checkpoint_verdict, consistency, consistency_with_proof, key_info, tiles_needed,
     Failure,

@@ -8,7 +8,9 @@
 //! Read, beside what other checkers read of the same entries:
 //! - `holdem_table` commitment `[holdem_table:T, "policy"]`: `[policy JSON]`
 //! - `holdem_table` outcome `[holdem_table:T]`: `["served", …, since]`,
-//!   `["timeout", hand, seat, clock_from, at]`, `["closed", reason, quiet_from, at]`
+//!   `["timeout", hand, seat, clock_from, at]`, `["closed", reason, quiet_from, at]`;
+//!   a timeout whose `at` is later than its own entry's time was logged
+//!   before the moment it says the clock ran out
 //! - `selfpoker_v2` commitment / reveal `[T, hand]`: the hands in play
 //! - `selfpoker_v2` reveal `[holdem_table:T]`: `[secret, reason]`
 //! - `selfpoker_v3` outcome `[T, hand]`: `["round_opened", …]` and
@@ -200,6 +202,16 @@ impl TableClock {
             Some("timeout") if v.len() == 5 => {
                 let (hand, seat) = (number(1, "hand")?, number(2, "seat")?);
                 let (from, at) = (number(3, "clock_from")?, number(4, "at")?);
+                if at > entry.time_ms {
+                    ctx.find(
+                        FindingKind::EarlyTimeout,
+                        leaf,
+                        format!(
+                            "table {id}, hand {hand}: seat {seat}'s timeout at {at} was logged at {}, before the moment it says the clock ran out",
+                            entry.time_ms
+                        ),
+                    );
+                }
                 if let Some(message) = timeout(table, hand, seat, from, at) {
                     ctx.find(
                         FindingKind::EarlyTimeout,

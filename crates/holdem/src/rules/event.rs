@@ -1,5 +1,6 @@
 //! What a command did, in public terms: hole cards appear only when shown.
 
+use fairseed_play::Millis;
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Player, Street};
@@ -73,6 +74,11 @@ pub enum Event {
         all_in: bool,
         /// Whether the clock chose the action.
         timed_out: bool,
+        /// When the clock chose it: the moment the table counted the
+        /// seat's clock run out (docs/spec.md §20.7); absent for an action
+        /// the seat chose.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Millis>,
     },
     /// Board cards were dealt.
     Dealt {

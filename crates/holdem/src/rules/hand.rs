@@ -93,6 +93,11 @@ pub struct Logged {
     /// Whether the clock chose it.
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub timed_out: bool,
+    /// When the clock chose it: the moment the table counted the seat's
+    /// clock run out (docs/spec.md §20.7); absent for an action the seat
+    /// chose, and from records of tables that did not write it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Millis>,
 }
 
 impl core::fmt::Debug for HandState {
@@ -342,11 +347,13 @@ impl HandState {
         if action != Action::Fold {
             self.players[i].acted_at = Some(self.current_bet);
         }
+        let at = timed_out.then_some(now);
         self.log.push(Logged {
             seat,
             street,
             action,
             timed_out,
+            at,
         });
         events.push(Event::Acted {
             seat,
@@ -355,6 +362,7 @@ impl HandState {
             paid,
             all_in,
             timed_out,
+            at,
         });
         if self.players.iter().filter(|p| !p.folded).count() == 1 {
             return Ok(self.finish(events));

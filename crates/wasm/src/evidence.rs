@@ -1,0 +1,89 @@
+//! The player's clock as evidence (docs/spec.md §20.7), for the page: one
+//! signed item checked against the table's evidence key, and a file of
+//! them held to a hand record, by `fairseed_holdem::evidence` itself.
+
+use fairseed_holdem::evidence::{self, Signed};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+/// The message evidence item `item` (JSON) signs, if `key` (hex) signed it.
+///
+/// # Errors
+/// A malformed item or key, or a signature that is not `key`'s; the field named.
+pub fn item_message(key: &str, item: &str) -> Result<String, String> {
+    let key = evidence::parse_key(key, "key").map_err(|e| e.to_string())?;
+    let value: Value = serde_json::from_str(item).map_err(|e| format!("item: not JSON: {e}"))?;
+    let signed = Signed::from_value(&value, "item").map_err(|e| e.to_string())?;
+    if signed.verifies(&key) {
+        Ok(signed.notice.message())
+    } else {
+        Err("item.sig: not the table's evidence key's signature of this item".to_owned())
+    }
+}
+
+/// [`item_message`] for JavaScript.
+///
+/// # Errors
+/// As [`item_message`].
+#[wasm_bindgen]
+pub fn holdem_evidence_item(key: &str, item: &str) -> Result<String, JsError> {
+    item_message(key, item).map_err(|e| JsError::new(&e))
+}
+
+/// Evidence file `evidence` held to hand record `record` under the table's
+/// evidence key `key`, as JSON: `table`, `hand`, `checked`, `other_hands`,
+/// `alarms` (each in the player's words) and `notes`.
+///
+/// # Errors
+/// Bad input, the field named (`items[2].sig: …`, `key: …`).
+pub fn check(record: &str, evidence: &str, key: &str) -> Result<String, String> {
+    let found = evidence::check_texts(record, evidence, key).map_err(|e| e.to_string())?;
+    Ok(json!({
+        "table": found.table,
+        "hand": found.hand,
+        "checked": found.checked,
+        "other_hands": found.other_hands,
+        "alarms": found.words(),
+        "notes": found.notes,
+    })
+    .to_string())
+}
+
+/// [`check`] for JavaScript.
+///
+/// # Errors
+/// As [`check`].
+#[wasm_bindgen]
+pub fn holdem_evidence_check(record: &str, evidence: &str, key: &str) -> Result<String, JsError> {
+    check(record, evidence, key).map_err(|e| JsError::new(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Python vectors (tests/vectors/holdem_evidence.py) through the
+    /// functions the wasm build exports.
+    #[test]
+    fn the_vectors_verify_exactly_when_they_should() {
+        let text = include_str!("../../../tests/vectors/primitives/holdem_evidence.json");
+        let v: Value = serde_json::from_str(text).expect("JSON");
+        let key = v["key"].as_str().expect("a key");
+        for case in v["cases"].as_array().expect("cases") {
+            let item = case["item"].to_string();
+            let got = item_message(key, &item);
+            if case["valid"].as_bool() == Some(true) {
+                assert_eq!(got.as_deref().ok(), case["message"].as_str());
+            } else {
+                assert_eq!(
+                    got,
+                    Err("item.sig: not the table's evidence key's signature of this item".into())
+                );
+            }
+        }
+        assert_eq!(
+            item_message("00", "{}"),
+            Err("key: expected 64 hex characters".into())
+        );
+    }
+}
