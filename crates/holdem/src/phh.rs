@@ -173,6 +173,8 @@ mod tests {
                     player: Player::Ai { level: 1 },
                     stack: 1000 + seat as u64,
                     engine: None,
+                    topped_up: 0,
+                    sat_down: false,
                 })
                 .collect(),
             actions: Vec::new(),

@@ -54,6 +54,25 @@ pub struct RecordSeat {
     /// decisions nobody can replay (a plain `selfpoker` simulation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<Engine>,
+    /// Chips a top-up added to the seat since its previous hand at this
+    /// table (docs/spec.md §19.3): `stack` is then the starting stack, and
+    /// `stack - topped_up` what the seat had before. Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub topped_up: u64,
+    /// A player sat down at the seat since its previous hand at this table
+    /// (hand 1 included): its stack is new, not carried from a hand.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sat_down: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+const fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+const fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One pot's result.
@@ -685,6 +704,8 @@ pub fn record_of(
                 player,
                 stack,
                 engine: None,
+                topped_up: 0,
+                sat_down: false,
             })
         })
         .collect();

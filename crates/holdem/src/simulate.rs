@@ -236,11 +236,13 @@ pub fn simulate_session(
     let secret = SessionV2::secret(seed);
     let mut records = Vec::new();
     for index in 0..hands {
+        let mut top_ups = Vec::new();
         for seat in 0..seats.len() {
-            if table.seats[seat]
+            if let Some(s) = table.seats[seat]
                 .as_ref()
-                .is_some_and(|s| s.stack < config.starting_stack)
+                .filter(|s| s.stack < config.starting_stack)
             {
+                top_ups.push((seat, config.starting_stack - s.stack));
                 table = apply(&table, Command::TopUp { seat }, Millis(0))?.0;
             }
         }
@@ -282,10 +284,16 @@ pub fn simulate_session(
             }
         };
         table = next;
-        records.push(HandRecord {
+        let mut record = HandRecord {
             policy: Some(policy.clone()),
             ..record
-        });
+        };
+        for (seat, amount) in top_ups {
+            if let Some(s) = record.seats.iter_mut().find(|s| s.seat == seat) {
+                s.topped_up = amount;
+            }
+        }
+        records.push(record);
     }
     Ok(records)
 }

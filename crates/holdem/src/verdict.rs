@@ -6,6 +6,7 @@
 //! other record to core ([`verify_batch`] does both for a batch of texts).
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use fairseed_core::{Check, Verdict, Verifier, Warning};
 use serde::Deserialize;
@@ -22,10 +23,11 @@ use crate::rules::Player;
 /// Verdicts on `texts`, in order: hand records here, the rest by core's
 /// `verifier` in one batch (so a dice pair's bets still share its key state).
 pub fn verify_batch(verifier: &mut Verifier, texts: &[&str]) -> Vec<Verdict> {
-    let own: Vec<Option<Verdict>> = texts.iter().map(|t| verify_if_hand(t)).collect();
+    let mut own: Vec<Option<Verdict>> = texts.iter().map(|t| verify_if_hand(t)).collect();
     if own.iter().all(Option::is_none) {
         return verifier.verify_batch(texts);
     }
+    chain_checks(texts, &mut own);
     let rest: Vec<&str> = texts
         .iter()
         .zip(&own)
@@ -40,6 +42,54 @@ pub fn verify_batch(verifier: &mut Verifier, texts: &[&str]) -> Vec<Verdict> {
             })
         })
         .collect()
+}
+
+/// The `carried` check of every hand record of `texts` whose previous
+/// hand at the same table (its `deal` names the table and the session) is
+/// in the batch too: its stacks are the ones that hand ended with, plus the
+/// top-ups it names ([`policy_check::carried`]). A failure makes the later
+/// hand's verdict invalid.
+fn chain_checks(texts: &[&str], verdicts: &mut [Option<Verdict>]) {
+    let mut hands: BTreeMap<(String, String, u64), (usize, HandRecord)> = BTreeMap::new();
+    for (i, text) in texts.iter().enumerate() {
+        if verdicts[i].as_ref().is_none_or(|v| v.error.is_some()) {
+            continue;
+        }
+        let Ok(record) = serde_json::from_str::<HandRecord>(text) else {
+            continue;
+        };
+        let Some(deal) = &record.deal else { continue };
+        let key = (
+            deal.table_id.clone(),
+            deal.session_commit.clone(),
+            record.hand,
+        );
+        hands.insert(key, (i, record));
+    }
+    for ((table, session, hand), (i, record)) in &hands {
+        let Some(prev) = hand
+            .checked_sub(1)
+            .and_then(|h| hands.get(&(table.clone(), session.clone(), h)))
+        else {
+            continue;
+        };
+        let Some(verdict) = verdicts[*i].as_mut() else {
+            continue;
+        };
+        let check = match policy_check::carried(&prev.1, record) {
+            Ok(()) => Check::new(
+                "carried",
+                true,
+                format!(
+                    "every seat dealt into hand {} too starts with the chips it ended that hand with, plus the top-ups the record names",
+                    prev.1.hand
+                ),
+            ),
+            Err(e) => failed("carried", &e),
+        };
+        verdict.valid &= check.ok;
+        verdict.checks.push(check);
+    }
 }
 
 /// Just the `scheme` of a record, read without building the rest.
@@ -144,7 +194,7 @@ fn policy_held(commit: &str) -> Check {
         "policy",
         true,
         format!(
-            "every seat, AI level and engine, the blinds, the clock and the starting stack are the table's policy (sha256 {commit}), committed at open"
+            "every seat, AI level and engine, the blinds, the clock, the starting stack and every top-up are the table's policy (sha256 {commit}), committed at open"
         ),
     )
 }

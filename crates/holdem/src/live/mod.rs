@@ -130,6 +130,62 @@ pub struct LiveTable {
     /// takes none of them: each seat draws a fresh value (docs/spec.md §20.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spent_commits: Vec<String>,
+    /// What happened to each seat since it was last dealt in: what the
+    /// record of its next hand names (`topped_up`, `sat_down`,
+    /// docs/spec.md §19.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub since_last_hand: Vec<SinceLastHand>,
+}
+
+/// A seat between two of its hands: the chips topped up, and whether a
+/// player sat down there (a stack of its own, not carried from a hand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinceLastHand {
+    /// The seat.
+    pub seat: usize,
+    /// Chips topped up.
+    #[serde(default)]
+    pub topped_up: u64,
+    /// A player sat down at the seat.
+    #[serde(default)]
+    pub sat_down: bool,
+}
+
+impl LiveTable {
+    /// What happened to `seat` since it was last dealt in.
+    pub fn since_last_hand(&self, seat: usize) -> SinceLastHand {
+        self.since_last_hand
+            .iter()
+            .find(|s| s.seat == seat)
+            .copied()
+            .unwrap_or(SinceLastHand {
+                seat,
+                topped_up: 0,
+                sat_down: false,
+            })
+    }
+
+    /// Notes an event between hands in [`LiveTable::since_last_hand`].
+    fn note_between_hands(&mut self, event: &Event) {
+        let (seat, topped_up, sat_down) = match *event {
+            Event::ToppedUp { seat, amount } => {
+                let was = self.since_last_hand(seat);
+                (seat, was.topped_up.saturating_add(amount), was.sat_down)
+            }
+            Event::Seated { seat, .. } => (seat, 0, true),
+            Event::Left { seat } => {
+                self.since_last_hand.retain(|s| s.seat != seat);
+                return;
+            }
+            _ => return,
+        };
+        self.since_last_hand.retain(|s| s.seat != seat);
+        self.since_last_hand.push(SinceLastHand {
+            seat,
+            topped_up,
+            sat_down,
+        });
+    }
 }
 
 /// Why a table's session ended: both are its policy, and the transparency
@@ -272,6 +328,7 @@ impl LiveTable {
             policy: None,
             round: None,
             spent_commits: Vec::new(),
+            since_last_hand: Vec::new(),
         }
     }
 
@@ -591,6 +648,15 @@ pub fn apply(
                 next.ended_at = Some(now);
                 next.quiet_since = next.quiet_since.map(|q| q.max(now));
                 next.hand_events.clear();
+                let dealt = holes(live);
+                next.since_last_hand
+                    .retain(|s| dealt.iter().all(|(seat, _)| *seat != s.seat));
+            }
+            Event::ToppedUp { .. } | Event::Seated { .. } | Event::Left { .. } => {
+                next.note_between_hands(&event);
+                if !next.hand_events.is_empty() {
+                    next.hand_events.push(event);
+                }
             }
             _ if next.hand_events.is_empty() => {}
             _ => next.hand_events.push(event),
