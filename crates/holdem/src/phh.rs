@@ -175,6 +175,7 @@ mod tests {
                     engine: None,
                     topped_up: 0,
                     sat_down: false,
+                    came: None,
                 })
                 .collect(),
             actions: Vec::new(),

@@ -5,7 +5,7 @@
 //! AI for a hand it knows the deck of, and write that level into the record.
 
 use crate::ai::ENGINE_V1;
-use crate::live::Policy;
+use crate::live::{Arrival, Policy};
 use crate::record::{HandRecord, ReplayError};
 use crate::rules::{chips, Player, TableConfig};
 
@@ -38,6 +38,7 @@ pub fn check(record: &HandRecord) -> Result<Option<String>, ReplayError> {
     })?;
     let breach = config_breach(&record.config, &policy.config)
         .or_else(|| seat_breach(record, &layout))
+        .or_else(|| stranger_breach(record, policy))
         .or_else(|| first_hand_breach(record, policy))
         .or_else(|| top_up_breach(record, policy));
     match breach {
@@ -104,6 +105,24 @@ fn seat_breach(record: &HandRecord, layout: &[Option<u8>]) -> Option<String> {
             )
         })
     })
+}
+
+/// A person who came as to a public table (`came: public`) at a table
+/// the policy keeps private (docs/spec.md §19.4).
+fn stranger_breach(record: &HandRecord, policy: &Policy) -> Option<String> {
+    if policy.public {
+        return None;
+    }
+    record
+        .seats
+        .iter()
+        .find(|s| s.came == Some(Arrival::Public))
+        .map(|s| {
+            format!(
+                "seat {} sat down without an invitation, as at a public table; {COMMITTED} keeps the table private",
+                s.seat
+            )
+        })
 }
 
 /// Hand 1: every seat starts with the policy's starting stack (nobody has

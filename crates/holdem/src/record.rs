@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{DecisionKey, Engine, Level, SeatView};
 use crate::card::Card;
 use crate::deal::{self, DealStatus, DealV2};
-use crate::live::Policy;
+use crate::live::{Arrival, Policy};
 use crate::rules::{
     apply, chips, Action, Command, Event, HoldemError, Logged, Player, Seat, Street, Table,
     TableConfig,
@@ -63,6 +63,11 @@ pub struct RecordSeat {
     /// (hand 1 included): its stack is new, not carried from a hand.
     #[serde(default, skip_serializing_if = "is_false")]
     pub sat_down: bool,
+    /// How the person at the seat came to the table (docs/spec.md §19.4):
+    /// `opener`, `invited`, `public`, or `house` for a player the operator
+    /// created. Absent for an AI, and in records of tables that predate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub came: Option<Arrival>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
@@ -706,6 +711,7 @@ pub fn record_of(
                 engine: None,
                 topped_up: 0,
                 sat_down: false,
+                came: None,
             })
         })
         .collect();

@@ -324,6 +324,7 @@ fn simulated_policy(table: &Table) -> Policy {
             ais.iter().map(|(seat, _)| *seat).collect()
         },
         idle_close_ms: SIMULATED_IDLE_CLOSE_MS,
+        public: false,
     }
 }
 

@@ -14,6 +14,8 @@ use serde_json::{json, Map, Value};
 
 use crate::ai::DecisionKey;
 use crate::deal::DealStatus;
+use crate::live::policy::PUBLIC_WORDS;
+use crate::live::Arrival;
 use crate::policy_check;
 use crate::record::{
     check_deal, replay_checking_ais, revealed_secret, HandRecord, Outcome, ReplayError, SCHEME,
@@ -166,7 +168,7 @@ pub fn verdict(record: &HandRecord) -> Verdict {
         Err(e) => return unreadable(e.to_string()),
     }
     match policy_check::check(record) {
-        Ok(Some(commit)) => checks.push(policy_held(&commit)),
+        Ok(Some(commit)) => checks.push(policy_held(record, &commit)),
         Ok(None) => {}
         Err(e @ ReplayError::Policy { .. }) => {
             checks.push(failed("policy", &e));
@@ -185,18 +187,52 @@ pub fn verdict(record: &HandRecord) -> Verdict {
     checks.extend(more);
     let mut verdict = finish(checks, outcome);
     verdict.warnings = withheld_warnings(record);
+    verdict.warnings.extend(house_warnings(record));
     verdict
 }
 
-/// The passing `policy` check (docs/spec.md §19.3).
-fn policy_held(commit: &str) -> Check {
+/// The passing `policy` check (docs/spec.md §19.3), saying whether the
+/// table is public (§19.4).
+fn policy_held(record: &HandRecord, commit: &str) -> Check {
+    let seating = match &record.policy {
+        Some(p) if p.public => format!("; {PUBLIC_WORDS}"),
+        _ => String::new(),
+    };
     Check::new(
         "policy",
         true,
         format!(
-            "every seat, AI level and engine, the blinds, the clock, the starting stack and every top-up are the table's policy (sha256 {commit}), committed at open"
+            "every seat, AI level and engine, the blinds, the clock, the starting stack and every top-up are the table's policy (sha256 {commit}), committed at open{seating}"
         ),
     )
+}
+
+/// A warning per seat of the hand that the house's player held (docs/spec.md
+/// §19.4): not a failure (the house may sit where it was invited, and at a
+/// public table), but a player should know the house played the hand.
+fn house_warnings(record: &HandRecord) -> Vec<Warning> {
+    let public = record.policy.as_ref().is_some_and(|p| p.public);
+    let how = if public {
+        "at a public table, where anyone may sit"
+    } else {
+        "with the invitation of the table's opener"
+    };
+    record
+        .seats
+        .iter()
+        .filter(|s| s.came == Some(Arrival::House))
+        .map(|s| Warning {
+            name: "house".into(),
+            detail: format!(
+                "hand {}: seat {} is the house's: a player the operator created sat down {how}; the house knows every card dealt, so this seat may play knowing them",
+                record.hand, s.seat
+            ),
+            count_as: record
+                .deal
+                .as_ref()
+                .map(|d| format!("table {}: seat {} is the house's", d.table_id, s.seat)),
+        })
+        .collect()
 }
 
 fn deal_checks(record: &HandRecord, status: DealStatus) -> Vec<Check> {

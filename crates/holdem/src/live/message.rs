@@ -133,6 +133,7 @@ pub(crate) fn hand_end(
         let since = next.since_last_hand(s.seat);
         s.topped_up = since.topped_up;
         s.sat_down = since.sat_down;
+        s.came = before.arrival(s.seat);
     }
     if record.deal.is_some() {
         // The driver seeds every AI decision from the session secret.
