@@ -173,7 +173,7 @@ mod tests {
                     player: Player::Ai { level: 1 },
                     stack: 1000 + seat as u64,
                     engine: None,
-                    topped_up: 0,
+                    topped_up: None,
                     sat_down: false,
                     came: None,
                 })

@@ -158,8 +158,9 @@ fn top_up_breach(record: &HandRecord, policy: &Policy) -> Option<String> {
             chips(start)
         ));
     }
-    record.seats.iter().filter(|s| s.topped_up > 0).find_map(|s| {
-        let (seat, amount) = (s.seat, chips(s.topped_up));
+    record.seats.iter().find_map(|s| {
+        let topped_up = s.topped_up.filter(|&n| n > 0)?;
+        let (seat, amount) = (s.seat, chips(topped_up));
         let problem = if record.hand == 1 {
             format!("seat {seat} was topped up {amount} before hand 1; {COMMITTED} starts every seat with {} and tops a stack up only between hands", chips(start))
         } else if s.stack != start {
@@ -168,7 +169,7 @@ fn top_up_breach(record: &HandRecord, policy: &Policy) -> Option<String> {
                 chips(s.stack),
                 chips(start)
             )
-        } else if s.topped_up > start {
+        } else if topped_up > start {
             format!(
                 "seat {seat} was topped up {amount}, more than the starting stack; {COMMITTED} tops a stack up from what it has to {}",
                 chips(start)
@@ -181,8 +182,8 @@ fn top_up_breach(record: &HandRecord, policy: &Policy) -> Option<String> {
 }
 
 /// `next` held to `prev`, the hand before it at the same table: every
-/// seat dealt into both by the same player, and not sat down anew since
-/// (`sat_down`), starts `next` with the chips it ended `prev` with plus
+/// seat dealt into both by the same player, not sat down anew since
+/// (`sat_down`) and whose record names its top-ups (`topped_up`), starts `next` with the chips it ended `prev` with plus
 /// what it was topped up (`topped_up`), so no chip comes or goes between
 /// hands but by a top-up the record names and the policy allows.
 ///
@@ -190,6 +191,10 @@ fn top_up_breach(record: &HandRecord, policy: &Policy) -> Option<String> {
 /// [`ReplayError::Policy`] naming the first seat whose stack is not carried.
 pub fn carried(prev: &HandRecord, next: &HandRecord) -> Result<(), ReplayError> {
     for s in next.seats.iter().filter(|s| !s.sat_down) {
+        // A record that predates naming top-ups is not held so.
+        let Some(topped_up) = s.topped_up else {
+            continue;
+        };
         let Some(before) = prev.seats.iter().find(|p| p.seat == s.seat) else {
             continue;
         };
@@ -199,8 +204,8 @@ pub fn carried(prev: &HandRecord, next: &HandRecord) -> Result<(), ReplayError> 
         let Some(&(_, ended)) = prev.results.stacks.iter().find(|(seat, _)| *seat == s.seat) else {
             continue;
         };
-        if ended.checked_add(s.topped_up) != Some(s.stack) {
-            let topped = match s.topped_up {
+        if ended.checked_add(topped_up) != Some(s.stack) {
+            let topped = match topped_up {
                 0 => "no top-up".to_owned(),
                 n => format!("a top-up of {}", chips(n)),
             };

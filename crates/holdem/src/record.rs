@@ -55,10 +55,12 @@ pub struct RecordSeat {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<Engine>,
     /// Chips a top-up added to the seat since its previous hand at this
-    /// table (docs/spec.md §19.3): `stack` is then the starting stack, and
-    /// `stack - topped_up` what the seat had before. Absent when none.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub topped_up: u64,
+    /// table (docs/spec.md §19.3), 0 for none: when it is not 0, `stack` is
+    /// the starting stack and `stack - topped_up` what the seat had before.
+    /// Absent only from records written before records named top-ups:
+    /// their stacks are not held to the hand before (`carried`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topped_up: Option<u64>,
     /// A player sat down at the seat since its previous hand at this table
     /// (hand 1 included): its stack is new, not carried from a hand.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -73,11 +75,6 @@ pub struct RecordSeat {
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 const fn is_false(b: &bool) -> bool {
     !*b
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
-const fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// One pot's result.
@@ -709,7 +706,7 @@ pub fn record_of(
                 player,
                 stack,
                 engine: None,
-                topped_up: 0,
+                topped_up: None,
                 sat_down: false,
                 came: None,
             })

@@ -288,10 +288,9 @@ pub fn simulate_session(
             policy: Some(policy.clone()),
             ..record
         };
-        for (seat, amount) in top_ups {
-            if let Some(s) = record.seats.iter_mut().find(|s| s.seat == seat) {
-                s.topped_up = amount;
-            }
+        for s in &mut record.seats {
+            let topped_up = top_ups.iter().find(|(seat, _)| *seat == s.seat);
+            s.topped_up = Some(topped_up.map_or(0, |(_, amount)| *amount));
         }
         records.push(record);
     }

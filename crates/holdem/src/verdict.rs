@@ -61,6 +61,10 @@ fn chain_checks(texts: &[&str], verdicts: &mut [Option<Verdict>]) {
             continue;
         };
         let Some(deal) = &record.deal else { continue };
+        if record.seats.iter().all(|s| s.topped_up.is_none()) {
+            // Written before records named top-ups.
+            continue;
+        }
         let key = (
             deal.table_id.clone(),
             deal.session_commit.clone(),

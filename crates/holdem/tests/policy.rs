@@ -93,10 +93,10 @@ fn every_other_stray_from_the_policy_is_named() {
         (1, |r| r.seats[1].engine = None, "hand 2: seat 1 is an AI that names no engine; the table's policy, committed at open, plays its AIs under engine v1"),
         (1, |r| { r.seats.remove(2); }, "hand 2: the table's policy, committed at open, seats AI level 2 at seat 2; the hand was dealt without it"),
         (0, |r| r.seats[1].stack = 12_000, "hand 1: seat 1 starts hand 1 with 12,000 chips; the table's policy, committed at open, starts every seat with 10,000"),
-        (0, |r| r.seats[0].topped_up = 100, "hand 1: seat 0 was topped up 100 before hand 1; the table's policy, committed at open, starts every seat with 10,000 and tops a stack up only between hands"),
-        (1, |r| { r.seats[0].stack = 12_000; r.seats[0].topped_up = 2_500; }, "hand 2: seat 0 was topped up 2,500 to 12,000 chips; the table's policy, committed at open, tops a stack up to its starting stack, 10,000"),
+        (0, |r| r.seats[0].topped_up = Some(100), "hand 1: seat 0 was topped up 100 before hand 1; the table's policy, committed at open, starts every seat with 10,000 and tops a stack up only between hands"),
+        (1, |r| { r.seats[0].stack = 12_000; r.seats[0].topped_up = Some(2_500); }, "hand 2: seat 0 was topped up 2,500 to 12,000 chips; the table's policy, committed at open, tops a stack up to its starting stack, 10,000"),
         (1, |r| { r.seats[0].stack = 9_000; r.seats[0].sat_down = true; }, "hand 2: seat 0 sat down with 9,000 chips; the table's policy, committed at open, seats every player with 10,000"),
-        (1, |r| { r.seats[2].stack = 10_000; r.seats[2].topped_up = 10_001; }, "hand 2: seat 2 was topped up 10,001, more than the starting stack; the table's policy, committed at open, tops a stack up from what it has to 10,000"),
+        (1, |r| { r.seats[2].stack = 10_000; r.seats[2].topped_up = Some(10_001); }, "hand 2: seat 2 was topped up 10,001, more than the starting stack; the table's policy, committed at open, tops a stack up from what it has to 10,000"),
     ];
     for (i, tamper, want) in cases {
         let mut r = honest[i].clone();
@@ -162,7 +162,7 @@ fn first_top_up(records: &[HandRecord]) -> (usize, usize) {
         .iter()
         .enumerate()
         .find_map(|(i, r)| {
-            let seat = r.seats.iter().position(|s| s.topped_up > 0)?;
+            let seat = r.seats.iter().position(|s| s.topped_up > Some(0))?;
             Some((i, seat))
         })
         .expect("a top-up in forty hands")
@@ -182,10 +182,11 @@ fn top_ups_the_policy_allows_hold_and_every_stack_is_carried_from_the_hand_befor
         .find(|(n, _)| *n == s.seat)
         .unwrap()
         .1;
-    assert_eq!(ended + s.topped_up, 10_000);
+    let topped_up = s.topped_up.unwrap();
+    assert_eq!(ended + topped_up, 10_000);
     assert!(serde_json::to_string(r)
         .unwrap()
-        .contains(&format!("\"topped_up\":{}", s.topped_up)));
+        .contains(&format!("\"topped_up\":{topped_up}")));
     let verdicts = batch(&records);
     for (n, v) in verdicts.iter().enumerate() {
         assert!(v.valid, "hand {}: {v:?}", n + 1);
@@ -201,20 +202,21 @@ fn a_top_up_the_record_hides_or_inflates_is_named_against_the_hand_before() {
     let records = long_session();
     let (i, seat) = first_top_up(&records);
     let s = records[i].seats[seat];
-    let ended = 10_000 - s.topped_up;
+    let topped_up = s.topped_up.unwrap();
+    let ended = 10_000 - topped_up;
     let cases: Vec<(u64, String)> = vec![
         (0, "no top-up".to_owned()),
         (
-            s.topped_up - 1,
+            topped_up - 1,
             format!(
                 "a top-up of {}",
-                fairseed_holdem::rules::chips(s.topped_up - 1)
+                fairseed_holdem::rules::chips(topped_up - 1)
             ),
         ),
     ];
-    for (topped_up, named) in cases {
+    for (named_amount, named) in cases {
         let mut tampered = records.clone();
-        tampered[i].seats[seat].topped_up = topped_up;
+        tampered[i].seats[seat].topped_up = Some(named_amount);
         let v = &batch(&tampered)[i];
         assert!(!v.valid, "{v:?}");
         let failed = v.first_failure().unwrap();
@@ -232,7 +234,15 @@ fn a_top_up_the_record_hides_or_inflates_is_named_against_the_hand_before() {
     }
     // A player who sat down anew brings a stack of their own.
     let mut sat = records.clone();
-    sat[i].seats[seat].topped_up = 0;
+    sat[i].seats[seat].topped_up = Some(0);
     sat[i].seats[seat].sat_down = true;
     assert!(batch(&sat)[i].valid);
+    // A record written before records named top-ups is not held so.
+    let mut old = records.clone();
+    for s in &mut old[i].seats {
+        s.topped_up = None;
+    }
+    let v = &batch(&old)[i];
+    assert!(v.valid, "{v:?}");
+    assert!(v.checks.iter().all(|c| c.name != "carried"), "{v:?}");
 }

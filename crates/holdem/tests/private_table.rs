@@ -254,7 +254,7 @@ fn each_record_names_how_its_people_came_and_warns_of_the_house() {
     let s = next[0].seats.iter().find(|s| s.seat == seat).unwrap();
     assert_eq!(
         (s.stack, s.topped_up, s.sat_down),
-        (400, 400 - short, false)
+        (400, Some(400 - short), false)
     );
     assert!(records[0]
         .seats

@@ -131,7 +131,7 @@ pub(crate) fn hand_end(
     record.policy.clone_from(&next.policy);
     for s in &mut record.seats {
         let since = next.since_last_hand(s.seat);
-        s.topped_up = since.topped_up;
+        s.topped_up = Some(since.topped_up);
         s.sat_down = since.sat_down;
         s.came = before.arrival(s.seat);
     }
