@@ -16,9 +16,10 @@ import platform
 OUT = os.path.dirname(os.path.abspath(__file__))
 
 
-def policy_json(seats, small, big, stack, action_ms, ais, ai_seats, idle_close_ms):
+def policy_json(seats, small, big, stack, action_ms, ais, ai_seats, idle_close_ms, public=False):
     # docs/spec.md §19.3: config (seats, small_blind, big_blind, starting_stack,
-    # action_ms), ais, ai_seats only when given, idle_close_ms; no spaces.
+    # action_ms), ais, ai_seats only when given, idle_close_ms, public only
+    # when true (§19.4); no spaces.
     policy = {
         "config": {
             "seats": seats,
@@ -32,6 +33,8 @@ def policy_json(seats, small, big, stack, action_ms, ais, ai_seats, idle_close_m
     if ai_seats:
         policy["ai_seats"] = ai_seats
     policy["idle_close_ms"] = idle_close_ms
+    if public:
+        policy["public"] = True
     return json.dumps(policy, separators=(",", ":"))
 
 
@@ -46,6 +49,8 @@ def main():
         (6, 50, 100, 10000, 30000, [1, 2, 3, 1, 2, 3], [0, 1, 2, 3, 4, 5], 600000),
         (4, 10, 20, 400, 5000, [2, 3], [1, 3], 600000),
         (3, 4294967296, 4294967296, 1099511627776, 600000, [], [], 86400000),
+        (6, 50, 100, 10000, 30000, [2, 2], [], 600000, True),
+        (2, 1, 2, 200, 5000, [], [], 60000, True),
     ]
     for i in range(16):
         d = chain("holdem_policy", i)

@@ -43,6 +43,7 @@ export {};
  * Take a seat.
  * @typedef {object} ClientSitMessage
  * @property {string} client_seed The client seed the session's hand seeds derive from.
+ * @property {string | null} [invitation] The table's invitation, as its opener shared it (the `invite` of
  * @property {number} seat The seat, from 0.
  * @property {'sit'} type
  * @property {string | null} [id] The message's id, echoed by its answer; a repeated id is applied once.
@@ -184,6 +185,7 @@ export {};
  * @property {number} [small_blind]
  * @property {number} [big_blind]
  * @property {number} [starting_stack]
+ * @property {boolean} [public] true: anyone, the house included, may sit; false: a private table, where anyone but the opener sits only with the invitation this answer gives (docs/spec.md §19.4)
  * @property {'selfpoker_v2' | 'selfpoker_v3'} [scheme] selfpoker_v3: every hand starts with a round of per-hand values (docs/spec.md §20)
  */
 
@@ -193,6 +195,10 @@ export {};
  * @property {string} table_id
  * @property {string} ws
  * @property {string} session_commit sha256 of the session secret
+ * @property {boolean} public anyone, the house included, may sit here
+ * @property {string} seating the same in words, as every view says it
+ * @property {string} [invitation] a private table only: what anyone but the opener gives to sit (the sit message's invitation), 32 hex characters; answered to the opener alone, never logged
+ * @property {string} [invite_link] a private table only: the page's link for the invited, /#table=ID&invite=CODE
  * @property {ApiReceipt[]} [receipts] The receipt of the session's commitment entry (docs/api.md, Receipts)
  */
 

@@ -85,7 +85,7 @@ for (const lang of ['pt', 'es']) {
     await page.waitForSelector('#tb-open:not([hidden])', { timeout: 30_000 });
 
     // Out of chips, heads-up against a second person.
-    Object.assign(policy, { ais: [], seats: 2, starting_stack: 150, action_ms: 30000 });
+    Object.assign(policy, { ais: [], seats: 2, starting_stack: 150, action_ms: 30000, public: true });
     const id = await openTable(page);
     const opponent = await startOpponent(fx.browser, fx.service.base, id);
     await untilSeat(page, 'busted', 'f');

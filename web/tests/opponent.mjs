@@ -5,6 +5,8 @@
 // out of chips, and on its turn raises as far as it may, else calls or
 // checks — so a player who folds to it loses their blind each hand, and
 // their last chips in a blind they cannot fold.
+// A stranger sits only at a public table (docs/spec.md §19.4): the tests that
+// start it open theirs with `public: true`.
 
 /** Starts the opponent at `tableId`; close its page's context to stop it. */
 export async function startOpponent(browser, base, tableId, seat = 1) {

@@ -70,7 +70,7 @@ test(`a long evening: ${HANDS} hands over three tables, a timeout, a bust and a 
   played += await leaveAndCheck(page, 'table-1');
 
   // Table 2: heads-up against a person who raises every hand; folding runs the player out of chips.
-  Object.assign(policy, { ais: [], seats: 2, starting_stack: 150, action_ms: 30000 });
+  Object.assign(policy, { ais: [], seats: 2, starting_stack: 150, action_ms: 30000, public: true });
   const id = await openTable(page);
   const opponent = await startOpponent(fx.browser, fx.service.base, id);
   await playOn(page, async () => (await seatShown(page)) === 'busted', 'table 2, out of chips', { key: 'f', comeBack: false, ms: 60_000 });

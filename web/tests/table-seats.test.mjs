@@ -126,7 +126,7 @@ for (const lang of ['pt', 'es']) {
       // folding every hand loses the stack but for a blind the player is all in with, a showdown
       // lost about every other time (a win only doubles that blind, lost again by folding); busting
       // within the minute is certain but for a chance below 2^-40.
-      await withPolicy(page, { ais: [], seats: 2, starting_stack: 150 });
+      await withPolicy(page, { ais: [], seats: 2, starting_stack: 150, public: true });
       const id = await openTable(page);
       const opponent = await startOpponent(fx.browser, fx.service.base, id);
       const deadline = Date.now() + 60_000;

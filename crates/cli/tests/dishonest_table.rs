@@ -50,6 +50,7 @@ fn policy() -> Policy {
         ais: vec![2, 2],
         ai_seats: Vec::new(),
         idle_close_ms: 100,
+        public: false,
     }
 }
 
@@ -85,6 +86,8 @@ impl Dishonest {
         let sit = Request::Sit {
             seat: 0,
             client_seed: "the person's".into(),
+            invitation: None,
+            house: false,
         };
         let before = live.clone();
         let (live, messages) = live::request(&live, 1, sit, Millis(1_000)).expect("a free seat");
@@ -342,6 +345,8 @@ fn a_close_while_the_round_is_open_is_reported_by_the_audit() {
     let sit = Request::Sit {
         seat: 3,
         client_seed: "the house's".into(),
+        invitation: None,
+        house: false,
     };
     table.step(|l, now| live::request(l, 99, sit, now).expect("a free seat"));
     table.step(|l, now| round::open(l, now).expect("a round is due"));

@@ -173,6 +173,9 @@ mod tests {
                     player: Player::Ai { level: 1 },
                     stack: 1000 + seat as u64,
                     engine: None,
+                    topped_up: None,
+                    sat_down: false,
+                    came: None,
                 })
                 .collect(),
             actions: Vec::new(),

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{DecisionKey, Engine, Level, SeatView};
 use crate::card::Card;
 use crate::deal::{self, DealStatus, DealV2};
-use crate::live::Policy;
+use crate::live::{Arrival, Policy};
 use crate::rules::{
     apply, chips, Action, Command, Event, HoldemError, Logged, Player, Seat, Street, Table,
     TableConfig,
@@ -54,6 +54,27 @@ pub struct RecordSeat {
     /// decisions nobody can replay (a plain `selfpoker` simulation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<Engine>,
+    /// Chips a top-up added to the seat since its previous hand at this
+    /// table (docs/spec.md §19.3), 0 for none: when it is not 0, `stack` is
+    /// the starting stack and `stack - topped_up` what the seat had before.
+    /// Absent only from records written before records named top-ups:
+    /// their stacks are not held to the hand before (`carried`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topped_up: Option<u64>,
+    /// A player sat down at the seat since its previous hand at this table
+    /// (hand 1 included): its stack is new, not carried from a hand.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sat_down: bool,
+    /// How the person at the seat came to the table (docs/spec.md §19.4):
+    /// `opener`, `invited`, `public`, or `house` for a player the operator
+    /// created. Absent for an AI, and in records of tables that predate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub came: Option<Arrival>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+const fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One pot's result.
@@ -685,6 +706,9 @@ pub fn record_of(
                 player,
                 stack,
                 engine: None,
+                topped_up: None,
+                sat_down: false,
+                came: None,
             })
         })
         .collect();

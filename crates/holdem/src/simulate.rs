@@ -238,11 +238,13 @@ pub fn simulate_session(
     let secret = SessionV2::secret(seed);
     let mut records = Vec::new();
     for index in 0..hands {
+        let mut top_ups = Vec::new();
         for seat in 0..seats.len() {
-            if table.seats[seat]
+            if let Some(s) = table.seats[seat]
                 .as_ref()
-                .is_some_and(|s| s.stack < config.starting_stack)
+                .filter(|s| s.stack < config.starting_stack)
             {
+                top_ups.push((seat, config.starting_stack - s.stack));
                 table = apply(&table, Command::TopUp { seat }, Millis(0))?.0;
             }
         }
@@ -284,10 +286,15 @@ pub fn simulate_session(
             }
         };
         table = next;
-        records.push(HandRecord {
+        let mut record = HandRecord {
             policy: Some(policy.clone()),
             ..record
-        });
+        };
+        for s in &mut record.seats {
+            let topped_up = top_ups.iter().find(|(seat, _)| *seat == s.seat);
+            s.topped_up = Some(topped_up.map_or(0, |(_, amount)| *amount));
+        }
+        records.push(record);
     }
     Ok(records)
 }
@@ -318,6 +325,7 @@ fn simulated_policy(table: &Table) -> Policy {
             ais.iter().map(|(seat, _)| *seat).collect()
         },
         idle_close_ms: SIMULATED_IDLE_CLOSE_MS,
+        public: false,
     }
 }
 

@@ -6,6 +6,7 @@
 //! other record to core ([`verify_batch`] does both for a batch of texts).
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use fairseed_core::{Check, Verdict, Verifier, Warning};
 use serde::Deserialize;
@@ -13,6 +14,8 @@ use serde_json::{json, Map, Value};
 
 use crate::ai::DecisionKey;
 use crate::deal::DealStatus;
+use crate::live::policy::PUBLIC_WORDS;
+use crate::live::Arrival;
 use crate::policy_check;
 use crate::record::{
     check_deal, replay_checking_ais, revealed_secret, HandRecord, Outcome, ReplayError, SCHEME,
@@ -22,10 +25,11 @@ use crate::rules::Player;
 /// Verdicts on `texts`, in order: hand records here, the rest by core's
 /// `verifier` in one batch (so a dice pair's bets still share its key state).
 pub fn verify_batch(verifier: &mut Verifier, texts: &[&str]) -> Vec<Verdict> {
-    let own: Vec<Option<Verdict>> = texts.iter().map(|t| verify_if_hand(t)).collect();
+    let mut own: Vec<Option<Verdict>> = texts.iter().map(|t| verify_if_hand(t)).collect();
     if own.iter().all(Option::is_none) {
         return verifier.verify_batch(texts);
     }
+    chain_checks(texts, &mut own);
     let rest: Vec<&str> = texts
         .iter()
         .zip(&own)
@@ -40,6 +44,58 @@ pub fn verify_batch(verifier: &mut Verifier, texts: &[&str]) -> Vec<Verdict> {
             })
         })
         .collect()
+}
+
+/// The `carried` check of every hand record of `texts` whose previous
+/// hand at the same table (its `deal` names the table and the session) is
+/// in the batch too: its stacks are the ones that hand ended with, plus the
+/// top-ups it names ([`policy_check::carried`]). A failure makes the later
+/// hand's verdict invalid.
+fn chain_checks(texts: &[&str], verdicts: &mut [Option<Verdict>]) {
+    let mut hands: BTreeMap<(String, String, u64), (usize, HandRecord)> = BTreeMap::new();
+    for (i, text) in texts.iter().enumerate() {
+        if verdicts[i].as_ref().is_none_or(|v| v.error.is_some()) {
+            continue;
+        }
+        let Ok(record) = serde_json::from_str::<HandRecord>(text) else {
+            continue;
+        };
+        let Some(deal) = &record.deal else { continue };
+        if record.seats.iter().all(|s| s.topped_up.is_none()) {
+            // Written before records named top-ups.
+            continue;
+        }
+        let key = (
+            deal.table_id.clone(),
+            deal.session_commit.clone(),
+            record.hand,
+        );
+        hands.insert(key, (i, record));
+    }
+    for ((table, session, hand), (i, record)) in &hands {
+        let Some(prev) = hand
+            .checked_sub(1)
+            .and_then(|h| hands.get(&(table.clone(), session.clone(), h)))
+        else {
+            continue;
+        };
+        let Some(verdict) = verdicts[*i].as_mut() else {
+            continue;
+        };
+        let check = match policy_check::carried(&prev.1, record) {
+            Ok(()) => Check::new(
+                "carried",
+                true,
+                format!(
+                    "every seat dealt into hand {} too starts with the chips it ended that hand with, plus the top-ups the record names",
+                    prev.1.hand
+                ),
+            ),
+            Err(e) => failed("carried", &e),
+        };
+        verdict.valid &= check.ok;
+        verdict.checks.push(check);
+    }
 }
 
 /// Just the `scheme` of a record, read without building the rest.
@@ -116,7 +172,7 @@ pub fn verdict(record: &HandRecord) -> Verdict {
         Err(e) => return unreadable(e.to_string()),
     }
     match policy_check::check(record) {
-        Ok(Some(commit)) => checks.push(policy_held(&commit)),
+        Ok(Some(commit)) => checks.push(policy_held(record, &commit)),
         Ok(None) => {}
         Err(e @ ReplayError::Policy { .. }) => {
             checks.push(failed("policy", &e));
@@ -135,18 +191,52 @@ pub fn verdict(record: &HandRecord) -> Verdict {
     checks.extend(more);
     let mut verdict = finish(checks, outcome);
     verdict.warnings = withheld_warnings(record);
+    verdict.warnings.extend(house_warnings(record));
     verdict
 }
 
-/// The passing `policy` check (docs/spec.md §19.3).
-fn policy_held(commit: &str) -> Check {
+/// The passing `policy` check (docs/spec.md §19.3), saying whether the
+/// table is public (§19.4).
+fn policy_held(record: &HandRecord, commit: &str) -> Check {
+    let seating = match &record.policy {
+        Some(p) if p.public => format!("; {PUBLIC_WORDS}"),
+        _ => String::new(),
+    };
     Check::new(
         "policy",
         true,
         format!(
-            "every seat, AI level and engine, the blinds, the clock and the starting stack are the table's policy (sha256 {commit}), committed at open"
+            "every seat, AI level and engine, the blinds, the clock, the starting stack and every top-up are the table's policy (sha256 {commit}), committed at open{seating}"
         ),
     )
+}
+
+/// A warning per seat of the hand that the house's player held (docs/spec.md
+/// §19.4): not a failure (the house may sit where it was invited, and at a
+/// public table), but a player should know the house played the hand.
+fn house_warnings(record: &HandRecord) -> Vec<Warning> {
+    let public = record.policy.as_ref().is_some_and(|p| p.public);
+    let how = if public {
+        "at a public table, where anyone may sit"
+    } else {
+        "with the invitation of the table's opener"
+    };
+    record
+        .seats
+        .iter()
+        .filter(|s| s.came == Some(Arrival::House))
+        .map(|s| Warning {
+            name: "house".into(),
+            detail: format!(
+                "hand {}: seat {} is the house's: a player the operator created sat down {how}; the house knows every card dealt, so this seat may play knowing them",
+                record.hand, s.seat
+            ),
+            count_as: record
+                .deal
+                .as_ref()
+                .map(|d| format!("table {}: seat {} is the house's", d.table_id, s.seat)),
+        })
+        .collect()
 }
 
 fn deal_checks(record: &HandRecord, status: DealStatus) -> Vec<Check> {

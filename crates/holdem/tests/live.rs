@@ -143,6 +143,8 @@ fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, V
         0 => Request::Sit {
             seat: (arg % 6) as usize,
             client_seed: format!("seed {arg}"),
+            invitation: None,
+            house: false,
         },
         1 => Request::SitOut,
         2 => Request::SitIn,
@@ -238,6 +240,8 @@ fn a_human_and_ais_play_hands_to_the_end_driven_by_the_driver() {
     let sit = Request::Sit {
         seat: 0,
         client_seed: "browser seed".into(),
+        invitation: None,
+        house: false,
     };
     live = live::request(&live, 7, sit, now).unwrap().0;
     let mut ended = 0;
@@ -292,6 +296,8 @@ fn an_ai_waits_its_delay_and_a_person_their_clock() {
         Request::Sit {
             seat: 0,
             client_seed: "s".into(),
+            invitation: None,
+            house: false,
         },
         Millis(5),
     )
@@ -333,6 +339,8 @@ fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
     let sit = Request::Sit {
         seat: 0,
         client_seed: "s".into(),
+        invitation: None,
+        house: false,
     };
     live = live::request(&live, 7, sit, Millis(100)).unwrap().0;
     live = live::request(&live, 7, Request::SitOut, Millis(200))
@@ -369,6 +377,8 @@ fn resuming_gives_the_running_clock_and_the_quiet_spell_back() {
     let sit = Request::Sit {
         seat: 0,
         client_seed: "s".into(),
+        invitation: None,
+        house: false,
     };
     live = live::request(&live, 7, sit, Millis(5)).unwrap().0;
     live = live::apply(&live, Command::StartHand { seed: 42 }, Millis(100))

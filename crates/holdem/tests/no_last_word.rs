@@ -34,6 +34,7 @@ fn table() -> LiveTable {
         ais: vec![2],
         ai_seats: Vec::new(),
         idle_close_ms: 60_000,
+        public: false,
     };
     let session = Session {
         scheme: Scheme::SelfpokerV3,
@@ -45,6 +46,8 @@ fn table() -> LiveTable {
         let sit = Request::Sit {
             seat,
             client_seed: format!("seed of {player}"),
+            invitation: None,
+            house: false,
         };
         live = live::request(&live, player, sit, Millis(0)).unwrap().0;
     }
@@ -242,6 +245,8 @@ fn no_value_is_taken_before_the_commits_are_in_and_no_seat_moves_meanwhile() {
     let sit = Request::Sit {
         seat: 1,
         client_seed: "x".into(),
+        invitation: None,
+        house: false,
     };
     assert!(live::request(&live, 9, sit, Millis(11)).is_err());
     let bad = Request::Commit {

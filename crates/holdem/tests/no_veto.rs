@@ -33,6 +33,7 @@ fn table_of(ais: &[u8]) -> LiveTable {
         ais: ais.to_vec(),
         ai_seats: Vec::new(),
         idle_close_ms: 60_000,
+        public: false,
     };
     let session = Session {
         scheme: Scheme::SelfpokerV3,
@@ -43,6 +44,8 @@ fn table_of(ais: &[u8]) -> LiveTable {
     let sit = Request::Sit {
         seat: 0,
         client_seed: "mine".into(),
+        invitation: None,
+        house: false,
     };
     live::request(&live, 1, sit, Millis(0)).unwrap().0
 }

@@ -85,6 +85,9 @@ pub enum Code {
     TopUpNotNeeded,
     /// The client seed is unusable.
     ClientSeedInvalid,
+    /// A private table's seat, asked without its invitation or with
+    /// another table's.
+    InvitationRefused,
     /// The session's seeds cannot be derived.
     DerivationFailed,
     /// The table closed.
@@ -142,6 +145,7 @@ impl Code {
             Self::ClockRunning => "clock_running",
             Self::TopUpNotNeeded => "top_up_not_needed",
             Self::ClientSeedInvalid => "client_seed_invalid",
+            Self::InvitationRefused => "invitation_refused",
             Self::DerivationFailed => "derivation_failed",
             Self::TableClosed => "table_closed",
             Self::RoundOpen => "round_open",

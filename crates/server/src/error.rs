@@ -269,6 +269,11 @@ impl ApiError {
         &self.message
     }
 
+    /// The field at fault, when one is.
+    pub fn field(&self) -> Option<&str> {
+        self.field.as_deref()
+    }
+
     /// The code, typed.
     pub fn kind(&self) -> ErrorCode {
         self.code
@@ -391,9 +396,21 @@ macro_rules! rule_violations {
 rule_violations!(
     fairseed_play::poker::PokerError,
     fairseed_play::selfpoker::SelfpokerError,
-    fairseed_holdem::live::LiveError,
     fairseed_holdem::HoldemError,
 );
+
+/// A table's refusal: [`ApiError::rule`], the field named when one is at
+/// fault (`invitation` at a private table).
+impl From<fairseed_holdem::live::LiveError> for ApiError {
+    fn from(err: fairseed_holdem::live::LiveError) -> Self {
+        let field = matches!(err, fairseed_holdem::live::LiveError::Invitation(_))
+            .then(|| "invitation".to_owned());
+        Self {
+            field,
+            ..Self::rule(err)
+        }
+    }
+}
 
 impl From<fairseed_core::Error> for ApiError {
     fn from(err: fairseed_core::Error) -> Self {

@@ -65,7 +65,9 @@ fn a_person_who_withholds_is_dealt_out_and_the_record_says_so() {
     a.until("hand 1 dealt", |m| {
         m["type"] == "state" && !m["table"]["hand"].is_null()
     });
-    b.send(&json!({"type": "sit", "id": "sit", "seat": 2, "client_seed": "bob"}));
+    // The table is private: Bob sits with the invitation Ann shared.
+    let invitation = created["invitation"].as_str().expect("an invitation");
+    b.send(&json!({"type": "sit", "id": "sit", "seat": 2, "client_seed": "bob", "invitation": invitation}));
     let sat = b.until("bob seated", |m| m["id"] == "sit");
     assert_eq!(sat["type"], "ack", "{sat}");
     play_out(&mut a, 1);

@@ -141,6 +141,10 @@ pub(crate) trait Tx: crate::translog::LogTx {
         lock: bool,
     ) -> StoreResult<Option<i64>>;
 
+    /// Whether the operator created `player_id` for one of its users: a
+    /// player of the house's.
+    async fn is_operator_player(&mut self, player_id: i64) -> StoreResult<bool>;
+
     /// Links `external_id` to `player_id`; `false` if it is linked already.
     async fn insert_operator_player(
         &mut self,

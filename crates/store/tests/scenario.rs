@@ -1206,6 +1206,9 @@ async fn two_processes(a: &PgStore, url: &str, schema: &str) {
         .await
         .expect("operator player")
         .player_id;
+    // The house's player, known as such to either process; no other is.
+    assert!(b.is_operator_player(player).await.expect("read"));
+    assert!(!a.is_operator_player(player + 1).await.expect("read"));
     let refused = a.place_bet(bet(player, "k1", 5)).await;
     assert_eq!(conflict_code(refused), "insufficient_balance");
     b.grant_chips("two", "g1", 100).await.expect("grant");

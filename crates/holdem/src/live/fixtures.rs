@@ -18,6 +18,7 @@ pub(crate) fn heads_up(session: Session) -> LiveTable {
         ais: vec![1],
         ai_seats: Vec::new(),
         idle_close_ms: 60_000,
+        public: false,
     };
     LiveTable::open("t".into(), policy, session).expect("a policy in bounds")
 }
@@ -27,6 +28,8 @@ pub(crate) fn seated(table: &LiveTable, at: Millis) -> LiveTable {
     let sit = Request::Sit {
         seat: 0,
         client_seed: "mine".into(),
+        invitation: None,
+        house: false,
     };
     request(table, 7, sit, at).expect("a free seat").0
 }

@@ -129,6 +129,12 @@ pub(crate) fn hand_end(
         record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
     record.deal = deal(next);
     record.policy.clone_from(&next.policy);
+    for s in &mut record.seats {
+        let since = next.since_last_hand(s.seat);
+        s.topped_up = Some(since.topped_up);
+        s.sat_down = since.sat_down;
+        s.came = before.arrival(s.seat);
+    }
     if record.deal.is_some() {
         // The driver seeds every AI decision from the session secret.
         record = record.with_ai_engine(ENGINE_V1);

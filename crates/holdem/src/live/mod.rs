@@ -86,6 +86,36 @@ pub struct ClientSeed {
     pub seed: String,
 }
 
+/// How a person came to a table's seat (docs/spec.md §19.4), shown to
+/// every viewer and named in each hand record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arrival {
+    /// The person who opened the table.
+    Opener,
+    /// With the invitation the opener shared.
+    Invited,
+    /// At a public table, with no invitation.
+    Public,
+    /// A player the operator created: the house's, however it came.
+    House,
+}
+
+impl Arrival {
+    /// The word views and records write.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Arrival::Opener => "opener",
+            Arrival::Invited => "invited",
+            Arrival::Public => "public",
+            Arrival::House => "house",
+        }
+    }
+}
+
+/// The longest invitation a `sit` may give, in bytes.
+pub const MAX_INVITATION: usize = 128;
+
 /// A live table: everything, secrets of the hand being played included.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveTable {
@@ -130,6 +160,73 @@ pub struct LiveTable {
     /// takes none of them: each seat draws a fresh value (docs/spec.md §20.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spent_commits: Vec<String>,
+    /// What happened to each seat since it was last dealt in: what the
+    /// record of its next hand names (`topped_up`, `sat_down`,
+    /// docs/spec.md §19.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub since_last_hand: Vec<SinceLastHand>,
+    /// The person who opened the table: they sit without an invitation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opener: Option<PlayerId>,
+    /// The invitation a person other than the opener gives to sit at a
+    /// private table, drawn by the service from the OS CSPRNG. `None`: a
+    /// table opened before tables had invitations, where anyone may sit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<String>,
+    /// How each seated person came to the table, by seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrivals: Vec<(usize, Arrival)>,
+}
+
+/// A seat between two of its hands: the chips topped up, and whether a
+/// player sat down there (a stack of its own, not carried from a hand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinceLastHand {
+    /// The seat.
+    pub seat: usize,
+    /// Chips topped up.
+    #[serde(default)]
+    pub topped_up: u64,
+    /// A player sat down at the seat.
+    #[serde(default)]
+    pub sat_down: bool,
+}
+
+impl LiveTable {
+    /// What happened to `seat` since it was last dealt in.
+    pub fn since_last_hand(&self, seat: usize) -> SinceLastHand {
+        self.since_last_hand
+            .iter()
+            .find(|s| s.seat == seat)
+            .copied()
+            .unwrap_or(SinceLastHand {
+                seat,
+                topped_up: 0,
+                sat_down: false,
+            })
+    }
+
+    /// Notes an event between hands in [`LiveTable::since_last_hand`].
+    fn note_between_hands(&mut self, event: &Event) {
+        let (seat, topped_up, sat_down) = match *event {
+            Event::ToppedUp { seat, amount } => {
+                let was = self.since_last_hand(seat);
+                (seat, was.topped_up.saturating_add(amount), was.sat_down)
+            }
+            Event::Seated { seat, .. } => (seat, 0, true),
+            Event::Left { seat } => {
+                self.since_last_hand.retain(|s| s.seat != seat);
+                return;
+            }
+            _ => return,
+        };
+        self.since_last_hand.retain(|s| s.seat != seat);
+        self.since_last_hand.push(SinceLastHand {
+            seat,
+            topped_up,
+            sat_down,
+        });
+    }
 }
 
 /// Why a table's session ended: both are its policy, and the transparency
@@ -168,6 +265,12 @@ pub enum Request {
         seat: usize,
         /// The client seed for the v2 derivation.
         client_seed: String,
+        /// The table's invitation, as its opener shared it: what a person
+        /// other than the opener needs at a private table.
+        invitation: Option<String>,
+        /// The player is the house's: one the operator created (the
+        /// service knows it from its store).
+        house: bool,
     },
     /// Act on the player's turn.
     Act(Action),
@@ -211,6 +314,10 @@ pub enum LiveError {
     /// The client seed is unusable (the message names why).
     #[error("{0}")]
     ClientSeed(String),
+    /// A private table refuses the seat: no invitation, or not this
+    /// table's (the reason, after the field `invitation`).
+    #[error("invitation: {0}")]
+    Invitation(&'static str),
     /// The session's seeds cannot be derived (the message names why).
     #[error("{0}")]
     Derivation(String),
@@ -242,6 +349,7 @@ impl RuleViolation for LiveError {
             LiveError::NotSeated => Code::NotSeated,
             LiveError::AlreadySeated(_) => Code::AlreadySeated,
             LiveError::ClientSeed(_) => Code::ClientSeedInvalid,
+            LiveError::Invitation(_) => Code::InvitationRefused,
             LiveError::Derivation(_) => Code::DerivationFailed,
             LiveError::Closed => Code::TableClosed,
             LiveError::RoundOpen(_) => Code::RoundOpen,
@@ -272,6 +380,10 @@ impl LiveTable {
             policy: None,
             round: None,
             spent_commits: Vec::new(),
+            since_last_hand: Vec::new(),
+            opener: None,
+            invitation: None,
+            arrivals: Vec::new(),
         }
     }
 
@@ -296,6 +408,85 @@ impl LiveTable {
         let mut live = LiveTable::new(table_id, policy.table()?, session);
         live.policy = Some(policy);
         Ok(live)
+    }
+
+    /// The table opened by `opener`, with `invitation` (drawn by the
+    /// service from the OS CSPRNG) for the people they invite.
+    #[must_use]
+    pub fn opened_by(mut self, opener: PlayerId, invitation: String) -> LiveTable {
+        self.opener = Some(opener);
+        self.invitation = Some(invitation);
+        self
+    }
+
+    /// Anyone may sit: the policy says the table is public, or the table
+    /// predates invitations.
+    pub fn is_public(&self) -> bool {
+        self.invitation.is_none() || self.policy.as_ref().is_some_and(|p| p.public)
+    }
+
+    /// How the person at `seat` came, `None` for an AI or an empty seat.
+    pub fn arrival(&self, seat: usize) -> Option<Arrival> {
+        self.arrivals
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, a)| *a)
+    }
+
+    /// How `player` may come to a seat here, or why not (docs/spec.md
+    /// §19.4): the opener sits; at a public table anyone does; otherwise
+    /// only with the table's invitation. A player the operator created is
+    /// the house's, however it came. `None`: a table that predates
+    /// invitations, where anyone sits and nobody says how.
+    ///
+    /// # Errors
+    /// [`LiveError::Invitation`] naming why the invitation does not open
+    /// the table.
+    pub fn admits(
+        &self,
+        player: PlayerId,
+        invitation: Option<&str>,
+        house: bool,
+    ) -> Result<Option<Arrival>, LiveError> {
+        if house {
+            self.came(player, invitation)?;
+            return Ok(Some(Arrival::House));
+        }
+        self.came(player, invitation)
+    }
+
+    fn came(
+        &self,
+        player: PlayerId,
+        invitation: Option<&str>,
+    ) -> Result<Option<Arrival>, LiveError> {
+        let public = self.policy.as_ref().is_some_and(|p| p.public);
+        let came = match (&self.invitation, invitation) {
+            (_, Some(given)) if given.len() > MAX_INVITATION => {
+                return Err(LiveError::Invitation("longer than any invitation"));
+            }
+            (Some(code), Some(given)) => {
+                if !fairseed_core::ct_eq(code.as_bytes(), given.as_bytes()) {
+                    return Err(LiveError::Invitation(
+                        "not this table's invitation; an invitation opens only the table it was made for",
+                    ));
+                }
+                if self.opener == Some(player) {
+                    Arrival::Opener
+                } else {
+                    Arrival::Invited
+                }
+            }
+            _ if self.opener == Some(player) => Arrival::Opener,
+            _ if public => Arrival::Public,
+            (None, _) => return Ok(None),
+            (Some(_), None) => {
+                return Err(LiveError::Invitation(
+                    "missing; this table is private: a player other than its opener sits only with the invitation the opener shares",
+                ));
+            }
+        };
+        Ok(Some(came))
     }
 
     /// The idle limit: the policy's, else `default` (the serving process's).
@@ -421,10 +612,17 @@ pub fn request(
             return Err(LiveError::RoundOpen(round.hand));
         }
     }
-    if let Request::Sit { seat, client_seed } = request {
+    if let Request::Sit {
+        seat,
+        client_seed,
+        invitation,
+        house,
+    } = request
+    {
         if let Some(at) = seated {
             return Err(LiveError::AlreadySeated(at));
         }
+        let came = live.admits(player, invitation.as_deref(), house)?;
         fairseed_core::ClientSeed::parse_chosen(&client_seed, "client_seed")
             .map_err(|e| LiveError::ClientSeed(e.to_string()))?;
         let human = Player::Human { id: player };
@@ -441,6 +639,8 @@ pub fn request(
             seat,
             seed: client_seed,
         });
+        next.arrivals.retain(|(s, _)| *s != seat);
+        next.arrivals.extend(came.map(|came| (seat, came)));
         next.quiet_since = Some(now);
         return Ok((next, messages));
     }
@@ -475,6 +675,7 @@ pub fn request(
     let (mut next, messages) = apply(live, command, now)?;
     if matches!(command, Command::Leave { .. }) {
         next.client_seeds.retain(|c| c.seat != seat);
+        next.arrivals.retain(|(s, _)| *s != seat);
         next.closed = next.humans().is_empty();
         if next.closed {
             next.end = Some(SessionEnd::TableEmpty);
@@ -531,6 +732,7 @@ pub fn close(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>),
         messages.extend(more);
     }
     next.client_seeds.clear();
+    next.arrivals.clear();
     next.closed = true;
     next.end = Some(if live.nobody_joined() {
         SessionEnd::TableUnjoined
@@ -591,6 +793,15 @@ pub fn apply(
                 next.ended_at = Some(now);
                 next.quiet_since = next.quiet_since.map(|q| q.max(now));
                 next.hand_events.clear();
+                let dealt = holes(live);
+                next.since_last_hand
+                    .retain(|s| dealt.iter().all(|(seat, _)| *seat != s.seat));
+            }
+            Event::ToppedUp { .. } | Event::Seated { .. } | Event::Left { .. } => {
+                next.note_between_hands(&event);
+                if !next.hand_events.is_empty() {
+                    next.hand_events.push(event);
+                }
             }
             _ if next.hand_events.is_empty() => {}
             _ => next.hand_events.push(event),

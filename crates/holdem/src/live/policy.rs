@@ -38,7 +38,25 @@ pub struct Policy {
     /// How long a table where nobody can be dealt in stays open after a
     /// person last did something there, counted while the table is served.
     pub idle_close_ms: i64,
+    /// Anyone, the house included, may sit here. `false` (the default, and
+    /// absent from the JSON): a private table, where a person other than its
+    /// opener sits only with the invitation the opener shares
+    /// (docs/spec.md §19.4).
+    #[serde(default, skip_serializing_if = "is_private")]
+    pub public: bool,
 }
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+const fn is_private(public: &bool) -> bool {
+    !*public
+}
+
+/// What a public table says in every view and record.
+pub const PUBLIC_WORDS: &str = "a public table: anyone, the house included, may sit here";
+
+/// What a private table says in every view.
+pub const PRIVATE_WORDS: &str =
+    "a private table: only its opener and the players they invite may sit here";
 
 impl Policy {
     /// Checks every bound, naming the first field out of range (`ais[2]`,

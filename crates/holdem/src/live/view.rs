@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use fairseed_play::{Millis, Viewer};
 use serde::{Deserialize, Serialize};
 
+use super::policy::{PRIVATE_WORDS, PUBLIC_WORDS};
 use super::round::{open_round, HandRound, Phase};
-use super::LiveTable;
+use super::{Arrival, LiveTable};
 use crate::card::Card;
 use crate::record::PotResult;
 use crate::rules::{Event, Logged, Player, Street, TableConfig};
@@ -37,8 +38,13 @@ pub struct SeatView {
     pub seat: usize,
     /// Who sits there.
     pub player: SeatPlayer,
-    /// `AI · level N` for an AI, always; `None` for a person.
+    /// `AI · level N` for an AI, always; `the house's` for a player the
+    /// operator created, always; `None` for any other person.
     pub badge: Option<String>,
+    /// How the person came to the table (`opener`, `invited`, `public`,
+    /// `house`), shown to every viewer; `None` for an AI, and for a person
+    /// seated before tables kept it.
+    pub came: Option<Arrival>,
     /// Chips behind (not yet put in the pot).
     pub stack: u64,
     /// Not dealt in from the next hand.
@@ -187,6 +193,17 @@ pub struct TableView {
     pub session: SessionView,
     /// The table closed (its last human left).
     pub closed: bool,
+    /// Anyone, the house included, may sit here (docs/spec.md §19.4);
+    /// `false`: only the opener and the players they invite.
+    pub public: bool,
+    /// The same in words, for every viewer: "a public table: anyone, the
+    /// house included, may sit here", or that only the opener and the
+    /// players they invite may.
+    pub seating: &'static str,
+    /// The table's invitation, to its opener only (the page makes the link
+    /// to share from it); absent for everyone else and at a public table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<String>,
     /// `selfpoker_v3`: the round of the next hand while it is open.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub round: Option<RoundView>,
@@ -222,6 +239,9 @@ impl RoundView {
         }
     }
 }
+
+/// The badge of a seat the house's player sits at.
+pub const HOUSE_BADGE: &str = "the house's";
 
 fn shown_player(player: Player) -> (SeatPlayer, Option<String>) {
     match player {
@@ -276,12 +296,17 @@ pub fn view(live: &LiveTable, viewer: Viewer) -> TableView {
         .enumerate()
         .map(|(seat, s)| {
             let s = s.as_ref()?;
-            let (player, badge) = shown_player(s.player);
+            let came = live.arrival(seat);
+            let (player, mut badge) = shown_player(s.player);
+            if came == Some(Arrival::House) {
+                badge = Some(HOUSE_BADGE.to_owned());
+            }
             let dealt = hand.and_then(|h| h.players.iter().find(|p| p.seat == seat));
             Some(SeatView {
                 seat,
                 player,
                 badge,
+                came,
                 stack: dealt.map_or(s.stack, |p| p.stack),
                 sitting_out: s.sitting_out,
                 in_hand: dealt.is_some(),
@@ -326,6 +351,17 @@ pub fn view(live: &LiveTable, viewer: Viewer) -> TableView {
             secret: live.session.revealed.clone(),
         },
         closed: live.closed,
+        public: live.is_public(),
+        seating: if live.is_public() {
+            PUBLIC_WORDS
+        } else {
+            PRIVATE_WORDS
+        },
+        invitation: live
+            .invitation
+            .clone()
+            .filter(|_| !live.is_public())
+            .filter(|_| matches!(viewer, Viewer::Player(id) if live.opener == Some(id))),
         round: open_round(live).map(RoundView::of),
     }
 }

@@ -105,6 +105,11 @@ pub struct Sit {
     pub seat: usize,
     /// The client seed the session's hand seeds derive from.
     pub client_seed: String,
+    /// The table's invitation, as its opener shared it (the `invite` of
+    /// the link): what anyone but the opener gives to sit at a private
+    /// table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<String>,
 }
 
 /// `act`: the action (`{"kind": "fold" | "check" | "call"}` or
@@ -359,7 +364,8 @@ mod tests {
                 id: Some("a".into()),
                 body: ClientBody::Sit(Sit {
                     seat: 2,
-                    client_seed: "x".into()
+                    client_seed: "x".into(),
+                    invitation: None
                 })
             })
         );

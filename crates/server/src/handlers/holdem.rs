@@ -39,6 +39,10 @@ pub struct NewTable {
     big_blind: Option<u64>,
     starting_stack: Option<u64>,
     idle_close_ms: Option<i64>,
+    /// Anyone, the house included, may sit (`true`); `false`, the default:
+    /// a private table, where anyone but the opener sits only with the
+    /// invitation the answer gives (docs/spec.md §19.4).
+    public: Option<bool>,
     /// How hand seeds are made: `selfpoker_v3` (the default), whose hands
     /// each start with a round of per-hand values so no seat has the last
     /// word on the deck (docs/spec.md §20), or `selfpoker_v2` (§17).
@@ -72,13 +76,16 @@ impl NewTable {
             ais: self.ais.clone(),
             ai_seats: Vec::new(),
             idle_close_ms: self.idle_close_ms.unwrap_or(idle_close_ms),
+            public: self.public.unwrap_or(false),
         }
     }
 }
 
 /// Opens a table with its AIs and a `selfpoker_v2` or `selfpoker_v3` session: the session
 /// secret is drawn from the OS CSPRNG and sealed; its commitment is public
-/// from now on. Idempotent with an `Idempotency-Key`.
+/// from now on. A private table (the default) answers its invitation, and
+/// the link the page opens with it (`/#table=ID&invite=CODE`), to its
+/// opener. Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_table(
     State(state): State<AppState>,
@@ -101,13 +108,23 @@ pub async fn post_table(
         commit: Some(selfpoker_v2::session_commit(&secret)),
         revealed: None,
     };
-    let mut live = LiveTable::open(table_id.clone(), policy, session)?;
+    // The invitation: 128 bits from the OS CSPRNG, stored with the table
+    // and answered to its opener only; nothing logged names it.
+    let invitation = hex::encode(&secrets::random_bytes()?[..16]);
+    let mut live =
+        LiveTable::open(table_id.clone(), policy, session)?.opened_by(auth.id, invitation);
     live.quiet_since = Some(now());
-    let answer = json!({
+    let mut answer = json!({
         "table_id": table_id,
         "ws": format!("/v1/holdem/tables/{table_id}/ws"),
         "session_commit": live.session.commit,
+        "public": live.is_public(),
+        "seating": view(&live, Viewer::Public).seating,
     });
+    if let Some(code) = live.invitation.as_ref().filter(|_| !live.is_public()) {
+        answer["invitation"] = json!(code);
+        answer["invite_link"] = json!(format!("/#table={table_id}&invite={code}"));
+    }
     let commit = Commit {
         creates: vec![rows::new_round(&live, hex::encode(secret))?],
         log: rows::opening_entries(&live)?,

@@ -93,7 +93,7 @@ fn error_text(id: Option<&str>, e: &ApiError) -> String {
         id: id.map(str::to_owned),
         code: e.code().to_owned(),
         message: e.message().to_owned(),
-        field: None,
+        field: e.field().map(str::to_owned),
     }
     .to_text()
 }
@@ -380,6 +380,9 @@ fn request(body: ClientBody) -> Option<Request> {
         ClientBody::Sit(sit) => Request::Sit {
             seat: sit.seat,
             client_seed: sit.client_seed,
+            invitation: sit.invitation,
+            // Known from the store when the seat is asked for (`Conn::apply`).
+            house: false,
         },
         ClientBody::Act(act) => Request::Act(act.action),
         ClientBody::SitOut(_) => Request::SitOut,
@@ -496,12 +499,16 @@ impl Conn {
         canonical: &str,
         body: ClientBody,
     ) -> Result<String, ApiError> {
-        let Some(request) = request(body) else {
+        let Some(mut request) = request(body) else {
             return Ok(ack_text(id));
         };
         let player = self
             .player
             .ok_or_else(|| ApiError::unauthorized("hello: a player token is needed to play"))?;
+        if let Request::Sit { house, .. } = &mut request {
+            // A player the operator created is the house's wherever it sits.
+            *house = self.state.store().is_operator_player(player).await?;
+        }
         let ack = ack_text(id);
         let entry = id.map(|id| {
             let path = format!("/v1/holdem/tables/{}/ws", self.table);

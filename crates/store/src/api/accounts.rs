@@ -68,6 +68,10 @@ pub trait AccountStore: Send + Sync + 'static {
     /// The player's revealed pairs, newest first.
     async fn revealed_pairs(&self, player_id: i64, page: Page) -> StoreResult<Vec<RevealedPair>>;
 
+    /// Whether the operator created `player_id` for one of its users
+    /// (`POST /v1/operator/players`): a player of the house's.
+    async fn is_operator_player(&self, player_id: i64) -> StoreResult<bool>;
+
     /// Ids of the players whose current pair is unrevealed, above `after`,
     /// ascending, at most `limit` (a restore retires those pairs).
     async fn players_with_unrevealed_pair(&self, after: i64, limit: u32) -> StoreResult<Vec<i64>>;
@@ -201,6 +205,13 @@ macro_rules! impl_accounts {
             ) -> $crate::error::StoreResult<Vec<i64>> {
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::players_with_unrevealed_pair(tx, after, limit).await
+                })
+                .await
+            }
+
+            async fn is_operator_player(&self, player_id: i64) -> $crate::StoreResult<bool> {
+                self.read_tx(async move |tx| {
+                    $crate::tx::Tx::is_operator_player(tx, player_id).await
                 })
                 .await
             }

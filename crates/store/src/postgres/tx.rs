@@ -195,6 +195,15 @@ impl Tx for PgTx<'_> {
         .await?)
     }
 
+    async fn is_operator_player(&mut self, player_id: i64) -> StoreResult<bool> {
+        let found: Option<i32> =
+            sqlx::query_scalar("SELECT 1 FROM operator_players WHERE player_id = $1")
+                .bind(player_id)
+                .fetch_optional(self.conn().await?)
+                .await?;
+        Ok(found.is_some())
+    }
+
     async fn insert_operator_player(
         &mut self,
         external_id: &str,

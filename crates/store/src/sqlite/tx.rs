@@ -209,6 +209,15 @@ impl Tx for SqliteTx<'_> {
             .optional()?)
     }
 
+    async fn is_operator_player(&mut self, player_id: i64) -> StoreResult<bool> {
+        Ok(self
+            .0
+            .prepare_cached("SELECT 1 FROM operator_players WHERE player_id = ?1")?
+            .query_row(params![player_id], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
     async fn insert_operator_player(
         &mut self,
         external_id: &str,
