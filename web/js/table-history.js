@@ -289,6 +289,8 @@ export function mountHistory({ wasm }) {
       tableId = id;
       /** @type {{hands: HandRecord[]}} */
       const { hands } = await api.holdemHands(id);
+      // Another table opened while these were on their way: they are not its hands.
+      if (tableId !== id) return false;
       for (const record of hands) {
         if (entries.get(record.hand)?.record) continue;
         const e = entries.get(record.hand) || { scheme: 'selfpoker', commitment: null, seed: null, hole: null, board: [], seat: null, problems: [] };

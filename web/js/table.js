@@ -527,7 +527,8 @@ export function mountTable(root, { wasm, badges }) {
    */
   async function awaitSecret() {
     const tableId = state.tableId;
-    for (let i = 0; tableId !== null && i < 30 && !state.revealed; i++) {
+    // Only while the page is still at that table (another one opened meanwhile: its own hands only).
+    for (let i = 0; tableId !== null && state.tableId === tableId && i < 30 && !state.revealed; i++) {
       if (await history.load(tableId).catch(() => false)) {
         state.revealed ??= true;
         draw();
