@@ -184,6 +184,51 @@ export function holdemSentence(wasm, record, check) {
 }
 
 /**
+ * A verdict's warning on a hand record in the player's words: what happened
+ * and why it is worth knowing, neither a pass nor a failure.
+ * @param {HandRecord | null | undefined} record
+ * @param {import('./types.js').VerdictWarning} warning
+ * @returns {string}
+ */
+export function holdemWarning(record, warning) {
+  const n = handOf(record);
+  if (warning.name !== 'withheld') return t('holdem.warn_other', { n });
+  const m = /seat (\d+)/.exec(String(warning.detail || ''));
+  return m ? t('holdem.warn_withheld', { n, seat: seatText(record, Number(m[1])) }) : t('holdem.warn_withheld_any', { n });
+}
+
+/**
+ * How many hands each seat withheld its value in, per table session, over
+ * `records` (a seat's warnings counted as `fairseed verify` counts them):
+ * one sentence per session and seat, in session and seat order; none when
+ * no session has more than one.
+ * @param {(HandRecord | null | undefined)[]} records
+ * @returns {string[]}
+ */
+export function withheldCounts(records) {
+  /** @type {Map<string, {table: string, seat: number, count: number, record: HandRecord}>} */
+  const counts = new Map();
+  /** @type {Map<string, number>} session → withheld values in it */
+  const sessions = new Map();
+  for (const record of records) {
+    const deal = record && record.deal;
+    if (!record || !deal || deal.scheme !== 'selfpoker_v3') continue;
+    const session = `${deal.table_id} ${deal.session_commit}`;
+    for (const seat of deal.withheld || []) {
+      const key = `${session} ${String(seat).padStart(3, '0')}`;
+      const had = counts.get(key);
+      if (had) had.count += 1;
+      else counts.set(key, { table: String(deal.table_id), seat, count: 1, record });
+      sessions.set(session, (sessions.get(session) || 0) + 1);
+    }
+  }
+  return [...counts.entries()]
+    .filter(([key]) => (sessions.get(key.slice(0, key.lastIndexOf(' '))) || 0) > 1)
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([, c]) => tn('holdem.warn_count', c.count, { table: c.table, seat: seatText(c.record, c.seat), count: fmtInt(c.count) }));
+}
+
+/**
  * A hand's checks as the verifier made them, and when it stopped at an AI's
  * decision before replaying the rest, the rules and results checks made here
  * from the record's own actions (so no line is missing from the list).

@@ -13,7 +13,7 @@ import { t } from './i18n.js';
 import { checkHand } from './tables.js';
 import { parseExact } from './json.js';
 import { exactJson } from './table-history.js';
-import { holdemSentence, withRulesChecks } from './holdem-words.js';
+import { holdemSentence, holdemWarning, withRulesChecks } from './holdem-words.js';
 
 export const V2 = 'selfpoker_v2';
 
@@ -44,6 +44,7 @@ export const V2 = 'selfpoker_v2';
  * @property {string} [detail]
  * @property {string} [said]
  * @property {CheckLine[]} checks
+ * @property {{name: string, text: string}[]} [warnings] the verdict's warnings, each a sentence (neither a pass nor a failure)
  */
 
 /**
@@ -64,6 +65,7 @@ export const V2 = 'selfpoker_v2';
  * @property {Replay} [replay]
  * @property {string} [secret]
  * @property {Derivation} [derivation]
+ * @property {boolean} [alarm] its record names this page's seat as withholding a value this page sent
  */
 
 /**
@@ -122,16 +124,17 @@ export function verifyDerivation(wasm, record, secret) {
   } catch (e) {
     return { ok: false, check: 'record', detail: e instanceof Error ? e.message : String(e), checks: [] };
   }
+  const warnings = (verdict.warnings || []).map((w) => ({ name: w.name, text: holdemWarning(whole, w) }));
   const checks = withRulesChecks(wasm, whole, verdict.checks).map((c) => {
     const said = holdemSentence(wasm, whole, c);
     return { name: c.name, ok: Boolean(c.ok), detail: String(c.detail || ''), text: said ? said.text : t(c.ok ? 'check.other_ok' : 'check.other_bad', { name: c.name }) };
   });
   const failed = checks.find((c) => !c.ok);
   // What failed, in the player's words (core's own text stays in the line's tooltip).
-  if (failed) return { ok: false, check: failed.name, detail: failed.detail, said: failed.text, checks };
-  if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '', checks };
-  if (!checks.some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing'), checks };
-  return { ok: true, checks };
+  if (failed) return { ok: false, check: failed.name, detail: failed.detail, said: failed.text, checks, warnings };
+  if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '', checks, warnings };
+  if (!checks.some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing'), checks, warnings };
+  return { ok: true, checks, warnings };
 }
 
 /** Every check the verifier made of a hand, one sentence each (nothing before the table's secret is out). @param {HandEntry} entry */
@@ -140,6 +143,18 @@ export function checksList(entry) {
   if (!checks || !checks.length) return null;
   return h('ul', { class: 'tb-checks small' }, checks.map((c) => h('li', { 'data-check': c.name, 'data-ok': String(c.ok), class: c.ok ? 'ok-text' : 'error-text', title: c.detail || null },
     h('span', { 'aria-hidden': 'true' }, c.ok ? '✓ ' : '✗ '), c.text)));
+}
+
+/**
+ * The verdict's warnings on a hand, one sentence each, apart from its checks:
+ * neither a pass nor a failure.
+ * @param {HandEntry} entry
+ */
+export function warningsList(entry) {
+  const warnings = entry.derivation && entry.derivation.warnings;
+  if (!warnings || !warnings.length) return null;
+  return h('ul', { class: 'tb-warnings warn-list small' }, warnings.map(({ name, text }) => h('li', { class: 'warn-text', 'data-warning': name },
+    h('span', { 'aria-hidden': 'true' }, '⚠ '), h('span', { class: 'sr-only' }, `${t('verify.warning')} `), text)));
 }
 
 /** A hand's derivation line: pending until the secret is out, then checked or the named failure. @param {HandEntry} entry */

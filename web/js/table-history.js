@@ -19,7 +19,8 @@ import { exactJson as exactText } from './json.js';
 import { store } from './store.js';
 import { card } from './render.js';
 import { fmtInt } from './format.js';
-import { dealBadge, derivationLine, verifyDerivation, checksList, V2 } from './table-badge.js';
+import { dealBadge, derivationLine, verifyDerivation, checksList, warningsList, V2 } from './table-badge.js';
+import { withheldCounts } from './holdem-words.js';
 import { dealtHow } from './table-dealt.js';
 import { actionText, netOf, netText, seatWho } from './table-render.js';
 
@@ -91,7 +92,9 @@ export function replayOf(wasm, record) {
 export function checkEnd(wasm, entry, fairplay, record, replay, clientSeed) {
   const problems = [];
   // selfpoker_v2: the seed derives from the seated humans' client seeds, this browser's among them.
-  if (fairplay.client_seeds && entry.seat !== null && fairplay.client_seeds[String(entry.seat)] !== clientSeed) problems.push(t('table.check_client_seed'));
+  // (Only for a hand this seat was dealt into: a seat dealt out of it gave no seed to it.)
+  const dealtIn = (record.seats || []).some((s) => s.seat === entry.seat);
+  if (fairplay.client_seeds && entry.seat !== null && dealtIn && fairplay.client_seeds[String(entry.seat)] !== clientSeed) problems.push(t('table.check_client_seed'));
   if (fairplay.commit !== entry.commitment || record.commit !== entry.commitment) problems.push(t('table.check_commit'));
   if (wasm.sha256_hex(`selfpoker:${fairplay.seed}`) !== entry.commitment) problems.push(t('table.check_hash'));
   if (String(record.seed) !== String(fairplay.seed)) problems.push(t('table.check_seed'));
@@ -114,10 +117,12 @@ export function mountHistory({ wasm }) {
   const entries = new Map();
   const list = h('ol', { id: 'tb-hands', class: 'hands', reversed: true });
   const replayBox = h('div', { id: 'tb-replay' });
+  // Per seat, how many hands of this table's session it withheld its value in, once the verifier says so of several.
+  const counts = h('div', { id: 'tb-withheld-counts' });
   const element = h('section', { class: 'card-panel', id: 'tb-history', 'aria-labelledby': 'tb-history-title' },
     h('h2', { id: 'tb-history-title' }, t('table.history')),
     h('p', { class: 'muted small' }, t('table.history_help')),
-    list, replayBox);
+    counts, list, replayBox);
   /** @type {string | null} */
   let tableId = null;
   /** @type {number | null} the number of the hand the felt's badge is about */
@@ -150,9 +155,15 @@ export function mountHistory({ wasm }) {
       h('span', { class: 'small hand-result' }, resultText(record, e.seat ?? mySeat)), ' ',
       h('button', { type: 'button', class: 'link', 'data-replay': n, onclick: () => openReplay(n) }, t('table.replay')),
       e.problems.length ? h('ul', { class: 'error-text small poker-problems' }, e.problems.map((p) => h('li', {}, p))) : null,
+      e.alarm ? h('p', { class: 'error-text tb-alarm', 'data-alarm': 'withheld' }, h('span', { 'aria-hidden': 'true' }, '⚠ '), t('table.alarm_withheld', { n })) : null,
       checksList(e),
+      warningsList(e),
       dealtHow(record, e.seat ?? mySeat, e.secret)))
       : h('li', { class: 'muted' }, t('table.no_hands')));
+    const warned = done.filter(([, e]) => e.derivation && e.derivation.warnings && e.derivation.warnings.length).map(([, , record]) => record);
+    const lines = withheldCounts(warned);
+    clear(counts, lines.length ? h('div', { class: 'warn-box small' }, h('p', { class: 'warn-text' }, h('strong', {}, t('table.withheld_counts'))),
+      h('ul', { class: 'warn-list' }, lines.map((line) => h('li', { class: 'warn-text' }, line)))) : null);
     // The replay open stays under its hand when the list is drawn again.
     if (replaying !== null) list.querySelector(`li[data-hand="${replaying}"]`)?.append(replayBox);
     had?.focus({ preventScroll: true });
@@ -320,6 +331,18 @@ export function mountHistory({ wasm }) {
         e.secret = revealed.get(n) || secret;
         e.derivation = verifyDerivation(wasm, e.record, e.secret);
       }
+      render();
+    },
+    /**
+     * Hand `n`'s record names this page's own seat as having withheld its
+     * value though this page sent it and the table confirmed it: said on
+     * the hand, in the player's words.
+     * @param {number} n
+     */
+    alarm(n) {
+      const e = entries.get(n);
+      if (!e) return;
+      e.alarm = true;
       render();
     },
     /** The badge entry of the hand the felt shows (being played, or the last one). */

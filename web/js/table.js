@@ -120,6 +120,8 @@ function wsUrl(path) {
 export function mountTable(root, { wasm, badges }) {
   const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
   const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
+  // A record that contradicts what this page did (its own value, sent and acknowledged, recorded as withheld).
+  const alarm = h('p', { id: 'tb-alarm', class: 'error-text tb-alarm', role: 'alert', hidden: true });
   const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
   const seatBox = h('div', { id: 'tb-seat', class: 'tb-seat' });
   const bar = h('div', { id: 'tb-actions', class: 'tb-actions', tabindex: -1, role: 'group', 'aria-label': t('table.actions_label') });
@@ -156,7 +158,7 @@ export function mountTable(root, { wasm, badges }) {
     h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), leave, start),
     session, logged,
     h('p', { class: 'muted small tb-help' }, t('table.help')),
-    status, felt, seatBox, bar, error,
+    status, alarm, felt, seatBox, bar, error,
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
   clear(root, panel, coach.element, history.element);
 
@@ -361,7 +363,7 @@ export function mountTable(root, { wasm, badges }) {
     const sent = step.type === 'hand_commit'
       ? sha256Hex(step.value).then((commit) => send({ type: 'hand_commit', hand: step.hand, commit }))
       : send({ type: 'hand_reveal', hand: step.hand, value: step.value });
-    sent.catch((e) => { rounds.failed(step); error.textContent = e.message; });
+    sent.then(() => rounds.confirmed(step), (e) => { rounds.failed(step); error.textContent = e.message; });
   }
 
   /** @param {import('./wire-types.js').ServerMessage} msg */
@@ -390,14 +392,23 @@ export function mountTable(root, { wasm, badges }) {
           if (acted.timed_out && state.table && acted.seat === state.table.you) state.outReason = 'clock';
         }
         break;
-      case 'hand_end':
+      case 'hand_end': {
+        const record = /** @type {import('./types.js').HandRecord} */ (msg.record);
         history.ended(tableId, {
           number: msg.number,
           fairplay: /** @type {import('./table-history.js').HandFairplay} */ (msg.fairplay),
-          record: /** @type {import('./types.js').HandRecord} */ (msg.record),
+          record,
         }, clientSeedFor(tableId));
+        // The record says this seat withheld its value, yet the table acknowledged it: the page knows otherwise.
+        const you = state.table ? state.table.you : null;
+        if (you !== null && record.deal && (record.deal.withheld || []).includes(you) && rounds.revealedTo(msg.number)) {
+          alarm.hidden = false;
+          clear(alarm, h('span', { 'aria-hidden': 'true' }, '⚠ '), t('table.alarm_withheld', { n: msg.number }));
+          history.alarm(msg.number);
+        }
         draw();
         break;
+      }
       case 'error':
         if (!msg.id) {
           // The table refused the connection itself (unknown table, bad token): say so, do not retry.
@@ -568,6 +579,8 @@ export function mountTable(root, { wasm, badges }) {
       state.focusNext = true;
       clear(session);
       clear(logged);
+      clear(alarm);
+      alarm.hidden = true;
       history.reset(made.table_id);
       draw();
       await connect(made.table_id);

@@ -48,7 +48,7 @@ async function recordDetail(page, i) {
   return page.$eval('#records-detail .verdict', (e) => ({
     valid: e.dataset.valid === 'true',
     status: e.className,
-    bad: [...e.querySelectorAll('.checks li.bad code')].map((s) => s.textContent),
+    bad: [...e.querySelectorAll('.checks li.bad[data-check]')].map((s) => s.dataset.check),
     sentences: [...e.querySelectorAll('.sentences li span:not(.mark)')].map((s) => s.textContent),
     cards: e.querySelectorAll('.card').length,
     tiles: e.querySelectorAll('.tile').length,
