@@ -119,8 +119,15 @@ test('pt-BR: the record names this page\'s seat as withholding a value the page 
   assert.equal(card.warn.length, 1, JSON.stringify(card));
   assert.match(card.warn[0], warning(n));
   assert.deepEqual(card.details, ['withheld']);
+  assert.equal(await page.$$eval('#records-withheld li', (l) => l.length), 0, 'one withheld value: no count');
   await page.$eval('#records-detail .verdict', (e) => e.scrollIntoView({ block: 'start' }));
   await shot(page, 'warnings-pt-verify', { fullPage: false });
+  // The record twice over, as `fairseed verify` would count it: the seat, and in how many hands.
+  await page.fill('#v-records', `${closed}\n${closed}`);
+  await page.click('#v-records-go');
+  await page.waitForSelector('#records-withheld li');
+  assert.deepEqual(await page.$$eval('#records-withheld li', (l) => l.map((x) => x.textContent)),
+    [`⚠ Nesta mesa (${id}), lugar 0 reteve o seu valor em 2 mãos.`]);
   await opponent.close();
   assert.deepEqual(page.errors, []);
   await page.context().close();
