@@ -106,7 +106,7 @@ export const es = {
   'verify.server_seed': 'Semilla del servidor (revelada)',
   'verify.commitment': 'Hash de la semilla del servidor (mostrado antes de la apuesta)',
   'verify.client_seed': 'Semilla del cliente',
-  'verify.nonce': 'N.º de apuesta en el par',
+  'verify.nonce': 'N.º de apuesta en el par (la primera es la 1)',
   'verify.claimed_roll': 'Tirada que viste (opcional)',
   'verify.go': 'Verificar',
   'verify.records_title': 'Cualquier registro',

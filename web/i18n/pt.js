@@ -106,7 +106,7 @@ export const pt = {
   'verify.server_seed': 'Semente do servidor (revelada)',
   'verify.commitment': 'Hash da semente do servidor (mostrado antes da aposta)',
   'verify.client_seed': 'Semente do cliente',
-  'verify.nonce': 'Nº da aposta no par',
+  'verify.nonce': 'Nº da aposta no par (a primeira é a 1)',
   'verify.claimed_roll': 'Resultado que você viu (opcional)',
   'verify.go': 'Verificar',
   'verify.records_title': 'Qualquer registro',

@@ -135,7 +135,7 @@ test('a hash pasted where the seed belongs gets the hint', async () => {
   await page.fill('#v-server-seed', rec.commitment);
   await page.fill('#v-commitment', rec.commitment);
   await page.fill('#v-client-seed', rec.client_seed);
-  await page.fill('#v-nonce', String(rec.nonce));
+  await page.fill('#v-nonce', String(rec.nonce + 1));
   await page.click('#verify-dice button[type=submit]');
   const hint = page.locator('#dice-verify-out .hint');
   await hint.first().waitFor();
