@@ -7,7 +7,7 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import { store, pairNumber, isCurrentPair } from './store.js';
 import { errorText, coreErrorText } from './errors.js';
-import { fmtChance, fmtInt, fmtMultiplier, fmtRoll } from './format.js';
+import { betNumber, fmtChance, fmtInt, fmtMultiplier, fmtRoll } from './format.js';
 
 /** The public values of a bet for Verify: the seed only once its pair is revealed. */
 export function proofOf(bet) {
@@ -106,14 +106,14 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, ba
     const won = Boolean(b.win);
     const net = Number(b.payout) - Number(b.amount);
     return h('tr', { class: won ? 'win' : 'loss', 'data-nonce': b.nonce, 'data-pair': b.pair_id },
-      h('td', {}, fmtInt(b.nonce)),
+      h('td', {}, fmtInt(betNumber(b.nonce))),
       h('td', { class: 'bet-cell' }, h('span', { class: 'nowrap' }, fmtInt(b.amount)), ' ', h('span', { class: 'nowrap' }, `${b.condition === 'under' ? '<' : '>'} ${fmtRoll(b.target)}`)),
       h('td', {}, fmtRoll(b.roll)),
       h('td', { class: `outcome-cell ${won ? 'ok-text' : 'loss-text'}`, 'data-win': String(won) },
         h('span', { 'aria-hidden': 'true' }, won ? '✓ ' : '✗ '),
         h('span', { class: 'sr-only' }, `${t(won ? 'dice.won_sr' : 'dice.lost_sr')} `),
         won ? `+${fmtInt(net)}` : `−${fmtInt(b.amount)}`),
-      h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: b.nonce, pair: pairNumber(b.pair_id) }), onclick: () => onProof?.(proofOf(b)) }, t('dice.proof'))));
+      h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: fmtInt(betNumber(b.nonce)), pair: pairNumber(b.pair_id) }), onclick: () => onProof?.(proofOf(b)) }, t('dice.proof'))));
   }
 
   /** A row that names the seed pair of the bets under it. */
@@ -172,7 +172,7 @@ export function mountDice(root, { wasm, onBalance, onBet, beforeBet, onProof, ba
       const bet = await api.bet({ amount: value, condition: state.condition, target: state.target }, crypto.randomUUID());
       result.className = `result ${bet.win ? 'win' : 'loss'}`;
       clear(result, bet.win ? t('dice.result_win', { roll: fmtRoll(bet.roll), payout: fmtInt(bet.payout) }) : t('dice.result_loss', { roll: fmtRoll(bet.roll) }),
-        ' · ', h('span', { class: 'muted', 'data-nonce': bet.nonce }, t('dice.nonce', { nonce: fmtInt(bet.nonce) })),
+        ' · ', h('span', { class: 'muted', 'data-nonce': bet.nonce }, t('dice.nonce', { nonce: fmtInt(betNumber(bet.nonce)) })),
         badges?.(bet.receipts));
       onBalance(bet.balance);
       shownBets = [bet, ...shownBets].slice(0, 20);

@@ -11,6 +11,25 @@ function nf(options) {
   return cache.get(key);
 }
 
+/**
+ * A bet's number in its seed pair as a player counts it, from 1: a dice
+ * record's `nonce` counts from 0 (the first bet of a pair is nonce 0).
+ * @param {number | string} nonce
+ */
+export function betNumber(nonce) {
+  return Number(nonce) + 1;
+}
+
+/**
+ * The `nonce` of a bet's number as a player typed it (from 1), as text
+ * ("0" gives "-1", which the record refuses as it does any text that is
+ * not a whole number, given back as typed).
+ * @param {string} typed
+ */
+export function nonceOf(typed) {
+  return /^\d+$/.test(typed) ? String(Number(typed) - 1) : typed;
+}
+
 /** A whole number (Number or BigInt, or its decimal text) with thousands separators. */
 export function fmtInt(n) {
   if (typeof n === 'string' && /^-?\d+$/.test(n)) return nf({ maximumFractionDigits: 0 }).format(BigInt(n));

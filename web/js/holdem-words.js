@@ -11,8 +11,18 @@ import { exactJson } from './json.js';
 
 export const HOLDEM = 'holdem_hand_v1';
 
+/**
+ * @typedef {import('./types.js').Wasm} Wasm
+ * @typedef {import('./types.js').HandRecord} HandRecord
+ * @typedef {import('./types.js').Replay} Replay
+ * @typedef {import('./types.js').VerdictCheck} VerdictCheck
+ * @typedef {import('./wire-types.js').WireAction} WireAction
+ */
+
+/** @type {Record<string, string>} */
 const SUITS = { c: '♣', d: '♦', h: '♥', s: '♠' };
 
+/** @param {Wasm} wasm @param {number | string} id */
 function cardText(wasm, id) {
   try {
     const name = wasm.card_name('selfpoker', Number(id));
@@ -22,29 +32,39 @@ function cardText(wasm, id) {
   }
 }
 
+/** @param {Wasm} wasm @param {(number | string)[] | null | undefined} ids */
 const cardsText = (wasm, ids) => (ids || []).map((id) => cardText(wasm, id)).join(' ');
+/** @param {HandRecord | null | undefined} record */
 const handOf = (record) => (record && record.hand !== undefined && record.hand !== null ? String(record.hand) : '?');
+/** @param {HandRecord | null | undefined} record */
 const secretOut = (record) => Boolean(record && record.deal && record.deal.session_secret);
 
-/** A seat in words: "seat 2" (with the AI's level when the record says so). */
+/**
+ * A seat in words: "seat 2" (with the AI's level when the record says so).
+ * @param {HandRecord | null | undefined} record
+ * @param {number} seat
+ */
 function seatText(record, seat) {
   const s = ((record && record.seats) || []).find((x) => x.seat === seat);
   const level = s && s.player && s.player.kind === 'ai' ? s.player.level : null;
   return level !== null && level !== undefined ? t('holdem.seat_ai', { seat, level }) : t('holdem.seat', { seat });
 }
 
-/** An action in words: "calls", "raises to 300". */
+/** An action in words: "calls", "raises to 300". @param {WireAction | null | undefined} action */
 function actionText(action) {
   if (!action) return '';
   if (action.kind === 'raise_to') return t('table.did_raise', { to: fmtInt(action.to) });
   return t(`table.did_${action.kind}`);
 }
 
-const chipsIn = (text) => Number(String(text).replace(/\D/g, ''));
+const chipsIn = (/** @type {string} */ text) => Number(String(text).replace(/\D/g, ''));
 
 /**
  * The core's English for an action — past ("raised to 1,500", "ran out of
  * time (folded)") or present ("raises to 1,500") — in the player's words.
+ * @param {string} text
+ * @param {boolean} past
+ * @returns {string}
  */
 export function coreActionText(text, past) {
   const timed = /^ran out of time \((.+)\)$/.exec(text);
@@ -57,9 +77,14 @@ export function coreActionText(text, past) {
 }
 
 /** A street's name in the player's words. */
-const streetText = (street) => t(`table.street_${street}`);
+const streetText = (/** @type {string} */ street) => t(`table.street_${street}`);
 
-/** The hand replayed by the core, or null when the record cannot be read as a hand. */
+/**
+ * The hand replayed by the core, or null when the record cannot be read as a hand.
+ * @param {Wasm | null | undefined} wasm
+ * @param {HandRecord | null | undefined} record
+ * @returns {Replay | null}
+ */
 export function holdemSteps(wasm, record) {
   if (!record || typeof record !== 'object' || !wasm || !wasm.holdem_replay) return null;
   try {
@@ -70,7 +95,12 @@ export function holdemSteps(wasm, record) {
   }
 }
 
-/** Where the replayed results first differ from the record's, in words (null: found none). */
+/**
+ * Where the replayed results first differ from the record's, in words (null: found none).
+ * @param {Wasm} wasm
+ * @param {HandRecord | null | undefined} record
+ * @param {Replay | null} replay
+ */
 function resultDifference(wasm, record, replay) {
   const last = replay && replay.steps && replay.steps[replay.steps.length - 1];
   const results = record && record.results;
@@ -88,7 +118,13 @@ function resultDifference(wasm, record, replay) {
   return null;
 }
 
-/** One check of a hand record as a sentence, {ok, text}; null for a check this file does not know. */
+/**
+ * One check of a hand record as a sentence, {ok, text}; null for a check this file does not know.
+ * @param {Wasm} wasm
+ * @param {HandRecord | null | undefined} record
+ * @param {VerdictCheck} check
+ * @returns {{ok: boolean, text: string} | null}
+ */
 export function holdemSentence(wasm, record, check) {
   const n = handOf(record);
   const { ok } = check;
@@ -148,28 +184,82 @@ export function holdemSentence(wasm, record, check) {
 }
 
 /**
+ * A verdict's warning on a hand record in the player's words: what happened
+ * and why it is worth knowing, neither a pass nor a failure.
+ * @param {HandRecord | null | undefined} record
+ * @param {import('./types.js').VerdictWarning} warning
+ * @returns {string}
+ */
+export function holdemWarning(record, warning) {
+  const n = handOf(record);
+  if (warning.name !== 'withheld') return t('holdem.warn_other', { n });
+  const m = /seat (\d+)/.exec(String(warning.detail || ''));
+  return m ? t('holdem.warn_withheld', { n, seat: seatText(record, Number(m[1])) }) : t('holdem.warn_withheld_any', { n });
+}
+
+/**
+ * How many hands each seat withheld its value in, per table session, over
+ * `records` (a seat's warnings counted as `fairseed verify` counts them):
+ * one sentence per session and seat, in session and seat order; none when
+ * no session has more than one.
+ * @param {(HandRecord | null | undefined)[]} records
+ * @returns {string[]}
+ */
+export function withheldCounts(records) {
+  /** @type {Map<string, {table: string, seat: number, count: number, record: HandRecord}>} */
+  const counts = new Map();
+  /** @type {Map<string, number>} session → withheld values in it */
+  const sessions = new Map();
+  for (const record of records) {
+    const deal = record && record.deal;
+    if (!record || !deal || deal.scheme !== 'selfpoker_v3') continue;
+    const session = `${deal.table_id} ${deal.session_commit}`;
+    for (const seat of deal.withheld || []) {
+      const key = `${session} ${String(seat).padStart(3, '0')}`;
+      const had = counts.get(key);
+      if (had) had.count += 1;
+      else counts.set(key, { table: String(deal.table_id), seat, count: 1, record });
+      sessions.set(session, (sessions.get(session) || 0) + 1);
+    }
+  }
+  return [...counts.entries()]
+    .filter(([key]) => (sessions.get(key.slice(0, key.lastIndexOf(' '))) || 0) > 1)
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([, c]) => tn('holdem.warn_count', c.count, { table: c.table, seat: seatText(c.record, c.seat), count: fmtInt(c.count) }));
+}
+
+/**
  * A hand's checks as the verifier made them, and when it stopped at an AI's
  * decision before replaying the rest, the rules and results checks made here
  * from the record's own actions (so no line is missing from the list).
+ * @param {Wasm} wasm
+ * @param {HandRecord} record
+ * @param {VerdictCheck[] | null | undefined} checks
+ * @returns {VerdictCheck[]}
  */
 export function withRulesChecks(wasm, record, checks) {
-  const names = new Set((checks || []).map((c) => c.name));
-  if (!names.has('ai') || names.has('actions') || (checks || []).find((c) => c.name === 'ai').ok) return checks || [];
+  const all = checks || [];
+  const ai = all.find((c) => c.name === 'ai');
+  if (!ai || ai.ok || all.some((c) => c.name === 'actions')) return all;
   const replay = holdemSteps(wasm, record);
   const last = replay && replay.steps && replay.steps[replay.steps.length - 1];
-  const played = Boolean(last && (last.won || []).length);
+  const played = Boolean(replay && last && (last.won || []).length);
   const extra = [{ name: 'actions', ok: played, detail: played ? '' : (replay && replay.error) || '' }];
-  if (played) extra.push({ name: 'results', ok: Boolean(replay.valid), detail: replay.error || '' });
-  return [...checks, ...extra];
+  if (replay && played) extra.push({ name: 'results', ok: Boolean(replay.valid), detail: replay.error || '' });
+  return [...all, ...extra];
 }
 
-/** The card's title: "Hold'em hand 3 · table t-…". */
+/** The card's title: "Hold'em hand 3 · table t-…". @param {HandRecord | null | undefined} record */
 export function holdemTitle(record) {
   const table = record && record.deal && record.deal.table_id;
   return table ? t('holdem.title_table', { n: handOf(record), table }) : t('holdem.title', { n: handOf(record) });
 }
 
-/** The hand as steps: the deal, each action, the results. */
+/**
+ * The hand as steps: the deal, each action, the results.
+ * @param {Wasm} wasm
+ * @param {HandRecord} record
+ */
 export function holdemOutcome(wasm, record) {
   const replay = holdemSteps(wasm, record);
   if (!replay || !replay.steps || !replay.steps.length) return [];

@@ -11,6 +11,7 @@ import { sentences } from './words.js';
 import { coreErrorText } from './errors.js';
 import { fmtInt, fmtDuration, fmtRoll } from './format.js';
 import { verifyBlob } from './bulk.js';
+import { withheldCounts } from './holdem-words.js';
 
 const SEED_FIELDS = new Set(['server_seed', 'seed_a', 'seed_b', 'seed']);
 /** A row's height in pixels: every row the same, so the list can place any row without drawing the others. */
@@ -24,6 +25,24 @@ const OVERSCAN = 8;
  */
 const MAX_PX = 4_000_000;
 const STATUS = ['valid', 'invalid', 'error'];
+
+/** The largest input whose hand records are read again here to count withheld values (a bigger one is not counted). */
+const WITHHELD_MAX = 16 << 20;
+
+/**
+ * Per table session and seat, in how many hands of `blob` a seat withheld
+ * its per-hand value, as sentences, when a session has several (what
+ * `fairseed verify` counts across records); none for input over WITHHELD_MAX.
+ */
+async function withheldLines(blob) {
+  if (blob.size > WITHHELD_MAX) return [];
+  const text = await blob.text();
+  if (!/"withheld"\s*:\s*\[\s*\d/.test(text)) return [];
+  const read = (s) => { try { return JSON.parse(s); } catch { return null; } };
+  const whole = text.trimStart().startsWith('[') ? read(text) : null;
+  const records = Array.isArray(whole) ? whole : text.split('\n').filter((l) => l.includes('"withheld"')).map(read);
+  return withheldCounts(records.filter((r) => r && r.scheme === 'holdem_hand_v1'));
+}
 
 /** Hints for a record that did not verify: a seed field holding a hash, and the like. */
 function recordHints(wasm, record, knownValues) {
@@ -57,6 +76,7 @@ export function mountRecords({ wasm, knownValues }) {
   const fileInput = h('input', { type: 'file', id: 'v-file', accept: '.json,.jsonl,.ndjson,.txt,application/json', class: 'sr-only' });
   const progress = h('progress', { id: 'records-progress', max: 1, value: 0, hidden: true, 'aria-label': t('verify.progress_label') });
   const summary = h('p', { id: 'records-summary', class: 'summary', 'aria-live': 'polite' });
+  const withheld = h('div', { id: 'records-withheld' });
   const onlyProblems = h('input', { type: 'checkbox', id: 'records-only-problems' });
   const firstProblem = h('button', { type: 'button', id: 'records-first-problem' }, t('verify.first_problem'));
   const controls = h('div', { class: 'actions records-controls', hidden: true },
@@ -169,6 +189,7 @@ export function mountRecords({ wasm, knownValues }) {
     controls.hidden = true;
     list.hidden = true;
     clear(detail);
+    clear(withheld);
     progress.hidden = false;
     progress.value = 0;
     const mine = generation;
@@ -195,6 +216,9 @@ export function mountRecords({ wasm, knownValues }) {
       run = r;
       progress.hidden = true;
       showSummary(r, false);
+      const counted = await withheldLines(blob).catch(() => []);
+      if (mine !== generation) return;
+      clear(withheld, counted.length ? h('div', { class: 'warn-box small' }, h('ul', { class: 'warn-list' }, counted.map((line) => h('li', { class: 'warn-text' }, '⚠ ', line)))) : null);
       const problems = r.count - r.counts[0];
       firstProblem.disabled = problems === 0;
       onlyProblems.disabled = problems === 0;
@@ -271,6 +295,6 @@ export function mountRecords({ wasm, knownValues }) {
     if (file) fromFile(file);
   });
   const panel = h('section', { class: 'card-panel', id: 'verify-records' },
-    h('h2', {}, t('verify.records_title')), drop, progress, summary, controls, list, detail);
+    h('h2', {}, t('verify.records_title')), drop, progress, summary, withheld, controls, list, detail);
   return { panel, start };
 }

@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import { api, ensureToken } from './api.js';
 import { store } from './store.js';
 import { errorText } from './errors.js';
-import { fmtDuration, fmtInt, fmtRoll } from './format.js';
+import { betNumber, fmtDuration, fmtInt, fmtRoll } from './format.js';
 
 let nextJob = 1;
 
@@ -56,7 +56,7 @@ export async function runWorkers(job, workers, onProgress) {
 function mismatchText(m) {
   const digits = (v) => /^\d+$/.test(String(v));
   const show = (v) => (m.field === 'roll' && digits(v) ? fmtRoll(Number(v)) : digits(v) ? fmtInt(String(v)) : String(v));
-  return t('revealed.mismatch', { nonce: m.nonce, field: t(`revealed.field_${m.field}`), expected: show(m.expected), found: show(m.found) });
+  return t('revealed.mismatch', { nonce: digits(m.nonce) ? fmtInt(betNumber(m.nonce)) : m.nonce, field: t(`revealed.field_${m.field}`), expected: show(m.expected), found: show(m.found) });
 }
 
 /** The pair's latest bets, each with a link to its proof in Verify. */
@@ -70,8 +70,8 @@ function betList(p, onProof, number) {
       clear(out, h('table', { class: 'history' },
         h('thead', {}, h('tr', {}, ['col_nonce', 'col_roll', 'col_proof'].map((k) => h('th', { scope: 'col' }, t(`dice.${k}`))))),
         h('tbody', {}, page.bets.map((b) => h('tr', { 'data-nonce': b.nonce },
-          h('td', {}, fmtInt(b.nonce)), h('td', {}, fmtRoll(b.roll)),
-          h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: b.nonce, pair: number }),
+          h('td', {}, fmtInt(betNumber(b.nonce))), h('td', {}, fmtRoll(b.roll)),
+          h('td', {}, h('button', { type: 'button', class: 'link proof', 'aria-label': t('dice.proof_label', { nonce: fmtInt(betNumber(b.nonce)), pair: number }),
             onclick: () => onProof?.({ server_seed: p.server_seed, commitment: p.commitment, client_seed: p.client_seed, nonce: b.nonce, roll: b.roll }) }, t('dice.proof'))))))));
     } catch (e) {
       clear(out, h('p', { class: 'error-text' }, errorText(e)));

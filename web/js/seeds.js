@@ -7,7 +7,7 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import { store } from './store.js';
 import { errorText } from './errors.js';
-import { fmtInt } from './format.js';
+import { betNumber, fmtInt } from './format.js';
 import { accountPanel } from './account.js';
 
 /** 16 random bytes from the browser's CSPRNG, as 32 hex characters. */
@@ -34,7 +34,7 @@ export function mountSeeds(root, { wasm, onRotate, badges, logPanel }) {
     store.setCurrentCommitment(p.commitment);
     commitment.textContent = p.commitment;
     clear(pairReceipt, badges?.(p.receipts));
-    nonce.textContent = fmtInt(p.next_nonce);
+    nonce.textContent = fmtInt(betNumber(p.next_nonce));
     clientInput.value = p.client_seed;
   }
 

@@ -13,20 +13,76 @@ import { t } from './i18n.js';
 import { checkHand } from './tables.js';
 import { parseExact } from './json.js';
 import { exactJson } from './table-history.js';
-import { holdemSentence, withRulesChecks } from './holdem-words.js';
+import { holdemSentence, holdemWarning, withRulesChecks } from './holdem-words.js';
 
 export const V2 = 'selfpoker_v2';
+
+/**
+ * @typedef {import('./types.js').Wasm} Wasm
+ * @typedef {import('./types.js').HandRecord} HandRecord
+ * @typedef {import('./types.js').Replay} Replay
+ * @typedef {import('./types.js').SessionView} SessionView
+ */
+
+/**
+ * One check of a hand in the player's words: the verifier's `name` and
+ * `ok`, its own English in `detail` (a tooltip), the sentence in `text`.
+ * @typedef {object} CheckLine
+ * @property {string} name
+ * @property {boolean} ok
+ * @property {string} detail
+ * @property {string} text
+ */
+
+/**
+ * The core's verdict on a hand once the session secret is out
+ * ([`verifyDerivation`]): the first failed check's name, detail and
+ * sentence when not `ok`, and every check in `checks`.
+ * @typedef {object} Derivation
+ * @property {boolean} ok
+ * @property {string} [check]
+ * @property {string} [detail]
+ * @property {string} [said]
+ * @property {CheckLine[]} checks
+ * @property {{name: string, text: string}[]} [warnings] the verdict's warnings, each a sentence (neither a pass nor a failure)
+ */
+
+/**
+ * A hand of the live table as this page holds it (table-history.js): the
+ * commitment seen before its cards, what the player was shown, and once it
+ * ended its record, seed, replay and problems; once the table's secret is
+ * out, its derivation.
+ * @typedef {object} HandEntry
+ * @property {'selfpoker'} scheme the badge's scheme (the seed hashes to the commitment)
+ * @property {string} [dealScheme] how the seed was made: `selfpoker_v2`, `selfpoker_v3`, else plain
+ * @property {string | null} commitment
+ * @property {string | null} [seed]
+ * @property {[number, number] | null} hole
+ * @property {number[]} board
+ * @property {number | null} seat
+ * @property {string[]} problems
+ * @property {HandRecord | null} [record]
+ * @property {Replay} [replay]
+ * @property {string} [secret]
+ * @property {Derivation} [derivation]
+ * @property {boolean} [alarm] its record names this page's seat as withholding a value this page sent
+ */
 
 /**
  * Whether a hand's deal scheme derives its seed from the session secret and
  * the client seeds: `selfpoker_v2`, and `selfpoker_v3`, which adds every
  * dealt-in person's per-hand value (docs/spec.md §20).
+ * @param {string | undefined} scheme
  */
 export function isDerived(scheme) {
   return scheme === V2 || scheme === 'selfpoker_v3';
 }
 
-/** The badge of a hand: its state mark, the scheme, what it proves, and why on hover or focus. */
+/**
+ * The badge of a hand: its state mark, the scheme, what it proves, and why on hover or focus.
+ * @param {Wasm} wasm
+ * @param {HandEntry} entry
+ */
 export function dealBadge(wasm, entry) {
   // A failed derivation takes the claim back: the badge turns red with the hand's line.
   const state = entry.derivation && !entry.derivation.ok ? 'bad' : checkHand(wasm, { ...entry, scheme: 'selfpoker' });
@@ -44,7 +100,7 @@ export function dealBadge(wasm, entry) {
       t('tables.commitment'), ': ', h('code', { class: 'hex' }, entry.commitment)));
 }
 
-/** `record` with the revealed session secret in its deal. */
+/** `record` with the revealed session secret in its deal. @param {HandRecord} record @param {string} secret @returns {HandRecord} */
 function withSecret(record, secret) {
   return { ...record, deal: { ...record.deal, session_secret: secret } };
 }
@@ -54,28 +110,34 @@ function withSecret(record, secret) {
  * is known: `{ok: true}` when every check passes (derivation included), else
  * the first failed check's name and detail; and in `checks` every check the
  * verifier made, each as the player's sentence (core's text in `detail`).
+ * @param {Wasm} wasm
+ * @param {HandRecord} record
+ * @param {string} secret
+ * @returns {Derivation}
  */
 export function verifyDerivation(wasm, record, secret) {
+  /** @type {import('./types.js').Verdict} */
   let verdict;
   const whole = withSecret(record, secret);
   try {
     verdict = parseExact(wasm.verify(exactJson(whole))).verdicts[0];
   } catch (e) {
-    return { ok: false, check: 'record', detail: e.message || String(e), checks: [] };
+    return { ok: false, check: 'record', detail: e instanceof Error ? e.message : String(e), checks: [] };
   }
+  const warnings = (verdict.warnings || []).map((w) => ({ name: w.name, text: holdemWarning(whole, w) }));
   const checks = withRulesChecks(wasm, whole, verdict.checks).map((c) => {
     const said = holdemSentence(wasm, whole, c);
     return { name: c.name, ok: Boolean(c.ok), detail: String(c.detail || ''), text: said ? said.text : t(c.ok ? 'check.other_ok' : 'check.other_bad', { name: c.name }) };
   });
   const failed = checks.find((c) => !c.ok);
   // What failed, in the player's words (core's own text stays in the line's tooltip).
-  if (failed) return { ok: false, check: failed.name, detail: failed.detail, said: failed.text, checks };
-  if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '', checks };
-  if (!checks.some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing'), checks };
-  return { ok: true, checks };
+  if (failed) return { ok: false, check: failed.name, detail: failed.detail, said: failed.text, checks, warnings };
+  if (!verdict.valid) return { ok: false, check: 'record', detail: verdict.error || '', checks, warnings };
+  if (!checks.some((c) => c.name === 'derivation' && c.ok)) return { ok: false, check: 'derivation', detail: t('table.derivation_missing'), checks, warnings };
+  return { ok: true, checks, warnings };
 }
 
-/** Every check the verifier made of a hand, one sentence each (nothing before the table's secret is out). */
+/** Every check the verifier made of a hand, one sentence each (nothing before the table's secret is out). @param {HandEntry} entry */
 export function checksList(entry) {
   const checks = entry.derivation && entry.derivation.checks;
   if (!checks || !checks.length) return null;
@@ -83,7 +145,19 @@ export function checksList(entry) {
     h('span', { 'aria-hidden': 'true' }, c.ok ? '✓ ' : '✗ '), c.text)));
 }
 
-/** A hand's derivation line: pending until the secret is out, then checked or the named failure. */
+/**
+ * The verdict's warnings on a hand, one sentence each, apart from its checks:
+ * neither a pass nor a failure.
+ * @param {HandEntry} entry
+ */
+export function warningsList(entry) {
+  const warnings = entry.derivation && entry.derivation.warnings;
+  if (!warnings || !warnings.length) return null;
+  return h('ul', { class: 'tb-warnings warn-list small' }, warnings.map(({ name, text }) => h('li', { class: 'warn-text', 'data-warning': name },
+    h('span', { 'aria-hidden': 'true' }, '⚠ '), h('span', { class: 'sr-only' }, `${t('verify.warning')} `), text)));
+}
+
+/** A hand's derivation line: pending until the secret is out, then checked or the named failure. @param {HandEntry} entry */
 export function derivationLine(entry) {
   if (!isDerived(entry.dealScheme)) return null;
   const d = entry.derivation;
@@ -93,7 +167,7 @@ export function derivationLine(entry) {
     '✗ ', t('table.derivation_bad', { what: d.said || t('table.derivation_other') }));
 }
 
-/** The table header's session line: the commitment from the start, and the reveal once the table closed. */
+/** The table header's session line: the commitment from the start, and the reveal once the table closed. @param {SessionView | null | undefined} session */
 export function sessionLine(session) {
   if (!session || !session.commit) return null;
   return h('p', { class: 'small tb-session', id: 'tb-session' },

@@ -20,6 +20,7 @@
  * @property {number} since the `seq` of the state the value was drawn at
  * @property {boolean} committed its commit was sent (or is on its way)
  * @property {boolean} revealed the value was sent
+ * @property {boolean} [confirmed] the table acknowledged the value
  */
 
 /**
@@ -107,6 +108,15 @@ export function createRoundBook(draw) {
       if (step.type === 'hand_commit') held.committed = false;
       else held.revealed = false;
     },
+
+    /** The table acknowledged the value sent for `step`'s round. */
+    confirmed(/** @type {RoundStep} */ step) {
+      const held = values.get(step.hand);
+      if (held && held.value === step.value && step.type === 'hand_reveal') held.confirmed = true;
+    },
+
+    /** Whether the table acknowledged this page's value for the round `hand` was last dealt from. */
+    revealedTo: (/** @type {number} */ hand) => Boolean(values.get(hand)?.confirmed),
 
     /** The value held for `hand` (for tests and the reveal check). */
     held: (/** @type {number} */ hand) => values.get(hand) || null,

@@ -32,6 +32,44 @@ import { createRoundBook } from './table-round.js';
 import { seatState, leaveStep, comeBack, roundOpen, inHand, mySeat } from './table-seat.js';
 import { seatControls } from './table-controls.js';
 
+/**
+ * @typedef {import('./types.js').TableView} TableView
+ * @typedef {import('./types.js').RoundView} RoundView
+ * @typedef {import('./types.js').LoggedAction} LoggedAction
+ * @typedef {import('./types.js').Wasm} Wasm
+ * @typedef {import('./wire-types.js').WireAction} WireAction
+ * @typedef {import('./wire-types.js').ServerAckMessage} ServerAckMessage
+ * @typedef {import('./table-seat.js').OutReason} OutReason
+ * @typedef {'sit_out' | 'sit_in' | 'top_up'} SeatChange
+ */
+
+/**
+ * What the Table tab holds besides the table's own view.
+ * @typedef {object} TableState
+ * @property {TableView | null} table the last view the table sent
+ * @property {WebSocket | null} ws
+ * @property {number | null} seq the last message of the table's log seen
+ * @property {LoggedAction[]} log the hand's actions so far (for the coach and the felt)
+ * @property {Record<number, string>} commits hand → its commitment, seen before its cards
+ * @property {Map<string, {resolve: (ack: ServerAckMessage) => void, reject: (e: Error) => void}>} pending commands sent, by id
+ * @property {string | null} tableId
+ * @property {ReturnType<typeof setInterval> | null} timer
+ * @property {{amount?: number}} remembered the amount the player set for this hand
+ * @property {boolean} leaving asked to leave, not yet gone
+ * @property {boolean} left
+ * @property {string | true | null} revealed the session secret once out (true: the records carry it)
+ * @property {OutReason} outReason why the table sat the player out, when the page saw it
+ * @property {SeatChange[]} want seat changes asked for and not yet taken
+ * @property {boolean} asking one of them is on its way
+ * @property {string | null} seatShown the seat state drawn last
+ * @property {string | null} leaveSent the leaving step sent, once each
+ * @property {boolean} focusSeat the keyboard goes to the seat's controls on the next draw
+ * @property {string | null} turnShown the turn whose cards were scrolled into sight
+ * @property {string | null} [lastControl] the action bar's control the player used last
+ * @property {boolean} [focusNext] the keyboard goes to the table once seated
+ * @property {boolean} [refused] the table refused the connection itself
+ */
+
 /** The AI levels the page asks for: two rocks, two calculators, one reader. */
 export const AI_LEVELS = [1, 2, 3, 1, 2];
 const TABLE_KEY = 'table';
@@ -50,13 +88,13 @@ export function newHandValue() {
   return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** sha256 of `text`'s bytes, as lowercase hex: a per-hand value's commit. */
+/** sha256 of `text`'s bytes, as lowercase hex: a per-hand value's commit. @param {string} text */
 export async function sha256Hex(text) {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The client seed this browser chose for a table (chosen once, kept). */
+/** The client seed this browser chose for a table (chosen once, kept). @param {string} tableId @returns {string} */
 function clientSeedFor(tableId) {
   const seeds = remembered(SEED_KEY, {});
   seeds[tableId] ??= newClientSeed();
@@ -64,19 +102,26 @@ function clientSeedFor(tableId) {
   return seeds[tableId];
 }
 
-/** A table's refusal in the player's words, by its code (never the server's English text). */
+/** A table's refusal in the player's words, by its code (never the server's English text). @param {string} code */
 export function tableError(code) {
   return has(`table.error.${code}`) ? t(`table.error.${code}`) : t('table.error.other');
 }
 
+/** @param {string} path */
 function wsUrl(path) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}${path}`;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {{wasm: Wasm, badges?: (receipts: unknown[]) => Node | null}} with
+ */
 export function mountTable(root, { wasm, badges }) {
   const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
   const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
+  // A record that contradicts what this page did (its own value, sent and acknowledged, recorded as withheld).
+  const alarm = h('p', { id: 'tb-alarm', class: 'error-text tb-alarm', role: 'alert', hidden: true });
   const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
   const seatBox = h('div', { id: 'tb-seat', class: 'tb-seat' });
   const bar = h('div', { id: 'tb-actions', class: 'tb-actions', tabindex: -1, role: 'group', 'aria-label': t('table.actions_label') });
@@ -87,6 +132,7 @@ export function mountTable(root, { wasm, badges }) {
   // the hand's commit), checked into the log like a bet's; a state carries
   // them when what they cover changes.
   const logged = h('div', { id: 'tb-receipts' });
+  /** @type {TableState} */
   const state = {
     table: null, ws: null, seq: null, log: [], commits: {}, pending: new Map(), tableId: null, timer: null, remembered: {},
     leaving: false, left: false, revealed: null,
@@ -112,7 +158,7 @@ export function mountTable(root, { wasm, badges }) {
     h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), leave, start),
     session, logged,
     h('p', { class: 'muted small tb-help' }, t('table.help')),
-    status, felt, seatBox, bar, error,
+    status, alarm, felt, seatBox, bar, error,
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
   clear(root, panel, coach.element, history.element);
 
@@ -132,12 +178,13 @@ export function mountTable(root, { wasm, badges }) {
     });
   }
 
+  /** @param {WireAction} action */
   async function act(action) {
     error.textContent = '';
     try {
       await send({ type: 'act', action });
     } catch (e) {
-      error.textContent = e.message;
+      error.textContent = e instanceof Error ? e.message : String(e);
     }
   }
 
@@ -161,6 +208,7 @@ export function mountTable(root, { wasm, badges }) {
   }
 
   /** The player asks for seat changes (sit out, sit in, top up): done as soon as the table takes them. */
+  /** @param {SeatChange[]} steps */
   function ask(steps) {
     error.textContent = '';
     state.want = steps;
@@ -177,12 +225,13 @@ export function mountTable(root, { wasm, badges }) {
       return;
     }
     const street = table.hand && table.hand.street;
+    /** @type {Record<number, WireAction>} */
     const lastActions = {};
     for (const a of actionsOf(table, state.log)) if (a.street === street) lastActions[a.seat] = a.action;
     renderTable(felt, wasm, table, { deal: history.current(), lastActions, left: state.left && table.you === null });
     const active = document.activeElement;
     const inBar = Boolean(active && (active === bar || bar.contains(active)));
-    if (inBar && active !== bar && active.id) state.lastControl = active.id;
+    if (active && inBar && active !== bar && active.id) state.lastControl = active.id;
     // Focus was lost (a control the player used turned disabled, or nothing had it): it goes back to the bar.
     const lost = inBar || !active || active === document.body || (state.focusNext && felt.contains(active)) || active === felt;
     // The action bar is the seated player's; a watcher or someone who left has none.
@@ -193,7 +242,10 @@ export function mountTable(root, { wasm, badges }) {
     // when it can be used again, else the main button on their turn, else the bar itself
     // (the keys F, C and R work from there, and Tab goes on into the buttons).
     if (lost || state.focusNext) {
-      const usable = (id) => { const el = id && bar.querySelector(`#${id}`); return el && !el.disabled ? el : null; };
+      const usable = (/** @type {string | null | undefined} */ id) => {
+        const el = id ? /** @type {HTMLButtonElement | null} */ (bar.querySelector(`#${id}`)) : null;
+        return el && !el.disabled ? el : null;
+      };
       const target = usable(state.lastControl) || usable('tb-call') || (inBar || state.focusNext ? bar : null);
       if (target) {
         target.focus({ preventScroll: !state.focusNext });
@@ -210,6 +262,7 @@ export function mountTable(root, { wasm, badges }) {
    * The seat's own controls for its state (table-controls.js); when the
    * state changes, the keyboard goes to the control the player uses next.
    */
+  /** @param {TableView} table */
   function drawSeat(table) {
     const now = state.left && table.you === null ? 'left' : seatState(table, state);
     const had = document.activeElement && seatBox.contains(document.activeElement) ? document.activeElement.id : null;
@@ -239,6 +292,7 @@ export function mountTable(root, { wasm, badges }) {
    * bar sits over the bottom of the screen, so the page scrolls the seat
    * above it (once per turn).
    */
+  /** @param {TableView} table */
   function showMyCards(table) {
     const hand = table.hand;
     const turn = hand && hand.legal && hand.to_act === table.you ? `${hand.number}:${hand.actions.length}` : null;
@@ -261,17 +315,22 @@ export function mountTable(root, { wasm, badges }) {
     if (bar) bar.style.width = `${Math.min(100, (100 * left) / total)}%`;
   }
 
-  function onState(table, seq) {
+  /**
+   * A view of the table at `tableId` after its log's message `seq`.
+   * @param {TableView} table @param {number} seq @param {string} tableId
+   */
+  function onState(table, seq, tableId) {
     const hand = table.hand;
     if (hand && !(hand.number in state.commits)) {
       // The commitment, stored before any card of the hand is drawn here.
       state.commits[hand.number] = hand.commit;
       state.log = [];
       state.remembered = {};
-      history.seen(state.tableId, hand.number, hand.commit, hand.scheme);
+      history.seen(tableId, hand.number, hand.commit, hand.scheme);
     }
     state.table = table;
-    if (hand && table.you !== null && table.seats[table.you]) history.saw(hand.number, table.you, table.seats[table.you].hole, hand.board);
+    const mine = mySeat(table);
+    if (hand && mine && table.you !== null) history.saw(hand.number, table.you, mine.hole, hand.board);
     clear(session, sessionLine(table.session));
     if (table.session && table.session.secret && state.revealed !== table.session.secret) {
       state.revealed = table.session.secret;
@@ -282,7 +341,7 @@ export function mountTable(root, { wasm, badges }) {
     leave.hidden = table.you === null;
     start.hidden = table.you !== null;
     if (table.you === null && table.seats[0] === null && !state.left && !table.closed) {
-      send({ type: 'sit', seat: 0, client_seed: clientSeedFor(state.tableId) }).catch((e) => { error.textContent = e.message; });
+      send({ type: 'sit', seat: 0, client_seed: clientSeedFor(tableId) }).catch((e) => { error.textContent = e.message; });
     }
     playRound(table.round, table.you, seq);
     panel.classList.toggle('seated', table.you !== null);
@@ -295,6 +354,7 @@ export function mountTable(root, { wasm, badges }) {
    * value drawn for this round, then reveal it once the round takes values;
    * the value never leaves the page before its reveal.
    */
+  /** @param {RoundView | null | undefined} round @param {number | null} you @param {number} seq */
   function playRound(round, you, seq) {
     // Committed before a reload, the value gone with the old page: the table will deal without this seat.
     if (rounds.lost(round, you)) error.textContent = t('table.round_lost');
@@ -303,16 +363,19 @@ export function mountTable(root, { wasm, badges }) {
     const sent = step.type === 'hand_commit'
       ? sha256Hex(step.value).then((commit) => send({ type: 'hand_commit', hand: step.hand, commit }))
       : send({ type: 'hand_reveal', hand: step.hand, value: step.value });
-    sent.catch((e) => { rounds.failed(step); error.textContent = e.message; });
+    sent.then(() => rounds.confirmed(step), (e) => { rounds.failed(step); error.textContent = e.message; });
   }
 
   /** @param {import('./wire-types.js').ServerMessage} msg */
   function onMessage(msg) {
+    // Messages come only on a table's connection, so after `connect` named the table.
+    const tableId = state.tableId;
+    if (tableId === null) return;
     if ('seq' in msg && typeof msg.seq === 'number') state.seq = msg.seq;
     switch (msg.type) {
       case 'state':
         if (msg.receipts) clear(logged, badges?.(msg.receipts));
-        onState(msg.table, msg.seq);
+        onState(/** @type {TableView} */ (msg.table), msg.seq, tableId);
         break;
       case 'round': {
         const notice = /** @type {{kind: string, hand: number, seat?: number}} */ (msg.notice);
@@ -323,15 +386,29 @@ export function mountTable(root, { wasm, badges }) {
       }
       case 'event':
         if (msg.event && msg.event.event === 'acted') {
-          state.log.push({ seat: msg.event.seat, street: msg.event.street, action: msg.event.action });
+          const acted = /** @type {LoggedAction} */ (msg.event);
+          state.log.push({ seat: acted.seat, street: acted.street, action: acted.action });
           // The clock acted for the player: the table sits them out, and the page says why.
-          if (msg.event.timed_out && state.table && msg.event.seat === state.table.you) state.outReason = 'clock';
+          if (acted.timed_out && state.table && acted.seat === state.table.you) state.outReason = 'clock';
         }
         break;
-      case 'hand_end':
-        history.ended(state.tableId, msg, clientSeedFor(state.tableId));
+      case 'hand_end': {
+        const record = /** @type {import('./types.js').HandRecord} */ (msg.record);
+        history.ended(tableId, {
+          number: msg.number,
+          fairplay: /** @type {import('./table-history.js').HandFairplay} */ (msg.fairplay),
+          record,
+        }, clientSeedFor(tableId));
+        // The record says this seat withheld its value, yet the table acknowledged it: the page knows otherwise.
+        const you = state.table ? state.table.you : null;
+        if (you !== null && record.deal && (record.deal.withheld || []).includes(you) && rounds.revealedTo(msg.number)) {
+          alarm.hidden = false;
+          clear(alarm, h('span', { 'aria-hidden': 'true' }, '⚠ '), t('table.alarm_withheld', { n: msg.number }));
+          history.alarm(msg.number);
+        }
         draw();
         break;
+      }
       case 'error':
         if (!msg.id) {
           // The table refused the connection itself (unknown table, bad token): say so, do not retry.
@@ -341,8 +418,8 @@ export function mountTable(root, { wasm, badges }) {
         }
       // falls through: the answer to one of this page's commands
       case 'ack': {
-        const waiting = state.pending.get(msg.id);
-        state.pending.delete(msg.id);
+        const waiting = msg.id ? state.pending.get(msg.id) : undefined;
+        if (msg.id) state.pending.delete(msg.id);
         if (!waiting) break;
         if (msg.type === 'ack') waiting.resolve(msg);
         else waiting.reject(new Error(tableError(msg.code)));
@@ -353,6 +430,7 @@ export function mountTable(root, { wasm, badges }) {
     }
   }
 
+  /** @param {string} tableId */
   async function connect(tableId) {
     state.ws?.close();
     state.refused = false;
@@ -412,6 +490,7 @@ export function mountTable(root, { wasm, badges }) {
   }
 
   /** One step towards leaving, each sent once. */
+  /** @param {TableView} table */
   function followLeave(table) {
     const step = leaveStep(table);
     const key = `${step}:${table.hand ? table.hand.number : ''}`;
@@ -458,8 +537,10 @@ export function mountTable(root, { wasm, badges }) {
    * their records carry the session secret (the state may say so first).
    */
   async function awaitSecret() {
-    for (let i = 0; i < 30 && !state.revealed; i++) {
-      if (await history.load(state.tableId).catch(() => false)) {
+    const tableId = state.tableId;
+    // Only while the page is still at that table (another one opened meanwhile: its own hands only).
+    for (let i = 0; tableId !== null && state.tableId === tableId && i < 30 && !state.revealed; i++) {
+      if (await history.load(tableId).catch(() => false)) {
         state.revealed ??= true;
         draw();
         return;
@@ -469,9 +550,10 @@ export function mountTable(root, { wasm, badges }) {
   }
 
   /** The session secret is out: verify every hand held here, with the service's records of them. */
+  /** @param {string} secret */
   function closed(secret) {
     history.reveal(secret);
-    history.load(state.tableId).then(draw, () => {});
+    if (state.tableId !== null) history.load(state.tableId).then(draw, () => {});
   }
 
   async function openNew() {
@@ -497,6 +579,8 @@ export function mountTable(root, { wasm, badges }) {
       state.focusNext = true;
       clear(session);
       clear(logged);
+      clear(alarm);
+      alarm.hidden = true;
       history.reset(made.table_id);
       draw();
       await connect(made.table_id);

@@ -113,3 +113,110 @@ export {};
  * @property {RoundView | null} [round]
  * @property {boolean} closed
  */
+
+/** @typedef {typeof import('../pkg/fairseed_wasm.js')} Wasm the WebAssembly verifier's exports (web/types/pkg/fairseed_wasm.d.ts) */
+
+/*
+ * A hand record (`holdem_hand_v1`), as the service keeps it and `fairseed
+ * verify` reads it: `fairseed_holdem::record::HandRecord` (docs/api.md).
+ * Read from the wire, so every part the page does not itself make is
+ * optional where an altered or older record may lack it.
+ */
+
+/**
+ * @typedef {object} RecordSeat
+ * @property {number} seat
+ * @property {SeatPlayer} [player]
+ * @property {number} stack chips at the start of the hand
+ * @property {string} [engine] an AI's engine, whose decisions derive from the session secret
+ */
+
+/**
+ * @typedef {object} RecordResults
+ * @property {number[]} [board]
+ * @property {[number, number][]} [returned] seat, chips
+ * @property {[number, [number, number]][]} [shown] seat, its two cards
+ * @property {PotResult[]} [pots]
+ * @property {[number, number][]} [stacks] seat, chips after the hand
+ */
+
+/**
+ * A hand's deal under `selfpoker_v2`/`selfpoker_v3` (docs/spec.md §17, §20).
+ * @typedef {object} RecordDeal
+ * @property {string} [scheme]
+ * @property {string} [session_commit]
+ * @property {string} [table_id]
+ * @property {Record<string, string>} [client_seeds] seat → client seed
+ * @property {Record<string, string>} [hand_commits] seat → the hash of its per-hand value
+ * @property {Record<string, string>} [hand_values] seat → its per-hand value
+ * @property {number[]} [withheld] seats that committed and did not reveal
+ * @property {string | null} [session_secret] once the session ended
+ */
+
+/**
+ * @typedef {object} HandRecord
+ * @property {string} [scheme]
+ * @property {number} hand
+ * @property {string | number} seed decimal (a 63-bit seed is read as text)
+ * @property {string} [commit]
+ * @property {number} [button]
+ * @property {RecordSeat[]} [seats]
+ * @property {LoggedAction[]} [actions]
+ * @property {RecordResults} [results]
+ * @property {RecordDeal} [deal]
+ */
+
+/**
+ * One check of a verdict (`fairseed verify --json`).
+ * @typedef {object} VerdictCheck
+ * @property {string} name
+ * @property {boolean} ok
+ * @property {string} [detail]
+ */
+
+/**
+ * A verdict's warning: neither a pass nor a failure (a seat withheld its value).
+ * @typedef {object} VerdictWarning
+ * @property {string} name
+ * @property {string} [detail]
+ */
+
+/**
+ * One record's verdict (wasm `verify`, as `fairseed verify --json`).
+ * @typedef {object} Verdict
+ * @property {boolean} valid
+ * @property {string} [scheme]
+ * @property {string | null} [error]
+ * @property {VerdictCheck[]} checks
+ * @property {VerdictWarning[]} [warnings]
+ */
+
+/**
+ * One seat at one step of a replay (every card is public once the seed is).
+ * @typedef {object} ReplaySeat
+ * @property {number} seat
+ * @property {[number, number]} hole
+ * @property {number} stack
+ * @property {number} street_bet
+ * @property {boolean} folded
+ */
+
+/**
+ * The table after the blinds, then after each action.
+ * @typedef {object} ReplayStep
+ * @property {LoggedAction | null} action
+ * @property {number[]} board
+ * @property {number} pot
+ * @property {number | null} [to_act]
+ * @property {ReplaySeat[]} seats
+ * @property {[number, number][]} won seat, chips
+ */
+
+/**
+ * A record replayed by the core (wasm `holdem_replay`).
+ * @typedef {object} Replay
+ * @property {boolean} valid
+ * @property {string | null} [error]
+ * @property {{holes: [number, [number, number]][], board: number[]} | null} deal the deal straight from the seed
+ * @property {ReplayStep[]} steps
+ */

@@ -8,7 +8,7 @@ import { t } from './i18n.js';
 import { parseExact } from './json.js';
 import { hintFor } from './hint.js';
 import { verdictCard } from './verdict.js';
-import { fmtRoll, parseRoll } from './format.js';
+import { betNumber, fmtRoll, nonceOf, parseRoll } from './format.js';
 import { coreErrorText } from './errors.js';
 import { mountRecords } from './records.js';
 import { receiptForm } from './receipts.js';
@@ -52,7 +52,7 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
     field('v-commitment', t('verify.commitment'), { placeholder: t('verify.hex_placeholder') }),
     field('v-client-seed', t('verify.client_seed')),
     h('div', { class: 'row2' },
-      field('v-nonce', t('verify.nonce'), { inputmode: 'numeric', value: '0' }),
+      field('v-nonce', t('verify.nonce'), { inputmode: 'numeric', value: '1' }),
       field('v-roll', t('verify.claimed_roll'), { inputmode: 'decimal', placeholder: fmtRoll(5463) })),
     h('div', { class: 'actions' },
       h('button', { type: 'submit', class: 'primary', id: 'v-dice-go' }, t('verify.go')),
@@ -63,7 +63,8 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
   const get = (id) => input(id).value.trim();
 
   function values() {
-    return { server_seed: get('v-server-seed'), commitment: get('v-commitment'), client_seed: get('v-client-seed'), nonce: get('v-nonce'), roll: get('v-roll') };
+    // The bet's number is typed from 1, as a player counts; the record's nonce counts from 0.
+    return { server_seed: get('v-server-seed'), commitment: get('v-commitment'), client_seed: get('v-client-seed'), nonce: nonceOf(get('v-nonce')), roll: get('v-roll') };
   }
 
   function hintsFor(seed, commitment, client) {
@@ -132,7 +133,9 @@ export function mountVerify(root, { wasm, knownValues = () => [], offlineHref = 
   function prefill(given) {
     for (const k of DICE_FIELDS) {
       const id = `v-${k.replace('_', '-')}`;
-      if (given[k] !== undefined && given[k] !== null) input(id).value = k === 'roll' && typeof given[k] === 'number' ? fmtRoll(given[k]) : String(given[k]);
+      if (given[k] === undefined || given[k] === null) continue;
+      const v = given[k];
+      input(id).value = k === 'roll' && typeof v === 'number' ? fmtRoll(v) : k === 'nonce' && /^\d+$/.test(String(v)) ? String(betNumber(v)) : String(v);
     }
     verifyDice();
     diceForm.scrollIntoView({ block: 'start' });

@@ -3,7 +3,7 @@
 // sentences are built from the verdict's structure — the check's name, the
 // recomputed outcome and the record's claimed one — and translated templates,
 // never from core's English text, which stays under "details".
-import { t } from './i18n.js';
+import { t, has } from './i18n.js';
 import { fmtInt, fmtRoll } from './format.js';
 import { HOLDEM, holdemSentence, withRulesChecks } from './holdem-words.js';
 
@@ -176,6 +176,27 @@ export function checkSentence(wasm, verdict, record, check) {
     return { ok: false, text: firstDiff(wasm, scheme, record, expected, found, [key]) || t('words.differs_somewhere', { what: t(`outcome.${key}`) }) };
   }
   return { ok: check.ok, text: t(check.ok ? 'check.other_ok' : 'check.other_bad', { name }) };
+}
+
+/** Hold'em checks named as the page words them (`commitment` is the hand's own there). */
+const HOLDEM_CHECKS = new Set(['session_secret', 'derivation', 'reveals', 'withheld', 'actions', 'results', 'ai', 'policy']);
+
+/**
+ * What a check of `scheme` is about, in the player's words, for its line
+ * under "details": never core's field name, and a place in a list counted
+ * from 1 as a player counts.
+ */
+export function checkLabel(scheme, name) {
+  let m;
+  if (scheme === HOLDEM) {
+    if (name === 'commitment') return t('checkname.hand_commit');
+    if (HOLDEM_CHECKS.has(name)) return t(`checkname.${name}`);
+  }
+  if (COMMITMENTS.has(name) || name === 'reveal') return t(`checkname.${name}`);
+  if ((m = /^hands\[(\d+)\]\.(hand_commitment|deck_root)$/.exec(name))) return t(`checkname.${m[2]}`, { n: Number(m[1]) + 1 });
+  if ((m = /^leaves\[(\d+)\]$/.exec(name))) return t('checkname.leaf', { n: Number(m[1]) + 1 });
+  if ((m = /^outcome\.(\w+)$/.exec(name)) && has(`outcome.${m[1]}`)) return joinWhere([t(`outcome.${m[1]}`)]);
+  return t('checkname.other');
 }
 
 /** Every check of a verdict as sentences: failures first, then what the player was shown (the outcome), then the rest. */

@@ -87,5 +87,25 @@ export async function look(page, lang, patterns, where, found) {
   // Something was read: an empty page would pass for the wrong reason.
   assert.ok(texts.join(' ').length > 200, `${where}: only ${JSON.stringify(texts)}`);
   found.push(...problems(texts, LANGS[lang].file, patterns, where));
+  for (const name of await rawFieldNames(page)) found.push(`${where}: the field name "${name}" on a verdict, not in words`);
 }
 
+
+/**
+ * Core's identifiers on the verdict cards shown, outside the scheme's id and
+ * the verifier's own English report: each check's name (`commitment`,
+ * `outcome.roll`, `hands[0].deck_root`) and anything shaped like one. A
+ * player reads every field in words, so none may be there.
+ */
+export function rawFieldNames(page) {
+  return page.$$eval('.verdict', (cards) => cards.flatMap((card) => {
+    const names = [...card.querySelectorAll('[data-check], [data-warning]')].map((e) => e.dataset.check || e.dataset.warning);
+    const shown = card.cloneNode(true);
+    for (const e of shown.querySelectorAll('details.raw, .scheme-id')) e.remove();
+    const text = shown.textContent;
+    const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const found = names.filter((n) => new RegExp(`(^|[^\\p{L}_.\\[])${esc(n)}($|[^\\p{L}_\\]])`, 'u').test(text));
+    const shaped = text.match(/\b\w+\[\d+\]|\boutcome\.\w+|\b[a-z]+_[a-z_]+\b/g) || [];
+    return [...new Set([...found, ...shaped])];
+  }));
+}

@@ -31,9 +31,12 @@ export async function startOpponent(browser, base, tableId, seat = 1) {
     let last = null;
     let lastSeq = 0;
     // Asked to leave: as soon as no hand is being played and no round is open (tried on every state
-    // and now, once per state: a refusal on a stale state is tried again on the next).
+    // and now, once per state: a refusal on a stale state is tried again on the next); dealt into a
+    // hand, it sits out first, so that with an AI still seated the table stops dealing to it.
     const tryLeave = () => {
-      if (globalThis.opponentLeaving && last && last.you !== null && !last.hand && !last.round) once(`leave:${lastSeq}`, { type: 'leave' });
+      if (!globalThis.opponentLeaving || !last || last.you === null) return;
+      if (!last.hand && !last.round) once(`leave:${lastSeq}`, { type: 'leave' });
+      else if (last.hand && !last.round && !last.seats[seat].sitting_out) once(`sit_out:${last.hand.number}`, { type: 'sit_out' });
     };
     globalThis.opponentTryLeave = tryLeave;
     ws.onmessage = async (ev) => {

@@ -83,7 +83,8 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.click('#tab-seeds');
   await page.waitForFunction(() => /^[0-9a-f]{64}$/.test(document.querySelector('#s-commitment').textContent));
   const commitment = await page.textContent('#s-commitment');
-  await page.waitForFunction(() => document.querySelector('#s-nonce').textContent === '5');
+  // Five bets made: the next is bet 6 of the pair.
+  await page.waitForFunction(() => document.querySelector('#s-nonce').textContent === '6');
   await shot(page, 'seeds-desktop');
   await page.click('#s-rotate');
   await page.waitForSelector('#s-reveal .reveal.ok');
@@ -131,7 +132,8 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   await page.fill('#v-server-seed', seed);
   await page.fill('#v-commitment', commitment);
   await page.fill('#v-client-seed', client);
-  await page.fill('#v-nonce', '0');
+  // The first bet of the pair is bet 1 (its record's nonce is 0).
+  await page.fill('#v-nonce', '1');
   await page.fill('#v-roll', firstRoll);
   await page.click('#verify-dice button[type=submit]');
   await page.waitForSelector('#dice-verify-out .verdict.valid');
@@ -154,7 +156,8 @@ test('play, rotate, re-roll in Revealed, verify in Verify', { skip: !HAVE_SERVER
   const shared = await newPage(browser, { width: 1280, height: 900 });
   await shared.goto(link);
   await shared.waitForSelector('#dice-verify-out .verdict.valid');
-  assert.equal(await shared.inputValue('#v-nonce'), '2');
+  // The link carries the record's nonce (2); the form shows the bet's number, 3.
+  assert.equal(await shared.inputValue('#v-nonce'), '3');
   await shared.close();
   await page.click('#tab-revealed');
   await page.click('.revealed-pair .show-bets');

@@ -4,11 +4,12 @@
 // results, the AIs' decisions) as a sentence, and how the hand was dealt
 // with its own values. A record whose AI action was changed on its way to
 // the page names the hand, the street, the seat, what the record says and
-// what that AI's level decides — and guesses at no motive.
+// what that AI's level decides — and guesses at no motive. A player who loses
+// every chip tops up, and the hands after it are dealt and checked as any.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAST_TABLES, serviceFixture, shot } from './harness.mjs';
-import { SIZES, openPage, openTable, playUntil, leave, records } from './table-play.mjs';
+import { SIZES, openPage, openTable, playUntil, leave, records, withPolicy } from './table-play.mjs';
 
 const fx = serviceFixture({ args: FAST_TABLES });
 const { skip } = fx;
@@ -36,6 +37,41 @@ function listedChecks(page) {
   })));
 }
 
+/** Once the table closed: every hand listed shows every check, each passing, in sentences naming the hand. */
+async function allChecksPass(page, name, say) {
+  await page.waitForSelector('#tb-hands li[data-hand="1"] .tb-checks', { timeout: 30_000 });
+  const listed = await listedChecks(page);
+  assert.ok(listed.length >= 2, `${name}: ${listed.length} hands listed`);
+  for (const { hand, checks } of listed) {
+    assert.deepEqual(checks.map((c) => c.name).sort(), [...CHECKS].sort(), `${name} hand ${hand}`);
+    for (const c of checks) {
+      assert.ok(c.ok, `${name} hand ${hand}: ${c.name} failed: ${c.text}`);
+      assert.match(c.text, say.hand(hand));
+    }
+  }
+}
+
+// Out of chips (a stack of one big blind, every bet called: each hand the player is dealt
+// puts the whole stack in), then a top-up: the table deals on, and the hand list checks on.
+test('hand list in pt at 390×844 after the player lost every chip and topped up', { skip, timeout: 120_000 }, async () => {
+  const page = await openPage(fx, 'pt', SIZES[1]);
+  await withPolicy(page, { starting_stack: 100 });
+  const id = await openTable(page);
+  let busted = null;
+  await playUntil(page, async () => {
+    const kept = await records(page, id);
+    const lost = kept.find((r) => (r.results.stacks || []).some(([seat, chips]) => seat === 0 && chips === 0));
+    busted = lost && kept.find((r) => r.hand > lost.hand && r.seats.some((s) => s.seat === 0)) ? lost.hand : null;
+    return busted !== null;
+  }, 'pt-390: a hand after a bust', 90_000);
+  const after = (await records(page, id)).find((r) => r.hand > busted && r.seats.some((s) => s.seat === 0));
+  assert.equal(after.seats.find((s) => s.seat === 0).stack, 100, 'the hand after the bust starts with the topped-up stack');
+  await leave(page, 'pt');
+  await allChecksPass(page, 'pt-390 after a top-up', SAY.pt);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 for (const lang of ['pt', 'es']) {
   for (const size of SIZES) {
     const name = `${lang}-${size.width}`;
@@ -46,16 +82,7 @@ for (const lang of ['pt', 'es']) {
       const id = await openTable(page);
       await playUntil(page, '#tb-hands li[data-hand="2"]', `${name}: hand 2`);
       await leave(page, lang);
-      await page.waitForSelector('#tb-hands li[data-hand="1"] .tb-checks', { timeout: 30_000 });
-      const listed = await listedChecks(page);
-      assert.ok(listed.length >= 2, `${name}: ${listed.length} hands listed`);
-      for (const { hand, checks } of listed) {
-        assert.deepEqual(checks.map((c) => c.name).sort(), [...CHECKS].sort(), `${name} hand ${hand}`);
-        for (const c of checks) {
-          assert.ok(c.ok, `${name} hand ${hand}: ${c.name} failed: ${c.text}`);
-          assert.match(c.text, say.hand(hand));
-        }
-      }
+      await allChecksPass(page, name, say);
       // How hand 1 was dealt, with this browser's own hash and value as the service's record holds them.
       const first = (await records(page, id)).find((r) => r.hand === 1);
       const dealt = '#tb-hands li[data-hand="1"] details.tb-dealt';

@@ -18,14 +18,30 @@ export async function openPage(fx, lang, size) {
 }
 
 /**
- * Checks or calls (or with `button` '#tb-fold', folds) on every turn of the
- * player's until `selector` is on the page; fails naming `what` after `ms`.
+ * Out of chips between hands (calling every bet loses the stack now and
+ * then): tops up, as a player who plays on does. The table deals only when a
+ * person with chips is sitting in, so without this a test that waits for a
+ * later hand would wait for ever. Returns whether it asked.
  */
-export async function playUntil(page, selector, what, ms = 60_000, button = '#tb-call') {
+export async function topUpIfBusted(page) {
+  if ((await seatShown(page)) !== 'busted' || !(await page.$('#tb-top-up:not([disabled])'))) return false;
+  await page.click('#tb-top-up', { timeout: 2_000 }).catch(() => {});
+  return true;
+}
+
+/**
+ * Checks or calls (or with `button` '#tb-fold', folds) on every turn of the
+ * player's, topping up when out of chips, until `until` (a selector on the
+ * page, or a function that says so) holds; fails naming `what` and the seat's
+ * state after `ms`.
+ */
+export async function playUntil(page, until, what, ms = 60_000, button = '#tb-call') {
+  const done = typeof until === 'function' ? until : async () => Boolean(await page.$(until));
   const deadline = Date.now() + ms;
-  while (!(await page.$(selector))) {
-    assert.ok(Date.now() < deadline, `${what}: not within ${ms} ms`);
+  while (!(await done())) {
+    if (Date.now() >= deadline) assert.fail(`${what}: not within ${ms} ms (the seat shows ${await seatShown(page) ?? 'playing'})`);
     if (await page.isEnabled('#tb-call').catch(() => false)) await page.click(button, { timeout: 2_000 }).catch(() => {});
+    else await topUpIfBusted(page);
     await page.waitForTimeout(50);
   }
 }

@@ -17,21 +17,19 @@ for (const lang of ['pt', 'es']) {
     test(`restart mid-round in ${lang} at ${size.width}×${size.height}: the page reconnects and the hand is dealt`, { skip, timeout: 120_000 }, async () => {
       const page = await openPage(fx, lang, size);
       let held = null;
-      let release;
-      const heldNow = new Promise((done) => { release = done; });
       await page.routeWebSocket(/\/ws$/, (ws) => {
         const server = ws.connectToServer();
         ws.onMessage((text) => {
           const msg = JSON.parse(String(text));
           // Hand 2's value never arrives on this connection: the service stops while it is on its way.
-          if (msg.type === 'hand_reveal' && msg.hand === 2 && held === null) { held = msg; release(); return; }
+          if (msg.type === 'hand_reveal' && msg.hand === 2 && held === null) { held = msg; return; }
           server.send(text);
         });
         server.onMessage((text) => ws.send(text));
       });
       const id = await openTable(page);
-      await playUntil(page, '#tb-hands li[data-hand="1"]', `${name}: hand 1`);
-      await heldNow;
+      // Played on (and topped up when hand 1 took every chip) until hand 2's value is held.
+      await playUntil(page, async () => held !== null, `${name}: hand 2's value`);
       await fx.service.restart();
       await page.waitForFunction(() => /\S/.test(document.querySelector('#tb-status').textContent), null);
       await shot(page, `reconnect-${name}-restarted`, { fullPage: false });

@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, shot, serviceFixture, violations } from './harness.mjs';
+import { topUpIfBusted } from './table-play.mjs';
 
 const fx = serviceFixture();
 const { skip } = fx;
@@ -35,7 +36,10 @@ async function watchHoleCards(page) {
   });
 }
 
-/** Plays until hand `n` has ended: check or call on every turn, by key when `keys`; with `raise`, R on the first turn. */
+/**
+ * Plays until hand `n` has ended: check or call on every turn, by key when `keys`; with `raise`, R on the first turn;
+ * a top-up when a hand took every chip.
+ */
 async function playHand(page, n, { keys, raise = false }) {
   const deadline = Date.now() + HAND_MS;
   let turns = 0;
@@ -56,6 +60,8 @@ async function playHand(page, n, { keys, raise = false }) {
       }
       turns += 1;
       await page.waitForFunction(() => document.querySelector('#tb-call').disabled || !document.querySelector('#tb-actions [data-my-turn="true"]'), null, { timeout: 10_000 }).catch(() => {});
+    } else {
+      await topUpIfBusted(page);
     }
     await page.waitForTimeout(150);
   }

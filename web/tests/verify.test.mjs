@@ -48,7 +48,7 @@ async function recordDetail(page, i) {
   return page.$eval('#records-detail .verdict', (e) => ({
     valid: e.dataset.valid === 'true',
     status: e.className,
-    bad: [...e.querySelectorAll('.checks li.bad code')].map((s) => s.textContent),
+    bad: [...e.querySelectorAll('.checks li.bad[data-check]')].map((s) => s.dataset.check),
     sentences: [...e.querySelectorAll('.sentences li span:not(.mark)')].map((s) => s.textContent),
     cards: e.querySelectorAll('.card').length,
     tiles: e.querySelectorAll('.tile').length,
@@ -135,7 +135,7 @@ test('a hash pasted where the seed belongs gets the hint', async () => {
   await page.fill('#v-server-seed', rec.commitment);
   await page.fill('#v-commitment', rec.commitment);
   await page.fill('#v-client-seed', rec.client_seed);
-  await page.fill('#v-nonce', String(rec.nonce));
+  await page.fill('#v-nonce', String(rec.nonce + 1));
   await page.click('#verify-dice button[type=submit]');
   const hint = page.locator('#dice-verify-out .hint');
   await hint.first().waitFor();

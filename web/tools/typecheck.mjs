@@ -1,7 +1,8 @@
 // Checks the page's JavaScript against its JSDoc types: `tsc --noEmit` with
 // web/jsconfig.json (checkJs on, no build step; the page ships as written),
 // then with web/jsconfig.strict.json (`strict` on) for the modules listed
-// there — the table's round, seat and deal modules and the message types —
+// there — the table (its tab, round, seat, deal, hand list and badge
+// modules, the hand records in words) and the message types —
 // whose errors alone fail that pass (what they import is checked by the first).
 // The socket and HTTP message types (js/wire-types.js) must be what
 // tools/wire-types.mjs makes from the service's schemas.
