@@ -42,7 +42,7 @@ function recordTexts(page, id) {
 
 test('pt-BR: the record names this page\'s seat as withholding a value the page sent: an alarm, then a warning', { skip, timeout: 180_000 }, async () => {
   const page = await openPage(fx, 'pt', SIZES[0]);
-  await withPolicy(page, { ais: [1], seats: 3, action_ms: 3000 });
+  await withPolicy(page, { ais: [1], seats: 3, action_ms: 3000, public: true });
   // The page's value for the first round the second person (seat 2) is in goes nowhere,
   // and the page hears back that the table took it.
   let dropped = null;
