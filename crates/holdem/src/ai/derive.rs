@@ -11,7 +11,8 @@
 use fairseed_core::selfpoker_v2;
 use serde::{Deserialize, Serialize};
 
-use super::{decide, Level, SeatView};
+use super::decide::{decide, Level};
+use super::view::SeatView;
 use crate::rules::Action;
 
 /// An AI engine's version, as a hand record names it (`"v1"`).

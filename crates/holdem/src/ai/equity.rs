@@ -1,6 +1,6 @@
 //! Monte Carlo equity from a seat's own cards only, and a preflop hand score.
 
-use super::Rng;
+use super::rng::Rng;
 use crate::card::{Card, CardSet};
 use crate::eval::{evaluator, Category, Hand};
 

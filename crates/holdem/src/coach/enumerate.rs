@@ -1,7 +1,7 @@
 //! Exact equity: every run-out of the board and every holding of every
 //! opponent, each counted once.
 
-use super::{share, Spot};
+use super::spot::{share, Spot};
 use crate::card::Card;
 use crate::eval::{evaluator, Hand, HandRank};
 

@@ -13,6 +13,7 @@
 
 mod enumerate;
 mod sample;
+mod spot;
 
 use core::fmt;
 
@@ -20,8 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::SeatView;
 use crate::card::{Card, CardSet};
-use crate::eval::{evaluator, Hand, HandRank};
+use crate::eval::Hand;
 use crate::rules::{Action, MAX_SEATS};
+use spot::Spot;
 
 /// Exact enumeration when it visits at most this many (run-out, holdings)
 /// cases: the river (990) and the turn (45,540) against one opponent. The
@@ -247,45 +249,6 @@ pub fn measure(hole: [Card; 2], board: &[Card], opponents: usize, seed: u64) -> 
             )
         }
     }
-}
-
-/// What is known when the unseen cards are dealt: the seat's cards with the
-/// board so far, the board alone, how many board cards are to come, and how
-/// many opponents hold two unseen cards each.
-struct Spot {
-    mine: Hand,
-    board: Hand,
-    to_come: usize,
-    opponents: usize,
-}
-
-/// The seat's share of the pot when its hand ranks `mine` and the
-/// opponents' hands rank `theirs`: 1 ahead of all, 1/k in a k-way tie, else 0.
-fn share(mine: HandRank, theirs: impl Iterator<Item = HandRank>) -> f64 {
-    let mut tied = 1;
-    for r in theirs {
-        if r > mine {
-            return 0.0;
-        }
-        if r == mine {
-            tied += 1;
-        }
-    }
-    1.0 / f64::from(tied)
-}
-
-/// The share of one complete deal: `runout` completes the board, `holes` are
-/// the opponents' cards, two each.
-fn deal_share(spot: &Spot, runout: &[Card], holes: &[Card]) -> f64 {
-    let ev = evaluator();
-    let board = runout.iter().fold(spot.board, |h, &c| h.add(c));
-    let mine = runout.iter().fold(spot.mine, |h, &c| h.add(c));
-    share(
-        ev.rank(mine),
-        holes
-            .chunks_exact(2)
-            .map(|p| ev.rank(board.add(p[0]).add(p[1]))),
-    )
 }
 
 /// The suggested action and its reason.

@@ -1,7 +1,7 @@
 //! Monte Carlo equity: random deals of the unseen cards, with the estimate's
 //! standard error.
 
-use super::{deal_share, Spot};
+use super::spot::{deal_share, Spot};
 use crate::ai::Rng;
 use crate::card::Card;
 

@@ -4,7 +4,7 @@
 //! A value is `category << 20` followed by up to five ranks (4 bits each),
 //! most significant first, so comparing values compares hands.
 
-use super::Category;
+use super::category::Category;
 
 /// Packs a category and its deciding ranks (most significant first).
 fn pack(category: Category, ranks: &[u8]) -> u32 {

@@ -2,7 +2,7 @@
 
 use fairseed_play::{Code, RuleViolation};
 
-use super::{chips, Street};
+use super::terms::{chips, Street};
 
 /// A command the table refuses. Seats are numbered 0 to 5.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -3,7 +3,7 @@
 use fairseed_play::Millis;
 use serde::{Deserialize, Serialize};
 
-use super::{Action, Player, Street};
+use super::terms::{Action, Player, Street};
 use crate::card::Card;
 use crate::eval::Category;
 

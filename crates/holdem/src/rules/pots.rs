@@ -1,7 +1,7 @@
 //! The end of a hand: uncalled chips, side pots, showdown order, split pots.
 
-use super::hand::InHand;
-use super::Event;
+use super::event::Event;
+use super::in_hand::InHand;
 use crate::card::Card;
 use crate::eval::{evaluator, Hand, HandRank};
 

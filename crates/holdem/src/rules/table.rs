@@ -4,8 +4,10 @@ use fairseed_core::selfpoker::MAX_SEED;
 use fairseed_play::Millis;
 use serde::{Deserialize, Serialize};
 
+use super::error::HoldemError;
+use super::event::Event;
 use super::hand::{HandState, Opening, Progress};
-use super::{Action, Event, HoldemError, Player};
+use super::terms::{Action, Player};
 
 /// The most seats a table has.
 pub const MAX_SEATS: usize = 6;
