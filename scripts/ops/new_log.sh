@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A new log after a loss that cannot be bridged, through the real binary on
-# SQLite (docs/operating.md, "Starting a new log"; decision 0025):
+# SQLite (docs/operating.md, "Starting a new log"; decision 0024):
 #   1. bets; a backup; more bets; a clean stop (the published record holds
 #      the larger checkpoint); the newest database is lost: the backup is
 #      restored and `fairseed serve` refuses it (it would fork the log);

@@ -1,5 +1,5 @@
 //! A new log after a loss that cannot be bridged, as a transparency log
-//! changes shards (decision 0025): the old log is frozen, written out as
+//! changes shards (decision 0024): the old log is frozen, written out as
 //! static tiles (C2SP tlog-tiles) into `DATA_DIR/frozen/<id>/` and served
 //! read-only at `/log/frozen/<old origin>/`, and the database's log starts
 //! again from size 0 under a new origin and a new key.
