@@ -209,7 +209,7 @@ macro_rules! impl_accounts {
                 .await
             }
 
-            async fn is_operator_player(&self, player_id: i64) -> $crate::StoreResult<bool> {
+            async fn is_operator_player(&self, player_id: i64) -> $crate::error::StoreResult<bool> {
                 self.read_tx(async move |tx| {
                     $crate::tx::Tx::is_operator_player(tx, player_id).await
                 })
