@@ -9,7 +9,7 @@
 //! - [`record`]: hand records that replay and check every chip, and [`deal`]: their
 //!   `selfpoker_v2` seed derivation; [`mod@simulate`]: AI-only tables;
 //! - [`policy_check`]: a hand held to the policy its table committed to;
-//! - [`evidence`]: what a live table signed for a seat, held to its hand record;
+//! - `evidence` (feature `evidence`): what a live table signed for a seat, held to its hand record;
 //! - [`verdict`]: `fairseed verify`'s verdicts on hand records;
 //! - [`live`]: a table open to people and AIs, its views and what it does next;
 //! - [`phh`]: hand records in the Poker Hand History format, for other tools.
@@ -21,6 +21,7 @@ pub mod card;
 pub mod coach;
 pub mod deal;
 pub mod eval;
+#[cfg(feature = "evidence")]
 pub mod evidence;
 pub mod live;
 pub mod phh;
