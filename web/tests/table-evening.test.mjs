@@ -21,14 +21,15 @@ const listed = (page) => page.$$eval('#tb-hands li[data-hand]', (items) => items
 /**
  * Plays (`key` on each of the player's turns: c to check or call, f to fold, null to let the clock run)
  * until `done()`; comes back by keyboard (Enter on the seat's main control)
- * when `comeBack` and the seat is out.
+ * when the seat is out in one of the `comeBack` states (all of them when true).
  */
 async function playOn(page, done, what, { key = 'c', comeBack = true, ms = 240_000 } = {}) {
   const deadline = Date.now() + ms;
   while (!(await done())) {
     assert.ok(Date.now() < deadline, `${what}: not within ${ms} ms`);
     const seat = await seatShown(page);
-    if (comeBack && ['busted', 'sat_out', 'timed_out', 'missed_round'].includes(seat)) {
+    const out = comeBack === true ? ['busted', 'sat_out', 'timed_out', 'missed_round'] : comeBack || [];
+    if (out.includes(seat)) {
       await page.focus('#tb-seat [data-main]').catch(() => {});
       await page.keyboard.press('Enter');
     } else if (key && await page.isEnabled('#tb-call').catch(() => false)) {
@@ -63,7 +64,7 @@ test(`a long evening: ${HANDS} hands over three tables, a timeout, a bust and a 
   // Table 1: AIs; a timeout, then sitting back in; a restart of the service, then on.
   await openTable(page);
   await playOn(page, async () => (await listed(page)) >= 10, 'table 1, 10 hands');
-  await playOn(page, async () => (await seatShown(page)) === 'timed_out', 'table 1, a timeout', { key: null, comeBack: false, ms: 30_000 });
+  await playOn(page, async () => (await seatShown(page)) === 'timed_out', 'table 1, a timeout', { key: null, comeBack: ['busted'], ms: 60_000 });
   await playOn(page, async () => (await listed(page)) >= 40, 'table 1, 40 hands');
   await fx.service.restart();
   await playOn(page, async () => (await listed(page)) >= 90, 'table 1, 90 hands');
