@@ -56,6 +56,20 @@ if serve serve2.log --data-dir "$data" --log-origin "$old"; then fail "a restore
 wait "$server" 2>/dev/null || true
 grep -q "would fork the log" "$work/serve2.log" || fail "the refusal does not say why"
 ok "the loss: the backup's log ends at $kept, $published was published; the restore is refused"
+# 20 bets by bettor $1 on the log now served; $size is then its checkpoint's size.
+twenty_bets() {
+  : >"$work/acked"
+  bettor "$1"
+  wait_bets 20
+  kill "$bettor"
+  wait "$bettor" 2>/dev/null || true
+  for _ in $(seq 1 50); do
+    size=$(curl -sf "$base/log/checkpoint" | sed -n 2p) || true
+    [ -n "$size" ] && [ "$size" -ge 20 ] && break
+    sleep 0.1
+  done
+}
+
 
 # 2. The new log.
 "$FAIRSEED" new-log --data-dir "$data" --origin "$new" >"$work/new-log.log" 2>&1 || fail "new-log"
@@ -73,16 +87,7 @@ new_vkey=$(sed -n 's/.*transparency log [^ ]* key \([^" ]*\).*/\1/p' "$work/serv
 grep -q '"restore: every secret unrevealed in the backup is revealed and replaced"' "$work/serve4.log" ||
   fail "the backup's secrets were not retired"
 ok "$(head -1 "$work/new-log.log"); the service started on $new in $(((t1 - t0) / 1000000)) ms"
-: >"$work/acked"
-bettor b
-wait_bets 20
-kill "$bettor"
-wait "$bettor" 2>/dev/null || true
-for _ in $(seq 1 50); do
-  size=$(curl -sf "$base/log/checkpoint" | sed -n 2p) || true
-  [ -n "$size" ] && [ "$size" -ge 20 ] && break
-  sleep 0.1
-done
+twenty_bets b
 head -1 <(curl -sf "$base/log/checkpoint") | grep -qx "$new" || fail "the new log's checkpoint is not of $new"
 ok "20 bets on the new log: size $size"
 
@@ -157,16 +162,7 @@ wait "$server" || fail "pg: the service did not stop cleanly"
 "$FAIRSEED" new-log --data-dir "$work/pg" "${pg[@]}" --origin "$new" >"$work/pg-new-log.log" 2>&1 || fail "pg: new-log"
 serve pg2.log --data-dir "$work/pg" "${pg[@]}" --log-origin "$new" || fail "pg: the new log did not start"
 pg_new=$(sed -n 's/.*transparency log [^ ]* key \([^" ]*\).*/\1/p' "$work/pg2.log")
-: >"$work/acked"
-bettor q
-wait_bets 20
-kill "$bettor"
-wait "$bettor" 2>/dev/null || true
-for _ in $(seq 1 50); do
-  size=$(curl -sf "$base/log/checkpoint" | sed -n 2p) || true
-  [ -n "$size" ] && [ "$size" -ge 20 ] && break
-  sleep 0.1
-done
+twenty_bets q
 "$FAIRSEED" audit "$base/log" --key "$pg_new" --previous "$base/log/frozen/$old" --previous-key "$pg_old" \
   >"$work/pg-audit-new.log" 2>&1 || fail "pg: audit of the new log"
 "$FAIRSEED" audit "$base/log/frozen/$old" --key "$pg_old" >"$work/pg-audit-old.log" 2>&1 || fail "pg: audit of the frozen log"
