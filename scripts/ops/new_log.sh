@@ -56,6 +56,7 @@ if serve serve2.log --data-dir "$data" --log-origin "$old"; then fail "a restore
 wait "$server" 2>/dev/null || true
 grep -q "would fork the log" "$work/serve2.log" || fail "the refusal does not say why"
 ok "the loss: the backup's log ends at $kept, $published was published; the restore is refused"
+
 # 20 bets by bettor $1 on the log now served; $size is then its checkpoint's size.
 twenty_bets() {
   : >"$work/acked"
@@ -69,7 +70,6 @@ twenty_bets() {
     sleep 0.1
   done
 }
-
 
 # 2. The new log.
 "$FAIRSEED" new-log --data-dir "$data" --origin "$new" >"$work/new-log.log" 2>&1 || fail "new-log"
