@@ -56,9 +56,16 @@ export async function openTable(page) {
 /** The status line's words once the player left, per language. */
 export const LEFT = { pt: 'Você saiu da mesa.', es: 'Dejaste la mesa.' };
 
-/** Leaves and waits until the page says so. */
+/**
+ * Leaves and waits until the page says so. A click that sees the button
+ * visible, enabled and stable can still stall in Chromium's scroll into view
+ * on a busy two-core machine; then the button's click is dispatched directly.
+ */
 export async function leave(page, lang) {
-  await page.click('#tb-leave');
+  await page.click('#tb-leave', { timeout: 15_000 }).catch(async (e) => {
+    if (!(await page.isVisible('#tb-leave')) || !(await page.isEnabled('#tb-leave'))) throw e;
+    await page.dispatchEvent('#tb-leave', 'click');
+  });
   await page.waitForFunction((text) => document.querySelector('#tb-status').textContent === text, LEFT[lang], { timeout: 60_000 });
 }
 
