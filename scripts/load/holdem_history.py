@@ -14,8 +14,10 @@ A benchmark, not a test: loopback only, bounded in time, stops by itself.
 Usage: scripts/load/holdem_history.py
   HANDS=10000 READERS=64 FAIRSEED_BIN=target/release/fairseed scripts/load/holdem_history.py
   DATA=/tmp/history scripts/load/holdem_history.py   (the table kept for the next run)
+  AIS=1,2,3,3,2 HANDS=2000 READERS=1 scripts/load/holdem_history.py   (a person and five AIs)
 """
 import base64
+import hashlib
 import json
 import os
 import pathlib
@@ -33,6 +35,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = pathlib.Path(os.environ.get("FAIRSEED_BIN", ROOT / "target/release/fairseed"))
 HANDS = int(os.environ.get("HANDS", "10000"))
 READERS = int(os.environ.get("READERS", "64"))
+# The table's AIs, their levels comma-separated: "1,2,3,3,2" seats a person
+# and five AIs.
+AIS = [int(x) for x in os.environ.get("AIS", "1").split(",")]
+SCHEME = os.environ.get("SCHEME", "selfpoker_v2")
 LIMIT = int(os.environ.get("LIMIT", "100"))
 
 
@@ -108,6 +114,13 @@ def http(addr, method, path, token=None, body=None):
         return json.loads(r.read() or b"null")
 
 
+def cpu_s(pid):
+    """The process's CPU time so far (user + system), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -116,12 +129,30 @@ def rss_mb(pid):
     return 0.0
 
 
+def send_round_value(ws, rnd, values):
+    """Seat 0's part of a `selfpoker_v3` round (docs/spec.md §20.2): the commit
+    of a fresh value, then the value, each once per round."""
+    if not rnd or 0 not in rnd["seats"]:
+        return
+    key = (rnd["hand"], rnd["deadline_ms"])
+    mine = rnd["commits"].get("0")
+    if rnd["phase"] == "commit" and not mine and key not in values:
+        values[key] = os.urandom(32).hex()
+        commit = hashlib.sha256(values[key].encode()).hexdigest()
+        ws.send({"type": "hand_commit", "id": f"c{len(values)}", "hand": rnd["hand"], "commit": commit})
+    elif rnd["phase"] == "reveal" and mine and 0 not in rnd["revealed"]:
+        value = next((v for v in values.values() if hashlib.sha256(v.encode()).hexdigest() == mine), None)
+        if value is not None and ("r", mine) not in values:
+            values[("r", mine)] = value
+            ws.send({"type": "hand_reveal", "id": f"r{len(values)}", "hand": rnd["hand"], "value": value})
+
+
 def play(addr, table, token, hands):
     """Plays `hands` hands (check when free, else fold); returns hands/s."""
     ws = Ws(addr, f"/v1/holdem/tables/{table}/ws")
     ws.send({"type": "hello", "token": token})
     ws.send({"type": "sit", "id": "sit", "seat": 0, "client_seed": "history"})
-    start, n, acted = time.time(), 0, None
+    start, n, acted, values = time.time(), 0, None, {}
     while True:
         m = ws.recv()
         if m.get("type") != "state":
@@ -133,6 +164,7 @@ def play(addr, table, token, hands):
         if played >= hands and t["hand"] is None:
             ws.send({"type": "leave", "id": "bye"})
             return played / (time.time() - start)
+        send_round_value(ws, t.get("round"), values)
         hand = t.get("hand") or {}
         legal = hand.get("legal")
         if legal and acted != (hand["number"], m["seq"]):
@@ -202,8 +234,10 @@ def main():
         else:
             token = http(addr, "POST", "/v1/players")["token"]
             table = http(addr, "POST", "/v1/holdem/tables", token,
-                         {"ais": [1], "seats": 2, "scheme": "selfpoker_v2"})["table_id"]
+                         {"ais": AIS, "seats": 1 + len(AIS), "scheme": SCHEME})["table_id"]
+            cpu0 = cpu_s(server.pid)
             rate = play(addr, table, token, HANDS)
+            print(f"| table | {HANDS} hands, server CPU {(cpu_s(server.pid) - cpu0) / HANDS * 1000:.2f} ms a hand |")
             saved.write_text(json.dumps({"token": token, "table": table, "rate": rate}))
         time.sleep(1)
         idle = rss_mb(server.pid)
@@ -245,7 +279,7 @@ def main():
         timer.wait()
         for w in watchers:
             w.join()
-        health = sorted(float(x) for x in timings.read_text().split())
+        health = sorted(float(x) for x in (timings.read_text() if timings.exists() else "").split())
         p99 = health[min(len(health) - 1, int(len(health) * 0.99))] if health else float("nan")
         hands = {h for h, _, _ in read}
         print(f"| table | {HANDS} hands played at {rate:.0f} hands/s |")
@@ -254,8 +288,9 @@ def main():
         print(f"| hands read per reader | {sorted(hands)} in {read[0][1]} pages |")
         print(f"| wall time | {wall:.1f} s (slowest reader {max(s for _, _, s in read):.1f} s) |")
         print(f"| RSS | {idle:.0f} MB idle before, {max(samples):.0f} MB peak |")
-        print(f"| /healthz | {len(health)} calls, p50 {health[len(health) // 2]:.1f} ms, "
-              f"p99 {p99:.1f} ms, max {health[-1]:.1f} ms |")
+        if health:
+            print(f"| /healthz | {len(health)} calls, p50 {health[len(health) // 2]:.1f} ms, "
+                  f"p99 {p99:.1f} ms, max {health[-1]:.1f} ms |")
         inside = server_ms(log, "/healthz")
         if inside:
             print(f"| /healthz in the server | p99 {inside[int(len(inside) * 0.99)]:.1f} ms, "
