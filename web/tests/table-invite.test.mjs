@@ -167,12 +167,12 @@ test('pt-BR: a public table says so in every view and record; the house\'s playe
   assert.equal(policy && policy.text, `✓ Mão ${withHouse.hand}: cada lugar, nível de IA, blind, relógio e pilha inicial é o que a mesa fixou ao abrir; uma mesa pública: qualquer um, inclusive a casa, pode sentar aqui.`);
   const warned = listed.warnings.find((w) => w.name === 'house');
   assert.equal(warned.text, `⚠ aviso: Mão ${withHouse.hand}: lugar 2 é da casa: um jogador criado pelo operador sentou nesta mesa pública. A casa conhece cada carta distribuída, então este lugar pode jogar conhecendo-as.`);
+  await opener.$eval(item, (e) => e.scrollIntoView({ block: 'start' }));
+  await shot(opener, 'invite-pt-public-hand', { fullPage: false });
   // A later hand is held to the one before it: no chip came or went between them but by a top-up named.
   const later = records.map((r) => r.hand).filter((n) => n > 1).sort((a, b) => a - b)[0];
   const carried = await opener.$eval(`#tb-hands li[data-hand="${later}"] .tb-checks li[data-check="carried"]`, (c) => ({ ok: c.dataset.ok, text: c.textContent }));
   assert.deepEqual(carried, { ok: 'true', text: `✓ Mão ${later}: cada lugar que também estava na mão ${later - 1} começa com as fichas com que terminou aquela mão, mais as fichas que o registro diz que recebeu.` });
-  await opener.$eval(item, (e) => e.scrollIntoView({ block: 'start' }));
-  await shot(opener, 'invite-pt-public-hand', { fullPage: false });
 
   for (const page of [opener, house]) {
     assert.deepEqual(page.errors, []);
