@@ -15,6 +15,7 @@ import { mountTables } from './tables.js';
 import { mountLanguageSwitch } from './lang.js';
 import { takeLoginLink } from './account.js';
 import { createLog } from './receipts.js';
+import { inviteOf } from './table-invite.js';
 
 const TABS = ['dice', 'seeds', 'revealed', 'verify', 'tables', 'table'];
 /** Opens Verify with a bet's values; set once the tabs exist. */
@@ -49,7 +50,8 @@ function setupTabs(onShow) {
     if (push) history.replaceState(null, '', `#${name}`);
     onShow(name);
   }
-  const fromHash = () => location.hash.slice(1).split('?')[0];
+  // `#verify?…` and a table's link `#table=<id>&invite=<code>` open their tab.
+  const fromHash = () => location.hash.slice(1).split(/[?&=]/)[0];
   window.addEventListener('hashchange', () => TABS.includes(fromHash()) && select(fromHash(), false));
   select(TABS.includes(fromHash()) ? fromHash() : 'dice', false);
   return { select };
@@ -98,11 +100,15 @@ async function main() {
   const revealed = mountRevealed($('#panel-revealed'), { wasm, onProof: (v) => openProof(v) });
   const verify = mountVerify($('#panel-verify'), { wasm, knownValues, offlineHref: 'fairseed-verifier.html' });
   const tables = mountTables($('#panel-tables'), { wasm });
-  // The Table tab's modules load the first time it is shown.
+  // The Table tab's modules load the first time it is shown. A table's link
+  // (`#table=<id>&invite=<code>`) opens that table; its invitation leaves the
+  // address bar once taken.
   let table = null;
   const showTable = async () => {
     table ??= (await import('./table.js')).mountTable($('#panel-table'), { wasm, badges: log.badges });
-    return table.show();
+    const link = inviteOf(location.hash);
+    if (link) history.replaceState(null, '', '#table');
+    return table.show(link);
   };
   const loaders = { dice: () => dice.refresh(), seeds: () => seeds.refresh(), revealed: () => revealed.refresh(), tables: () => tables.poll(), table: showTable };
   const tabs = setupTabs((name) => loaders[name]?.().catch(showError));

@@ -173,11 +173,25 @@ export function holdemSentence(wasm, record, check) {
       return { ok, text: seats.length ? t('holdem.withheld_some', { n, seats: seats.join(', ') }) : t('holdem.withheld_none', { n }) };
     }
     case 'policy':
-      if (ok) return { ok, text: t('holdem.policy_ok', { n }) };
+      // A public table says so in the passing check too (docs/spec.md §19.4).
+      if (ok) return { ok, text: t(/a public table: anyone, the house included, may sit here$/.test(detail) ? 'holdem.policy_ok_public' : 'holdem.policy_ok', { n }) };
       if ((m = /seat (\d+) plays as AI level (\d+); the table's policy, committed at open, seats level (\d+) there/.exec(detail))) {
         return { ok, text: t('holdem.policy_level', { n, seat: seatText(record, Number(m[1])), found: m[2], expected: m[3] }) };
       }
+      if ((m = /seat (\d+) sat down without an invitation/.exec(detail))) return { ok, text: t('holdem.policy_stranger', { n, seat: seatText(record, Number(m[1])) }) };
+      if ((m = /seat (\d+) sat down with ([\d,. ]+) chips; .* seats every player with ([\d,. ]+)$/.exec(detail))) {
+        return { ok, text: t('holdem.policy_sat_down', { n, seat: seatText(record, Number(m[1])), found: fmtInt(chipsIn(m[2])), expected: fmtInt(chipsIn(m[3])) }) };
+      }
+      if ((m = /seat (\d+) was topped up/.exec(detail))) return { ok, text: t('holdem.policy_top_up', { n, seat: seatText(record, Number(m[1])) }) };
       return { ok, text: t('holdem.policy_bad', { n }) };
+    case 'carried':
+      // Two hands in a row of one table: no chip came or went between them but by a top-up the record names.
+      if (ok) return { ok, text: (m = /dealt into hand (\d+) too/.exec(detail)) ? t('holdem.carried_ok', { n, prev: m[1] }) : t('holdem.carried_ok_any', { n }) };
+      if ((m = /seat (\d+) starts with ([\d,. ]+) chips; it ended hand (\d+) with ([\d,. ]+) and the record names (no top-up|a top-up of ([\d,. ]+))/.exec(detail))) {
+        const topUp = m[6] ? t('holdem.carried_top_up', { chips: fmtInt(chipsIn(m[6])) }) : t('holdem.carried_no_top_up');
+        return { ok, text: t('holdem.carried_bad_what', { n, seat: seatText(record, Number(m[1])), found: fmtInt(chipsIn(m[2])), prev: m[3], ended: fmtInt(chipsIn(m[4])), top_up: topUp }) };
+      }
+      return { ok, text: t('holdem.carried_bad', { n }) };
     default:
       return null;
   }
@@ -192,8 +206,14 @@ export function holdemSentence(wasm, record, check) {
  */
 export function holdemWarning(record, warning) {
   const n = handOf(record);
-  if (warning.name !== 'withheld') return t('holdem.warn_other', { n });
   const m = /seat (\d+)/.exec(String(warning.detail || ''));
+  if (warning.name === 'house') {
+    // The house's player sat in the hand (docs/spec.md §19.4): at a public table, or with the opener's invitation.
+    const open = Boolean(record && record.policy && record.policy.public);
+    const seat = m ? seatText(record, Number(m[1])) : t('holdem.seat_any');
+    return t(open ? 'holdem.warn_house_public' : 'holdem.warn_house_invited', { n, seat });
+  }
+  if (warning.name !== 'withheld') return t('holdem.warn_other', { n });
   return m ? t('holdem.warn_withheld', { n, seat: seatText(record, Number(m[1])) }) : t('holdem.warn_withheld_any', { n });
 }
 

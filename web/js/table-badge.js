@@ -110,17 +110,23 @@ function withSecret(record, secret) {
  * is known: `{ok: true}` when every check passes (derivation included), else
  * the first failed check's name and detail; and in `checks` every check the
  * verifier made, each as the player's sentence (core's text in `detail`).
+ * With the record of the hand before it at the table (`previous`), the two
+ * are verified together, so the verifier also holds this hand's stacks to
+ * how that one ended (`carried`, docs/spec.md §19.3).
  * @param {Wasm} wasm
  * @param {HandRecord} record
  * @param {string} secret
+ * @param {HandRecord | null} [previous]
  * @returns {Derivation}
  */
-export function verifyDerivation(wasm, record, secret) {
+export function verifyDerivation(wasm, record, secret, previous = null) {
   /** @type {import('./types.js').Verdict} */
   let verdict;
   const whole = withSecret(record, secret);
   try {
-    verdict = parseExact(wasm.verify(exactJson(whole))).verdicts[0];
+    verdict = previous && previous.deal
+      ? parseExact(wasm.verify(exactJson([withSecret(previous, secret), whole]))).verdicts[1]
+      : parseExact(wasm.verify(exactJson(whole))).verdicts[0];
   } catch (e) {
     return { ok: false, check: 'record', detail: e instanceof Error ? e.message : String(e), checks: [] };
   }

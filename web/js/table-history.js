@@ -276,7 +276,7 @@ export function mountHistory({ wasm }) {
       e.dealScheme = msg.fairplay.scheme;
       if (msg.fairplay.session_secret && msg.record.deal) {
         e.secret = msg.fairplay.session_secret;
-        e.derivation = verifyDerivation(wasm, msg.record, e.secret);
+        e.derivation = verifyDerivation(wasm, msg.record, e.secret, entries.get(n - 1)?.record);
       }
       e.replay = replayOf(wasm, msg.record);
       if (e.commitment) {
@@ -329,7 +329,7 @@ export function mountHistory({ wasm }) {
       for (const [n, e] of entries) {
         if (!e.record || !e.record.deal) continue;
         e.secret = revealed.get(n) || secret;
-        e.derivation = verifyDerivation(wasm, e.record, e.secret);
+        e.derivation = verifyDerivation(wasm, e.record, e.secret, entries.get(n - 1)?.record);
       }
       render();
     },

@@ -1,13 +1,14 @@
 // Draws a hold'em table view (docs/api.md, "Live hold'em table"): the seats
 // around the felt with their chips, bets and cards, the board, the pot, whose
-// turn it is with the clock, the "AI · level N" badges, the verifiable-deal
-// badge, and the action buttons. Cards drawn are only those the view holds:
+// turn it is with the clock, the "AI · level N" badges, how each person came
+// (the house's marked so), the verifiable-deal badge, and the action buttons. Cards drawn are only those the view holds:
 // the player's own, and others' once shown at showdown; the rest are backs.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { card } from './render.js';
 import { fmtInt } from './format.js';
 import { dealBadge } from './table-badge.js';
+import { cameBadge } from './table-invite.js';
 
 /** Seats in the order the desktop layout places them around the felt (you at the bottom). */
 const AROUND = ['at-bottom', 'at-left', 'at-top-left', 'at-top', 'at-top-right', 'at-right'];
@@ -69,13 +70,13 @@ function seatBox(wasm, table, seat, place, lastActions) {
   const status = seat.folded ? t('table.folded') : seat.sitting_out ? t('table.sitting_out')
     : hand && seat.in_hand && seat.stack === 0 ? t('table.all_in') : lastActions[seat.seat] ? actionText(lastActions[seat.seat]) : '';
   return h('div', {
-    class: `seat ${place}${toAct ? ' to-act' : ''}${seat.folded ? ' folded' : ''}${seat.seat === table.you ? ' mine' : ''}`,
+    class: `seat ${place}${toAct ? ' to-act' : ''}${seat.folded ? ' folded' : ''}${seat.seat === table.you ? ' mine' : ''}${seat.came === 'house' ? ' house' : ''}`,
     'data-seat': seat.seat, 'aria-current': toAct ? 'true' : null,
   },
   h('div', { class: 'seat-head' },
     h('strong', { class: 'seat-name' }, seatName(table, seat)),
     table.button === seat.seat ? h('span', { class: 'dealer', title: t('table.button') }, 'D', h('span', { class: 'sr-only' }, ` ${t('table.button')}`)) : null,
-    level !== null ? h('span', { class: 'ai-badge' }, t('table.ai_badge', { level })) : null),
+    level !== null ? h('span', { class: 'ai-badge' }, t('table.ai_badge', { level })) : cameBadge(seat)),
   holeCards(wasm, seat, hand),
   h('div', { class: 'seat-chips small' },
     h('span', { class: 'stack' }, t('table.stack', { chips: fmtInt(seat.stack) })),

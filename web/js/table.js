@@ -18,6 +18,11 @@
 // a fresh per-hand value, sends only its sha256, and reveals the value once
 // every seat's commit is in, with no click, so no seat has the last word on
 // the deck.
+//
+// A table is private unless its opener makes it public when opening it
+// (docs/spec.md §19.4): the opener sees the invitation's link to share, and a
+// page opened with that link (`#table=<id>&invite=<code>`) sits at the table's
+// first free seat with the invitation (table-invite.js).
 import { h, clear } from './dom.js';
 import { t, has } from './i18n.js';
 import { api, ensureToken } from './api.js';
@@ -31,6 +36,7 @@ import { readValue, writeValue } from './store.js';
 import { createRoundBook } from './table-round.js';
 import { seatState, leaveStep, comeBack, roundOpen, inHand, mySeat } from './table-seat.js';
 import { seatControls } from './table-controls.js';
+import { seatingBox, copyText, freeSeat, refusalText } from './table-invite.js';
 
 /**
  * @typedef {import('./types.js').TableView} TableView
@@ -68,11 +74,33 @@ import { seatControls } from './table-controls.js';
  * @property {string | null} [lastControl] the action bar's control the player used last
  * @property {boolean} [focusNext] the keyboard goes to the table once seated
  * @property {boolean} [refused] the table refused the connection itself
+ * @property {{table: string, invite: string | null} | null} [joining] the table a link opened, and its invitation: the page sits at its first free seat
+ * @property {boolean} [sitAsked] a `sit` is on its way
+ * @property {boolean} [sitRefused] the table refused the seat: not asked again
+ * @property {string | null} [seatingShown] what the seating line was drawn from
  */
 
 /** The AI levels the page asks for: two rocks, two calculators, one reader. */
 export const AI_LEVELS = [1, 2, 3, 1, 2];
+
+/**
+ * What the page asks for when opening a table: the AIs, fewer by the seats
+ * the opener keeps free for people, and whether anyone may sit (public).
+ * @param {number} free seats kept free for people (0 to 4)
+ * @param {boolean} open a public table
+ * @returns {import('./wire-types.js').ApiNewHoldemTable}
+ */
+export function newTableAsk(free, open) {
+  const keep = Math.max(1, AI_LEVELS.length - Math.max(0, Math.min(4, free)));
+  /** @type {import('./wire-types.js').ApiNewHoldemTable} */
+  const ask = { ais: AI_LEVELS.slice(0, keep), scheme: 'selfpoker_v3' };
+  if (open) ask.public = true;
+  return ask;
+}
+
 const TABLE_KEY = 'table';
+/** Refusals of a seat that pass: the page asks again on the table's next view. */
+const SIT_LATER = new Set(['seat_taken', 'round_open', 'rate_limited']);
 const SEED_KEY = 'table_seeds';
 
 /** A printable client seed of 32 hex digits from the browser's CSPRNG. */
@@ -107,6 +135,27 @@ export function tableError(code) {
   return has(`table.error.${code}`) ? t(`table.error.${code}`) : t('table.error.other');
 }
 
+/** A refusal of one of the page's commands: its words, and its code for the page to act on. */
+class TableRefusal extends Error {
+  /** @param {string} code */
+  constructor(code) {
+    super(tableError(code));
+    this.code = code;
+  }
+}
+
+/** The house's part in a table, in the player's words (docs/spec.md §20.1): what it cannot do, and what it still can. */
+function trustHelp() {
+  /** @param {string[]} keys */
+  const list = (keys) => h('ul', {}, keys.map((k) => h('li', {}, t(k))));
+  return h('details', { class: 'tb-trust small', id: 'tb-trust' },
+    h('summary', {}, t('table.trust_title')),
+    h('p', {}, h('strong', {}, t('table.trust_cannot'))),
+    list(['table.trust_cannot_deck', 'table.trust_cannot_policy', 'table.trust_cannot_seat', 'table.trust_cannot_close']),
+    h('p', {}, h('strong', {}, t('table.trust_can'))),
+    list(['table.trust_can_cards', 'table.trust_can_public', 'table.trust_can_invitation', 'table.trust_can_withhold']));
+}
+
 /** @param {string} path */
 function wsUrl(path) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
@@ -126,6 +175,15 @@ export function mountTable(root, { wasm, badges }) {
   const seatBox = h('div', { id: 'tb-seat', class: 'tb-seat' });
   const bar = h('div', { id: 'tb-actions', class: 'tb-actions', tabindex: -1, role: 'group', 'aria-label': t('table.actions_label') });
   const start = h('button', { type: 'button', class: 'primary', id: 'tb-open', onclick: () => openNew() }, t('table.open'));
+  // How the next table opens: seats kept free for people, and private (the default) or public.
+  const freeSeats = h('select', { id: 'tb-free-seats' }, [0, 1, 2, 3, 4].map((n) => h('option', { value: n }, String(n))));
+  const makePublic = h('input', { type: 'checkbox', id: 'tb-public' });
+  const options = h('div', { class: 'tb-open-options small', id: 'tb-open-options' },
+    h('label', { for: 'tb-free-seats' }, t('table.free_seats'), ' ', freeSeats),
+    h('label', { for: 'tb-public' }, makePublic, ' ', t('table.make_public')));
+  const seating = h('div', { id: 'tb-seating-area' });
+  // The table would not seat the person a link brought, and why: next to who may sit.
+  const refused = h('p', { id: 'tb-refused', class: 'error-text', role: 'alert', hidden: true });
   const leave = h('button', { type: 'button', id: 'tb-leave', hidden: true, onclick: () => leaveTable() }, t('table.leave'));
   const session = h('div', { id: 'tb-session-box' });
   // The receipts of the log entries the table shows (the session's commitment,
@@ -156,8 +214,10 @@ export function mountTable(root, { wasm, badges }) {
 
   const panel = h('section', { class: 'card-panel tb-main', id: 'tb-panel' },
     h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), leave, start),
-    session, logged,
+    options,
+    session, logged, seating, refused,
     h('p', { class: 'muted small tb-help' }, t('table.help')),
+    trustHelp(),
     status, alarm, felt, seatBox, bar, error,
     h('p', { class: 'muted small', id: 'tb-keys' }, t('table.keys')));
   clear(root, panel, coach.element, history.element);
@@ -340,13 +400,63 @@ export function mountTable(root, { wasm, badges }) {
     else pursue();
     leave.hidden = table.you === null;
     start.hidden = table.you !== null;
-    if (table.you === null && table.seats[0] === null && !state.left && !table.closed) {
+    options.hidden = table.you !== null;
+    drawSeating(table);
+    if (state.joining && state.joining.table === tableId) join(table, tableId, state.joining.invite);
+    else if (table.you === null && table.seats[0] === null && !state.left && !table.closed) {
       send({ type: 'sit', seat: 0, client_seed: clientSeedFor(tableId) }).catch((e) => { error.textContent = e.message; });
     }
     playRound(table.round, table.you, seq);
     panel.classList.toggle('seated', table.you !== null);
-    status.textContent = state.left && table.you === null ? t('table.left') : table.you === null ? t('table.watching') : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
+    const watching = state.sitRefused ? t('table.watching_only') : state.joining && freeSeat(table) === null ? t('table.invite_no_seat') : t('table.watching');
+    status.textContent = state.left && table.you === null ? t('table.left') : table.you === null ? watching : hand ? t('table.hand_n', { n: hand.number }) : t('table.between_hands');
     draw();
+  }
+
+  /**
+   * A page a link opened sits at the table's first free seat, with the
+   * link's invitation; a refusal is said in the player's words, naming what
+   * was wrong, and not asked again.
+   * @param {TableView} table @param {string} tableId @param {string | null} invite
+   */
+  function join(table, tableId, invite) {
+    if (table.you !== null || state.left || table.closed || state.sitAsked || state.sitRefused) return;
+    const seat = freeSeat(table);
+    // Every seat taken: the page watches, and the status says why.
+    if (seat === null) return;
+    state.sitAsked = true;
+    /** @type {import('./wire-types.js').ClientSitMessage} */
+    const sit = { type: 'sit', seat, client_seed: clientSeedFor(tableId) };
+    if (invite) sit.invitation = invite;
+    send(sit)
+      .then(() => { error.textContent = ''; state.focusNext = true; })
+      .catch((e) => {
+        const code = e instanceof TableRefusal ? e.code : null;
+        // Refused for now (the seat went to someone else, a round is open): tried again on the next view.
+        if (code !== null && SIT_LATER.has(code)) return;
+        if (code === null) {
+          error.textContent = e.message;
+          return;
+        }
+        state.sitRefused = true;
+        refused.hidden = false;
+        refused.textContent = refusalText(code, Boolean(invite));
+        status.textContent = t('table.watching_only');
+      })
+      .finally(() => { state.sitAsked = false; });
+  }
+
+  /**
+   * The table's seating in words and, where the viewer may share it, its
+   * link; drawn again only when what it says changes (the link stays
+   * selected, "copied" stays said).
+   * @param {TableView} table
+   */
+  function drawSeating(table) {
+    const key = `${table.table_id}|${Boolean(table.public)}|${table.invitation || ''}|${freeSeat(table) === null}`;
+    if (key === state.seatingShown) return;
+    state.seatingShown = key;
+    clear(seating, seatingBox(table, { base: location.href, copy: copyText }));
   }
 
   /**
@@ -422,7 +532,7 @@ export function mountTable(root, { wasm, badges }) {
         if (msg.id) state.pending.delete(msg.id);
         if (!waiting) break;
         if (msg.type === 'ack') waiting.resolve(msg);
-        else waiting.reject(new Error(tableError(msg.code)));
+        else waiting.reject(new TableRefusal(msg.code));
         break;
       }
       default:
@@ -560,35 +670,63 @@ export function mountTable(root, { wasm, badges }) {
     error.textContent = '';
     start.disabled = true;
     try {
-      const made = await api.holdemTable({ ais: AI_LEVELS, scheme: 'selfpoker_v3' }, crypto.randomUUID());
-      // Nothing of the last table carries over: its view, its hands, its receipts.
-      state.seq = null;
-      state.table = null;
-      state.log = [];
-      state.remembered = {};
-      state.commits = {};
-      state.left = false;
-      state.leaving = false;
-      state.leaveSent = null;
-      state.outReason = null;
-      state.want = [];
-      state.seatShown = null;
-      state.revealed = null;
-      state.lastControl = null;
-      // Once seated, the keyboard goes to the table's buttons, not back to the top of the page.
-      state.focusNext = true;
-      clear(session);
-      clear(logged);
-      clear(alarm);
-      alarm.hidden = true;
-      history.reset(made.table_id);
-      draw();
+      const made = await api.holdemTable(newTableAsk(Number(freeSeats.value), makePublic.checked), crypto.randomUUID());
+      forget(made.table_id);
       await connect(made.table_id);
     } catch (e) {
       error.textContent = errorText(e);
     } finally {
       start.disabled = false;
     }
+  }
+
+  /**
+   * Nothing of the last table carries over to `tableId`: its view, its
+   * hands, its receipts, a link's seat.
+   * @param {string} tableId
+   */
+  function forget(tableId) {
+    state.seq = null;
+    state.table = null;
+    state.log = [];
+    state.remembered = {};
+    state.commits = {};
+    state.left = false;
+    state.leaving = false;
+    state.leaveSent = null;
+    state.outReason = null;
+    state.want = [];
+    state.seatShown = null;
+    state.revealed = null;
+    state.lastControl = null;
+    // Once seated, the keyboard goes to the table's buttons, not back to the top of the page.
+    state.focusNext = true;
+    clear(session);
+    clear(logged);
+    clear(alarm);
+    alarm.hidden = true;
+    clear(seating);
+    state.seatingShown = null;
+    state.joining = null;
+    state.sitAsked = false;
+    state.sitRefused = false;
+    refused.hidden = true;
+    refused.textContent = '';
+    history.reset(tableId);
+    draw();
+  }
+
+  /**
+   * A link opened the page at a table (`#table=<id>&invite=<code>`): watch
+   * it, and sit at its first free seat with the invitation.
+   * @param {{table: string, invite: string | null}} link
+   */
+  async function openLink(link) {
+    error.textContent = '';
+    if (state.tableId === link.table && state.table && state.table.you !== null) return;
+    forget(link.table);
+    state.joining = link;
+    await connect(link.table);
   }
 
   /** F, C and R act when it is the player's turn and no text field has the keys. */
@@ -617,8 +755,13 @@ export function mountTable(root, { wasm, badges }) {
 
   state.timer = setInterval(tick, 250);
   return {
-    /** Reconnects to the table this browser last opened, if any. */
-    show() {
+    /**
+     * Opens the table a link names, with its invitation; else reconnects to
+     * the table this browser last opened, if any.
+     * @param {{table: string, invite: string | null} | null} [link]
+     */
+    show(link = null) {
+      if (link) return openLink(link);
       const last = remembered(TABLE_KEY, null);
       if (!state.ws && last) return connect(last);
       return Promise.resolve();

@@ -18,6 +18,7 @@ export {};
  * @property {number} seat
  * @property {SeatPlayer} player
  * @property {string | null} badge
+ * @property {'opener' | 'invited' | 'public' | 'house' | null} [came] how the person came to the table (docs/spec.md §19.4); none for an AI
  * @property {number} stack chips behind, outside the pot
  * @property {boolean} sitting_out not dealt in from the next hand
  * @property {boolean} in_hand dealt into the hand being played
@@ -112,6 +113,9 @@ export {};
  * @property {SessionView} session
  * @property {RoundView | null} [round]
  * @property {boolean} closed
+ * @property {boolean} [public] anyone, the house included, may sit here (docs/spec.md §19.4)
+ * @property {string} [seating] the same in the service's English words
+ * @property {string} [invitation] a private table's invitation, to its opener only
  */
 
 /** @typedef {typeof import('../pkg/fairseed_wasm.js')} Wasm the WebAssembly verifier's exports (web/types/pkg/fairseed_wasm.d.ts) */
@@ -129,6 +133,7 @@ export {};
  * @property {SeatPlayer} [player]
  * @property {number} stack chips at the start of the hand
  * @property {string} [engine] an AI's engine, whose decisions derive from the session secret
+ * @property {'opener' | 'invited' | 'public' | 'house'} [came] how the person came to the table (docs/spec.md §19.4)
  */
 
 /**
@@ -164,6 +169,7 @@ export {};
  * @property {LoggedAction[]} [actions]
  * @property {RecordResults} [results]
  * @property {RecordDeal} [deal]
+ * @property {{public?: boolean}} [policy] the table's policy, committed at open (docs/spec.md §19.3)
  */
 
 /**

@@ -2,7 +2,8 @@
 // and in Spanish, in every state the player's seat can be in: playing with
 // the coach, sat out, timed out, sat out by a round the page's value missed,
 // out of chips, leaving, left, and the hand list after leaving with every
-// check and how a hand was dealt. Every string a player sees is made of the
+// check and how a hand was dealt (and the help on what the house can and
+// cannot do, opened). Every string a player sees is made of the
 // words of that language's file, and none holds a term web/i18n/glossary.md
 // keeps technical.
 import { test } from 'node:test';
@@ -61,6 +62,9 @@ for (const lang of ['pt', 'es']) {
     await page.waitForFunction(() => !document.querySelector('#tb-call').disabled, null, { timeout: 30_000 });
     await page.waitForSelector('#tb-suggest');
     await at('your turn with the coach');
+    // A private table's words and its invitation; what the house can and cannot do, opened.
+    await page.$eval('#tb-trust', (d) => { d.open = true; });
+    await at('the house\'s part, opened');
     await page.click('#tb-sit-out');
     await untilSeat(page, 'sat_out', 'f');
     await at('sat out');

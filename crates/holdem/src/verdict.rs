@@ -50,8 +50,11 @@ pub fn verify_batch(verifier: &mut Verifier, texts: &[&str]) -> Vec<Verdict> {
 /// hand at the same table (its `deal` names the table and the session) is
 /// in the batch too: its stacks are the ones that hand ended with, plus the
 /// top-ups it names ([`policy_check::carried`]). A failure makes the later
-/// hand's verdict invalid.
-fn chain_checks(texts: &[&str], verdicts: &mut [Option<Verdict>]) {
+/// hand's verdict invalid. A text that is no hand record, or whose verdict
+/// is `None` or an error, takes no part. [`verify_batch`] calls it; the
+/// browser's verifier, which verifies each record of a text on its own,
+/// calls it too, so both say the same.
+pub fn chain_checks(texts: &[&str], verdicts: &mut [Option<Verdict>]) {
     let mut hands: BTreeMap<(String, String, u64), (usize, HandRecord)> = BTreeMap::new();
     for (i, text) in texts.iter().enumerate() {
         if verdicts[i].as_ref().is_none_or(|v| v.error.is_some()) {

@@ -63,6 +63,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = embed![
     "js/table-controls.js",
     "js/table-dealt.js",
     "js/table-history.js",
+    "js/table-invite.js",
     "js/table-render.js",
     "js/table-round.js",
     "js/table-seat.js",

@@ -15,16 +15,35 @@ use wasm_bindgen::prelude::*;
 ///
 /// One [`Verifier`] serves the whole text, as in `fairseed verify`: consecutive
 /// bets of a dice pair share its key state and its commitment check.
+///
+/// Hand records of one table in a row are then held to each other
+/// (`carried`, [`holdem::chain_checks`]), as `fairseed verify` holds them.
 fn verdicts(text: &str) -> Vec<Verdict> {
     let mut verifier = Verifier::new();
-    record::split(text)
-        .into_iter()
+    let items = record::split(text);
+    // Each hand record's own text (none for anything else), for the checks between hands.
+    let hands: Vec<String> = items
+        .iter()
         .map(|item| match item {
-            Ok(value) if holdem::is_hand_record(&value) => holdem::verify_value(&value),
-            Ok(value) => verifier.verify_value(&value),
-            Err(e) => unreadable(&e.to_string()),
+            Ok(value) if holdem::is_hand_record(value) => value.to_string(),
+            _ => String::new(),
         })
-        .collect()
+        .collect();
+    let mut all: Vec<Option<Verdict>> = items
+        .into_iter()
+        .map(|item| {
+            Some(match item {
+                Ok(value) if holdem::is_hand_record(&value) => holdem::verify_value(&value),
+                Ok(value) => verifier.verify_value(&value),
+                Err(e) => unreadable(&e.to_string()),
+            })
+        })
+        .collect();
+    if hands.iter().filter(|t| !t.is_empty()).count() > 1 {
+        let texts: Vec<&str> = hands.iter().map(String::as_str).collect();
+        holdem::chain_checks(&texts, &mut all);
+    }
+    all.into_iter().flatten().collect()
 }
 
 /// The verdict on a piece of text that is not a record.
@@ -111,6 +130,66 @@ mod tests {
             third["error"].as_str().unwrap_or("").contains("line 3"),
             "{third}"
         );
+    }
+
+    /// Three hands of one simulated table under `selfpoker_v3`, one JSON line each.
+    fn hands() -> Vec<fairseed_holdem::HandRecord> {
+        use fairseed_core::selfpoker_v2::ClientSeedEntry;
+        use fairseed_holdem::ai::Level;
+        use fairseed_holdem::live::Scheme;
+        let session = fairseed_holdem::SessionV2 {
+            table_id: "simulated".into(),
+            client_seeds: vec![ClientSeedEntry::new(0, "mine").unwrap_or_else(|e| panic!("{e}"))],
+            scheme: Scheme::SelfpokerV3,
+        };
+        fairseed_holdem::simulate_session(&[Level::One, Level::Two], 3, 7, Some(&session))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The browser's lines for `records`, and the command line's (`verify_batch`).
+    fn both(records: &[fairseed_holdem::HandRecord]) -> (Vec<String>, Vec<String>) {
+        let texts: Vec<String> = records
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap_or_default())
+            .collect();
+        let browser = json_lines(&texts.join("\n"))
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let cli = holdem::verify_batch(&mut Verifier::new(), &refs)
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v.to_json(i))
+            .collect();
+        (browser, cli)
+    }
+
+    #[test]
+    fn hands_in_a_row_are_held_to_each_other_as_on_the_command_line() {
+        let records = hands();
+        let (browser, cli) = both(&records);
+        assert_eq!(browser, cli);
+        for (i, line) in browser.iter().enumerate() {
+            let v: Value = serde_json::from_str(line).unwrap_or_default();
+            assert_eq!(v["valid"], Value::Bool(true), "{line}");
+            let carried = v["checks"]
+                .as_array()
+                .map_or(0, |c| c.iter().filter(|c| c["name"] == "carried").count());
+            assert_eq!(carried, usize::from(i > 0), "hand {}: {line}", i + 1);
+        }
+        // A top-up the record misnames: invalid, in the same words as on the command line.
+        let mut tampered = records;
+        let seat = tampered[2]
+            .seats
+            .iter()
+            .position(|s| !s.sat_down)
+            .unwrap_or_default();
+        tampered[2].seats[seat].topped_up = Some(1);
+        let (browser, cli) = both(&tampered);
+        assert_eq!(browser, cli);
+        let third: Value = serde_json::from_str(&browser[2]).unwrap_or_default();
+        assert_eq!(third["valid"], Value::Bool(false), "{third}");
     }
 
     #[test]
