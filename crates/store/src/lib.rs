@@ -23,6 +23,7 @@ mod postgres;
 mod rounds;
 mod seal;
 mod settings;
+mod sql;
 mod sqlite;
 mod time;
 mod translog;
