@@ -8,7 +8,7 @@ use fairseed_store::{BetRow, NewRecord, RevealedPair, StoreError, StoreResult};
 use serde_json::{Map, Value};
 
 fn core(err: fairseed_core::Error) -> StoreError {
-    StoreError::other(format!("building a dice record: {err}"))
+    StoreError::context("building a dice record", err)
 }
 
 /// One record per bet (nonce order); a pair without bets gets one bare

@@ -138,19 +138,7 @@ impl std::error::Error for ApiError {
 }
 
 /// An error and each of its causes, `: `-separated, for a log line.
-pub struct Chain<'a>(pub &'a (dyn std::error::Error + 'static));
-
-impl std::fmt::Display for Chain<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)?;
-        let mut cause = self.0.source();
-        while let Some(e) = cause {
-            write!(f, ": {e}")?;
-            cause = e.source();
-        }
-        Ok(())
-    }
-}
+pub use fairseed_store::Chain;
 
 #[derive(Serialize)]
 struct Body<'a> {
@@ -369,12 +357,12 @@ impl ApiError {
     /// code. Two codes are not rules and keep their own status: `not_found`
     /// (a hand or move that does not exist: `404`) and `internal` (a stored
     /// state that contradicts itself: `500`, details logged only).
-    pub fn rule(err: impl fairseed_play::RuleViolation) -> Self {
+    pub fn rule(err: impl fairseed_play::RuleViolation + Send + Sync + 'static) -> Self {
         match err.code() {
             Code::NotFound => {
                 Self::new(StatusCode::NOT_FOUND, ErrorCode::NOT_FOUND, err.to_string())
             }
-            Code::Internal => Self::internal(err.to_string()),
+            Code::Internal => Self::internal(err),
             code => Self::conflict(ErrorCode::Rule(code), err.to_string()),
         }
     }
@@ -412,11 +400,25 @@ impl From<fairseed_holdem::live::LiveError> for ApiError {
     }
 }
 
+/// Input the core refuses: a field out of form or range is `422
+/// invalid_field` naming it (an unknown scheme names `scheme`), text that is
+/// not JSON `400 bad_request`, and an empty mahjong wall the state's refusal,
+/// `409 wall_empty`.
 impl From<fairseed_core::Error> for ApiError {
     fn from(err: fairseed_core::Error) -> Self {
+        use fairseed_core::Error;
         match err {
-            fairseed_core::Error::Invalid { field, reason } => Self::invalid(field, reason),
-            fairseed_core::Error::Missing { field } => Self::invalid(field, "missing"),
+            Error::Invalid { field, reason } => Self::invalid(field, reason),
+            Error::Missing { field } => Self::invalid(field, "missing"),
+            Error::UnknownScheme(_) => {
+                let message = err.to_string();
+                let reason = message.strip_prefix("scheme: ").unwrap_or(&message);
+                Self::invalid("scheme", reason)
+            }
+            Error::Syntax(message) => Self::bad_request(message),
+            Error::WallExhausted { .. } => {
+                Self::conflict(ErrorCode::Rule(Code::WallEmpty), err.to_string())
+            }
             other => Self::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 ErrorCode::InvalidField,
@@ -653,6 +655,121 @@ mod cause_tests {
         assert_eq!(
             body,
             serde_json::json!({"code": "internal", "message": "internal error"})
+        );
+    }
+    /// A log writer the test reads back.
+    #[derive(Clone, Default)]
+    struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("log buffer").extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Answering an internal error logs one line with every link of its
+    /// chain, while the answer's body names none of them.
+    #[test]
+    fn answering_an_internal_error_logs_its_chain_and_tells_the_client_nothing() {
+        #[derive(Debug)]
+        struct Decode(std::io::Error);
+        impl std::fmt::Display for Decode {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("the rows of round 7 do not decode")
+            }
+        }
+        impl std::error::Error for Decode {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let err = ApiError::from(StoreError::other(Decode(std::io::Error::other(
+            "column 3 is not UTF-8",
+        ))));
+        let response = tracing::subscriber::with_default(subscriber, || err.into_response());
+
+        let log = String::from_utf8(captured.0.lock().expect("log buffer").clone()).expect("utf-8");
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(lines.len(), 1, "{log}");
+        assert!(lines[0].contains("ERROR"), "{log}");
+        assert!(
+            lines[0].contains(
+                "error=internal: internal error: storage failure: the rows of round 7 do not decode: column 3 is not UTF-8"
+            ),
+            "{log}"
+        );
+
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = futures_util::FutureExt::now_or_never(axum::body::to_bytes(
+            response.into_body(),
+            usize::MAX,
+        ))
+        .expect("a body in memory is ready")
+        .expect("body");
+        let body: serde_json::Value = serde_json::from_slice(&body).expect("json body");
+        assert_eq!(
+            body,
+            serde_json::json!({"code": "internal", "message": "internal error"})
+        );
+    }
+
+    /// An internal refusal of a game flow keeps the flow's error as its
+    /// cause.
+    #[test]
+    fn a_flows_internal_refusal_keeps_its_error_as_the_cause() {
+        let err = ApiError::from(fairseed_play::poker::PokerError::Corrupt("damaged".into()));
+        let cause = std::error::Error::source(&err).map(ToString::to_string);
+        assert_eq!(
+            cause,
+            Some(fairseed_play::poker::PokerError::Corrupt("damaged".into()).to_string())
+        );
+    }
+
+    /// The core's refusals answer as the error table says: a field at
+    /// fault 422 naming it, text that is not JSON 400, an empty wall 409.
+    #[test]
+    fn core_errors_answer_with_their_own_status() {
+        let field = ApiError::from(fairseed_core::Error::invalid("bet.target", "out of range"));
+        assert_eq!(
+            (field.status(), field.code(), field.field()),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_field",
+                Some("bet.target")
+            )
+        );
+        let scheme = ApiError::from(fairseed_core::Error::UnknownScheme("x".into()));
+        assert_eq!(
+            (scheme.status(), scheme.field()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("scheme"))
+        );
+        assert!(
+            scheme.message().starts_with("scheme: unknown scheme 'x'"),
+            "{}",
+            scheme.message()
+        );
+        let syntax = ApiError::from(fairseed_core::Error::Syntax("not JSON".into()));
+        assert_eq!(
+            (syntax.status(), syntax.code()),
+            (StatusCode::BAD_REQUEST, "bad_request")
+        );
+        let wall = ApiError::from(fairseed_core::Error::WallExhausted {
+            draw: 137,
+            tiles: 136,
+        });
+        assert_eq!(
+            (wall.status(), wall.code()),
+            (StatusCode::CONFLICT, "wall_empty")
         );
     }
 }

@@ -115,6 +115,7 @@ async fn sweep(state: &AppState, unrotated: &mut Vec<String>) -> Result<usize, A
                 tracing::warn!(
                     table,
                     code = e.code(),
+                    error = %e.chain(),
                     "rotating a taken-over poker session; retried next beat"
                 );
                 unrotated.push(table);

@@ -83,11 +83,12 @@ pub async fn check(
                 }
                 Err(e) if after_restore => anyhow::bail!(
                     "after a restore the log is signed only once every witness confirmed it is \
-                     not behind, and {} cannot be asked: {e}; start again when it answers, or \
+                     not behind, and {} cannot be asked: {}; start again when it answers, or \
                      remove it from `witnesses` knowing that a fork it saw would then go unnoticed",
-                    witness.url
+                    witness.url,
+                    Chain(&*e)
                 ),
-                Err(e) => tracing::warn!(witness = %witness.url, error = %e,
+                Err(e) => tracing::warn!(witness = %witness.url, error = %Chain(&*e),
                     "the witness could not be asked whether it holds a larger tree"),
             }
         }
@@ -227,7 +228,7 @@ fn published_size(path: &Path, key: &LogKey) -> anyhow::Result<Option<u64>> {
     match fairseed_tlog::open_checkpoint(&note, key.vkey()) {
         Ok(checkpoint) => Ok(Some(checkpoint.size())),
         Err(e) => {
-            tracing::warn!(path = %path.display(), error = %e,
+            tracing::warn!(path = %path.display(), error = %Chain(&e),
                 "the published record is not a checkpoint of this log; ignored");
             Ok(None)
         }
@@ -260,12 +261,12 @@ pub async fn record(state: &AppState, data_dir: &Path, written: u64) -> u64 {
     let tmp = data_dir.join(format!("{PUBLISHED_FILE}.tmp"));
     let _ = std::fs::remove_file(&tmp);
     let written_now = fairseed_store::write_private(&tmp, head.note.as_bytes())
-        .map_err(|e| e.to_string())
-        .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| e.to_string()));
+        .map_err(fairseed_store::BoxError::from)
+        .and_then(|()| std::fs::rename(&tmp, &path).map_err(fairseed_store::BoxError::from));
     match written_now {
         Ok(()) => head.size,
         Err(e) => {
-            tracing::warn!(error = %e, "writing the published record");
+            tracing::warn!(error = %Chain(&*e), "writing the published record");
             written
         }
     }

@@ -133,7 +133,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     } else {
         crate::fleet::rotate_open_sessions(&state, false)
             .await
-            .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.code()))?
+            .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.chain()))?
     };
     if rotated > 0 {
         tracing::info!(

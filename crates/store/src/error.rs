@@ -58,6 +58,50 @@ impl StoreError {
     pub fn other(err: impl Into<BoxError>) -> Self {
         Self::Backend(err.into())
     }
+
+    /// A backend failure while doing `what` (`migration 3`, `database
+    /// URL`): it reads "storage failure: " and `what`, and `cause` stays
+    /// its source, so the log shows the whole chain.
+    pub fn context(what: impl Into<String>, cause: impl Into<BoxError>) -> Self {
+        Self::Backend(Box::new(Context {
+            what: what.into(),
+            cause: cause.into(),
+        }))
+    }
+}
+
+/// What was being done when a cause failed; the cause is the source.
+#[derive(Debug)]
+struct Context {
+    what: String,
+    cause: BoxError,
+}
+
+impl std::fmt::Display for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for Context {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.cause)
+    }
+}
+
+/// An error and each of its causes, `: `-separated, for a log line.
+pub struct Chain<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut cause = self.0.source();
+        while let Some(e) = cause {
+            write!(f, ": {e}")?;
+            cause = e.source();
+        }
+        Ok(())
+    }
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -154,5 +198,20 @@ mod tests {
         assert_eq!(err.to_string(), "storage failure: the network is down");
         let source = std::error::Error::source(&err).map(ToString::to_string);
         assert_eq!(source.as_deref(), Some("cable cut"));
+    }
+
+    /// A failure in context reads with what was being done, and its cause
+    /// follows in the chain, whole.
+    #[test]
+    fn a_failure_in_context_keeps_its_cause_as_the_source() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("the network is down")]
+        struct Net(#[source] std::io::Error);
+        let err = StoreError::context("migration 3", Net(std::io::Error::other("cable cut")));
+        assert_eq!(err.to_string(), "storage failure: migration 3");
+        assert_eq!(
+            Chain(&err).to_string(),
+            "storage failure: migration 3: the network is down: cable cut"
+        );
     }
 }

@@ -23,6 +23,7 @@ mod postgres;
 mod rounds;
 mod seal;
 mod settings;
+mod sql;
 mod sqlite;
 mod time;
 mod translog;
@@ -31,7 +32,7 @@ mod types;
 pub mod wait;
 
 pub use api::{AccountStore, IdempotencyStore, LeaseStore, LogStore, RoundStore, Store};
-pub use error::{BoxError, Refusal, StoreError, StoreResult};
+pub use error::{BoxError, Chain, Refusal, StoreError, StoreResult};
 pub use operator::{ChipGrant, OperatorPlayer};
 pub use postgres::PgStore;
 pub use seal::{create_private_dir, write_private, SecretSeed, SeedCipher};

@@ -326,10 +326,18 @@ async fn next(socket: &mut WebSocket) -> Incoming {
             Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => {}
             // Over even the read limit: the reader failed, the close may
             // still go out.
-            Some(Err(e)) if e.to_string().contains("too long") => return Incoming::TooBig,
+            Some(Err(e)) if too_long(&e) => return Incoming::TooBig,
             Some(Ok(WsMessage::Close(_)) | Err(_)) | None => return Incoming::Gone,
         }
     }
+}
+
+/// Whether the socket's reader refused a frame or message over its limit.
+fn too_long(e: &axum::Error) -> bool {
+    use tungstenite::error::{CapacityError, Error};
+    std::error::Error::source(e)
+        .and_then(|cause| cause.downcast_ref::<Error>())
+        .is_some_and(|cause| matches!(cause, Error::Capacity(CapacityError::MessageTooLong { .. })))
 }
 
 /// A client message's parse failure as the API answers it.

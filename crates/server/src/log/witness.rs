@@ -14,13 +14,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use fairseed_store::LogCheckpoint;
+use fairseed_store::{BoxError, LogCheckpoint};
 use fairseed_tlog::{open_note, prove_consistency};
 use tokio::sync::Notify;
 
 use super::receipt::base64_hashes;
 use super::{read, LogKey};
 use crate::args::WitnessArg;
+use crate::error::Chain;
 use crate::state::AppState;
 
 /// How long one request to a witness may take, connecting included.
@@ -46,7 +47,7 @@ pub fn spawn(
                 let cosigned = cosign(&state, &key, witness).await;
                 state.metrics().witnessed(cosigned.is_ok());
                 if let Err(e) = cosigned {
-                    tracing::warn!(witness = %witness.url, error = %e,
+                    tracing::warn!(witness = %witness.url, error = %Chain(&*e),
                         "witness cosigning failed; retried with the next checkpoint");
                 }
             }
@@ -57,17 +58,11 @@ pub fn spawn(
 
 /// Sends the latest checkpoint to `witness` unless it already cosigned it,
 /// and stores its verified cosignature.
-async fn cosign(state: &AppState, key: &LogKey, witness: &WitnessArg) -> Result<(), String> {
+async fn cosign(state: &AppState, key: &LogKey, witness: &WitnessArg) -> Result<(), BoxError> {
     let store = state.store();
-    let head = read::latest(store)
-        .await
-        .map_err(|e| e.message().to_owned())?;
+    let head = read::latest(store).await?;
     let vkey = witness.key.vkey();
-    let old = store
-        .log_cosigned_size(vkey)
-        .await
-        .map_err(|e| e.to_string())?
-        .unwrap_or(0);
+    let old = store.log_cosigned_size(vkey).await?.unwrap_or(0);
     if old >= head.size && store_has_line(&head, witness) {
         return Ok(());
     }
@@ -77,17 +72,20 @@ async fn cosign(state: &AppState, key: &LogKey, witness: &WitnessArg) -> Result<
             tracing::info!(witness = %witness.url, held, "witness holds another size; asking again from it");
             match add_checkpoint(state, witness, &head, held).await? {
                 Answer::Cosigned(body) => body,
-                Answer::Conflict(again) => return Err(format!("409 again, holding size {again}")),
+                Answer::Conflict(again) => {
+                    return Err(format!("409 again, holding size {again}").into())
+                }
             }
         }
         Answer::Conflict(held) => {
             return Err(format!(
                 "the witness holds size {held}, past this log's {}",
                 head.size
-            ))
+            )
+            .into())
         }
     };
-    let text = open_note(head.note.as_bytes(), key.vkey()).map_err(|e| e.to_string())?;
+    let text = open_note(head.note.as_bytes(), key.vkey())?;
     let verified = line
         .lines()
         .find(|l| witness.key.verify_line(&text, l).is_ok())
@@ -99,8 +97,7 @@ async fn cosign(state: &AppState, key: &LogKey, witness: &WitnessArg) -> Result<
         })?;
     store
         .add_log_cosignature(head.size, vkey, &format!("{verified}\n"))
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     tracing::debug!(witness = %witness.url, size = head.size, "checkpoint cosigned");
     Ok(())
 }
@@ -113,7 +110,7 @@ pub(crate) async fn held_size(
     state: &AppState,
     witness: &WitnessArg,
     head: &LogCheckpoint,
-) -> Result<u64, String> {
+) -> Result<u64, BoxError> {
     match add_checkpoint(state, witness, head, head.size).await? {
         Answer::Cosigned(_) => Ok(head.size),
         Answer::Conflict(held) => Ok(held),
@@ -140,13 +137,11 @@ async fn add_checkpoint(
     witness: &WitnessArg,
     head: &LogCheckpoint,
     old: u64,
-) -> Result<Answer, String> {
+) -> Result<Answer, BoxError> {
     let proof = if old == 0 || old == head.size {
         Vec::new()
     } else {
-        read::hashes(state.store(), |h| prove_consistency(h, old, head.size))
-            .await
-            .map_err(|e| e.message().to_owned())?
+        read::hashes(state.store(), |h| prove_consistency(h, old, head.size)).await?
     };
     let mut body = format!("old {old}\n");
     for hash in base64_hashes(&proof) {
@@ -165,8 +160,8 @@ async fn add_checkpoint(
             .trim()
             .parse()
             .map(Answer::Conflict)
-            .map_err(|_| format!("409 without a size: {:?}", first_line(&text))),
-        other => Err(format!("HTTP {other}: {}", first_line(&text))),
+            .map_err(|_| format!("409 without a size: {:?}", first_line(&text)).into()),
+        other => Err(format!("HTTP {other}: {}", first_line(&text)).into()),
     }
 }
 

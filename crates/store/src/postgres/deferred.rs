@@ -16,6 +16,7 @@ use sqlx::PgConnection;
 
 use crate::convert;
 use crate::error::StoreResult;
+use crate::sql::accounts;
 use crate::types::BetRow;
 
 /// Updates held back until the next statement.
@@ -70,13 +71,13 @@ impl Deferred {
     /// Sends what is held, one statement each.
     pub(super) async fn flush(&mut self, conn: &mut PgConnection) -> StoreResult<()> {
         if let Some(pair) = self.nonce.take() {
-            sqlx::query("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = $1")
+            sqlx::query(accounts::BUMP_NONCE.postgres())
                 .bind(pair)
                 .execute(&mut *conn)
                 .await?;
         }
         if let Some((player, balance)) = self.balance.take() {
-            sqlx::query("UPDATE players SET balance = $1::numeric WHERE id = $2")
+            sqlx::query(accounts::SET_BALANCE.postgres())
                 .bind(balance.to_string())
                 .bind(player)
                 .execute(&mut *conn)

@@ -116,7 +116,7 @@ pub(crate) async fn listen(pool: &PgPool, channel: &str) -> StoreResult<EventFee
                 Ok(n) => n.payload().to_owned(),
                 Err(e) => {
                     // The listener reconnects on the next call.
-                    tracing::warn!(error = %e, "live-event listener lost its connection");
+                    tracing::warn!(error = %crate::error::Chain(&e), "live-event listener lost its connection");
                     tokio::time::sleep(Duration::from_millis(500)).await;
                     continue;
                 }
@@ -124,7 +124,7 @@ pub(crate) async fn listen(pool: &PgPool, channel: &str) -> StoreResult<EventFee
             let payload = match resolve(&pool, &message).await {
                 Ok(p) => p,
                 Err(e) => {
-                    tracing::warn!(error = %e, "a live event could not be read");
+                    tracing::warn!(error = %crate::error::Chain(&e), "a live event could not be read");
                     continue;
                 }
             };

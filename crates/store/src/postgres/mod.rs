@@ -85,7 +85,7 @@ impl PgStore {
     /// Connects, creating `schema` if given, and migrates.
     pub async fn connect(url: &str, schema: Option<&str>, cipher: SeedCipher) -> StoreResult<Self> {
         let mut options = PgConnectOptions::from_str(url)
-            .map_err(|e| StoreError::other(format!("database URL: {e}")))?
+            .map_err(|e| StoreError::context("database URL", e))?
             .log_statements(tracing::log::LevelFilter::Trace);
         if let Some(schema) = schema {
             check_schema(schema)?;
@@ -126,7 +126,7 @@ impl PgStore {
     pub async fn drop_schema(url: &str, schema: &str) -> StoreResult<()> {
         check_schema(schema)?;
         let mut conn = PgConnectOptions::from_str(url)
-            .map_err(|e| StoreError::other(format!("database URL: {e}")))?
+            .map_err(|e| StoreError::context("database URL", e))?
             .connect()
             .await?;
         sqlx::raw_sql(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"))
@@ -217,7 +217,7 @@ async fn migrate(pool: &PgPool, cipher: &SeedCipher) -> StoreResult<()> {
             sqlx::raw_sql(sql)
                 .execute(&mut *tx)
                 .await
-                .map_err(|e| StoreError::other(format!("migration {version}: {e}")))?;
+                .map_err(|e| StoreError::context(format!("migration {version}"), e))?;
             sqlx::query("INSERT INTO schema_migrations (version) VALUES ($1)")
                 .bind(version)
                 .execute(&mut *tx)

@@ -6,6 +6,8 @@ use sqlx::{PgConnection, Row};
 use super::deferred::{self, Deferred};
 use crate::convert;
 use crate::error::StoreResult;
+use crate::sql::accounts;
+use crate::sql::statement::Statement;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
@@ -103,6 +105,12 @@ fn record_row(r: &PgRow) -> StoreResult<RecordRow> {
     })
 }
 
+/// A shared statement with `FOR UPDATE` when its row must stay locked until
+/// the transaction ends.
+fn locked(statement: &Statement, lock: bool) -> String {
+    format!("{}{}", statement.postgres(), lock_clause(lock))
+}
+
 /// `FOR UPDATE` when a row must stay locked until the transaction ends.
 fn lock_clause(lock: bool) -> &'static str {
     if lock {
@@ -137,39 +145,33 @@ impl Tx for PgTx<'_> {
         balance: u128,
         now: i64,
     ) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar(
-            "INSERT INTO players (token_hash, balance, created_at) VALUES ($1, $2::numeric, $3) RETURNING id",
-        )
-        .bind(token_hash)
-        .bind(balance.to_string())
-        .bind(now)
-        .fetch_one(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_scalar(accounts::INSERT_PLAYER.postgres())
+            .bind(token_hash)
+            .bind(balance.to_string())
+            .bind(now)
+            .fetch_one(self.conn().await?)
+            .await?)
     }
 
     async fn player_by_token(
         &mut self,
         token_hash: &str,
     ) -> StoreResult<Option<(i64, String, u128)>> {
-        let found: Option<(i64, String, String)> = sqlx::query_as(
-            "SELECT id, token_hash, balance::text FROM players WHERE token_hash = $1",
-        )
-        .bind(token_hash)
-        .fetch_optional(self.conn().await?)
-        .await?;
+        let found: Option<(i64, String, String)> =
+            sqlx::query_as(accounts::PLAYER_BY_TOKEN.postgres())
+                .bind(token_hash)
+                .fetch_optional(self.conn().await?)
+                .await?;
         found
             .map(|(id, hash, balance)| Ok((id, hash, convert::parse_u128(&balance, "balance")?)))
             .transpose()
     }
 
     async fn balance(&mut self, player_id: i64, lock: bool) -> StoreResult<Option<u128>> {
-        let balance: Option<String> = sqlx::query_scalar(&format!(
-            "SELECT balance::text FROM players WHERE id = $1{}",
-            lock_clause(lock)
-        ))
-        .bind(player_id)
-        .fetch_optional(self.conn().await?)
-        .await?;
+        let balance: Option<String> = sqlx::query_scalar(&locked(&accounts::BALANCE, lock))
+            .bind(player_id)
+            .fetch_optional(self.conn().await?)
+            .await?;
         balance
             .map(|b| convert::parse_u128(&b, "balance"))
             .transpose()
@@ -186,21 +188,19 @@ impl Tx for PgTx<'_> {
         external_id: &str,
         lock: bool,
     ) -> StoreResult<Option<i64>> {
-        Ok(sqlx::query_scalar(&format!(
-            "SELECT player_id FROM operator_players WHERE external_id = $1{}",
-            lock_clause(lock)
-        ))
-        .bind(external_id)
-        .fetch_optional(self.conn().await?)
-        .await?)
+        Ok(
+            sqlx::query_scalar(&locked(&accounts::OPERATOR_PLAYER_ID, lock))
+                .bind(external_id)
+                .fetch_optional(self.conn().await?)
+                .await?,
+        )
     }
 
     async fn is_operator_player(&mut self, player_id: i64) -> StoreResult<bool> {
-        let found: Option<i32> =
-            sqlx::query_scalar("SELECT 1 FROM operator_players WHERE player_id = $1")
-                .bind(player_id)
-                .fetch_optional(self.conn().await?)
-                .await?;
+        let found: Option<i32> = sqlx::query_scalar(accounts::IS_OPERATOR_PLAYER.postgres())
+            .bind(player_id)
+            .fetch_optional(self.conn().await?)
+            .await?;
         Ok(found.is_some())
     }
 
@@ -210,15 +210,12 @@ impl Tx for PgTx<'_> {
         player_id: i64,
         now: i64,
     ) -> StoreResult<bool> {
-        let inserted: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO operator_players (external_id, player_id, created_at) VALUES ($1, $2, $3)
-             ON CONFLICT (external_id) DO NOTHING RETURNING player_id",
-        )
-        .bind(external_id)
-        .bind(player_id)
-        .bind(now)
-        .fetch_optional(self.conn().await?)
-        .await?;
+        let inserted: Option<i64> = sqlx::query_scalar(accounts::INSERT_OPERATOR_PLAYER.postgres())
+            .bind(external_id)
+            .bind(player_id)
+            .bind(now)
+            .fetch_optional(self.conn().await?)
+            .await?;
         Ok(inserted.is_some())
     }
 
@@ -227,12 +224,11 @@ impl Tx for PgTx<'_> {
         player_id: i64,
         token_hash: &str,
     ) -> StoreResult<String> {
-        let old: String =
-            sqlx::query_scalar("SELECT token_hash FROM players WHERE id = $1 FOR UPDATE")
-                .bind(player_id)
-                .fetch_one(self.conn().await?)
-                .await?;
-        sqlx::query("UPDATE players SET token_hash = $1 WHERE id = $2")
+        let old: String = sqlx::query_scalar(&locked(&accounts::TOKEN_HASH, true))
+            .bind(player_id)
+            .fetch_one(self.conn().await?)
+            .await?;
+        sqlx::query(accounts::SET_TOKEN_HASH.postgres())
             .bind(token_hash)
             .bind(player_id)
             .execute(self.conn().await?)
@@ -245,14 +241,11 @@ impl Tx for PgTx<'_> {
         player_id: i64,
         key: &str,
     ) -> StoreResult<Option<(i64, String, String)>> {
-        let found: Option<(i64, String, String)> = sqlx::query_as(
-            "SELECT id, amount::text, balance_after::text FROM chip_grants
-             WHERE player_id = $1 AND grant_key = $2",
-        )
-        .bind(player_id)
-        .bind(key)
-        .fetch_optional(self.conn().await?)
-        .await?;
+        let found: Option<(i64, String, String)> = sqlx::query_as(accounts::CHIP_GRANT.postgres())
+            .bind(player_id)
+            .bind(key)
+            .fetch_optional(self.conn().await?)
+            .await?;
         Ok(found)
     }
 
@@ -264,17 +257,14 @@ impl Tx for PgTx<'_> {
         balance_after: u128,
         now: i64,
     ) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar(
-            "INSERT INTO chip_grants (player_id, grant_key, amount, balance_after, created_at)
-             VALUES ($1, $2, $3::numeric, $4::numeric, $5) RETURNING id",
-        )
-        .bind(player_id)
-        .bind(key)
-        .bind(amount.to_string())
-        .bind(balance_after.to_string())
-        .bind(now)
-        .fetch_one(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_scalar(accounts::INSERT_CHIP_GRANT.postgres())
+            .bind(player_id)
+            .bind(key)
+            .bind(amount.to_string())
+            .bind(balance_after.to_string())
+            .bind(now)
+            .fetch_one(self.conn().await?)
+            .await?)
     }
 
     async fn insert_pair(
@@ -283,17 +273,14 @@ impl Tx for PgTx<'_> {
         pair: &SealedPair,
         now: i64,
     ) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar(
-            "INSERT INTO seed_pairs (player_id, commitment, sealed_seed, client_seed, next_nonce, created_at)
-             VALUES ($1, $2, $3, $4, 0, $5) RETURNING id",
-        )
-        .bind(player_id)
-        .bind(&pair.commitment)
-        .bind(&pair.sealed)
-        .bind(&pair.client_seed)
-        .bind(now)
-        .fetch_one(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_scalar(accounts::INSERT_PAIR.postgres())
+            .bind(player_id)
+            .bind(&pair.commitment)
+            .bind(&pair.sealed)
+            .bind(&pair.client_seed)
+            .bind(now)
+            .fetch_one(self.conn().await?)
+            .await?)
     }
 
     async fn current_pair(
@@ -301,14 +288,10 @@ impl Tx for PgTx<'_> {
         player_id: i64,
         lock: bool,
     ) -> StoreResult<Option<(SeedPair, Vec<u8>)>> {
-        let row = sqlx::query(&format!(
-            "SELECT id, commitment, client_seed, next_nonce, sealed_seed FROM seed_pairs
-             WHERE player_id = $1 AND revealed_at IS NULL{}",
-            lock_clause(lock)
-        ))
-        .bind(player_id)
-        .fetch_optional(self.conn().await?)
-        .await?;
+        let row = sqlx::query(&locked(&accounts::CURRENT_PAIR, lock))
+            .bind(player_id)
+            .fetch_optional(self.conn().await?)
+            .await?;
         row.map(|row| {
             let pair = SeedPair {
                 id: row.try_get("id")?,
@@ -329,25 +312,20 @@ impl Tx for PgTx<'_> {
         commitment: &str,
         client_seed: &str,
     ) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "UPDATE seed_pairs SET client_seed = $1
-             WHERE player_id = $2 AND revealed_at IS NULL AND commitment = $3 AND next_nonce = 0",
-        )
-        .bind(client_seed)
-        .bind(player_id)
-        .bind(commitment)
-        .execute(self.conn().await?)
-        .await?;
+        let done = sqlx::query(accounts::SET_CLIENT_SEED.postgres())
+            .bind(client_seed)
+            .bind(player_id)
+            .bind(commitment)
+            .execute(self.conn().await?)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
     async fn pair_seeds(&mut self, pair_id: i64) -> StoreResult<Option<(String, String)>> {
-        Ok(
-            sqlx::query_as("SELECT commitment, client_seed FROM seed_pairs WHERE id = $1")
-                .bind(pair_id)
-                .fetch_optional(self.conn().await?)
-                .await?,
-        )
+        Ok(sqlx::query_as(accounts::PAIR_SEEDS.postgres())
+            .bind(pair_id)
+            .fetch_optional(self.conn().await?)
+            .await?)
     }
 
     async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()> {
@@ -355,14 +333,12 @@ impl Tx for PgTx<'_> {
     }
 
     async fn reveal_pair(&mut self, pair_id: i64, server_seed: &str, now: i64) -> StoreResult<()> {
-        sqlx::query(
-            "UPDATE seed_pairs SET revealed_seed = $1, sealed_seed = NULL, revealed_at = $2 WHERE id = $3",
-        )
-        .bind(server_seed)
-        .bind(now)
-        .bind(pair_id)
-        .execute(self.conn().await?)
-        .await?;
+        sqlx::query(accounts::REVEAL_PAIR.postgres())
+            .bind(server_seed)
+            .bind(now)
+            .bind(pair_id)
+            .execute(self.conn().await?)
+            .await?;
         Ok(())
     }
 
@@ -371,14 +347,13 @@ impl Tx for PgTx<'_> {
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<i64>> {
-        Ok(sqlx::query_scalar(
-            "SELECT player_id FROM seed_pairs WHERE revealed_at IS NULL AND player_id > $1
-             ORDER BY player_id LIMIT $2",
+        Ok(
+            sqlx::query_scalar(accounts::PLAYERS_WITH_UNREVEALED_PAIR.postgres())
+                .bind(after)
+                .bind(i64::from(limit))
+                .fetch_all(self.conn().await?)
+                .await?,
         )
-        .bind(after)
-        .bind(i64::from(limit))
-        .fetch_all(self.conn().await?)
-        .await?)
     }
 
     async fn revealed_pairs(
@@ -386,28 +361,24 @@ impl Tx for PgTx<'_> {
         player_id: i64,
         page: Page,
     ) -> StoreResult<Vec<RevealedPair>> {
-        sqlx::query(
-            "SELECT id, commitment, revealed_seed, client_seed, next_nonce FROM seed_pairs
-             WHERE player_id = $1 AND revealed_at IS NOT NULL AND ($2::bigint IS NULL OR id < $2)
-             ORDER BY id DESC LIMIT $3",
-        )
-        .bind(player_id)
-        .bind(page.before)
-        .bind(convert::limit(page.limit))
-        .fetch_all(self.conn().await?)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(RevealedPair {
-                id: r.try_get("id")?,
-                player_id,
-                commitment: r.try_get("commitment")?,
-                server_seed: r.try_get("revealed_seed")?,
-                client_seed: r.try_get("client_seed")?,
-                bets: convert::to_u64(r.try_get("next_nonce")?, "nonce")?,
+        sqlx::query(accounts::REVEALED_PAIRS.postgres())
+            .bind(player_id)
+            .bind(page.before)
+            .bind(convert::limit(page.limit))
+            .fetch_all(self.conn().await?)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(RevealedPair {
+                    id: r.try_get("id")?,
+                    player_id,
+                    commitment: r.try_get("commitment")?,
+                    server_seed: r.try_get("revealed_seed")?,
+                    client_seed: r.try_get("client_seed")?,
+                    bets: convert::to_u64(r.try_get("next_nonce")?, "nonce")?,
+                })
             })
-        })
-        .collect()
+            .collect()
     }
 
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>> {

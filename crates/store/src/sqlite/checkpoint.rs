@@ -181,7 +181,7 @@ fn passive(conn: &Connection) -> Option<i64> {
     match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(2)) {
         Ok(copied) => Some(copied),
         Err(e) => {
-            tracing::warn!(error = %e, "sqlite checkpoint failed");
+            tracing::warn!(error = %crate::error::Chain(&e), "sqlite checkpoint failed");
             None
         }
     }
@@ -258,7 +258,9 @@ impl WalBound {
             Ok(false) => {
                 self.stats.deferred.fetch_add(1, Ordering::Relaxed);
             }
-            Err(e) => tracing::warn!(error = %e, "sqlite restart checkpoint failed"),
+            Err(e) => {
+                tracing::warn!(error = %crate::error::Chain(&e), "sqlite restart checkpoint failed")
+            }
         }
     }
 

@@ -24,7 +24,7 @@ fn files(db: &Path) -> [PathBuf; 3] {
 /// any `-wal`/`-shm` beside it.
 pub(crate) fn make_private(db: &Path) -> StoreResult<()> {
     let fail = |what: &str, path: &Path, e: std::io::Error| {
-        StoreError::other(format!("{what} {}: {e}", path.display()))
+        StoreError::context(format!("{what} {}", path.display()), e)
     };
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(false);

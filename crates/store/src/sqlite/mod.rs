@@ -329,7 +329,7 @@ fn migrate(conn: &Connection, cipher: &SeedCipher) -> StoreResult<()> {
                 }
                 Ok(())
             };
-            step().map_err(|e| StoreError::other(format!("migration {version}: {e}")))?;
+            step().map_err(|e| StoreError::context(format!("migration {version}"), e))?;
             tx.execute(
                 "INSERT INTO schema_migrations (version) VALUES (?1)",
                 [version],

@@ -4,6 +4,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use crate::convert;
 use crate::error::StoreResult;
+use crate::sql::accounts;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
@@ -151,12 +152,10 @@ impl Tx for SqliteTx<'_> {
         balance: u128,
         now: i64,
     ) -> StoreResult<i64> {
-        self.0
-            .prepare_cached(
-                "INSERT INTO players (token_hash, balance, created_at) VALUES (?1, ?2, ?3)",
-            )?
-            .execute(params![token_hash, balance.to_string(), now])?;
-        Ok(self.0.last_insert_rowid())
+        Ok(self
+            .0
+            .prepare_cached(accounts::INSERT_PLAYER.sqlite())?
+            .query_row(params![token_hash, balance.to_string(), now], |r| r.get(0))?)
     }
 
     async fn player_by_token(
@@ -165,7 +164,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<Option<(i64, String, u128)>> {
         let found = self
             .0
-            .prepare_cached("SELECT id, token_hash, balance FROM players WHERE token_hash = ?1")?
+            .prepare_cached(accounts::PLAYER_BY_TOKEN.sqlite())?
             .query_row(params![token_hash], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
@@ -179,10 +178,11 @@ impl Tx for SqliteTx<'_> {
             .transpose()
     }
 
+    /// No lock: the one writer runs one transaction at a time.
     async fn balance(&mut self, player_id: i64, _lock: bool) -> StoreResult<Option<u128>> {
         let balance: Option<String> = self
             .0
-            .prepare_cached("SELECT balance FROM players WHERE id = ?1")?
+            .prepare_cached(accounts::BALANCE.sqlite())?
             .query_row(params![player_id], |r| r.get(0))
             .optional()?;
         balance
@@ -192,7 +192,7 @@ impl Tx for SqliteTx<'_> {
 
     async fn set_balance(&mut self, player_id: i64, balance: u128) -> StoreResult<()> {
         self.0
-            .prepare_cached("UPDATE players SET balance = ?1 WHERE id = ?2")?
+            .prepare_cached(accounts::SET_BALANCE.sqlite())?
             .execute(params![balance.to_string(), player_id])?;
         Ok(())
     }
@@ -204,7 +204,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<Option<i64>> {
         Ok(self
             .0
-            .prepare_cached("SELECT player_id FROM operator_players WHERE external_id = ?1")?
+            .prepare_cached(accounts::OPERATOR_PLAYER_ID.sqlite())?
             .query_row(params![external_id], |r| r.get(0))
             .optional()?)
     }
@@ -212,7 +212,7 @@ impl Tx for SqliteTx<'_> {
     async fn is_operator_player(&mut self, player_id: i64) -> StoreResult<bool> {
         Ok(self
             .0
-            .prepare_cached("SELECT 1 FROM operator_players WHERE player_id = ?1")?
+            .prepare_cached(accounts::IS_OPERATOR_PLAYER.sqlite())?
             .query_row(params![player_id], |_| Ok(()))
             .optional()?
             .is_some())
@@ -224,14 +224,12 @@ impl Tx for SqliteTx<'_> {
         player_id: i64,
         now: i64,
     ) -> StoreResult<bool> {
-        let inserted = self
+        let inserted: Option<i64> = self
             .0
-            .prepare_cached(
-                "INSERT INTO operator_players (external_id, player_id, created_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (external_id) DO NOTHING",
-            )?
-            .execute(params![external_id, player_id, now])?;
-        Ok(inserted == 1)
+            .prepare_cached(accounts::INSERT_OPERATOR_PLAYER.sqlite())?
+            .query_row(params![external_id, player_id, now], |r| r.get(0))
+            .optional()?;
+        Ok(inserted.is_some())
     }
 
     async fn replace_token_hash(
@@ -241,10 +239,10 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<String> {
         let old: String = self
             .0
-            .prepare_cached("SELECT token_hash FROM players WHERE id = ?1")?
+            .prepare_cached(accounts::TOKEN_HASH.sqlite())?
             .query_row(params![player_id], |r| r.get(0))?;
         self.0
-            .prepare_cached("UPDATE players SET token_hash = ?1 WHERE id = ?2")?
+            .prepare_cached(accounts::SET_TOKEN_HASH.sqlite())?
             .execute(params![token_hash, player_id])?;
         Ok(old)
     }
@@ -256,11 +254,13 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<Option<(i64, String, String)>> {
         let found = self
             .0
-            .prepare_cached(
-                "SELECT id, amount, balance_after FROM chip_grants WHERE player_id = ?1 AND grant_key = ?2",
-            )?
+            .prepare_cached(accounts::CHIP_GRANT.sqlite())?
             .query_row(params![player_id, key], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
             })
             .optional()?;
         Ok(found)
@@ -274,19 +274,19 @@ impl Tx for SqliteTx<'_> {
         balance_after: u128,
         now: i64,
     ) -> StoreResult<i64> {
-        self.0
-            .prepare_cached(
-                "INSERT INTO chip_grants (player_id, grant_key, amount, balance_after, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                player_id,
-                key,
-                amount.to_string(),
-                balance_after.to_string(),
-                now
-            ])?;
-        Ok(self.0.last_insert_rowid())
+        Ok(self
+            .0
+            .prepare_cached(accounts::INSERT_CHIP_GRANT.sqlite())?
+            .query_row(
+                params![
+                    player_id,
+                    key,
+                    amount.to_string(),
+                    balance_after.to_string(),
+                    now
+                ],
+                |r| r.get(0),
+            )?)
     }
 
     async fn insert_pair(
@@ -295,13 +295,19 @@ impl Tx for SqliteTx<'_> {
         pair: &SealedPair,
         now: i64,
     ) -> StoreResult<i64> {
-        self.0
-            .prepare_cached(
-                "INSERT INTO seed_pairs (player_id, commitment, sealed_seed, client_seed, next_nonce, created_at)
-                 VALUES (?1, ?2, ?3, ?4, 0, ?5)",
-            )?
-            .execute(params![player_id, pair.commitment, pair.sealed, pair.client_seed, now])?;
-        Ok(self.0.last_insert_rowid())
+        Ok(self
+            .0
+            .prepare_cached(accounts::INSERT_PAIR.sqlite())?
+            .query_row(
+                params![
+                    player_id,
+                    pair.commitment,
+                    pair.sealed,
+                    pair.client_seed,
+                    now
+                ],
+                |r| r.get(0),
+            )?)
     }
 
     async fn current_pair(
@@ -311,10 +317,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<Option<(SeedPair, Vec<u8>)>> {
         let row = self
             .0
-            .prepare_cached(
-                "SELECT id, commitment, client_seed, next_nonce, sealed_seed FROM seed_pairs
-                 WHERE player_id = ?1 AND revealed_at IS NULL",
-            )?
+            .prepare_cached(accounts::CURRENT_PAIR.sqlite())?
             .query_row(params![player_id], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
@@ -347,10 +350,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<bool> {
         let n = self
             .0
-            .prepare_cached(
-                "UPDATE seed_pairs SET client_seed = ?1
-                 WHERE player_id = ?2 AND revealed_at IS NULL AND commitment = ?3 AND next_nonce = 0",
-            )?
+            .prepare_cached(accounts::SET_CLIENT_SEED.sqlite())?
             .execute(params![client_seed, player_id, commitment])?;
         Ok(n == 1)
     }
@@ -358,23 +358,21 @@ impl Tx for SqliteTx<'_> {
     async fn pair_seeds(&mut self, pair_id: i64) -> StoreResult<Option<(String, String)>> {
         Ok(self
             .0
-            .prepare_cached("SELECT commitment, client_seed FROM seed_pairs WHERE id = ?1")?
+            .prepare_cached(accounts::PAIR_SEEDS.sqlite())?
             .query_row([pair_id], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?)
     }
 
     async fn bump_nonce(&mut self, pair_id: i64) -> StoreResult<()> {
         self.0
-            .prepare_cached("UPDATE seed_pairs SET next_nonce = next_nonce + 1 WHERE id = ?1")?
+            .prepare_cached(accounts::BUMP_NONCE.sqlite())?
             .execute(params![pair_id])?;
         Ok(())
     }
 
     async fn reveal_pair(&mut self, pair_id: i64, server_seed: &str, now: i64) -> StoreResult<()> {
         self.0
-            .prepare_cached(
-                "UPDATE seed_pairs SET revealed_seed = ?1, sealed_seed = NULL, revealed_at = ?2 WHERE id = ?3",
-            )?
+            .prepare_cached(accounts::REVEAL_PAIR.sqlite())?
             .execute(params![server_seed, now, pair_id])?;
         Ok(())
     }
@@ -384,10 +382,9 @@ impl Tx for SqliteTx<'_> {
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<i64>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT player_id FROM seed_pairs WHERE revealed_at IS NULL AND player_id > ?1
-             ORDER BY player_id LIMIT ?2",
-        )?;
+        let mut stmt = self
+            .0
+            .prepare_cached(accounts::PLAYERS_WITH_UNREVEALED_PAIR.sqlite())?;
         let rows = stmt.query_map(params![after, limit], |r| r.get::<_, i64>(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -397,11 +394,7 @@ impl Tx for SqliteTx<'_> {
         player_id: i64,
         page: Page,
     ) -> StoreResult<Vec<RevealedPair>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT id, commitment, revealed_seed, client_seed, next_nonce FROM seed_pairs
-             WHERE player_id = ?1 AND revealed_at IS NOT NULL AND (?2 IS NULL OR id < ?2)
-             ORDER BY id DESC LIMIT ?3",
-        )?;
+        let mut stmt = self.0.prepare_cached(accounts::REVEALED_PAIRS.sqlite())?;
         let rows = stmt.query_map(
             params![player_id, page.before, convert::limit(page.limit)],
             |r| {

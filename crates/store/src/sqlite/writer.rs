@@ -11,17 +11,22 @@
 //! bounded however steady the traffic.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 use rusqlite::{Connection, DropBehavior, TransactionBehavior};
 use tokio::sync::{mpsc, oneshot};
 
 use super::checkpoint::WalBound;
-use crate::error::{StoreError, StoreResult};
+use crate::error::{Chain, StoreError, StoreResult};
 
 /// Most jobs committed together.
 const MAX_BATCH: usize = 512;
 
-type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
+/// How a batch ended, given to each of its jobs: the commit's own error
+/// is shared, so every job's caller sees its whole chain.
+type Commit = Result<(), Arc<rusqlite::Error>>;
+
+type Deliver = Box<dyn FnOnce(Commit) + Send>;
 type Job = Box<dyn FnOnce(&mut rusqlite::Transaction<'_>) -> Deliver + Send>;
 
 /// A handle to the writer thread.
@@ -51,10 +56,10 @@ impl Writer {
         let (reply, answer) = oneshot::channel();
         let job: Job = Box::new(move |tx| {
             let result = run_in_savepoint(tx, f);
-            Box::new(move |commit: Result<(), String>| {
+            Box::new(move |commit: Commit| {
                 let out = match (result, commit) {
                     (Ok(value), Ok(())) => Ok(value),
-                    (Ok(_), Err(e)) => Err(StoreError::other(format!("commit failed: {e}"))),
+                    (Ok(_), Err(e)) => Err(StoreError::context("commit failed", e)),
                     (Err(e), _) => Err(e),
                 };
                 // The caller may have gone away (client disconnected); the
@@ -106,16 +111,16 @@ fn run(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, bound: Option
                 for job in jobs {
                     delivers.push(job(&mut tx));
                 }
-                tx.commit().map_err(|e| e.to_string())
+                tx.commit().map_err(Arc::new)
             }
             // Jobs never ran: dropping them tells each caller.
             Err(e) => {
-                tracing::error!(error = %e, "sqlite writer could not begin a transaction");
-                Err(e.to_string())
+                tracing::error!(error = %Chain(&e), "sqlite writer could not begin a transaction");
+                Err(Arc::new(e))
             }
         };
         if let Err(e) = &outcome {
-            tracing::error!(error = %e, jobs = delivers.len(), "sqlite batch failed");
+            tracing::error!(error = %Chain(&**e), jobs = delivers.len(), "sqlite batch failed");
         }
         for deliver in delivers {
             deliver(outcome.clone());

@@ -126,7 +126,7 @@ pub(crate) fn encode(on: bool, entry: Option<LogEntry>, now: i64) -> StoreResult
     entry
         .encode()
         .map(Some)
-        .map_err(|e| StoreError::other(format!("a log entry does not encode: {e}")))
+        .map_err(|e| StoreError::context("a log entry does not encode", e))
 }
 
 /// The subject a dice pair's commitment entry is queued under, so the
@@ -191,7 +191,7 @@ pub(crate) fn prepare(plan: Plan, sign: SignFn) -> StoreResult<Planned> {
     }
     let leaves: Vec<Hash> = plan.pending.iter().map(|(_, h)| Hash(*h)).collect();
     let (added, root) = append_leaves(size, &leaves, &mut hashes)
-        .map_err(|e| StoreError::other(format!("the stored log is incomplete: {e}")))?;
+        .map_err(|e| StoreError::context("the stored log is incomplete", e))?;
     let assigned: Vec<(EntryAt, u64, HashBytes)> = plan
         .pending
         .iter()
