@@ -107,13 +107,17 @@ class Backend:
              "--rate-limit", "0", "--holdem-ai-delay-ms", "0", "--holdem-next-hand-ms", "50",
              "--holdem-idle-close-ms", "86400000", *args],
             stdout=open(pathlib.Path(self.dir) / "serve.log", "w"), stderr=subprocess.STDOUT)
-        for _ in range(600):
+        for _ in range(1800):
             try:
                 http(self.addr, "GET", "/healthz")
                 return
             except OSError:
+                if self.server.poll() is not None:
+                    break
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        log = (pathlib.Path(self.dir) / "serve.log").read_text()
+        self.close()
+        raise RuntimeError(f"the server did not start:\n{log}")
 
     def admin(self, sql):
         subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", PG, "-c", sql], check=True)
