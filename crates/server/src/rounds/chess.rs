@@ -112,6 +112,7 @@ pub fn write(
                 SeedPhase::Finished { .. } | SeedPhase::Withdrawn { .. }
             ),
             records,
+            folds_log_at: None,
         },
     })
 }

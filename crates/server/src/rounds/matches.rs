@@ -68,6 +68,7 @@ pub fn write(round: &LoadedRound, next: &Match, events: &[Event]) -> Result<Roun
             log,
             reveal: matches!(next.phase, Phase::Revealed { .. }),
             records,
+            folds_log_at: None,
         },
     })
 }

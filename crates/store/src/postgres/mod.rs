@@ -35,6 +35,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         2,
         include_str!("../../migrations/postgres/0002_one_log_layout.sql"),
     ),
+    (
+        4,
+        include_str!("../../migrations/postgres/0004_hand_logs_folded.sql"),
+    ),
 ];
 
 /// Connections of a process's pool.
