@@ -9,7 +9,7 @@
 use fairseed_play::Millis;
 
 use super::view::turn_started;
-use super::{LiveTable, Message};
+use super::{ends_session, LiveTable, Message};
 use crate::rules::Event;
 
 /// The first value of a start-of-service entry.
@@ -77,7 +77,7 @@ pub fn timeouts(before: &LiveTable, messages: &[Message], now: Millis) -> Vec<Ve
 /// being when the quiet spell the idle limit counts began (the last thing a
 /// person did, the last hand's end or the latest start of service).
 pub fn closed(before: &LiveTable, next: &LiveTable, now: Millis) -> Option<Vec<String>> {
-    if !next.closed || before.closed {
+    if !ends_session(before, next) {
         return None;
     }
     Some(vec![
