@@ -9,8 +9,9 @@
 
 use fairseed_core::selfpoker_v2;
 use fairseed_holdem::deal::DealStatus;
+use fairseed_holdem::live::machine::{Input, Machine};
 use fairseed_holdem::live::{
-    self, driver, sealed, view, Input, LiveTable, Machine, Message, Request, Scheme, Session,
+    self, driver, sealed, view, LiveTable, Message, Request, Scheme, Session,
 };
 use fairseed_holdem::record::{check_deal, replay_hand};
 use fairseed_holdem::{replay, Action, Card, Command, HandRecord, Player, Table, TableConfig};

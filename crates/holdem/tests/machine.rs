@@ -9,9 +9,9 @@ mod harness;
 
 use fairseed_core::{selfpoker_v2, selfpoker_v3};
 use fairseed_holdem::live::driver::Timing;
+use fairseed_holdem::live::machine::{Input, Status};
 use fairseed_holdem::live::{
-    view, Input, LiveError, LiveTable, Message, Policy, Request, Scheme, Session, SessionEnd,
-    Status,
+    view, LiveError, LiveTable, Message, Policy, Request, Scheme, Session, SessionEnd,
 };
 use fairseed_holdem::{replay, Event, HoldemError, TableConfig};
 use fairseed_play::{Millis, Viewer};

@@ -34,8 +34,6 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::rules::{apply as rules_apply, Action, Command, Event, HoldemError, Player, Table};
 
-#[cfg(feature = "log")]
-pub use machine::{Input, Machine, Output, Status};
 pub use message::{deal, logged_record, Fairplay, Message};
 pub use policy::Policy;
 pub use round::{HandRound, NoHandWhy, RoundNotice};

@@ -8,10 +8,9 @@
 
 use fairseed_core::selfpoker_v3::HandValue;
 use fairseed_holdem::live::driver::Timing;
+use fairseed_holdem::live::machine::{Input, Machine, Output, Status};
 use fairseed_holdem::live::round::Phase;
-use fairseed_holdem::live::{
-    view, Input, LiveError, LiveTable, Machine, Message, Output, Request, Status,
-};
+use fairseed_holdem::live::{view, LiveError, LiveTable, Message, Request};
 use fairseed_holdem::Action;
 use fairseed_play::{Millis, PlayerId, Viewer};
 use fairseed_tlog::LogEntry;

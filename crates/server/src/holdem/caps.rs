@@ -99,5 +99,11 @@ pub async fn list(state: &AppState) -> Result<Vec<Listed>, ApiError> {
 /// it ended: a close is never a veto on a hand), `409 table_closed` once
 /// closed.
 pub async fn close(state: &AppState, table: &str) -> Result<u64, ApiError> {
-    super::drive::handle(state, table, None, fairseed_holdem::live::Input::Close).await
+    super::drive::handle(
+        state,
+        table,
+        None,
+        fairseed_holdem::live::machine::Input::Close,
+    )
+    .await
 }

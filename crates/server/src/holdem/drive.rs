@@ -10,7 +10,8 @@
 
 use std::time::Duration;
 
-use fairseed_holdem::live::{self, Input, LiveError, Machine, Output};
+use fairseed_holdem::live::machine::{Input, Machine, Output};
+use fairseed_holdem::live::{self, LiveError};
 use fairseed_holdem::HandRecord;
 use fairseed_play::Millis;
 use fairseed_store::{

@@ -8,7 +8,8 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, entries, sealed, LiveTable, Output, Status, TableView};
+use fairseed_holdem::live::machine::{Output, Status};
+use fairseed_holdem::live::{self, entries, sealed, LiveTable, TableView};
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::LogEntry;
 

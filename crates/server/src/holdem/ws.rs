@@ -527,7 +527,7 @@ impl Conn {
                 return Ok(stored.to_string());
             }
         }
-        let input = live::Input::Request { player, request };
+        let input = live::machine::Input::Request { player, request };
         let done = drive::handle(&self.state, &self.table, entry.clone(), input).await;
         match (done, &entry) {
             (Ok(_), _) => Ok(ack),
