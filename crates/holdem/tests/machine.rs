@@ -1,7 +1,8 @@
 //! The live table as one machine, driven in virtual time by simulated
 //! people (`harness`): a hand played to showdown, a person's clock running
-//! out, a close refused while a round is open, and the session's secret
-//! revealed when the table closes — each through the one entry point the
+//! out, a close refused while a round is open, the session's secret
+//! revealed when the table closes, a start of service and the wind-down of a
+//! table restored from a backup — each through the one entry point the
 //! service calls, `Machine::handle`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is a failure
 
@@ -215,4 +216,62 @@ fn the_last_leave_reveals_the_secret_and_every_hand_then_replays() {
         let record = (**record).clone().with_session_secret(&hex::encode(SECRET));
         assert!(replay(&record).is_ok(), "{:?}", replay(&record));
     }
+}
+
+#[test]
+fn a_start_of_service_gives_the_clock_back_and_names_the_process() {
+    let mut h = open(Scheme::SelfpokerV2, 2, &[2]);
+    h.sit(1, 0, Persona::Absent);
+    assert!(h.run_until(10_000, |h| h.live.table.hand.is_some()));
+    let hand = h.live.table.hand.clone().unwrap();
+    h.now = Millis(h.now.0 + 3_600_000);
+    let serve = Input::Serve {
+        owner: "proc-b".into(),
+        took_over_from: Some("proc-a".into()),
+    };
+    let out = h.input(serve).unwrap();
+    assert!(
+        out.messages.is_empty(),
+        "no message, yet every clock changed"
+    );
+    assert_eq!(out.status, Status::Open);
+    let since = h.now.0;
+    let deadline = out.next.table.hand.as_ref().unwrap().deadline;
+    assert_eq!(
+        deadline,
+        Millis(since + ACTION_MS),
+        "the running turn's clock in full"
+    );
+    assert_eq!(
+        h.service_log("served"),
+        [vec![
+            "served".to_owned(),
+            "proc-b".into(),
+            "proc-a".into(),
+            hand.number.to_string(),
+            deadline.0.to_string(),
+            since.to_string(),
+        ]]
+    );
+}
+
+#[test]
+fn a_restored_table_plays_its_hand_out_at_once_and_closes_without_a_new_one() {
+    let mut h = open(Scheme::SelfpokerV3, 3, &[1, 2]);
+    h.sit(1, 0, Persona::Caller);
+    assert!(h.run_until(10_000, |h| h.live.table.hand.is_some()));
+    let hand = h.live.table.hand.as_ref().unwrap().number;
+    h.people.clear(); // nobody is served while the table winds down
+    let mut steps = 0;
+    while !h.live.closed {
+        h.input(Input::WindDown).unwrap();
+        steps += 1;
+        assert!(steps < 200, "a hand ends in far fewer steps");
+    }
+    assert_eq!(h.live.table.hands_played, hand, "no new hand started");
+    assert_eq!(h.hand_ends().len(), 1, "the hand under way played out");
+    assert_eq!(h.status, Status::Closed(SessionEnd::TableIdle));
+    assert_eq!(h.revealed, Some(hex::encode(SECRET)));
+    assert!(h.live.humans().is_empty(), "its people left");
+    assert_eq!(h.input(Input::WindDown).unwrap_err(), LiveError::Closed);
 }
