@@ -9,13 +9,17 @@
 
 use fairseed_core::selfpoker_v2;
 use fairseed_holdem::deal::DealStatus;
+use fairseed_holdem::live::machine::{Input, Machine};
 use fairseed_holdem::live::{
     self, driver, sealed, view, LiveTable, Message, Request, Scheme, Session,
 };
 use fairseed_holdem::record::{check_deal, replay_hand};
 use fairseed_holdem::{replay, Action, Card, Command, HandRecord, Player, Table, TableConfig};
 use fairseed_play::{Millis, Viewer};
+use harness::{Harness, Persona};
 use proptest::prelude::*;
+
+mod harness;
 
 /// Players 1 and 2 may sit; 3 never does.
 const PEOPLE: [i64; 3] = [1, 2, 3];
@@ -135,8 +139,14 @@ fn check_views(live: &LiveTable, noise: u64) {
     }
 }
 
-/// One step of a random table life, picked by `choice`.
+/// One step of a random table life, picked by `choice`: a person's request,
+/// or the clock jumping to what the table does next by itself, both through
+/// the machine the service runs.
 fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, Vec<Message>)> {
+    let machine = Machine {
+        secret: &SECRET,
+        pacing: driver::Timing::default(),
+    };
     let who = PEOPLE[(choice % 2) as usize];
     let arg = choice >> 8;
     let request = match (choice >> 4) % 18 {
@@ -155,27 +165,18 @@ fn step(live: &LiveTable, now: &mut Millis, choice: u64) -> Option<(LiveTable, V
         7 => Request::Act(Action::Call),
         8 => Request::Act(Action::RaiseTo(arg % 800)),
         _ => {
-            let timing = driver::Timing::default();
-            let plan = driver::next(live, timing, &SECRET)?;
-            *now = Millis(now.0.max(plan.at.0));
-            return match plan.due {
-                driver::Due::Command(c) => live::apply(live, c, *now).ok(),
-                driver::Due::Close => live::close(live, *now).ok(),
-                driver::Due::OpenRound => live::round::open(live, *now).ok(),
-                driver::Due::CloseCommits => live::round::close_commits(live, *now).ok(),
-                driver::Due::StartHand => {
-                    let seed = match live.session.scheme {
-                        Scheme::SelfpokerV3 => return live::round::deal(live, &SECRET, *now).ok(),
-                        Scheme::SelfpokerV2 => live::derived_seed(live, &SECRET).unwrap(),
-                        Scheme::Selfpoker => arg & ((1 << 63) - 1),
-                    };
-                    live::apply(live, Command::StartHand { seed }, *now).ok()
-                }
-            };
+            *now = Millis(now.0.max(machine.due(live)?.0));
+            let out = machine.handle(live, Input::Tick, *now).ok()?;
+            return Some((out.next, out.messages));
         }
     };
     *now = Millis(now.0 + 1);
-    live::request(live, who, request, *now).ok()
+    let input = Input::Request {
+        player: who,
+        request,
+    };
+    let out = machine.handle(live, input, *now).ok()?;
+    Some((out.next, out.messages))
 }
 
 proptest! {
@@ -234,48 +235,16 @@ proptest! {
 }
 
 #[test]
-fn a_human_and_ais_play_hands_to_the_end_driven_by_the_driver() {
-    let mut live = new_table(6, &[1, 3, 2, 1, 2]);
-    let mut now = Millis(0);
-    let sit = Request::Sit {
-        seat: 0,
-        client_seed: "browser seed".into(),
-        invitation: None,
-        house: false,
-    };
-    live = live::request(&live, 7, sit, now).unwrap().0;
-    let mut ended = 0;
-    let mut decisions = 0u64;
-    while ended < 5 {
-        decisions += 1;
-        let plan = driver::next(&live, driver::Timing::default(), &SECRET).expect("a plan");
-        assert!(
-            plan.at >= now || plan.at.0 == 0,
-            "plans are not in the past"
-        );
-        now = Millis(now.0.max(plan.at.0));
-        let (next, messages) = match plan.due {
-            driver::Due::Command(c) => live::apply(&live, c, now).unwrap(),
-            driver::Due::Close => panic!("a table in play does not close"),
-            driver::Due::OpenRound | driver::Due::CloseCommits => {
-                panic!("a selfpoker table has no round")
-            }
-            driver::Due::StartHand => {
-                live::apply(&live, Command::StartHand { seed: decisions }, now).unwrap()
-            }
-        };
-        ended += messages
-            .iter()
-            .filter(|m| matches!(m, Message::HandEnd { .. }))
-            .count();
-        live = next;
-        // The human is sat out by its first timeout; it comes back at once.
-        if live.table.seats[0].as_ref().unwrap().sitting_out {
-            live = live::request(&live, 7, Request::SitIn, now).unwrap().0;
-        }
-    }
-    assert_eq!(live.table.hands_played, 5);
-    let v = view(&live, Viewer::Player(7));
+fn a_human_and_ais_play_hands_to_the_end_driven_by_the_machine() {
+    let mut h = Harness::new(
+        new_table(6, &[1, 3, 2, 1, 2]),
+        SECRET,
+        driver::Timing::default(),
+    );
+    h.sit(7, 0, Persona::Caller);
+    assert!(h.run_until(3_600_000, |h| h.hand_ends().len() == 5));
+    assert_eq!(h.live.table.hands_played, 5);
+    let v = view(&h.live, Viewer::Player(7));
     assert_eq!(v.you, Some(0));
     let badges: Vec<_> = v
         .seats

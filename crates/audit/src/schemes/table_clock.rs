@@ -24,6 +24,8 @@ use crate::context::Context;
 use crate::entry::{Entry, Kind};
 use crate::finding::FindingKind;
 
+use fairseed_holdem::live::service_log::ClockEntry;
+
 use super::dice::parse_digits;
 use super::name;
 
@@ -184,24 +186,18 @@ impl TableClock {
         let Some((id, table)) = self.table(session) else {
             return Err(bad("not a table's session"));
         };
-        let v = &entry.values;
-        let number = |i: usize, field: &str| {
-            v.get(i)
-                .and_then(|s| parse_digits(s))
-                .ok_or_else(|| bad(&format!("{field} is not a decimal number")))
-        };
-        match v.first().map(String::as_str) {
-            Some("served") if v.len() == 5 || v.len() == 6 => {
+        let logged = ClockEntry::parse(&entry.values).map_err(|e| bad(&e.to_string()))?;
+        match logged {
+            ClockEntry::Served { since, .. } => {
                 // An entry without `since` is from a service that did not log it.
-                table.since = Some(if v.len() == 6 {
-                    number(5, "since")?
-                } else {
-                    entry.time_ms
-                });
+                table.since = Some(since.unwrap_or(entry.time_ms));
             }
-            Some("timeout") if v.len() == 5 => {
-                let (hand, seat) = (number(1, "hand")?, number(2, "seat")?);
-                let (from, at) = (number(3, "clock_from")?, number(4, "at")?);
+            ClockEntry::Timeout {
+                hand,
+                seat,
+                clock_from: from,
+                at,
+            } => {
                 if at > entry.time_ms {
                     ctx.find(
                         FindingKind::EarlyTimeout,
@@ -220,10 +216,12 @@ impl TableClock {
                     );
                 }
             }
-            Some("closed") if v.len() == 4 => {
-                let at = number(3, "at")?;
-                let quiet_from = (v[2] != "-").then(|| number(2, "quiet_from")).transpose()?;
-                if let (Some(hand), "table_unjoined") = (table.joined, v[1].as_str()) {
+            ClockEntry::Closed {
+                reason,
+                quiet_from,
+                at,
+            } => {
+                if let (Some(hand), "table_unjoined") = (table.joined, reason.as_str()) {
                     ctx.find(
                         FindingKind::EarlyEnd,
                         leaf,
@@ -237,23 +235,18 @@ impl TableClock {
                         FindingKind::EarlyEnd,
                         leaf,
                         format!(
-                            "table {id} closed as {} while the round of hand {hand} was open: the session ended on a deck the house knew, with no hand and no withheld seat logged",
-                            v[1]
+                            "table {id} closed as {reason} while the round of hand {hand} was open: the session ended on a deck the house knew, with no hand and no withheld seat logged"
                         ),
                     );
                 }
-                if let Some(limit) = quiet_limit(table, &v[1]) {
-                    if let Some(message) = idle(table, &v[1], limit, quiet_from, at) {
+                if let Some(limit) = quiet_limit(table, &reason) {
+                    if let Some(message) = idle(table, &reason, limit, quiet_from, at) {
                         ctx.find(FindingKind::EarlyEnd, leaf, format!("table {id} {message}"));
                     }
                 }
-                table.closed = Some(Closed {
-                    leaf,
-                    reason: v[1].clone(),
-                });
+                table.closed = Some(Closed { leaf, reason });
                 self.settle(ctx, &id);
             }
-            _ => return Err(bad("expected served, timeout or closed with their figures")),
         }
         Ok(())
     }
@@ -310,7 +303,7 @@ fn short_of(table: &Table, from: u64, at: u64, limit: u64) -> Option<Short> {
 
 /// Why a timeout of `seat` in `hand` at `at`, its clock counted from
 /// `from`, is not what `table`'s policy and service explain (`None`: it is).
-fn timeout(table: &Table, hand: u64, seat: u64, from: u64, at: u64) -> Option<String> {
+fn timeout(table: &Table, hand: u64, seat: usize, from: u64, at: u64) -> Option<String> {
     let Some(limits) = table.limits else {
         return Some(format!(
             "seat {seat} timed out at a table that logged no policy"

@@ -10,7 +10,7 @@ use fairseed_play::Millis;
 use fairseed_tlog::{EntryKind, LogEntry};
 
 use super::service_log::{self, end_reason};
-use super::{LiveTable, Message, RoundNotice};
+use super::{ends_session, LiveTable, Message, RoundNotice};
 use crate::rules::Event;
 
 /// The scheme of a table's own entries: its policy when it opens and what
@@ -141,7 +141,7 @@ pub fn change(
             values,
         )
     };
-    let closing = next.closed && !before.closed;
+    let closing = ends_session(before, next);
     let session_end = closing.then(|| {
         entry(
             EntryKind::Reveal,

@@ -16,6 +16,8 @@ pub mod driver;
 pub mod entries;
 #[cfg(test)]
 mod fixtures;
+#[cfg(feature = "log")]
+pub mod machine;
 mod message;
 pub mod policy;
 pub mod round;
@@ -817,4 +819,22 @@ pub(crate) fn holes(live: &LiveTable) -> Vec<(usize, [Card; 2])> {
         .as_ref()
         .map(|h| h.players.iter().map(|p| (p.seat, p.hole)).collect())
         .unwrap_or_default()
+}
+
+/// Whether the change from `before` to `next` ends the table's session:
+/// the one place the machine, its log entries and the service tell a
+/// closing change from any other.
+pub fn ends_session(before: &LiveTable, next: &LiveTable) -> bool {
+    next.closed && !before.closed
+}
+
+impl LiveTable {
+    /// The table opened at `now`: the opening is the first thing a person
+    /// did here, so the quiet spell after which a table nobody can be
+    /// dealt into closes counts from it.
+    #[must_use]
+    pub fn opened_at(mut self, now: Millis) -> LiveTable {
+        self.quiet_since = Some(now);
+        self
+    }
 }

@@ -9,7 +9,7 @@
 use fairseed_play::Millis;
 
 use super::view::turn_started;
-use super::{LiveTable, Message};
+use super::{ends_session, LiveTable, Message};
 use crate::rules::Event;
 
 /// The first value of a start-of-service entry.
@@ -30,14 +30,14 @@ pub fn served(
     since: Millis,
 ) -> Vec<String> {
     let hand = live.table.hand.as_ref();
-    vec![
-        SERVED.to_owned(),
-        owner.to_owned(),
-        took_over_from.unwrap_or("-").to_owned(),
-        hand.map_or_else(|| "-".to_owned(), |h| h.number.to_string()),
-        hand.map_or_else(|| "-".to_owned(), |h| h.deadline.0.to_string()),
-        since.0.to_string(),
-    ]
+    ClockEntry::Served {
+        owner: owner.to_owned(),
+        took_over_from: took_over_from.map(str::to_owned),
+        hand: hand.map(|h| h.number),
+        deadline: hand.map(|h| ms(h.deadline)),
+        since: Some(ms(since)),
+    }
+    .values()
 }
 
 /// The timed-out actions among `messages`, the change from `before` at
@@ -60,13 +60,15 @@ pub fn timeouts(before: &LiveTable, messages: &[Message], now: Millis) -> Vec<Ve
                         ..
                     },
                 ..
-            } => Some(vec![
-                TIMEOUT.to_owned(),
-                hand.number.to_string(),
-                seat.to_string(),
-                clock_from.0.to_string(),
-                now.0.to_string(),
-            ]),
+            } => Some(
+                ClockEntry::Timeout {
+                    hand: hand.number,
+                    seat: *seat,
+                    clock_from: ms(clock_from),
+                    at: ms(now),
+                }
+                .values(),
+            ),
             _ => None,
         })
         .collect()
@@ -77,23 +79,187 @@ pub fn timeouts(before: &LiveTable, messages: &[Message], now: Millis) -> Vec<Ve
 /// being when the quiet spell the idle limit counts began (the last thing a
 /// person did, the last hand's end or the latest start of service).
 pub fn closed(before: &LiveTable, next: &LiveTable, now: Millis) -> Option<Vec<String>> {
-    if !next.closed || before.closed {
+    if !ends_session(before, next) {
         return None;
     }
-    Some(vec![
-        CLOSED.to_owned(),
-        end_reason(next).to_owned(),
-        before
-            .quiet_since
-            .map_or_else(|| "-".to_owned(), |q| q.0.to_string()),
-        now.0.to_string(),
-    ])
+    let closed = ClockEntry::Closed {
+        reason: end_reason(next).to_owned(),
+        quiet_from: before.quiet_since.map(ms),
+        at: ms(now),
+    };
+    Some(closed.values())
 }
 
 /// Why `live`'s session ended, as the log writes it: a table closed before
 /// tables kept the reason ended when its last human left.
 pub(crate) fn end_reason(live: &LiveTable) -> &'static str {
     live.end.map_or("table_empty", |e| e.as_str())
+}
+
+/// One entry of what a table logs of its clocks, as the service writes it
+/// and the audit reads it: the values of an outcome of scheme
+/// `holdem_table` with ids `[holdem_table:T]`, times in milliseconds since
+/// the Unix epoch, `-` for a figure that is not there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClockEntry {
+    /// `["served", owner, took_over_from, hand, deadline, since]`.
+    Served {
+        /// The process serving the table from now on.
+        owner: String,
+        /// The process it took the table over from.
+        took_over_from: Option<String>,
+        /// The hand in play.
+        hand: Option<u64>,
+        /// Its turn's new deadline.
+        deadline: Option<u64>,
+        /// When service began; `None` in an entry of five values, from a
+        /// service that did not log it (the entry's own time stands in).
+        since: Option<u64>,
+    },
+    /// `["timeout", hand, seat, clock_from, at]`.
+    Timeout {
+        /// The hand.
+        hand: u64,
+        /// The seat whose clock ran out.
+        seat: usize,
+        /// When the seat's clock started counting.
+        clock_from: u64,
+        /// When it ran out.
+        at: u64,
+    },
+    /// `["closed", reason, quiet_from, at]`.
+    Closed {
+        /// Why the session ended (`table_empty`, `table_idle`, `table_unjoined`).
+        reason: String,
+        /// When the quiet spell the idle limit counts began.
+        quiet_from: Option<u64>,
+        /// When the table closed.
+        at: u64,
+    },
+}
+
+/// Clock entries that do not read: the field at fault, or their shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ClockEntryError {
+    /// Not `served`, `timeout` or `closed` with as many values as each has.
+    #[error("expected served, timeout or closed with their figures")]
+    Shape,
+    /// The named figure is not a decimal number.
+    #[error("{0} is not a decimal number")]
+    Number(&'static str),
+}
+
+fn dash(value: Option<String>) -> String {
+    value.unwrap_or_else(|| "-".to_owned())
+}
+
+impl ClockEntry {
+    /// The entry's values, as the log carries them.
+    pub fn values(&self) -> Vec<String> {
+        match self {
+            ClockEntry::Served {
+                owner,
+                took_over_from,
+                hand,
+                deadline,
+                since,
+            } => {
+                let mut values = vec![
+                    SERVED.to_owned(),
+                    owner.clone(),
+                    dash(took_over_from.clone()),
+                    dash(hand.map(|h| h.to_string())),
+                    dash(deadline.map(|d| d.to_string())),
+                ];
+                values.extend(since.map(|s| s.to_string()));
+                values
+            }
+            ClockEntry::Timeout {
+                hand,
+                seat,
+                clock_from,
+                at,
+            } => vec![
+                TIMEOUT.to_owned(),
+                hand.to_string(),
+                seat.to_string(),
+                clock_from.to_string(),
+                at.to_string(),
+            ],
+            ClockEntry::Closed {
+                reason,
+                quiet_from,
+                at,
+            } => vec![
+                CLOSED.to_owned(),
+                reason.clone(),
+                dash(quiet_from.map(|q| q.to_string())),
+                at.to_string(),
+            ],
+        }
+    }
+
+    /// Reads an entry's `values`: the figures an audit holds against the
+    /// table's policy are canonical decimal numbers (no sign, no leading
+    /// zero), read in the order the entry gives them.
+    ///
+    /// # Errors
+    /// [`ClockEntryError`] naming the first figure that does not read, or
+    /// the entry's shape.
+    pub fn parse(values: &[String]) -> Result<ClockEntry, ClockEntryError> {
+        let number = |i: usize, field: &'static str| -> Result<u64, ClockEntryError> {
+            values
+                .get(i)
+                .and_then(|s| digits(s))
+                .ok_or(ClockEntryError::Number(field))
+        };
+        let optional = |i: usize| values.get(i).filter(|v| *v != "-");
+        match values.first().map(String::as_str) {
+            Some(SERVED) if values.len() == 5 || values.len() == 6 => Ok(ClockEntry::Served {
+                owner: values[1].clone(),
+                took_over_from: optional(2).cloned(),
+                hand: optional(3).and_then(|h| digits(h)),
+                deadline: optional(4).and_then(|d| digits(d)),
+                since: if values.len() == 6 {
+                    Some(number(5, "since")?)
+                } else {
+                    None
+                },
+            }),
+            Some(TIMEOUT) if values.len() == 5 => Ok(ClockEntry::Timeout {
+                hand: number(1, "hand")?,
+                seat: values
+                    .get(2)
+                    .and_then(|s| digits(s))
+                    .ok_or(ClockEntryError::Number("seat"))?,
+                clock_from: number(3, "clock_from")?,
+                at: number(4, "at")?,
+            }),
+            Some(CLOSED) if values.len() == 4 => {
+                let at = number(3, "at")?;
+                Ok(ClockEntry::Closed {
+                    reason: values[1].clone(),
+                    quiet_from: optional(2).map(|_| number(2, "quiet_from")).transpose()?,
+                    at,
+                })
+            }
+            _ => Err(ClockEntryError::Shape),
+        }
+    }
+}
+
+/// A moment as the log writes it: milliseconds since the Unix epoch (a
+/// moment before it, which no clock of the service gives, as 0).
+fn ms(at: Millis) -> u64 {
+    u64::try_from(at.0).unwrap_or(0)
+}
+
+/// `text` as a canonical decimal number: digits only, no leading zero.
+fn digits<T: std::str::FromStr>(text: &str) -> Option<T> {
+    let canonical = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    canonical.then(|| text.parse().ok()).flatten()
 }
 
 #[cfg(test)]
@@ -131,6 +297,39 @@ mod tests {
             "25000".to_owned(),
         ];
         assert_eq!(got, vec![want]);
+    }
+
+    #[test]
+    fn clock_entries_read_back_as_written_and_name_the_figure_at_fault() {
+        let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        for values in [
+            strings(&["served", "proc-b", "proc-a", "3", "25000", "20000"]),
+            strings(&["served", "proc-a", "-", "-", "-", "5000"]),
+            strings(&["served", "proc-a", "-", "-", "-"]),
+            strings(&["timeout", "3", "1", "20000", "25000"]),
+            strings(&["closed", "table_idle", "4000", "64000"]),
+            strings(&["closed", "table_empty", "-", "5000"]),
+        ] {
+            let entry = ClockEntry::parse(&values).expect("a clock entry");
+            assert_eq!(entry.values(), values);
+        }
+        let bad = |v: &[&str]| ClockEntry::parse(&strings(v)).unwrap_err().to_string();
+        assert_eq!(
+            bad(&["timeout", "3", "1", "-20", "25000"]),
+            "clock_from is not a decimal number"
+        );
+        assert_eq!(
+            bad(&["closed", "table_idle", "04000", "1"]),
+            "quiet_from is not a decimal number"
+        );
+        assert_eq!(
+            bad(&["served", "x", "-", "-", "-", ""]),
+            "since is not a decimal number"
+        );
+        assert_eq!(
+            bad(&["closed", "table_idle", "1"]),
+            "expected served, timeout or closed with their figures"
+        );
     }
 
     #[test]

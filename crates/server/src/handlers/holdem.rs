@@ -111,9 +111,9 @@ pub async fn post_table(
     // The invitation: 128 bits from the OS CSPRNG, stored with the table
     // and answered to its opener only; nothing logged names it.
     let invitation = hex::encode(&secrets::random_bytes()?[..16]);
-    let mut live =
-        LiveTable::open(table_id.clone(), policy, session)?.opened_by(auth.id, invitation);
-    live.quiet_since = Some(now());
+    let live = LiveTable::open(table_id.clone(), policy, session)?
+        .opened_by(auth.id, invitation)
+        .opened_at(now());
     let mut answer = json!({
         "table_id": table_id,
         "ws": format!("/v1/holdem/tables/{table_id}/ws"),

@@ -99,11 +99,11 @@ pub async fn list(state: &AppState) -> Result<Vec<Listed>, ApiError> {
 /// it ended: a close is never a veto on a hand), `409 table_closed` once
 /// closed.
 pub async fn close(state: &AppState, table: &str) -> Result<u64, ApiError> {
-    super::drive::change(state, table, None, |loaded, now| {
-        if loaded.live.closed {
-            return Err(fairseed_holdem::live::LiveError::Closed.into());
-        }
-        Ok(fairseed_holdem::live::close(&loaded.live, now)?)
-    })
+    super::drive::handle(
+        state,
+        table,
+        None,
+        fairseed_holdem::live::machine::Input::Close,
+    )
     .await
 }

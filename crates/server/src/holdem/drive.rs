@@ -1,14 +1,17 @@
 //! The task that plays a live table forward in this process: it asks the
-//! pure driver what is due next (an AI's action, a timeout, a top-up, the
-//! next deal), sleeps until then or until the table changes, and applies
-//! it in a step. Time comes from here, and the session secret from which
-//! each hand's seed and each AI decision's seed derive. When
+//! table's machine when it next acts by itself (an AI's action, a timeout,
+//! a top-up, the next deal), sleeps until then or until the table changes,
+//! and feeds it the tick in a step ([`handle`] does the same for every
+//! input: load, handle, commit, announce). Time comes from here, and the
+//! session secret from which each hand's seed and each AI decision's seed
+//! derive. When
 //! the last human leaves (or the table closes after a quiet spell), it
 //! archives the hands and stops.
 
 use std::time::Duration;
 
-use fairseed_holdem::live::{self, driver, entries, LiveTable, Message};
+use fairseed_holdem::live::machine::{Input, Machine, Output};
+use fairseed_holdem::live::{self, LiveError};
 use fairseed_holdem::HandRecord;
 use fairseed_play::Millis;
 use fairseed_store::{
@@ -67,6 +70,14 @@ async fn run(state: &AppState, table: &str, took_over_from: Option<&str>) {
     }
 }
 
+/// The machine of a loaded table: its session secret and this process's pacing.
+fn machine<'a>(state: &AppState, loaded: &'a Loaded) -> Machine<'a> {
+    Machine {
+        secret: &loaded.secret,
+        pacing: state.holdem().timing(),
+    }
+}
+
 /// One look at the table: applies what is due now, archives a closed
 /// table, and says how long to wait (`None`: the task is done).
 async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiError> {
@@ -82,46 +93,24 @@ async fn pass(state: &AppState, table: &str) -> Result<Option<Duration>, ApiErro
         }
         _ => {}
     }
-    let timing = state.holdem().timing();
-    let Some(plan) = driver::next(&loaded.live, timing, &loaded.secret) else {
+    let Some(due) = machine(state, &loaded).due(&loaded.live) else {
         return Ok(Some(IDLE));
     };
-    let left = plan.at.0.saturating_sub(now().0);
+    let left = due.0.saturating_sub(now().0);
     if left > 0 {
         return Ok(Some(Duration::from_millis(
             u64::try_from(left).unwrap_or(0),
         )));
     }
-    advance(state, table).await?;
-    Ok(Some(Duration::ZERO))
-}
-
-/// Applies what is due now, if anything still is once loaded afresh.
-async fn advance(state: &AppState, table: &str) -> Result<(), ApiError> {
-    let timing = state.holdem().timing();
-    change_if(state, table, None, |loaded, now| {
-        let plan = driver::next(&loaded.live, timing, &loaded.secret).filter(|p| p.at <= now);
-        let Some(plan) = plan else {
-            return Ok(None);
-        };
-        let command = match plan.due {
-            driver::Due::Command(command) => command,
-            driver::Due::OpenRound => return Ok(Some(live::round::open(&loaded.live, now)?)),
-            driver::Due::CloseCommits => {
-                return Ok(Some(live::round::close_commits(&loaded.live, now)?))
-            }
-            driver::Due::StartHand if loaded.live.session.scheme == live::Scheme::SelfpokerV3 => {
-                return Ok(Some(live::round::deal(&loaded.live, &loaded.secret, now)?))
-            }
-            driver::Due::StartHand => fairseed_holdem::Command::StartHand {
-                seed: live::derived_seed(&loaded.live, &loaded.secret)?,
-            },
-            driver::Due::Close => return Ok(Some(live::close(&loaded.live, now)?)),
-        };
-        Ok(Some(live::apply(&loaded.live, command, now)?))
+    // What is due now, if anything still is once loaded afresh.
+    handle_if(state, table, None, |loaded, now| {
+        match machine(state, loaded).handle(&loaded.live, Input::Tick, now) {
+            Err(LiveError::NotDue) => Ok(None),
+            done => Ok(Some(done?)),
+        }
     })
     .await?;
-    Ok(())
+    Ok(Some(Duration::ZERO))
 }
 
 /// The most steps [`close_restored`] takes on one table: a hand of ten
@@ -130,48 +119,28 @@ const RESTORED_STEPS: usize = 2_000;
 
 /// Closes `table` restored from a backup, before anyone is served: its
 /// secret may have dealt, after the backup, cards the restored table does
-/// not know were seen. The hand or round running at the backup plays to
-/// its end with every clock run out (each person times out, as an absent
-/// one does; the AIs play their own seeds), no new hand starts, and the
-/// table closes as the operator's close does: the people leave, the
-/// session secret is revealed. Returns the steps written (0: the table was
-/// closed already).
+/// not know were seen. The table winds down ([`Input::WindDown`]): the hand
+/// or round running at the backup plays to its end with every clock run
+/// out, no new hand starts, and the table closes as the operator's close
+/// does. Returns the steps written (0: the table was closed already).
 ///
 /// # Errors
 /// The store failed, or the table did not close within its steps.
 pub(crate) async fn close_restored(state: &AppState, table: &str) -> Result<usize, ApiError> {
-    let timing = state.holdem().timing();
     // The clock runs out at once: each step's time is its due time (never
     // before the last step's).
     let mut clock = Millis(0);
     for steps in 0..RESTORED_STEPS {
-        let changed = change_if(state, table, None, |loaded, now| {
-            if loaded.live.closed {
-                return Ok(None);
+        let changed = handle_if(state, table, None, |loaded, now| {
+            let now = Millis(clock.0.max(now.0));
+            match machine(state, loaded).handle(&loaded.live, Input::WindDown, now) {
+                Err(LiveError::Closed) => Ok(None),
+                done => {
+                    let done = done?;
+                    clock = done.at;
+                    Ok(Some(done))
+                }
             }
-            let playing = &loaded.live;
-            let plan = driver::next(playing, timing, &loaded.secret);
-            clock = Millis(clock.0.max(now.0));
-            let now = clock;
-            let mut at = |plan: &driver::Plan| {
-                clock = Millis(clock.0.max(plan.at.0));
-                clock
-            };
-            let next = match plan {
-                Some(p) => match p.due {
-                    driver::Due::Command(command) => live::apply(playing, command, at(&p))?,
-                    driver::Due::CloseCommits => live::round::close_commits(playing, at(&p))?,
-                    // A round under way ends only with its deal.
-                    driver::Due::StartHand if live::round::open_round(playing).is_some() => {
-                        live::round::deal(playing, &loaded.secret, at(&p))?
-                    }
-                    driver::Due::StartHand | driver::Due::OpenRound | driver::Due::Close => {
-                        live::close(playing, now)?
-                    }
-                },
-                None => live::close(playing, now)?,
-            };
-            Ok(Some(next))
         })
         .await?;
         if changed.is_none() {
@@ -185,7 +154,7 @@ pub(crate) async fn close_restored(state: &AppState, table: &str) -> Result<usiz
 
 /// Marks the start of this process's service of `table` (at its start, or
 /// on taking the table over): time counts only while a table is served, so
-/// every running clock starts again in full ([`live::resume`]), and the log
+/// every running clock starts again in full ([`Input::Serve`]), and the log
 /// gets an entry naming the process and the one it took over from.
 async fn resume(
     state: &AppState,
@@ -193,25 +162,23 @@ async fn resume(
     took_over_from: Option<&str>,
 ) -> Result<(), ApiError> {
     let owner = state.fleet().owner().to_owned();
-    let id = rows::round_id(table);
-    let done = step::step_if(state, std::slice::from_ref(&id), |rounds| {
-        let loaded = rows::load(&rounds[0])?;
+    let served = Input::Serve {
+        owner,
+        took_over_from: took_over_from.map(str::to_owned),
+    };
+    let done = commit_if(state, table, None, |loaded, now| {
         // A closed table is only archived; nothing of it runs any more.
         if loaded.status != rows::OPEN {
             return Ok(None);
         }
-        let since = now();
-        let next = live::resume(&loaded.live, since);
-        let write = rows::write(&loaded, &next, &[])?;
-        let commit = Commit {
-            writes: vec![write],
-            log: vec![entries::served(&next, &owner, took_over_from, since)],
-            ..Commit::default()
-        };
-        Ok(Some((commit, next.seq)))
+        Ok(Some(machine(state, loaded).handle(
+            &loaded.live,
+            served.clone(),
+            now,
+        )?))
     })
     .await?;
-    if let Some((_, seq)) = done {
+    if let Some(seq) = done {
         // No message was added, yet every running clock changed: viewers
         // already connected (to any process of a fleet) are sent the state.
         notify(state, table, json!({ "seq": seq, "served": true }));
@@ -245,56 +212,69 @@ pub async fn row(state: &AppState, table: &str) -> Result<RoundRow, ApiError> {
         .map_err(table_not_found)
 }
 
-/// One change to `table`: `decide` maps the loaded table and the time to
-/// the next table and its messages; committed with `idempotent` if given
-/// (retried on a lost race), then announced. Returns the new `seq`.
-pub async fn change(
+/// One `input` to `table`: loaded, handled by its machine at this
+/// moment, committed with `idempotent` if given (retried on a lost race),
+/// then announced. Returns the new `seq`.
+pub async fn handle(
     state: &AppState,
     table: &str,
     idempotent: Option<Idempotent>,
-    mut decide: impl FnMut(&Loaded, Millis) -> Result<(LiveTable, Vec<Message>), ApiError>,
+    input: Input,
 ) -> Result<u64, ApiError> {
-    let changed = change_if(state, table, idempotent, |loaded, now| {
-        decide(loaded, now).map(Some)
+    let changed = handle_if(state, table, idempotent, |loaded, now| {
+        Ok(Some(machine(state, loaded).handle(
+            &loaded.live,
+            input.clone(),
+            now,
+        )?))
     })
     .await?;
-    changed.ok_or_else(|| ApiError::internal("a hold'em change decided nothing"))
+    changed.ok_or_else(|| ApiError::internal("a hold'em input changed nothing"))
 }
 
-/// [`change`] where `decide` may find nothing to do (`None`): then nothing
+/// [`handle`] where `decide` may find nothing to do (`None`): then nothing
 /// is written and the answer is `None`.
-async fn change_if(
+async fn handle_if(
     state: &AppState,
     table: &str,
     idempotent: Option<Idempotent>,
-    mut decide: impl FnMut(&Loaded, Millis) -> Result<Option<(LiveTable, Vec<Message>)>, ApiError>,
+    decide: impl FnMut(&Loaded, Millis) -> Result<Option<Output>, ApiError>,
+) -> Result<Option<u64>, ApiError> {
+    let seq = commit_if(state, table, idempotent, decide).await?;
+    if let Some(seq) = seq {
+        announce(state, table, seq);
+    }
+    Ok(seq)
+}
+
+/// Commits what `decide` makes of the loaded `table` at this moment: the
+/// output's state, messages, log entries and reveal, in one step.
+async fn commit_if(
+    state: &AppState,
+    table: &str,
+    idempotent: Option<Idempotent>,
+    mut decide: impl FnMut(&Loaded, Millis) -> Result<Option<Output>, ApiError>,
 ) -> Result<Option<u64>, ApiError> {
     let id = rows::round_id(table);
     let stepped = step::step_if(state, std::slice::from_ref(&id), |rounds| {
         let loaded = rows::load(&rounds[0])?;
-        let at = now();
-        let Some((next, messages)) = decide(&loaded, at)? else {
+        let Some(out) = decide(&loaded, now())? else {
             return Ok(None);
         };
-        let write = rows::write(&loaded, &next, &messages)?;
         let commit = Commit {
-            writes: vec![write],
+            writes: vec![rows::write(&loaded, &out)?],
             idempotent: idempotent.clone(),
-            log: rows::log_entries(&loaded, &next, &messages, at),
+            log: out.entries,
             ..Commit::default()
         };
-        Ok(Some((commit, next.seq)))
+        Ok(Some((commit, out.next.seq)))
     })
     .await
     .map_err(|e| match e.kind() {
         ErrorCode::NOT_FOUND => ApiError::not_found("table"),
         _ => e,
     })?;
-    let Some((_, seq)) = stepped else {
-        return Ok(None);
-    };
-    announce(state, table, seq);
-    Ok(Some(seq))
+    Ok(stepped.map(|(_, seq)| seq))
 }
 
 /// Tells every viewer (in every process) that `table` reached `seq`.

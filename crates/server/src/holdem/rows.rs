@@ -9,8 +9,8 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
-use fairseed_holdem::live::{self, entries, sealed, LiveTable, Message, TableView};
-use fairseed_play::Millis;
+use fairseed_holdem::live::machine::{Output, Status};
+use fairseed_holdem::live::{self, entries, sealed, LiveTable, TableView};
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::LogEntry;
 
@@ -92,26 +92,22 @@ pub fn new_round(live: &LiveTable, secret_hex: String) -> Result<NewRound, ApiEr
     })
 }
 
-/// The write taking `loaded` to `next`, appending `messages` to the log and
-/// revealing the secret when the table closed.
-pub fn write(
-    loaded: &Loaded,
-    next: &LiveTable,
-    messages: &[Message],
-) -> Result<RoundWrite, ApiError> {
-    let closing = next.closed && !loaded.live.closed;
-    let mut stored = sealed::strip(next).0;
-    if closing {
-        stored.session.revealed = Some(hex::encode(loaded.secret));
-    }
+/// The write taking `loaded` to the machine's `out`: its state (no card,
+/// no seed), its status, its messages appended to the log, and the secret
+/// revealed when the change ends the session.
+pub fn write(loaded: &Loaded, out: &Output) -> Result<RoundWrite, ApiError> {
     Ok(RoundWrite {
-        id: round_id(&next.table_id),
+        id: round_id(&out.next.table_id),
         expected_version: loaded.version,
         change: RoundChange {
-            state: save(&stored)?,
-            status: if next.closed { CLOSED } else { OPEN }.into(),
-            log: messages.iter().map(save).collect::<Result<_, _>>()?,
-            reveal: closing,
+            state: save(&sealed::strip(&out.next).0)?,
+            status: match out.status {
+                Status::Open => OPEN,
+                Status::Closed(_) => CLOSED,
+            }
+            .into(),
+            log: out.messages.iter().map(save).collect::<Result<_, _>>()?,
+            reveal: out.reveal.is_some(),
             records: Vec::new(),
             folds_log_at: hand_end_index(messages),
         },
@@ -133,7 +129,7 @@ fn hand_end_index(messages: &[Message]) -> Option<u64> {
 /// The names of the log entries a view of `view` shows (docs/spec.md
 /// §16.5): the session's commitment (and its end once revealed), the hand
 /// in play's commit, and between hands the last hand's commit and seed,
-/// named as [`log_entries`] and the store queue them.
+/// named as the machine's entries and the store queue them.
 pub fn shown(view: &TableView) -> Vec<String> {
     let mut names = session_names(&view.table_id, view.session.secret.is_some());
     if let Some(hand) = &view.hand {
@@ -187,15 +183,4 @@ pub fn opening_entries(live: &LiveTable) -> Result<Vec<LogEntry>, ApiError> {
         .ok_or_else(|| ApiError::internal("a live table's session has no commitment"))?;
     let policy = entries::policy_commitment(live).map_err(ApiError::internal)?;
     Ok(vec![session, policy])
-}
-
-/// The log entries a change from `loaded` to `next` with `messages` at
-/// `now` calls for ([`entries::change`]).
-pub fn log_entries(
-    loaded: &Loaded,
-    next: &LiveTable,
-    messages: &[Message],
-    now: Millis,
-) -> Vec<LogEntry> {
-    entries::change(&loaded.live, &loaded.secret, next, messages, now)
 }

@@ -537,10 +537,8 @@ impl Conn {
                 return Ok(stored.to_string());
             }
         }
-        let done = drive::change(&self.state, &self.table, entry.clone(), |loaded, now| {
-            Ok(live::request(&loaded.live, player, request.clone(), now)?)
-        })
-        .await;
+        let input = live::machine::Input::Request { player, request };
+        let done = drive::handle(&self.state, &self.table, entry.clone(), input).await;
         match (done, &entry) {
             (Ok(_), _) => Ok(ack),
             // A twin of this message committed first: its answer.
