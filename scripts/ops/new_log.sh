@@ -14,6 +14,8 @@
 #      one read-only at /log/frozen/<old origin>, pinned to the old key; the old checkpoint is served unchanged and verifies against the
 #      old key (an independent signed-note check), the published one beside
 #      it too; /log/previous names the old log and the one that follows it;
+#      a receipt of an old entry is answered from the frozen log, its
+#      inclusion proof checked independently against the frozen checkpoint;
 #   4. on PostgreSQL (127.0.0.1:5432, trust auth for `postgres`): bets,
 #      a stop, `fairseed new-log --database`, bets on the new log, both
 #      logs audited.
@@ -138,6 +140,41 @@ log = logs[0]
 assert (log["origin"], log["key"]) == (sys.argv[2], sys.argv[3]), log
 assert log["next"] == [sys.argv[4], sys.argv[5]], log
 assert log["prefix"] == "/log/frozen/" + sys.argv[2], log
+PY
+# A receipt of an entry of the old log: answered from the frozen log, its
+# proof checked here (RFC 9162 inclusion, leaf hash sha256(0x00 || entry))
+# against the frozen checkpoint verified above.
+python3 - "$frozen" "$base" "$old" "$work/old.checkpoint" <<'PY' || fail "a receipt of the old log's entry"
+import base64, hashlib, json, os, sys, urllib.request
+frozen, base, origin, checkpoint = sys.argv[1:]
+bundles = sorted(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(frozen, "tile", "entries")) for f in fs)
+data, entries = open(bundles[0], "rb").read(), []
+while data:
+    n = int.from_bytes(data[:2], "big")
+    entries.append(data[2:2 + n])
+    data = data[2 + n:]
+H = lambda b: hashlib.sha256(b).digest()
+_, size, root = open(checkpoint).read().split("\n")[:3]
+size, root = int(size), base64.b64decode(root)
+for index in (0, len(entries) // 2, len(entries) - 1):
+    leaf = H(b"\x00" + entries[index])
+    for path in (f"/log/receipts/{leaf.hex()}", f"/log/frozen/{origin}/receipts/{leaf.hex()}"):
+        r = json.load(urllib.request.urlopen(base + path))
+        assert r["frozen"]["origin"] == origin, r["frozen"]
+        assert base64.b64decode(r["entry"]) == entries[index], path
+        assert r["leaf_index"] == index and r["checkpoint"] == open(checkpoint).read(), path
+        fn, sn, h = index, size - 1, leaf
+        for p in map(base64.b64decode, r["inclusion_proof"]):
+            assert sn > 0, "proof too long"
+            if fn & 1 or fn == sn:
+                h = H(b"\x01" + p + h)
+                while not fn & 1 and fn != 0:
+                    fn, sn = fn >> 1, sn >> 1
+            else:
+                h = H(b"\x01" + h + p)
+            fn, sn = fn >> 1, sn >> 1
+        assert sn == 0 and h == root, f"{path}: the proof does not lead to the frozen root"
+print(f"ok - receipts of 3 entries of the frozen {origin} answered from it, each proof leading to its checkpoint (size {size})")
 PY
 ok "audit passes on $new ($(tail -1 "$work/audit-new.log")) and on the frozen $old ($(tail -1 "$work/audit-old.log")); its checkpoint (size $kept) and the published one (size $published) verify against the old key"
 kill -TERM "$server"

@@ -11,7 +11,13 @@ call fails because the service stopped, plays:
   - poker: a table the operator deals, both players seated, each hand's
     hole cards of player one appended to OUT/poker.jsonl;
   - hold'em: a table of player one and two AIs over its WebSocket (check or
-    call), each hand's hole cards appended to OUT/holdem.jsonl.
+    call), each hand's hole cards appended to OUT/holdem.jsonl;
+  - chess: seeds of player one left committed, left seeking, or used in a
+    bot game, and games between the two players (player two's seek
+    accepted), each seed appended to OUT/chess.jsonl with the colours drawn;
+  - matches: bridge matches the operator opens, left open (one client seed
+    in) or started (the seat order and a deal drawn), each appended to
+    OUT/matches.jsonl with what was drawn.
 
 `check`, against the restored service before anyone else called it, shows
 that no outcome is served twice, and prints one line per kind:
@@ -22,7 +28,13 @@ that no outcome is served twice, and prints one line per kind:
     after the restore come from a new session, and player one's hole cards
     are not those of the same hand numbers dealt before the stop;
   - the hold'em table is closed with its session secret published
-    (sha256 of it is the commitment) and takes no seat.
+    (sha256 of it is the commitment) and takes no seat;
+  - every chess seed of the backup is spent: one that was committed or
+    seeking is refused for a bot game (withdrawn, so no colours are drawn
+    from it again), a game in play is finished and refuses its finish;
+  - every match of the backup is over: an open one withdrawn, a started one
+    finished, each with its seed revealed (sha256 of it is the
+    commitment), and start, draw and client seeds refused.
 Exits 1 with the reason on the first failure.
 """
 import hashlib
@@ -47,16 +59,65 @@ def append(out, name, row):
 
 
 def deal(addr, op, poker):
-    """The operator starts the next hand; a 409 (a step that raced it, as a
-    session's rotation) is retried, as an operator would."""
-    for attempt in range(5):
-        try:
-            return http(addr, "POST", f"/v1/poker/tables/{poker}/hands", op, {})
-        except urllib.error.HTTPError as e:
-            if e.code != 409 or attempt == 4:
-                raise
-            print(f"deal: 409 {e.read()[:200]!r}, retried", file=sys.stderr)
-            time.sleep(0.2)
+    """The operator starts the next hand."""
+    return http(addr, "POST", f"/v1/poker/tables/{poker}/hands", op, {})
+
+
+def refused(call):
+    """The HTTP status of a call expected to fail (0 if it succeeded)."""
+    try:
+        call()
+    except urllib.error.HTTPError as e:
+        return e.code
+    return 0
+
+
+def chess_round(addr, tokens, out, i):
+    """One chess step of the loop: a seed of player one left committed,
+    left seeking or played against the bot; every third, a game between
+    player two's seek and player one's seed."""
+    one, two = tokens
+    seed = http(addr, "POST", "/v1/chess/seeds", one, {})
+    use = {"seed_id": seed["seed_id"], "client_seed": f"restore-chess-{i}",
+           "commitment": seed["commitment"]}
+    row = {"seed": seed["seed_id"], "owner": 0, "commitment": seed["commitment"]}
+    mode = i % 4
+    if mode == 0:
+        row["mode"] = "committed"
+    elif mode == 1:
+        http(addr, "POST", "/v1/chess/seeks", one, use)
+        row["mode"] = "seeking"
+    elif mode == 2:
+        game = http(addr, "POST", "/v1/chess/bot", one, use)
+        row.update(mode="bot", game=game["game_id"], white=game["white"])
+    else:
+        theirs = http(addr, "POST", "/v1/chess/seeds", two, {})
+        http(addr, "POST", "/v1/chess/seeks", two,
+             {"seed_id": theirs["seed_id"], "client_seed": f"restore-seek-{i}",
+              "commitment": theirs["commitment"]})
+        game = http(addr, "POST", f"/v1/chess/seeks/{theirs['seed_id']}/accept", one, use)
+        row.update(mode="pair", game=game["game_id"], white=game["white"])
+        append(out, "chess.jsonl", {"seed": theirs["seed_id"], "owner": 1, "mode": "pair",
+                                    "commitment": theirs["commitment"],
+                                    "game": game["game_id"], "white": game["white"]})
+    append(out, "chess.jsonl", row)
+
+
+def match_round(addr, op, out, i):
+    """One match step of the loop: a bridge match left open with one client
+    seed in, or started with its seat order and a deal drawn."""
+    m = http(addr, "POST", "/v1/matches", op, {"game": "bridge"})
+    mid, commitment = m["match_id"], m["commitment"]
+    seeds = 1 if i % 2 == 0 else 4
+    for index in range(seeds):
+        http(addr, "POST", f"/v1/matches/{mid}/client-seeds", op,
+             {"index": index, "client_seed": f"restore-match-{i}-{index}", "commitment": commitment})
+    row = {"match": mid, "commitment": commitment, "status": "open"}
+    if seeds == 4:
+        started = http(addr, "POST", f"/v1/matches/{mid}/start", op, {})
+        drawn = http(addr, "POST", f"/v1/matches/{mid}/draws", op, {"step": "deal"})
+        row.update(status="started", seat_order=started["seat_order"], deal=drawn["draw"])
+    append(out, "matches.jsonl", row)
 
 
 def rows(out, name):
@@ -122,6 +183,8 @@ def play(addr, op, out):
                 hand = http(addr, "POST", f"/v1/selfpoker/hands/{hand['hand_id']}/next", one, {})
                 append(out, "selfpoker.jsonl", {"hand": hand["hand_id"], "stage": hand["stage"],
                                                 "hole": hand.get("hole"), "board": hand["board"]})
+            chess_round(addr, tokens, out, i)
+            match_round(addr, op, out, i)
             dealt = deal(addr, op, poker)
             view = http(addr, "GET", f"/v1/poker/tables/{poker}/hands/{dealt['n']}", one)
             append(out, "poker.jsonl", {"session": view["session"], "n": view["n"], "hole": view["hole"]})
@@ -224,6 +287,84 @@ def check(addr, op, out):
     hands = len({r["hand"] for r in rows(out, "holdem.jsonl")})
     print(f"ok - hold'em: table {holdem} ({hands} hands seen) closed with its secret published "
           f"(sha256 = commitment), a seat refused")
+
+    check_chess(addr, (one, two), out)
+    check_matches(addr, op, out)
+
+
+def check_chess(addr, tokens, out):
+    """Every chess seed of the backup spent: no colours drawn from it again."""
+    withdrawn = finished = forgotten = 0
+    for r in rows(out, "chess.jsonl"):
+        tok = tokens[r["owner"]]
+        use = {"seed_id": r["seed"], "client_seed": "after-restore", "commitment": r["commitment"]}
+        bot = refused(lambda: http(addr, "POST", "/v1/chess/bot", tok, use))
+        if bot == 0:
+            fail(f"chess seed {r['seed']} ({r['mode']} before the stop) drew colours after the restore")
+        if bot == 404:
+            forgotten += 1  # made after the backup: not in it
+            continue
+        if bot != 409:
+            fail(f"chess seed {r['seed']}: a bot game answered {bot}")
+        if r["mode"] in ("committed", "seeking"):
+            withdrawn += 1
+            continue
+        try:
+            game = http(addr, "GET", f"/v1/chess/games/{r['game']}", tok)
+        except urllib.error.HTTPError as e:
+            if e.code != 404:
+                fail(f"chess game {r['game']} of the backup answered {e.code}")
+            withdrawn += 1  # seeking at the backup, accepted after it: withdrawn
+            continue
+        if game["status"] != "finished":
+            fail(f"chess game {r['game']} is {game['status']} after the restore")
+        if game["white"] != r["white"]:
+            fail(f"chess game {r['game']}: {r['white']} was white before the stop, {game['white']} after")
+        again = refused(lambda: http(addr, "POST", f"/v1/chess/games/{r['game']}/finish", tok, {}))
+        if again != 409:
+            fail(f"chess game {r['game']}: a second finish answered {again}")
+        finished += 1
+    if withdrawn == 0 or finished == 0:
+        fail(f"chess: {withdrawn} seeds withdrawn, {finished} in games finished: the backup held none of a kind")
+    print(f"ok - chess: {withdrawn} committed or seeking seeds of the backup withdrawn, {finished} seeds of "
+          f"games in play finished with the colours drawn before the stop, none draws again "
+          f"({forgotten} made after the backup: gone)")
+
+
+def check_matches(addr, op, out):
+    """Every match of the backup over, its seed revealed, nothing drawn again."""
+    kinds = {"withdrawn": 0, "finished": 0}
+    forgotten = 0
+    for r in rows(out, "matches.jsonl"):
+        mid = r["match"]
+        try:
+            m = http(addr, "GET", f"/v1/matches/{mid}", op)
+        except urllib.error.HTTPError as e:
+            if e.code != 404:
+                fail(f"match {mid} answered {e.code}")
+            forgotten += 1
+            continue
+        want = "withdrawn" if m["seat_order"] is None else "finished"
+        if m["status"] != want:
+            fail(f"match {mid} is {m['status']} after the restore, expected {want}")
+        seed = m.get("server_seed")
+        if not seed or hashlib.sha256(seed.encode()).hexdigest() != m["commitment"]:
+            fail(f"match {mid}: no seed revealed, or not its commitment's")
+        if r["status"] == "started" and m["seat_order"] is not None and m["seat_order"] != r["seat_order"]:
+            fail(f"match {mid}: seat order {r['seat_order']} before the stop, {m['seat_order']} after")
+        for path, body in ((f"/v1/matches/{mid}/start", {}),
+                           (f"/v1/matches/{mid}/draws", {"step": "deal"}),
+                           (f"/v1/matches/{mid}/client-seeds",
+                            {"index": 3, "client_seed": "after-restore", "commitment": m["commitment"]})):
+            code = refused(lambda: http(addr, "POST", path, op, body))
+            if code != 409:
+                fail(f"match {mid}: POST {path} answered {code or 200} after the restore")
+        kinds[m["status"]] += 1
+    if 0 in kinds.values():
+        fail(f"matches: {kinds}: the backup held none of a kind")
+    print(f"ok - matches: {kinds['withdrawn']} open matches of the backup withdrawn and "
+          f"{kinds['finished']} started ones finished, each seed revealed (sha256 = commitment), "
+          f"start, draws and client seeds refused ({forgotten} opened after the backup: gone)")
 
 
 def main():

@@ -2,7 +2,9 @@
 # A restore serves no outcome twice, through the real binary, on SQLite and
 # then on PostgreSQL:
 #   1. bets flow, and scripts/ops/restore_play.py plays selfpoker hands, an
-#      operator's poker table and a hold'em table with two AIs; a backup is
+#      operator's poker table, a hold'em table with two AIs, chess seeds
+#      (committed, seeking, bot games, games between players) and matches
+#      (open, started); a backup is
 #      taken under that load (`fairseed backup`; on PostgreSQL `pg_dump` and
 #      `fairseed backup --keys-only`); more bets and play are acknowledged
 #      after it (what players saw and the backup forgot); the service stops;
@@ -12,7 +14,9 @@
 #   3. restore_play.py check: every selfpoker hand of the backup is at
 #      hand_end with its seed revealed, the poker session of the backup is
 #      replaced (no hand after the restore dealt from it), the hold'em table
-#      is closed with its secret published;
+#      is closed with its secret published, every chess seed of the backup
+#      withdrawn or its game finished (no colours drawn from it again), every
+#      match of the backup withdrawn or finished with its seed revealed;
 #   4. the same player bets again: the dice pair current at the backup is
 #      revealed (an ordinary rotation, among the player's revealed pairs),
 #      no bet after the restore is drawn from it, and the rolls after the
@@ -119,8 +123,8 @@ run() {
     fail "$backend: no retirement in the log"
   [ ! -e "$restored/restored.toml" ] || fail "$backend: the restore marker stayed after the retirement"
   local counts
-  counts=$(python3 -c 'import json,sys; f=json.loads(sys.argv[1]); print(" ".join(f"{k}={f[k]}" for k in ("pairs","poker_sessions","selfpoker_hands","holdem_tables")))' "$line")
-  case $counts in *poker_sessions=0* | *selfpoker_hands=0* | *holdem_tables=0* | *pairs=0*)
+  counts=$(python3 -c 'import json,sys; f=json.loads(sys.argv[1]); print(" ".join(f"{k}={f[k]}" for k in ("pairs","poker_sessions","selfpoker_hands","holdem_tables","chess_seeds","matches")))' "$line")
+  case " $counts" in *" pairs=0"* | *" poker_sessions=0"* | *" selfpoker_hands=0"* | *" holdem_tables=0"* | *" chess_seeds=0"* | *" matches=0"*)
     fail "$backend: a kind retired nothing: $counts" ;;
   esac
   ok "$backend: the restored service listened $(((t1 - t0) / 1000000)) ms after its start, having retired $counts"

@@ -595,6 +595,7 @@ export const en = {
   'log.alarm_key_title': 'The log\'s key changed',
   'log.alarm_key_text': 'The service now serves another log key than the one this browser pinned. Its receipts and checkpoints are checked against the pinned key only.',
   'log.key_changed': 'A log\'s key never changes.',
+  'log.new_log': 'This service started a new log, {next}. The log this browser had pinned, {old}, is frozen at {size} entries: its last checkpoint is signed by the key pinned here and holds everything this browser had kept. This browser now pins the new log\'s key.',
   'log.download_pinned_key': 'Download the key pinned',
   'log.download_served_key': 'Download the key served',
   'log.witnesses': 'Witnesses',

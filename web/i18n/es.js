@@ -582,6 +582,7 @@ export const es = {
   'log.alarm_key_title': 'La clave del libro público cambió',
   'log.alarm_key_text': 'El servicio ahora sirve otra clave de libro público, no la que fijó este navegador. Recibos y puntos de control se comprueban solo con la clave fijada.',
   'log.key_changed': 'La clave de un libro público nunca cambia.',
+  'log.new_log': 'Este servicio empezó un nuevo libro público, {next}. El libro que este navegador había fijado, {old}, está congelado en {size} entradas: su último punto de control está firmado por la clave fijada aquí y contiene todo lo que este navegador había guardado. Este navegador ahora fija la clave del nuevo libro.',
   'log.download_pinned_key': 'Descargar la clave fijada',
   'log.download_served_key': 'Descargar la clave servida',
   'log.witnesses': 'Testigos',

@@ -582,6 +582,7 @@ export const pt = {
   'log.alarm_key_title': 'A chave do livro público mudou',
   'log.alarm_key_text': 'O serviço agora mostra outra chave do livro público, não a que este navegador fixou. Recibos e pontos de controle são conferidos só com a chave fixada.',
   'log.key_changed': 'A chave de um livro público nunca muda.',
+  'log.new_log': 'Este serviço começou um novo livro público, {next}. O livro que este navegador tinha fixado, {old}, está congelado em {size} entradas: o seu último ponto de controle é assinado pela chave fixada aqui e contém tudo o que este navegador tinha guardado. Este navegador agora fixa a chave do novo livro.',
   'log.download_pinned_key': 'Baixar a chave fixada',
   'log.download_served_key': 'Baixar a chave servida',
   'log.witnesses': 'Testemunhas',

@@ -12,6 +12,12 @@
 // only with N valid cosignatures from distinct listed witnesses: the latest
 // one, else the newest cosigned one (`/log/checkpoint/cosigned?min=N`), and a
 // badge says "in the log" only once such a checkpoint covers its entry.
+// A served key other than the pinned one is followed, without an alarm, only
+// as a new log after the pinned one was frozen (docs/spec.md §16.11): the
+// pinned log is listed at `/log/previous` as followed by the served key, its
+// last checkpoint (`/log/frozen/<origin>/checkpoint`) is signed by the pinned
+// key and consistent with the one kept (proved from the frozen tiles). The
+// page then pins the new key and says so; anything else is the key alarm.
 import { h, clear } from './dom.js';
 import { t, has } from './i18n.js';
 import { schemeName } from './verdict.js';
@@ -21,6 +27,8 @@ import { readText, writeText } from './store.js';
 
 const KEY = 'log_key';
 const CHECKPOINT = 'log_checkpoint';
+/** The frozen log this browser followed into the current one: {origin, size, next}. */
+const FOLLOWED = 'log_followed';
 /** The first look for a receipt's leaf, then the pause between looks, and when to stop. */
 const FIRST_LOOK_MS = 1200;
 const NEXT_LOOK_MS = 1000;
@@ -75,7 +83,21 @@ export function createLog(wasm, { alarm }) {
         ? t('log.kept_size', { size: head.checkpoint.size })
         : t('log.none')),
       h('dt', {}, t('log.witnesses')), witnessFact()),
+    followedNote(),
     state.error ? h('p', { class: 'error-text', id: 'log-error' }, state.error) : null);
+  }
+
+  /** What this browser followed from a frozen log into the pinned one, if it did. */
+  function followedNote() {
+    let followed;
+    try {
+      followed = JSON.parse(read(FOLLOWED) || 'null');
+    } catch {
+      return null;
+    }
+    if (!followed || followed.key !== state.vkey) return null;
+    return h('p', { class: 'notice ok', id: 'log-new-log' },
+      t('log.new_log', { next: followed.next, old: followed.origin, size: followed.size }));
   }
 
   function witnessFact() {
@@ -199,6 +221,10 @@ export function createLog(wasm, { alarm }) {
       state.error = t('log.bad_key', { error: e.message || String(e) });
       return false;
     }
+    if (pinned && pinned !== served) {
+      const frozen = await frozenBefore(pinned, served);
+      if (frozen) return follow(served, frozen);
+    }
     if (!pinned) write(KEY, served);
     state.vkey = pinned || served;
     state.info = info;
@@ -206,14 +232,71 @@ export function createLog(wasm, { alarm }) {
     return true;
   }
 
+  /**
+   * The pinned log, if `/log/previous` lists it as frozen and followed by the
+   * served key, its last checkpoint signed by the pinned key and consistent
+   * with the one kept: {origin, size, next}; else null (the alarm stays).
+   */
+  async function frozenBefore(pinned, served) {
+    let logs;
+    try {
+      logs = JSON.parse(await getText('/log/previous'));
+    } catch {
+      return null;
+    }
+    const log = Array.isArray(logs) ? logs.find((l) => l && typeof l.key === 'string' && l.key.trim() === pinned) : null;
+    const next = log && Array.isArray(log.next) ? log.next.map((v) => String(v).trim()) : [];
+    if (!log || next[1] !== served || typeof log.origin !== 'string' || log.prefix !== `/log/frozen/${log.origin}`) return null;
+    let note;
+    try {
+      note = await getText(`${log.prefix}/checkpoint`);
+    } catch {
+      return null;
+    }
+    const opened = parseExact(wasm.log_checkpoint(note, pinned));
+    if (!opened.ok) return null;
+    const kept = read(CHECKPOINT);
+    if (kept && kept !== note && parseExact(wasm.log_checkpoint(kept, pinned)).ok) {
+      // What this browser saw must be in the frozen log: a kept checkpoint
+      // larger than it (entries lost) has no proof there, and stays an alarm.
+      let fetched;
+      try {
+        fetched = await fetchTiles(kept, note, pinned, log.prefix);
+      } catch {
+        return null;
+      }
+      if (fetched.need) return null;
+      const verdict = parseExact(wasm.log_consistency(pinned, kept, note, JSON.stringify(fetched.tiles)));
+      if (!verdict.ok || verdict.seen.size < verdict.kept.size) return null;
+    }
+    return { origin: log.origin, size: opened.checkpoint.size, next: next[0] };
+  }
+
+  /** Pins the new log's key after its frozen predecessor checked, and says so. */
+  function follow(served, frozen) {
+    let info;
+    try {
+      info = JSON.parse(wasm.log_key(served));
+    } catch (e) {
+      state.error = t('log.bad_key', { error: e.message || String(e) });
+      return false;
+    }
+    write(KEY, served);
+    write(CHECKPOINT, '');
+    write(FOLLOWED, JSON.stringify({ ...frozen, key: served }));
+    state.vkey = served;
+    state.info = info;
+    return true;
+  }
+
   /** The tiles the proof between two checkpoints is read from, as {path: base64}. */
-  async function fetchTiles(kept, seen) {
-    const need = JSON.parse(wasm.log_consistency_tiles(state.vkey, kept, seen));
+  async function fetchTiles(kept, seen, vkey = state.vkey, prefix = '/log') {
+    const need = JSON.parse(wasm.log_consistency_tiles(vkey, kept, seen));
     if (!need.ok) return { need };
     const tiles = {};
     for (const path of need.tiles) {
-      const res = await fetch(`/log/${path}`);
-      if (!res.ok) throw new Error(`/log/${path}: HTTP ${res.status}`);
+      const res = await fetch(`${prefix}/${path}`);
+      if (!res.ok) throw new Error(`${prefix}/${path}: HTTP ${res.status}`);
       tiles[path] = base64(new Uint8Array(await res.arrayBuffer()));
     }
     return { tiles };

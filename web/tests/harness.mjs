@@ -123,8 +123,9 @@ async function untilUp(base) {
  * Starts a real `fairseed-server` (built with cargo, or FAIRSEED_SERVER_BIN)
  * on a free port with a fresh data directory: the page is the one compiled
  * into the binary, or with `webDir` the files of that directory; `args` are
- * more flags. Returns {base, operatorKey, restart, close}: `restart` stops
- * the process and starts it again on the same port and data.
+ * more flags. Returns {base, operatorKey, dataDir, stop, restart, close}:
+ * `stop` ends the process (SIGTERM), `restart` stops it if running and
+ * starts it again on the same port and data, with `more` flags if given.
  */
 export async function startService({ webDir, args = [] } = {}) {
   const port = await freePort();
@@ -132,25 +133,29 @@ export async function startService({ webDir, args = [] } = {}) {
   const operatorKey = 'web-tests-operator-key-0123456789';
   const bin = process.env.FAIRSEED_SERVER_BIN || cargoBin('fairseed-server', 'fairseed-server');
   const web = webDir ? ['--web-dir', webDir] : [];
-  const run = () => spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0', '--operator-key', operatorKey, ...web, ...args],
+  const run = (more = []) => spawn(bin, ['--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--rate-limit', '0', '--operator-key', operatorKey, ...web, ...args, ...more],
     { stdio: ['ignore', 'ignore', 'ignore'] });
   let proc = run();
   const base = `http://127.0.0.1:${port}`;
   await untilUp(base);
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((done) => proc.once('exit', done));
+    proc.kill('SIGTERM');
+    await exited;
+  };
   return {
     base,
     operatorKey,
-    async restart() {
-      const exited = new Promise((done) => proc.once('exit', done));
-      proc.kill('SIGTERM');
-      await exited;
-      proc = run();
+    dataDir,
+    stop,
+    async restart(more = []) {
+      await stop();
+      proc = run(more);
       await untilUp(base);
     },
     async close() {
-      const exited = new Promise((done) => proc.once('exit', done));
-      proc.kill('SIGTERM');
-      await exited;
+      await stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -59,15 +59,38 @@ pub async fn rotate_open_sessions(state: &AppState, restored: bool) -> Result<us
         match tables::acquire(state, table).await? {
             LeaseGrant::HeldBy(owner) if !restored => {
                 tracing::info!(table, owner, "poker session served by a live process: kept");
+                continue;
             }
-            LeaseGrant::HeldBy(_) | LeaseGrant::Granted { .. } => {
-                if rotate(state, table).await? {
-                    rotated += 1;
-                }
-            }
+            LeaseGrant::HeldBy(owner) => take_restored(state, table, &owner).await?,
+            LeaseGrant::Granted { .. } => {}
+        }
+        if rotate(state, table).await? {
+            rotated += 1;
         }
     }
     Ok(rotated)
+}
+
+/// Takes `table`'s lease from `owner` in a restored database. The lease was
+/// copied from the backup, so no live process holds it; left in place, it
+/// would expire later and the heartbeat would take the table over and
+/// rotate the session a second time, under a deal running on the new
+/// session (which then failed with `409 session_rotated`).
+async fn take_restored(state: &AppState, table: &str, owner: &str) -> Result<(), ApiError> {
+    state.store().release_leases(owner, now_ms()).await?;
+    match tables::acquire(state, table).await? {
+        LeaseGrant::Granted { .. } => {
+            tracing::info!(
+                table,
+                owner,
+                "restored poker table's lease taken from the backup's process"
+            );
+            Ok(())
+        }
+        LeaseGrant::HeldBy(other) => Err(ApiError::internal(format!(
+            "the restored poker table {table}'s lease is held by {other} after it was ended"
+        ))),
+    }
 }
 
 /// Takes over the tables whose lease expired (their process is gone) and

@@ -8,17 +8,23 @@
 //! later `fairseed serve` serves each frozen log ([`with_frozen`]) and lists
 //! them at `/log/previous`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::Context as _;
 use axum::extract::Path as UrlPath;
+use axum::extract::Request;
 use axum::http::{header, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 use fairseed_store::{PgStore, SeedCipher, SqliteStore, Store};
-use fairseed_tlog::{new_entry_bundles, new_hash_tiles, TilePath};
+use fairseed_tlog::{
+    decode_bundle, leaf_hash, new_entry_bundles, new_hash_tiles, MemoryLog, TilePath,
+};
 use serde::Serialize;
 
 use crate::fork_guard::PUBLISHED_FILE;
@@ -192,6 +198,137 @@ pub struct Frozen {
     pub next: Vec<String>,
     #[serde(skip)]
     dir: PathBuf,
+    /// Its leaves, read from its tiles at the first receipt asked of it.
+    #[serde(skip)]
+    leaves: Arc<OnceLock<Result<Leaves, String>>>,
+}
+
+/// A frozen log's tree, for receipts: every leaf hash, and the index of each.
+#[derive(Debug)]
+struct Leaves {
+    tree: MemoryLog,
+    index: HashMap<[u8; 32], u64>,
+    /// The size of its checkpoint (the tiles reach it).
+    size: u64,
+    /// Its checkpoint, as served.
+    checkpoint: String,
+}
+
+/// The receipt of an entry of a frozen log (`GET /log/receipts/{entry_hash}`
+/// when the entry is not in the current log, or
+/// `GET /log/frozen/<origin>/receipts/{entry_hash}`): the frozen log, the
+/// entry, and its inclusion proof to the frozen log's checkpoint.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrozenReceipt {
+    /// The frozen log: its origin, key, prefix and the log that follows it.
+    pub frozen: Frozen,
+    /// The entry's bytes, base64 (docs/spec.md §16.1).
+    pub entry: String,
+    /// Its RFC 6962 leaf hash, hex.
+    pub entry_hash: String,
+    /// Its leaf index in the frozen log.
+    pub leaf_index: u64,
+    /// The inclusion proof (base64 hashes) to `checkpoint`.
+    pub inclusion_proof: Vec<String>,
+    /// The frozen log's last checkpoint, signed by its key (and cosigned as
+    /// it was).
+    pub checkpoint: String,
+}
+
+impl Frozen {
+    /// The receipt of the entry with leaf hash `hash` if this log holds it.
+    ///
+    /// # Errors
+    /// Its files cannot be read or do not make the tree its checkpoint
+    /// signs.
+    fn receipt(&self, hash: &[u8; 32]) -> anyhow::Result<Option<FrozenReceipt>> {
+        let leaves = self
+            .leaves
+            .get_or_init(|| read_leaves(&self.dir, &self.key).map_err(|e| format!("{e:#}")))
+            .as_ref()
+            .map_err(|e| anyhow::anyhow!("frozen log {:?}: {e}", self.origin))?;
+        let Some(&index) = leaves.index.get(hash) else {
+            return Ok(None);
+        };
+        let bundle = fairseed_tlog::TilePath {
+            kind: fairseed_tlog::TileKind::Entries,
+            index: index / TILE,
+            width: u32::try_from((leaves.size - index / TILE * TILE).min(TILE)).unwrap_or(256),
+        };
+        let bytes = std::fs::read(self.dir.join(bundle.path()))
+            .with_context(|| format!("reading {}", bundle.path()))?;
+        let entries =
+            decode_bundle(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", bundle.path()))?;
+        let entry = entries
+            .get(usize::try_from(index % TILE)?)
+            .with_context(|| format!("{} lacks entry {index}", bundle.path()))?;
+        let proof = leaves
+            .tree
+            .inclusion_proof(index, leaves.size)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Some(FrozenReceipt {
+            frozen: self.clone(),
+            entry: BASE64_STANDARD.encode(entry),
+            entry_hash: hex::encode(hash),
+            leaf_index: index,
+            inclusion_proof: crate::log::receipt::base64_hashes(&proof),
+            checkpoint: leaves.checkpoint.clone(),
+        }))
+    }
+}
+
+/// Entries per full tile (C2SP tlog-tiles).
+const TILE: u64 = 256;
+
+/// A frozen log's tree read from its entry bundles, checked against its
+/// checkpoint (signed by `vkey`).
+fn read_leaves(dir: &Path, vkey: &str) -> anyhow::Result<Leaves> {
+    let checkpoint = std::fs::read_to_string(dir.join(CHECKPOINT)).context("reading checkpoint")?;
+    let head = fairseed_tlog::open_checkpoint(checkpoint.as_bytes(), vkey)
+        .map_err(|e| anyhow::anyhow!("its checkpoint: {e}"))?;
+    let size = head.size();
+    let mut tree = MemoryLog::new();
+    let mut index = HashMap::new();
+    for bundle in new_entry_bundles(0, size) {
+        let bytes = std::fs::read(dir.join(bundle.path()))
+            .with_context(|| format!("reading {}", bundle.path()))?;
+        for entry in decode_bundle(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", bundle.path()))? {
+            let at = tree.append(entry);
+            index.entry(leaf_hash(entry).0).or_insert(at);
+        }
+    }
+    let root = tree.root(size).map_err(|e| anyhow::anyhow!("{e}"))?;
+    anyhow::ensure!(
+        tree.size() == size && root == *head.hash(),
+        "its tiles hold {} entries whose root is not its checkpoint's (size {size})",
+        tree.size()
+    );
+    Ok(Leaves {
+        tree,
+        index,
+        size,
+        checkpoint,
+    })
+}
+
+/// The receipt of the entry with leaf hash `hex` in one of `logs`, the
+/// oldest origin first: `Ok(None)` if none holds it (or `hex` is no hash).
+///
+/// # Errors
+/// A frozen log's files cannot be read.
+fn frozen_receipt(logs: &[Frozen], hex: &str) -> anyhow::Result<Option<FrozenReceipt>> {
+    let Some(hash) = hex::decode(hex)
+        .ok()
+        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+    else {
+        return Ok(None);
+    };
+    for log in logs {
+        if let Some(found) = log.receipt(&hash)? {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
 }
 
 /// The frozen logs in `data_dir`, oldest origin first.
@@ -217,6 +354,7 @@ pub fn frozen(data_dir: &Path) -> anyhow::Result<Vec<Frozen>> {
             next: read(NEXT)?.lines().map(str::to_owned).collect(),
             origin,
             dir,
+            leaves: Arc::default(),
         });
     }
     out.sort_by(|a, b| a.origin.cmp(&b.origin));
@@ -241,14 +379,27 @@ pub fn not_frozen(data_dir: &Path, origin: &str) -> anyhow::Result<()> {
 }
 
 /// `app` serving the frozen logs of `data_dir` read-only: each at
-/// `/log/frozen/<origin>/` (`checkpoint`, `key`, `published`, `tile/...`),
-/// and their list at `/log/previous`.
+/// `/log/frozen/<origin>/` (`checkpoint`, `key`, `published`, `tile/...`,
+/// and `receipts/<entry_hash>`), and their list at `/log/previous`. A
+/// receipt `app` does not find (`GET /log/receipts/<entry_hash>` answering
+/// 404: not in the current log) is looked up in the frozen logs.
 ///
 /// # Errors
 /// A frozen directory cannot be read.
 pub fn with_frozen(app: Router, data_dir: &Path) -> anyhow::Result<Router> {
     let logs = Arc::new(frozen(data_dir)?);
     let listed = Arc::clone(&logs);
+    let looked_up = Arc::clone(&logs);
+    let app = if logs.is_empty() {
+        app
+    } else {
+        app.layer(axum::middleware::from_fn(
+            move |request: Request, next: Next| {
+                let logs = Arc::clone(&looked_up);
+                async move { or_frozen(&logs, request, next).await }
+            },
+        ))
+    };
     Ok(app
         .route(
             "/log/previous",
@@ -261,9 +412,68 @@ pub fn with_frozen(app: Router, data_dir: &Path) -> anyhow::Result<Router> {
             "/log/frozen/{*path}",
             get(move |UrlPath(path): UrlPath<String>| {
                 let logs = Arc::clone(&logs);
-                async move { serve_file(&logs, &path) }
+                async move { serve_frozen(logs, &path).await }
             }),
         ))
+}
+
+/// `next`'s answer, or, for a receipt it does not find, the frozen log's.
+async fn or_frozen(logs: &Arc<Vec<Frozen>>, request: Request, next: Next) -> Response {
+    let hash = request
+        .uri()
+        .path()
+        .strip_prefix("/log/receipts/")
+        .map(str::to_owned);
+    let answer = next.run(request).await;
+    match hash {
+        Some(hash) if answer.status() == StatusCode::NOT_FOUND => {
+            match receipt_answer(Arc::clone(logs), hash).await {
+                Some(found) => found,
+                None => answer,
+            }
+        }
+        _ => answer,
+    }
+}
+
+/// The frozen logs' answer for a receipt: `None` if none holds the entry.
+async fn receipt_answer(logs: Arc<Vec<Frozen>>, hash: String) -> Option<Response> {
+    let found = tokio::task::spawn_blocking(move || frozen_receipt(&logs, &hash)).await;
+    match found {
+        Ok(Ok(Some(receipt))) => Some(
+            (
+                [(header::CACHE_CONTROL, "public, max-age=3600")],
+                Json(receipt),
+            )
+                .into_response(),
+        ),
+        Ok(Ok(None)) => None,
+        Ok(Err(e)) => {
+            tracing::error!(error = format!("{e:#}"), "reading a frozen log's receipt");
+            Some(StatusCode::INTERNAL_SERVER_ERROR.into_response())
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "reading a frozen log's receipt");
+            Some(StatusCode::INTERNAL_SERVER_ERROR.into_response())
+        }
+    }
+}
+
+/// A frozen log's file, or `<origin>/receipts/<entry_hash>`: that log's
+/// receipt of the entry.
+async fn serve_frozen(logs: Arc<Vec<Frozen>>, path: &str) -> Response {
+    let receipt = logs.iter().enumerate().find_map(|(i, log)| {
+        path.strip_prefix(log.origin.as_str())
+            .and_then(|rest| rest.strip_prefix("/receipts/"))
+            .map(|hash| (i, hash.to_owned()))
+    });
+    let Some((i, hash)) = receipt else {
+        return serve_file(&logs, path);
+    };
+    let one = Arc::new(vec![logs[i].clone()]);
+    receipt_answer(one, hash)
+        .await
+        .unwrap_or_else(|| StatusCode::NOT_FOUND.into_response())
 }
 
 fn serve_file(logs: &[Frozen], path: &str) -> Response {
@@ -291,5 +501,147 @@ fn serve_file(logs: &[Frozen], path: &str) -> Response {
         )
             .into_response(),
         Err(_) => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairseed_tlog::{check_inclusion, encode_bundle, TileKind};
+
+    const OLD: &str = "fair.example/fairseed";
+
+    /// A data directory holding one frozen log of `n` entries, as
+    /// `fairseed new-log` writes it; returns the entries and the old vkey.
+    fn frozen_dir(data: &Path, n: u64) -> (Vec<Vec<u8>>, String) {
+        let key = LogKey::new(OLD, &[7; 32]).expect("a key");
+        let entries: Vec<Vec<u8>> = (0..n).map(|i| format!("entry {i}").into_bytes()).collect();
+        let mut tree = MemoryLog::new();
+        for e in &entries {
+            tree.append(e);
+        }
+        let dir = data.join(FROZEN_DIR).join(frozen_id(OLD));
+        for bundle in new_entry_bundles(0, n) {
+            let from = usize::try_from(bundle.index * TILE).expect("small");
+            let to = from + usize::try_from(bundle.width).expect("small");
+            let path = dir.join(bundle.path());
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+            std::fs::write(path, encode_bundle(&entries[from..to]).expect("a bundle"))
+                .expect("write");
+        }
+        let head = fairseed_tlog::checkpoint(OLD, n, tree.root(n).expect("a root"), &[])
+            .expect("a checkpoint");
+        let note = fairseed_tlog::sign_checkpoint(key.note_key(), &head).expect("signed");
+        std::fs::write(dir.join(CHECKPOINT), note).expect("write");
+        std::fs::write(dir.join(ORIGIN), OLD).expect("write");
+        std::fs::write(dir.join(KEY), key.vkey()).expect("write");
+        std::fs::write(dir.join(NEXT), "fair.example/fairseed/2\nnew+key\n").expect("write");
+        (entries, key.vkey().to_owned())
+    }
+
+    /// `GET path` through `with_frozen` over an app whose own receipts
+    /// route finds nothing, and one route it answers itself.
+    async fn fetch(data: &Path, path: &str) -> (StatusCode, Vec<u8>) {
+        use http_body_util::BodyExt as _;
+        use tower::ServiceExt as _;
+        let app = Router::new()
+            .route(
+                "/log/receipts/{hash}",
+                get(|| async { StatusCode::NOT_FOUND }),
+            )
+            .route("/log/checkpoint", get(|| async { "current" }));
+        let app = with_frozen(app, data).expect("frozen logs read");
+        let req = axum::http::Request::builder()
+            .uri(path)
+            .body(axum::body::Body::empty())
+            .expect("request");
+        let res = app.oneshot(req).await.expect("infallible");
+        let status = res.status();
+        let body = res.into_body().collect().await.expect("body").to_bytes();
+        (status, body.to_vec())
+    }
+
+    #[tokio::test]
+    async fn an_entry_of_a_frozen_log_has_its_receipt_against_the_frozen_checkpoint() {
+        let data = tempfile::tempdir().expect("tempdir");
+        // Past one full tile, so the entry is read from the partial bundle.
+        let (entries, vkey) = frozen_dir(data.path(), 300);
+        for index in [0_u64, 255, 256, 299] {
+            let entry = &entries[usize::try_from(index).expect("small")];
+            let hash = hex::encode(leaf_hash(entry).0);
+            for path in [
+                format!("/log/receipts/{hash}"),
+                format!("/log/frozen/{OLD}/receipts/{hash}"),
+            ] {
+                let (status, body) = fetch(data.path(), &path).await;
+                assert_eq!(status, StatusCode::OK, "{path}");
+                let r: serde_json::Value = serde_json::from_slice(&body).expect("json");
+                assert_eq!(r["frozen"]["origin"], OLD);
+                assert_eq!(r["frozen"]["key"], vkey.as_str());
+                assert_eq!(r["frozen"]["prefix"], format!("/log/frozen/{OLD}"));
+                assert_eq!(r["leaf_index"], index);
+                assert_eq!(r["entry_hash"], hash.as_str());
+                let bytes = BASE64_STANDARD
+                    .decode(r["entry"].as_str().expect("entry"))
+                    .expect("base64");
+                assert_eq!(&bytes, entry);
+                let proof: Vec<fairseed_tlog::Hash> = r["inclusion_proof"]
+                    .as_array()
+                    .expect("a proof")
+                    .iter()
+                    .map(|h| {
+                        let b = BASE64_STANDARD
+                            .decode(h.as_str().expect("a hash"))
+                            .expect("b64");
+                        fairseed_tlog::Hash(b.try_into().expect("32 bytes"))
+                    })
+                    .collect();
+                let note = r["checkpoint"].as_str().expect("a checkpoint");
+                let head = check_inclusion(&vkey, &bytes, index, &proof, note.as_bytes())
+                    .expect("the proof leads to the frozen checkpoint");
+                assert_eq!(head.size(), 300);
+            }
+        }
+        // An entry of no log, a hash that is no hash: the app's own 404.
+        let other = hex::encode(leaf_hash(b"entry 300").0);
+        for path in [
+            format!("/log/receipts/{other}"),
+            format!("/log/frozen/{OLD}/receipts/{other}"),
+            "/log/receipts/xyz".to_owned(),
+        ] {
+            assert_eq!(
+                fetch(data.path(), &path).await.0,
+                StatusCode::NOT_FOUND,
+                "{path}"
+            );
+        }
+        // What the app answers itself is untouched.
+        let (status, body) = fetch(data.path(), "/log/checkpoint").await;
+        assert_eq!(
+            (status, body.as_slice()),
+            (StatusCode::OK, b"current".as_slice())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_frozen_log_whose_tiles_do_not_make_its_checkpoint_gives_no_receipt() {
+        let data = tempfile::tempdir().expect("tempdir");
+        let (entries, _) = frozen_dir(data.path(), 10);
+        let bundle = TilePath {
+            kind: TileKind::Entries,
+            index: 0,
+            width: 10,
+        };
+        let mut changed = entries.clone();
+        changed[3] = b"entry three".to_vec();
+        let dir = data.path().join(FROZEN_DIR).join(frozen_id(OLD));
+        std::fs::write(
+            dir.join(bundle.path()),
+            encode_bundle(&changed).expect("bundle"),
+        )
+        .expect("write");
+        let hash = hex::encode(leaf_hash(&entries[0]).0);
+        let (status, _) = fetch(data.path(), &format!("/log/receipts/{hash}")).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

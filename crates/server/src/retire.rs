@@ -24,7 +24,15 @@
 //!   backup to its end with every clock run out (each person times out, as
 //!   an absent one does), starts no new hand, and closes as the operator's
 //!   close does: the people leave, the session secret is published, the
-//!   hands are archived for their players.
+//!   hands are archived for their players;
+//! - **chess seeds** (`chess` rounds, one seed per player's connection): a
+//!   committed or seeking seed is withdrawn and revealed, as its owner's
+//!   cancel does; a game in play ends as either player's finish does (both
+//!   seeds revealed, the record made for both players);
+//! - **matches** (`match` rounds, one seed per match): an open match (not
+//!   started) is withdrawn, its seed revealed; a started one is finished
+//!   with what it drew so far, its seed revealed and its record made (no
+//!   account linked: the operator's to read and hand on).
 //!
 //! The restore's marker goes only once every secret is retired, so a start
 //! interrupted midway retires the rest at the next one.
@@ -56,6 +64,10 @@ pub struct Retired {
     pub selfpoker_hands: usize,
     /// Hold'em tables closed with their session secret published.
     pub holdem_tables: usize,
+    /// Chess seeds withdrawn, or games finished (each seed counted).
+    pub chess_seeds: usize,
+    /// Matches withdrawn or finished.
+    pub matches: usize,
 }
 
 /// Retires every unrevealed secret of the restored database, then removes
@@ -72,6 +84,8 @@ pub async fn after_restore(state: &AppState, data_dir: &Path) -> anyhow::Result<
             .map_err(|e| anyhow::anyhow!("rotating restored poker sessions: {}", e.chain()))?,
         selfpoker_hands: selfpoker_hands(state).await?,
         holdem_tables: holdem_tables(state).await?,
+        chess_seeds: chess_seeds(state).await?,
+        matches: matches(state).await?,
     };
     let marker = data_dir.join(RESTORED_FILE);
     std::fs::remove_file(&marker).with_context(|| format!("removing {}", marker.display()))?;
@@ -80,6 +94,8 @@ pub async fn after_restore(state: &AppState, data_dir: &Path) -> anyhow::Result<
         poker_sessions = retired.poker_sessions,
         selfpoker_hands = retired.selfpoker_hands,
         holdem_tables = retired.holdem_tables,
+        chess_seeds = retired.chess_seeds,
+        matches = retired.matches,
         "restore: every secret unrevealed in the backup is revealed and replaced"
     );
     Ok(retired)
@@ -157,6 +173,148 @@ async fn holdem_tables(state: &AppState) -> anyhow::Result<usize> {
         crate::holdem::archive(state, table).await.map_err(fail)?;
         tracing::info!(table, steps, "restored hold'em table closed");
         retired += 1;
+    }
+    Ok(retired)
+}
+
+/// Withdraws every chess seed not yet in play and finishes every game in
+/// play; how many seeds were revealed.
+async fn chess_seeds(state: &AppState) -> anyhow::Result<usize> {
+    use crate::rounds::chess::{self as rows, KIND};
+    let mut retired = 0;
+    for status in ["committed", rows::SEEKING, "playing"] {
+        let ids = state
+            .store()
+            .rounds_with_status(KIND, status)
+            .await
+            .context("listing restored chess seeds")?;
+        for id in ids {
+            let fail = |e: crate::error::ApiError| {
+                anyhow::anyhow!("retiring restored chess seed {id}: {}", e.chain())
+            };
+            let ids = chess_game(state, &id).await.map_err(fail)?;
+            let ended = crate::step::step_if(state, &ids, chess_to_end)
+                .await
+                .map_err(fail)?;
+            retired += ended.map_or(0, |(_, n)| n);
+        }
+    }
+    Ok(retired)
+}
+
+/// The rounds a chess seed's step loads: the seed alone, or both seeds of
+/// a game between two players (side A's first).
+async fn chess_game(state: &AppState, id: &str) -> Result<Vec<String>, crate::error::ApiError> {
+    use fairseed_play::chess::{SeedPhase, Side};
+    let loaded = state.store().load_rounds(&[id.to_owned()]).await?;
+    let seed = crate::rounds::chess::load(&loaded[0])?;
+    let round_id = crate::rounds::chess::round_id;
+    Ok(match &seed.phase {
+        SeedPhase::Playing(p) => match (&p.other, p.side) {
+            (None, _) => vec![id.to_owned()],
+            (Some(_), Side::B) => vec![round_id(&p.game)?, id.to_owned()],
+            (Some(other), Side::A) => vec![id.to_owned(), round_id(other)?],
+        },
+        _ => vec![id.to_owned()],
+    })
+}
+
+/// The commit revealing the loaded chess seeds (one, or a game's two), as
+/// the owner's cancel or finish does, and how many seeds it reveals; `None`
+/// when they were revealed meanwhile (a game's other seed listed first).
+fn chess_to_end(
+    loaded: &[fairseed_store::LoadedRound],
+) -> Result<Option<(fairseed_store::Commit, usize)>, crate::error::ApiError> {
+    use crate::error::ApiError;
+    use crate::rounds::chess as rows;
+    use fairseed_play::chess::{self, Command, PairCommand, SeedPhase};
+    let current = loaded
+        .iter()
+        .map(rows::load)
+        .collect::<Result<Vec<_>, _>>()?;
+    let now = crate::clock::now();
+    let (next, events) = match current.as_slice() {
+        [seed] => {
+            let command = match seed.phase {
+                SeedPhase::Committed | SeedPhase::Seeking(_) => Command::Cancel {
+                    player: seed.owner,
+                    seed: rows::secret(&loaded[0])?,
+                },
+                SeedPhase::Playing(_) => Command::Finish {
+                    player: seed.owner,
+                    seed: rows::secret(&loaded[0])?,
+                },
+                SeedPhase::Finished { .. } | SeedPhase::Withdrawn { .. } => return Ok(None),
+            };
+            let (next, events) = chess::apply(seed, command, now).map_err(ApiError::rule)?;
+            (vec![next], events)
+        }
+        [a, b] => {
+            let playing = |s: &chess::Seed| matches!(s.phase, SeedPhase::Playing(_));
+            if !playing(a) || !playing(b) {
+                return Ok(None);
+            }
+            let command = PairCommand::Finish {
+                player: a.owner,
+                seeds: [rows::secret(&loaded[0])?, rows::secret(&loaded[1])?],
+            };
+            let ((a, b), events) = chess::apply_pair(a, b, command, now).map_err(ApiError::rule)?;
+            (vec![a, b], events)
+        }
+        _ => {
+            return Err(ApiError::internal(
+                "a chess step over no seed or over three",
+            ))
+        }
+    };
+    let writes = loaded
+        .iter()
+        .zip(&next)
+        .enumerate()
+        .map(|(i, (round, seed))| rows::write(round, seed, &events, i == 0))
+        .collect::<Result<_, _>>()?;
+    let commit = fairseed_store::Commit {
+        writes,
+        ..fairseed_store::Commit::default()
+    };
+    Ok(Some((commit, next.len())))
+}
+
+/// Withdraws every open match and finishes every started one; how many.
+async fn matches(state: &AppState) -> anyhow::Result<usize> {
+    use crate::error::ApiError;
+    use crate::rounds::matches as rows;
+    use fairseed_play::matches::{self, Command, Phase};
+    let mut retired = 0;
+    for status in ["open", "started"] {
+        let ids = state
+            .store()
+            .rounds_with_status(rows::KIND, status)
+            .await
+            .context("listing restored matches")?;
+        for id in ids {
+            let ended = crate::step::step_if(state, std::slice::from_ref(&id), |loaded| {
+                let (current, seed) = rows::load(&loaded[0])?;
+                let command = match current.phase {
+                    Phase::Committed { .. } => Command::Withdraw { seed },
+                    Phase::Drawing(_) => Command::Finish {
+                        seed,
+                        accounts: Vec::new(),
+                    },
+                    Phase::Revealed { .. } | Phase::Withdrawn { .. } => return Ok(None),
+                };
+                let (next, events) = matches::apply(&current, command, crate::clock::now())
+                    .map_err(ApiError::rule)?;
+                let commit = fairseed_store::Commit {
+                    writes: vec![rows::write(&loaded[0], &next, &events)?],
+                    ..fairseed_store::Commit::default()
+                };
+                Ok(Some((commit, ())))
+            })
+            .await
+            .map_err(|e| anyhow::anyhow!("retiring restored match {id}: {}", e.chain()))?;
+            retired += usize::from(ended.is_some());
+        }
     }
     Ok(retired)
 }

@@ -1,7 +1,8 @@
 //! A table-game match (`match_seed_v2`, or the legacy `match_seed_v1`):
 //! committed (client seeds come in, each only with the commitment its
 //! player was shown; v1 takes none) → drawing (the seat order, then the
-//! game's draws step by step) → revealed (the seed and the record).
+//! game's draws step by step) → revealed (the seed and the record); or
+//! committed → withdrawn (nothing drawn, the seed revealed, no record).
 //!
 //! The state never holds an unrevealed server seed: the caller unseals it
 //! and passes it with each command that draws ([`Command::Start`],
@@ -61,6 +62,13 @@ pub enum Command {
         /// Player index → account: these players may read the record.
         accounts: Vec<(usize, PlayerId)>,
     },
+    /// Withdraw a match not yet started: nothing was drawn with its seed,
+    /// which is revealed (the owner of no outcome is harmed) and never
+    /// used again.
+    Withdraw {
+        /// The unsealed server seed.
+        seed: ServerSeed,
+    },
 }
 
 /// Applies `command` to `state`: the new state and what happened, or the
@@ -79,6 +87,7 @@ pub fn apply(
         Command::Start { seed } => start(state, &seed),
         Command::Draw { step, seed } => draw(state, step, &seed),
         Command::Finish { seed, accounts } => finish(state, seed, accounts),
+        Command::Withdraw { seed } => withdraw(state, seed),
     }
 }
 
@@ -192,4 +201,19 @@ fn finish(
     };
     let record = view::record(&next)?;
     Ok((next, vec![Event::Finished { record }]))
+}
+
+fn withdraw(state: &Match, seed: ServerSeed) -> Result<(Match, Vec<Event>), MatchError> {
+    let Phase::Committed { client_seeds } = &state.phase else {
+        return Err(state.wrong_status("withdraw", "open"));
+    };
+    state.check_seed(&seed)?;
+    let next = Match {
+        phase: Phase::Withdrawn {
+            client_seeds: client_seeds.clone(),
+            server_seed: seed,
+        },
+        ..state.clone()
+    };
+    Ok((next, vec![Event::Withdrawn]))
 }

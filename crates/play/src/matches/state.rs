@@ -31,7 +31,8 @@ impl Scheme {
     }
 }
 
-/// A match between requests. Holds no secret until [`Phase::Revealed`].
+/// A match between requests. Holds no secret until [`Phase::Revealed`]
+/// (or [`Phase::Withdrawn`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Match {
     /// v2, or the legacy v1.
@@ -76,6 +77,16 @@ pub enum Phase {
         /// The accounts the operator linked to player indexes: the readers of the record.
         accounts: Vec<(usize, PlayerId)>,
     },
+    /// Withdrawn before it started (a restore retires every open match of
+    /// the backup): nothing was drawn, the seed is revealed, no record.
+    Withdrawn {
+        /// By player index, as given before the withdrawal.
+        #[serde(with = "codec::optional_client_seeds")]
+        client_seeds: Vec<Option<ClientSeed>>,
+        /// The revealed seed.
+        #[serde(with = "codec::server_seed")]
+        server_seed: ServerSeed,
+    },
 }
 
 /// What a started match has played.
@@ -113,6 +124,8 @@ pub enum Event {
         /// The record, with the linked accounts as readers.
         record: Record,
     },
+    /// The match was withdrawn before it started; the seed is revealed.
+    Withdrawn,
 }
 
 /// The status word the API shows for a phase.
@@ -121,11 +134,12 @@ pub(crate) fn status(phase: &Phase) -> &'static str {
         Phase::Committed { .. } => "open",
         Phase::Drawing(_) => "started",
         Phase::Revealed { .. } => "finished",
+        Phase::Withdrawn { .. } => "withdrawn",
     }
 }
 
 impl Match {
-    /// The status word the API shows: `open`, `started` or `finished`.
+    /// The status word the API shows: `open`, `started`, `finished` or `withdrawn`.
     pub fn status(&self) -> &'static str {
         status(&self.phase)
     }

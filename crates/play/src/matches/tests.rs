@@ -323,6 +323,47 @@ fn views_keep_labels_and_accounts_for_the_operator() {
 }
 
 #[test]
+fn an_open_match_is_withdrawn_with_its_seed_revealed_and_nothing_drawn() {
+    let open = give_seed(&opened(Game::Tarneeb, 0), 1);
+    assert!(matches!(
+        refused(&open, Command::Withdraw { seed: seed(8) }),
+        MatchError::SeedMismatch
+    ));
+    let (gone, events) = ok(&open, Command::Withdraw { seed: seed(7) });
+    assert_eq!(events, vec![Event::Withdrawn]);
+    assert_eq!(
+        events[0].view(Viewer::Public),
+        Some(serde_json::json!({"step": "withdrawn"}))
+    );
+    let seen = view(&gone, Viewer::Public);
+    assert_eq!(seen.status, "withdrawn");
+    assert_eq!(seen.server_seed.as_deref(), Some(seed(7).reveal()));
+    assert_eq!(seen.client_seeds[1].as_deref(), Some("client 1"));
+    assert_eq!((seen.seat_order, seen.draws), (None, 0));
+    let text = serde_json::to_string(&gone).expect("serializes");
+    assert_eq!(serde_json::from_str::<Match>(&text).expect("parses"), gone);
+    // Nothing goes on from a withdrawn match, and a started one is finished
+    // instead (its draws are in its record).
+    for command in [
+        Command::Start { seed: seed(7) },
+        Command::Withdraw { seed: seed(7) },
+        Command::Finish {
+            seed: seed(7),
+            accounts: vec![],
+        },
+    ] {
+        let err = refused(&gone, command);
+        assert_eq!(err.code(), "wrong_status");
+        assert!(err.to_string().contains("withdrawn"), "{err}");
+    }
+    let err = refused(
+        &started(Game::Tarneeb, 0),
+        Command::Withdraw { seed: seed(7) },
+    );
+    assert_eq!(err.code(), "wrong_status");
+}
+
+#[test]
 fn the_state_round_trips_through_json_without_the_seed() {
     let state = draw(&started(Game::Baloot, 0), Step::First).0;
     let text = serde_json::to_string(&state).expect("serializes");

@@ -29,7 +29,7 @@ pub struct MatchView {
     pub game: &'static str,
     /// The commitment.
     pub commitment: String,
-    /// `open`, `started` or `finished`.
+    /// `open`, `started`, `finished` or `withdrawn`.
     pub status: &'static str,
     /// The operator's labels (empty for anyone else).
     pub players: Vec<String>,
@@ -54,7 +54,7 @@ pub struct MatchView {
 
 fn played(phase: &Phase) -> Option<&Played> {
     match phase {
-        Phase::Committed { .. } => None,
+        Phase::Committed { .. } | Phase::Withdrawn { .. } => None,
         Phase::Drawing(played) | Phase::Revealed { played, .. } => Some(played),
     }
 }
@@ -62,7 +62,7 @@ fn played(phase: &Phase) -> Option<&Played> {
 /// What `viewer` may see of `state`.
 pub fn view(state: &Match, viewer: Viewer) -> MatchView {
     let client_seeds = match &state.phase {
-        Phase::Committed { client_seeds } => client_seeds
+        Phase::Committed { client_seeds } | Phase::Withdrawn { client_seeds, .. } => client_seeds
             .iter()
             .map(|s| s.as_ref().map(|s| s.as_str().to_owned()))
             .collect(),
@@ -89,7 +89,9 @@ pub fn view(state: &Match, viewer: Viewer) -> MatchView {
         tiles: (state.game == Game::Mahjong).then_some(state.tiles),
         draws: played.map_or(0, |p| p.progress.draws()),
         server_seed: match &state.phase {
-            Phase::Revealed { server_seed, .. } => Some(server_seed.reveal().to_owned()),
+            Phase::Revealed { server_seed, .. } | Phase::Withdrawn { server_seed, .. } => {
+                Some(server_seed.reveal().to_owned())
+            }
             _ => None,
         },
         accounts: None,
@@ -128,6 +130,7 @@ impl Event {
                 Viewer::Player(_) | Viewer::Public => None,
             },
             Self::Finished { .. } => Some(json!({"step": "finish"})),
+            Self::Withdrawn => Some(json!({"step": "withdrawn"})),
         }
     }
 }

@@ -39,7 +39,9 @@ pub fn load(round: &LoadedRound) -> Result<(Match, ServerSeed), ApiError> {
         .map_err(|e| ApiError::internal(format!("match round {}: {e}", round.row.id)))?;
     let seed = match (&round.secret, &state.phase) {
         (Some(secret), _) => unseal(secret)?,
-        (None, Phase::Revealed { server_seed, .. }) => server_seed.clone(),
+        (None, Phase::Revealed { server_seed, .. } | Phase::Withdrawn { server_seed, .. }) => {
+            server_seed.clone()
+        }
         (None, _) => return Err(ApiError::internal("an unrevealed match without its secret")),
     };
     Ok((state, seed))
@@ -66,7 +68,7 @@ pub fn write(round: &LoadedRound, next: &Match, events: &[Event]) -> Result<Roun
             state: serde_json::to_string(next).map_err(ApiError::internal)?,
             status: next.status().into(),
             log,
-            reveal: matches!(next.phase, Phase::Revealed { .. }),
+            reveal: matches!(next.phase, Phase::Revealed { .. } | Phase::Withdrawn { .. }),
             records,
             folds_log_at: None,
         },
