@@ -426,3 +426,75 @@ async fn a_table_read_during_rotations_always_answers() {
     let table = h.get("/v1/poker/tables/busy", &token).await.json();
     assert_eq!(table["session"], "s41");
 }
+
+/// Opening a table and sitting take a key like every other change: the
+/// retry gets the first answer (the same drawn table id, the same seat) and
+/// acts no more; another body under the key is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retried_opening_or_sit_with_its_key_acts_once() {
+    let h = Harness::new(1000, 0).await;
+    let tables = "/v1/poker/tables";
+    let first = op_keyed(&h, tables, "open-1", "{}").await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let again = op_keyed(&h, tables, "open-1", "{}").await;
+    assert_eq!(
+        (again.status, again.json()),
+        (StatusCode::CREATED, first.json())
+    );
+    assert_eq!(again.headers["idempotency-replayed"], "true");
+    let other = op_keyed(&h, tables, "open-1", r#"{"table_id":"t9"}"#).await;
+    assert_eq!(other.status, StatusCode::CONFLICT, "{}", other.text);
+    assert_eq!(other.json()["code"], "idempotency_mismatch");
+    let missing = h.get("/v1/poker/tables/t9", OPERATOR_KEY).await;
+    assert_eq!(
+        missing.status,
+        StatusCode::NOT_FOUND,
+        "the refused body opened nothing"
+    );
+    // Without a key, the named table is opened once and then refused.
+    let named = json!({"table_id": "t8"});
+    let opened = h
+        .send(Method::POST, tables, OPERATOR_KEY, named.clone())
+        .await;
+    assert_eq!(opened.status, StatusCode::CREATED, "{}", opened.text);
+    let taken = h.send(Method::POST, tables, OPERATOR_KEY, named).await;
+    assert_eq!(taken.json()["code"], "already_exists");
+
+    let table = first.json()["table_id"].as_str().expect("an id").to_owned();
+    let (token, _) = h.player().await;
+    let seats = format!("/v1/poker/tables/{table}/seats");
+    let sit = json!({"seat": 3, "client_seed": "c", "commitment": first.json()["commitment"]})
+        .to_string();
+    let keyed = |key: &'static str, body: String| {
+        let token = token.clone();
+        let seats = seats.clone();
+        let h = &h;
+        async move {
+            h.raw(
+                Method::POST,
+                &seats,
+                Some(&token),
+                &[
+                    ("content-type", "application/json"),
+                    ("idempotency-key", key),
+                ],
+                Some(body.into_bytes()),
+            )
+            .await
+        }
+    };
+    let sat = keyed("sit-1", sit.clone()).await;
+    assert_eq!(sat.status, StatusCode::OK, "{}", sat.text);
+    let again = keyed("sit-1", sit.clone()).await;
+    assert_eq!((again.status, again.json()), (StatusCode::OK, sat.json()));
+    assert_eq!(again.headers["idempotency-replayed"], "true");
+    let elsewhere = sit.replace("\"seat\":3", "\"seat\":4");
+    assert_ne!(elsewhere, sit);
+    let twice = keyed("sit-2", elsewhere).await;
+    assert_eq!(twice.json()["code"], "already_seated", "{}", twice.text);
+    let t = h
+        .get(&format!("/v1/poker/tables/{table}"), OPERATOR_KEY)
+        .await
+        .json();
+    assert_eq!(t["seats"].as_object().map(|s| s.len()), Some(1));
+}

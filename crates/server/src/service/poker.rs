@@ -234,11 +234,13 @@ pub(crate) async fn claim(state: &AppState, table: &str) -> Result<(), ApiError>
     Ok(())
 }
 
-/// Opens `table` with its first seed session, leased to this process.
-/// `409 already_exists` if the id is taken.
+/// Opens `table` with its first seed session, leased to this process,
+/// committed with the idempotency entry `idempotent` gives for it. `409
+/// already_exists` if the id is taken.
 pub(crate) async fn open(
     state: &AppState,
     table: Ident,
+    idempotent: impl FnOnce(&rules::State) -> Option<Idempotent>,
 ) -> Result<(rules::State, Vec<RoundUpdate>), ApiError> {
     let seed = fresh_seed()?;
     let opened = rules::State::open(table.clone(), seed.clone(), now())?;
@@ -249,6 +251,7 @@ pub(crate) async fn open(
             rows::new_table(&opened, hex::encode(secrets::random_bytes()?))?,
             rows::new_session(&opened, &seed)?,
         ],
+        idempotent: idempotent(&opened),
         ..Commit::default()
     };
     match state.store().commit(commit).await {
@@ -264,7 +267,8 @@ pub(crate) async fn open(
     }
 }
 
-/// Sits `player` at `table` (`sit` is a [`Command::Sit`]), indexing the
+/// Sits `player` at `table` (`sit` is a [`Command::Sit`]), committed with
+/// the idempotency entry `idempotent`, indexing the
 /// table for the player first, so a crash between the two never hides a
 /// hand from `GET /v1/poker/hands` (an indexed table without a seat is
 /// harmless).
@@ -273,12 +277,13 @@ pub(crate) async fn sit(
     table: &str,
     player: i64,
     sit: Command,
+    idempotent: Option<Idempotent>,
 ) -> Result<(), ApiError> {
     current_ids(state, table).await?;
     remember_table(state, player, table).await?;
     run(state, table, |loaded, _| {
         let (next, events) = apply(loaded, sit.clone())?;
-        Ok((next, events, (), None))
+        Ok((next, events, (), idempotent.clone()))
     })
     .await?;
     Ok(())
