@@ -498,3 +498,62 @@ async fn a_retried_opening_or_sit_with_its_key_acts_once() {
         .json();
     assert_eq!(t["seats"].as_object().map(|s| s.len()), Some(1));
 }
+
+/// A leave under a key is replayed with the records it stored, each with its
+/// id; the last leaver's answer names its proof and the session record, as
+/// the records list has them.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retried_leave_with_its_key_answers_its_records_once() {
+    let h = Harness::new(1000, 0).await;
+    let tokens = two_ready(&h, "t7").await;
+    let hand = op(&h, Method::POST, "/v1/poker/tables/t7/hands").await;
+    assert_eq!(hand.status, StatusCode::OK, "{}", hand.text);
+    let leave = |token: String| {
+        let h = &h;
+        async move {
+            h.raw(
+                Method::POST,
+                "/v1/poker/tables/t7/leave",
+                Some(&token),
+                &[("idempotency-key", "bye")],
+                None,
+            )
+            .await
+        }
+    };
+    for (i, token) in tokens.iter().enumerate() {
+        let first = leave(token.clone()).await;
+        assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+        let again = leave(token.clone()).await;
+        assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+        assert_eq!(again.headers["idempotency-replayed"], "true");
+        assert_eq!(again.json(), first.json());
+        let answer = first.json();
+        assert_eq!(answer["session_rotated"], i == 1, "{answer}");
+        let records = answer["records"].as_array().expect("records").clone();
+        let schemes: Vec<&str> = records
+            .iter()
+            .filter_map(|r| r["scheme"].as_str())
+            .collect();
+        let expected: &[&str] = if i == 0 {
+            &["poker_hmac_v1_proof"]
+        } else {
+            &["poker_hmac_v1_proof", "poker_hmac_v1"]
+        };
+        assert_eq!(schemes, expected);
+        let listed = h.get("/v1/records", token).await.json();
+        for record in &records {
+            assert!(record["id"].is_i64(), "{record}");
+            assert_verifies(&record["record"]);
+            let same = listed["records"]
+                .as_array()
+                .expect("listed")
+                .iter()
+                .find(|r| r["id"] == record["id"])
+                .expect("the answer's id is the stored record's");
+            assert_eq!(same["record"], record["record"]);
+        }
+    }
+    let t = h.get("/v1/poker/tables/t7", OPERATOR_KEY).await.json();
+    assert_eq!(t["session"], "s2", "one rotation, by the last leave");
+}

@@ -12,7 +12,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{Commit, Idempotent, LoadedRound};
+use fairseed_store::{Commit, Idempotent, LoadedRound, RecordIdAt};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -229,7 +229,7 @@ impl KeyEntry {
         self.at(response, &[])
     }
 
-    fn at(&self, body: &Value, record_ids_at: &[String]) -> Option<Idempotent> {
+    fn at(&self, body: &Value, record_ids_at: &[RecordIdAt]) -> Option<Idempotent> {
         self.key.as_ref().map(|key| Idempotent {
             scope: self.scope.clone(),
             key: key.clone(),
@@ -247,14 +247,22 @@ impl KeyEntry {
 #[derive(Debug, Clone)]
 pub struct Answer {
     body: Value,
-    record_ids_at: Vec<String>,
+    record_ids_at: Vec<RecordIdAt>,
 }
 
 impl Answer {
-    /// `body`, with the id of the commit's next stored record at `pointer`
-    /// (RFC 6901), which must name a value of `body`.
-    pub fn with_record_id_at(mut self, pointer: &str) -> Self {
-        self.record_ids_at.push(pointer.to_owned());
+    /// `body`, with the id of the commit's next stored record (the first,
+    /// then the one after the last named) at `pointer` (RFC 6901), which
+    /// must name a value of `body`.
+    pub fn with_record_id_at(self, pointer: &str) -> Self {
+        let next = self.record_ids_at.last().map_or(0, |at| at.record + 1);
+        self.with_id_of_record_at(next, pointer)
+    }
+
+    /// `body`, with the id of the commit's `record`-th stored record (0 is
+    /// the first) at `pointer` (RFC 6901), which must name a value of `body`.
+    pub fn with_id_of_record_at(mut self, record: usize, pointer: &str) -> Self {
+        self.record_ids_at.push(RecordIdAt::new(record, pointer));
         self
     }
 

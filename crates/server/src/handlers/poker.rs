@@ -14,6 +14,7 @@ use axum::Json;
 use fairseed_core::{ClientSeed, Commitment, Ident};
 use fairseed_play::poker::{self as rules, view, view_hand, Command, PokerError, TableView};
 use fairseed_play::Viewer;
+use fairseed_store::Commit;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -21,11 +22,11 @@ use tracing::instrument;
 
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
 use crate::error::{ApiError, ApiPath, ApiQuery};
-use crate::handlers::keyed::Keyed;
+use crate::handlers::keyed::{Answer, Keyed};
 use crate::handlers::records::RecordView;
-use crate::rounds::poker as rows;
+use crate::rounds::poker::{self as rows, Published};
 use crate::secrets;
-use crate::service::poker as tables;
+use crate::service::poker::{self as tables, Entry};
 use crate::state::AppState;
 use crate::step::{self, OPERATOR_SCOPE};
 
@@ -152,33 +153,67 @@ pub async fn post_seat(
 }
 
 /// Leaves the table: a proof record for each hand played this session, of
-/// the leaver's holes and the board dealt so far.
+/// the leaver's holes and the board dealt so far. Idempotent with an
+/// `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_leave(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(table): ApiPath<String>,
-) -> Result<Json<Value>, ApiError> {
-    let stepped = tables::run(&state, &table, |loaded, seed| {
-        let command = Command::Leave {
-            player: auth.id,
-            next_seed: seed.clone(),
-        };
-        let (next, events) = tables::apply(loaded, command)?;
-        Ok((next, events, (), None))
-    })
-    .await?;
-    let records: Vec<RecordView> = stepped
-        .updates
-        .iter()
-        .flat_map(|u| &u.records)
-        .filter(|r| r.readers.contains(&auth.id))
-        .cloned()
-        .map(RecordView::try_from)
-        .collect::<Result<_, _>>()?;
-    Ok(Json(
-        json!({"records": records, "session_rotated": stepped.published.rotated}),
-    ))
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    let scope = step::player_scope(auth.id);
+    let state = &state;
+    let ran = keyed
+        .run_with(state, &scope, StatusCode::OK, |entry| async move {
+            let stepped = tables::run(state, &table, |loaded, seed| {
+                let command = Command::Leave {
+                    player: auth.id,
+                    next_seed: seed.clone(),
+                };
+                let (next, events) = tables::apply(loaded, command)?;
+                let entry = entry.clone();
+                let of_commit = move |commit: &Commit, published: &Published| {
+                    Ok(entry.of(&leave_answer(commit, published, auth.id)?))
+                };
+                Ok((next, events, (), Entry::OfCommit(Box::new(of_commit))))
+            })
+            .await?;
+            let records: Vec<RecordView> = stepped
+                .updates
+                .iter()
+                .flat_map(|u| &u.records)
+                .filter(|r| r.readers.contains(&auth.id))
+                .cloned()
+                .map(RecordView::try_from)
+                .collect::<Result<_, _>>()?;
+            let rotated = stepped.published.rotated;
+            Ok((json!({"records": records, "session_rotated": rotated}), ()))
+        })
+        .await?;
+    Ok(ran.response())
+}
+
+/// The leaver's answer as stored for a retry: the records of `commit` the
+/// leaver reads, each with the id the store gives it, and whether the
+/// session rotated (the answer sent first is the same, read from what was
+/// stored).
+fn leave_answer(commit: &Commit, published: &Published, player: i64) -> Result<Answer, ApiError> {
+    let stored = commit.writes.iter().flat_map(|w| &w.change.records);
+    let mut records = Vec::new();
+    let mut at = Vec::new();
+    for (i, out) in stored.enumerate() {
+        if out.readers.contains(&player) {
+            let record: Value =
+                serde_json::from_str(&out.record.body).map_err(ApiError::internal)?;
+            at.push((i, format!("/records/{}/id", records.len())));
+            records.push(json!({"id": null, "scheme": out.record.scheme, "record": record}));
+        }
+    }
+    let body = json!({"records": records, "session_rotated": published.rotated});
+    Ok(at.iter().fold(Answer::from(body), |answer, (i, pointer)| {
+        answer.with_id_of_record_at(*i, pointer)
+    }))
 }
 
 /// Starts the next hand (rotating first when the session is due,
@@ -198,7 +233,7 @@ pub async fn post_hand(
                     Ok((next, events)) => {
                         let answer = rules::public_event(&next, &events[0])?;
                         let idempotent = entry.of_value(&answer);
-                        Ok((next, events, Ok(answer), idempotent))
+                        Ok((next, events, Ok(answer), idempotent.into()))
                     }
                     // The limit was reached: rotate now, answer 409 below.
                     Err(PokerError::SessionDue(why)) => {
@@ -207,7 +242,7 @@ pub async fn post_hand(
                             next_seed: seed.clone(),
                         };
                         let (next, events) = tables::apply(loaded, command)?;
-                        Ok((next, events, Err(PokerError::SessionDue(why)), None))
+                        Ok((next, events, Err(PokerError::SessionDue(why)), None.into()))
                     }
                     Err(e) => Err(e.into()),
                 }
@@ -235,7 +270,7 @@ pub async fn post_street(
                 let (next, events) = tables::apply(loaded, Command::DealStreet { n })?;
                 let answer = rules::public_event(&next, &events[0])?;
                 let idempotent = entry.of_value(&answer);
-                Ok((next, events, answer, idempotent))
+                Ok((next, events, answer, idempotent.into()))
             })
             .await?;
             Ok((stepped.out, ()))
