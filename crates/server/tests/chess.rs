@@ -205,4 +205,70 @@ async fn a_client_seed_that_reads_like_an_id_slot_is_kept_as_written() {
         assert_eq!(answer["record"]["id"], first.json()["record"]["id"]);
         assert_verifies(&answer["record"]["record"]);
     }
+    let id = &first.json()["record"]["id"];
+    let stored = h.get(&format!("/v1/records/{id}"), &carol).await;
+    assert_eq!(stored.status, StatusCode::OK, "{}", stored.text);
+    assert_eq!(
+        stored.json()["record"]["client_a"],
+        sly,
+        "the stored record"
+    );
+    assert_eq!(stored.json()["id"], *id);
+}
+
+/// A seek accepted with its own seed, by its owner or by anyone naming it,
+/// is the owner's own seek (`409 own_seek`), and the seek stays open.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_seek_accepted_with_its_own_seed_is_refused() {
+    let h = Harness::new(1000, 0).await;
+    let (alice, _) = h.player().await;
+    let (bob, _) = h.player().await;
+    let (seed, commit) = new_seed(&h, &alice).await;
+    let body = json!({"seed_id": seed, "client_seed": "a", "commitment": commit});
+    let seek = h
+        .send(Method::POST, "/v1/chess/seeks", &alice, body.clone())
+        .await;
+    assert_eq!(seek.status, StatusCode::OK, "{}", seek.text);
+    let accept = format!("/v1/chess/seeks/{seed}/accept");
+    for token in [&alice, &bob] {
+        let refused = h.send(Method::POST, &accept, token, body.clone()).await;
+        assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+        assert_eq!(refused.json()["code"], "own_seek");
+    }
+    let seeks = h.get("/v1/chess/seeks", &bob).await.json();
+    assert_eq!(seeks["seeks"][0]["seek_id"], seed.as_str());
+}
+
+/// A new seed under a key is committed once: the retry names the same seed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retried_seed_with_its_key_commits_once() {
+    let h = Harness::new(1000, 0).await;
+    let (alice, _) = h.player().await;
+    let key = [("Idempotency-Key", "seed-1")];
+    let seeds = "/v1/chess/seeds";
+    let first = h.raw(Method::POST, seeds, Some(&alice), &key, None).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let again = h.raw(Method::POST, seeds, Some(&alice), &key, None).await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text);
+    assert_eq!(again.headers["idempotency-replayed"], "true");
+    assert_eq!(again.json()["seed_id"], first.json()["seed_id"]);
+    assert_eq!(again.json()["commitment"], first.json()["commitment"]);
+    let json_key = [key[0], ("content-type", "application/json")];
+    let other = h
+        .raw(
+            Method::POST,
+            seeds,
+            Some(&alice),
+            &json_key,
+            Some(b"{}".to_vec()),
+        )
+        .await;
+    assert_eq!(
+        other.json()["code"],
+        "idempotency_mismatch",
+        "{}",
+        other.text
+    );
+    let fresh = h.raw(Method::POST, seeds, Some(&alice), &[], None).await;
+    assert_ne!(fresh.json()["seed_id"], first.json()["seed_id"]);
 }

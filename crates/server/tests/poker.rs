@@ -426,3 +426,134 @@ async fn a_table_read_during_rotations_always_answers() {
     let table = h.get("/v1/poker/tables/busy", &token).await.json();
     assert_eq!(table["session"], "s41");
 }
+
+/// Opening a table and sitting take a key like every other change: the
+/// retry gets the first answer (the same drawn table id, the same seat) and
+/// acts no more; another body under the key is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retried_opening_or_sit_with_its_key_acts_once() {
+    let h = Harness::new(1000, 0).await;
+    let tables = "/v1/poker/tables";
+    let first = op_keyed(&h, tables, "open-1", "{}").await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let again = op_keyed(&h, tables, "open-1", "{}").await;
+    assert_eq!(
+        (again.status, again.json()),
+        (StatusCode::CREATED, first.json())
+    );
+    assert_eq!(again.headers["idempotency-replayed"], "true");
+    let other = op_keyed(&h, tables, "open-1", r#"{"table_id":"t9"}"#).await;
+    assert_eq!(other.status, StatusCode::CONFLICT, "{}", other.text);
+    assert_eq!(other.json()["code"], "idempotency_mismatch");
+    let missing = h.get("/v1/poker/tables/t9", OPERATOR_KEY).await;
+    assert_eq!(
+        missing.status,
+        StatusCode::NOT_FOUND,
+        "the refused body opened nothing"
+    );
+    // Without a key, the named table is opened once and then refused.
+    let named = json!({"table_id": "t8"});
+    let opened = h
+        .send(Method::POST, tables, OPERATOR_KEY, named.clone())
+        .await;
+    assert_eq!(opened.status, StatusCode::CREATED, "{}", opened.text);
+    let taken = h.send(Method::POST, tables, OPERATOR_KEY, named).await;
+    assert_eq!(taken.json()["code"], "already_exists");
+
+    let table = first.json()["table_id"].as_str().expect("an id").to_owned();
+    let (token, _) = h.player().await;
+    let seats = format!("/v1/poker/tables/{table}/seats");
+    let sit = json!({"seat": 3, "client_seed": "c", "commitment": first.json()["commitment"]})
+        .to_string();
+    let keyed = |key: &'static str, body: String| {
+        let token = token.clone();
+        let seats = seats.clone();
+        let h = &h;
+        async move {
+            h.raw(
+                Method::POST,
+                &seats,
+                Some(&token),
+                &[
+                    ("content-type", "application/json"),
+                    ("idempotency-key", key),
+                ],
+                Some(body.into_bytes()),
+            )
+            .await
+        }
+    };
+    let sat = keyed("sit-1", sit.clone()).await;
+    assert_eq!(sat.status, StatusCode::OK, "{}", sat.text);
+    let again = keyed("sit-1", sit.clone()).await;
+    assert_eq!((again.status, again.json()), (StatusCode::OK, sat.json()));
+    assert_eq!(again.headers["idempotency-replayed"], "true");
+    let elsewhere = sit.replace("\"seat\":3", "\"seat\":4");
+    assert_ne!(elsewhere, sit);
+    let twice = keyed("sit-2", elsewhere).await;
+    assert_eq!(twice.json()["code"], "already_seated", "{}", twice.text);
+    let t = h
+        .get(&format!("/v1/poker/tables/{table}"), OPERATOR_KEY)
+        .await
+        .json();
+    assert_eq!(t["seats"].as_object().map(|s| s.len()), Some(1));
+}
+
+/// A leave under a key is replayed with the records it stored, each with its
+/// id; the last leaver's answer names its proof and the session record, as
+/// the records list has them.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retried_leave_with_its_key_answers_its_records_once() {
+    let h = Harness::new(1000, 0).await;
+    let tokens = two_ready(&h, "t7").await;
+    let hand = op(&h, Method::POST, "/v1/poker/tables/t7/hands").await;
+    assert_eq!(hand.status, StatusCode::OK, "{}", hand.text);
+    let leave = |token: String| {
+        let h = &h;
+        async move {
+            h.raw(
+                Method::POST,
+                "/v1/poker/tables/t7/leave",
+                Some(&token),
+                &[("idempotency-key", "bye")],
+                None,
+            )
+            .await
+        }
+    };
+    for (i, token) in tokens.iter().enumerate() {
+        let first = leave(token.clone()).await;
+        assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+        let again = leave(token.clone()).await;
+        assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+        assert_eq!(again.headers["idempotency-replayed"], "true");
+        assert_eq!(again.json(), first.json());
+        let answer = first.json();
+        assert_eq!(answer["session_rotated"], i == 1, "{answer}");
+        let records = answer["records"].as_array().expect("records").clone();
+        let schemes: Vec<&str> = records
+            .iter()
+            .filter_map(|r| r["scheme"].as_str())
+            .collect();
+        let expected: &[&str] = if i == 0 {
+            &["poker_hmac_v1_proof"]
+        } else {
+            &["poker_hmac_v1_proof", "poker_hmac_v1"]
+        };
+        assert_eq!(schemes, expected);
+        let listed = h.get("/v1/records", token).await.json();
+        for record in &records {
+            assert!(record["id"].is_i64(), "{record}");
+            assert_verifies(&record["record"]);
+            let same = listed["records"]
+                .as_array()
+                .expect("listed")
+                .iter()
+                .find(|r| r["id"] == record["id"])
+                .expect("the answer's id is the stored record's");
+            assert_eq!(same["record"], record["record"]);
+        }
+    }
+    let t = h.get("/v1/poker/tables/t7", OPERATOR_KEY).await.json();
+    assert_eq!(t["session"], "s2", "one rotation, by the last leave");
+}

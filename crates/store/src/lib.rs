@@ -45,6 +45,6 @@ pub use translog::{
 pub use types::{
     fill_record_ids, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition, EventFeed,
     Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordOut, RecordReader, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow,
-    RoundUpdate, RoundWrite, SeedPair, SettleFn, Settled, ROTATION_PAGE,
+    RecordIdAt, RecordOut, RecordReader, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange,
+    RoundRow, RoundUpdate, RoundWrite, SeedPair, SettleFn, Settled, ROTATION_PAGE,
 };

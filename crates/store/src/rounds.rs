@@ -8,8 +8,8 @@ use crate::seal::{SecretSeed, SeedCipher};
 use crate::translog::{append, entries, subject, Queue};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
-    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordOut, RecordRow,
-    RoundChange, RoundRow, RoundUpdate, RoundWrite,
+    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordIdAt, RecordOut,
+    RecordRow, RoundChange, RoundRow, RoundUpdate, RoundWrite,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -138,7 +138,7 @@ async fn insert_idempotent<T: Tx>(
 
 /// The stored answer `response` with the records' `ids` where its pointers
 /// `at` say; unparsed when it names none.
-fn with_record_ids(response: &str, at: &[String], ids: &[i64]) -> StoreResult<String> {
+fn with_record_ids(response: &str, at: &[RecordIdAt], ids: &[i64]) -> StoreResult<String> {
     if at.is_empty() {
         return Ok(response.to_owned());
     }

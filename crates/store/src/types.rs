@@ -323,36 +323,61 @@ pub struct Idempotent {
     pub request_hash: String,
     /// The JSON body to replay (the status is always the success one).
     pub response: String,
-    /// Where the body holds the ids of the records the commit stores: the
-    /// `n`-th JSON pointer (RFC 6901) takes the `n`-th record's id, in the
-    /// order of the commit's updates. The body holds `null` there until the
-    /// store fills it in ([`fill_record_ids`]); nothing else in the body is
-    /// touched, whatever text a client put in it.
-    pub record_ids_at: Vec<String>,
+    /// Where the body holds the ids of records the commit stores. The body
+    /// holds `null` there until the store fills it in
+    /// ([`fill_record_ids`]); nothing else in the body is touched, whatever
+    /// text a client put in it.
+    pub record_ids_at: Vec<RecordIdAt>,
 }
 
-/// Puts the id of the `n`-th stored record at the `n`-th pointer of `at` in
-/// `body`. A pointer that names no value in the body, or more pointers than
-/// records, is the caller's mistake, refused before anything is stored.
+/// Where an answer holds the id of one record its commit stores.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordIdAt {
+    /// The record, by its place among the records the commit stores, in the
+    /// order of the commit's updates (0 is the first).
+    pub record: usize,
+    /// The JSON pointer (RFC 6901) of the value the id replaces.
+    pub pointer: String,
+}
+
+impl RecordIdAt {
+    /// The id of the commit's `record`-th stored record at `pointer`.
+    pub fn new(record: usize, pointer: impl Into<String>) -> Self {
+        Self {
+            record,
+            pointer: pointer.into(),
+        }
+    }
+}
+
+/// Puts the id of each named stored record (`ids`, in the commit's order)
+/// where `at` says in `body`. A pointer that names no value in the body, or
+/// a record the commit did not store, is the caller's mistake, refused
+/// before anything is stored; `body` is then left as it was.
 pub fn fill_record_ids(
     body: &mut serde_json::Value,
-    at: &[String],
+    at: &[RecordIdAt],
     ids: &[i64],
 ) -> StoreResult<()> {
-    if at.len() > ids.len() {
-        return Err(StoreError::other(format!(
-            "an answer names {} record id(s) but the commit stored {}",
-            at.len(),
-            ids.len()
-        )));
+    for slot in at {
+        if slot.record >= ids.len() {
+            return Err(StoreError::other(format!(
+                "an answer names record {} but the commit stored {}",
+                slot.record,
+                ids.len()
+            )));
+        }
+        if body.pointer(&slot.pointer).is_none() {
+            return Err(StoreError::other(format!(
+                "an answer has no value at its record id pointer {}",
+                slot.pointer
+            )));
+        }
     }
-    for (pointer, id) in at.iter().zip(ids) {
-        let slot = body.pointer_mut(pointer).ok_or_else(|| {
-            StoreError::other(format!(
-                "an answer has no value at its record id pointer {pointer}"
-            ))
-        })?;
-        *slot = (*id).into();
+    for slot in at {
+        if let Some(value) = body.pointer_mut(&slot.pointer) {
+            *value = ids[slot.record].into();
+        }
     }
     Ok(())
 }
@@ -440,7 +465,7 @@ mod tests {
             "a": {"id": null, "client_seed": "$record_id:0"},
             "b": [null, "$record_id:1"],
         });
-        let at = ["/a/id".to_owned(), "/b/0".to_owned()];
+        let at = [RecordIdAt::new(0, "/a/id"), RecordIdAt::new(1, "/b/0")];
         fill_record_ids(&mut body, &at, &[41, 7]).expect("filled");
         assert_eq!(
             body,
@@ -454,9 +479,21 @@ mod tests {
     #[test]
     fn a_pointer_without_a_record_or_a_value_is_refused() {
         let mut body = serde_json::json!({"id": null});
-        assert!(fill_record_ids(&mut body, &["/id".to_owned()], &[]).is_err());
-        assert!(fill_record_ids(&mut body, &["/nope/id".to_owned()], &[3]).is_err());
+        assert!(fill_record_ids(&mut body, &[RecordIdAt::new(0, "/id")], &[]).is_err());
+        let nowhere = [RecordIdAt::new(0, "/id"), RecordIdAt::new(0, "/nope/id")];
+        assert!(fill_record_ids(&mut body, &nowhere, &[3]).is_err());
         assert_eq!(body, serde_json::json!({"id": null}), "left as it was");
+    }
+
+    #[test]
+    fn a_slot_names_its_record_so_an_answer_may_leave_records_out() {
+        let mut body = serde_json::json!({"records": [{"id": null}, {"id": null}]});
+        let at = [
+            RecordIdAt::new(2, "/records/0/id"),
+            RecordIdAt::new(0, "/records/1/id"),
+        ];
+        fill_record_ids(&mut body, &at, &[5, 6, 7]).expect("filled");
+        assert_eq!(body, serde_json::json!({"records": [{"id": 7}, {"id": 5}]}));
     }
 }
 

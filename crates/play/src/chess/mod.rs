@@ -274,6 +274,11 @@ fn accept(
     [seed_a, seed_b]: &[ServerSeed; 2],
     now: Millis,
 ) -> Result<((Seed, Seed), Vec<Event>), ChessError> {
+    // The seek's own seed on side B, whoever names it, is its owner's seek
+    // accepted with itself: refused before its phase is read twice.
+    if a.id == b.id {
+        return Err(ChessError::OwnSeek);
+    }
     let SeedPhase::Seeking(seek) = &a.phase else {
         return Err(ChessError::WrongStatus {
             status: a.status(now),

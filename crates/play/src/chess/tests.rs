@@ -113,6 +113,22 @@ fn a_seek_is_not_accepted_by_its_owner_nor_by_an_unchallenged_player() {
     let mine = committed(3, 10);
     let err = apply_pair(&a, &mine, accept_cmd(&mine, [1, 3]), T0).expect_err("own");
     assert_eq!(err.code(), "own_seek");
+    // The seek's own seed named as side B: refused as the owner's seek,
+    // whoever names it, and before the seed's phase is looked at.
+    for player in [10, 20] {
+        let itself = PairCommand::Accept {
+            player,
+            shown: a.commitment,
+            client: client("b's client"),
+            seeds: [secret(1), secret(1)],
+        };
+        let err = apply_pair(&a, &a, itself, T0).expect_err("itself");
+        assert_eq!(err, ChessError::OwnSeek);
+    }
+    let plain = committed(4, 10);
+    let itself = accept_cmd(&plain, [4, 4]);
+    let err = apply_pair(&plain, &plain, itself, T0).expect_err("not seeking");
+    assert_eq!(err, ChessError::OwnSeek);
     let c = committed(1, 10);
     let challenge = one(
         &c,

@@ -288,6 +288,39 @@ fn a_session_is_due_after_500_hands_or_24_hours() {
     assert_eq!(code(apply(s, Command::StartHand, T0)), "session_rotated");
 }
 
+/// The limits at their edges: the 500th hand starts and the 501st is
+/// refused; a session open for 24 hours less 1 ms starts a hand and one 24
+/// hours old is refused.
+#[test]
+fn the_rotation_limits_hold_at_their_edges() {
+    let seated = sit(sit(table(), 1, 0).unwrap().0, 2, 1).unwrap().0;
+    let just_short = Millis(T0.0 + MAX_AGE_MS - 1);
+    assert_eq!(due(&seated, just_short), None);
+    assert!(apply(seated.clone(), Command::StartHand, just_short).is_ok());
+    let at_limit = Millis(T0.0 + MAX_AGE_MS);
+    assert_eq!(due(&seated, at_limit), Some(RotateWhy::Age));
+    assert_eq!(
+        apply(seated.clone(), Command::StartHand, at_limit).unwrap_err(),
+        PokerError::SessionDue(RotateWhy::Age)
+    );
+    let mut s = seated;
+    for _ in 0..MAX_HANDS - 1 {
+        s = run(s, Command::StartHand);
+    }
+    assert_eq!(s.session.hands.len(), 499);
+    assert_eq!(due(&s, T0), None);
+    let (s, events) = apply(s, Command::StartHand, T0).expect("the 500th hand");
+    assert!(
+        matches!(&events[..], [Event::HandStarted { n: 500 }]),
+        "{events:?}"
+    );
+    assert_eq!(due(&s, T0), Some(RotateWhy::Hands));
+    assert_eq!(
+        apply(s, Command::StartHand, T0).unwrap_err(),
+        PokerError::SessionDue(RotateWhy::Hands)
+    );
+}
+
 #[test]
 fn stored_state_reads_back_and_is_checked() {
     let s = leave(three_at_hand_two(), 3).0;

@@ -28,25 +28,29 @@ use crate::rounds::{now, player_exists};
 use crate::state::AppState;
 use crate::{secrets, step};
 
-/// Commits a new chess seed for the caller's connection.
+/// Commits a new chess seed for the caller's connection. Idempotent with
+/// an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_seed(
     State(state): State<AppState>,
     auth: PlayerAuth,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
     let secret = ServerSeed::from_bytes(secrets::random_bytes()?);
     let id = format!("c{}", &hex::encode(secrets::random_bytes()?)[..24]);
     let seed = Seed::new(id.clone(), auth.id, secret.commitment());
-    let commit = Commit {
-        creates: vec![rounds::create(&seed, &secret)?],
-        ..Commit::default()
-    };
-    let updates = state.store().commit(commit).await?;
-    let body = json!({"seed_id": id, "commitment": seed.commitment.to_hex()});
-    Ok((
-        StatusCode::CREATED,
-        Json(state.with_receipts(body, &updates).await?),
-    ))
+    let scope = step::player_scope(auth.id);
+    let ran = keyed
+        .run(&state, &scope, StatusCode::CREATED, &[], |_| {
+            let commit = Commit {
+                creates: vec![rounds::create(&seed, &secret)?],
+                ..Commit::default()
+            };
+            let body = json!({"seed_id": id, "commitment": seed.commitment.to_hex()});
+            Ok((commit, body.into(), ()))
+        })
+        .await?;
+    Ok(ran.response())
 }
 
 /// Body naming the caller's committed seed and their client seed.
@@ -274,11 +278,6 @@ pub async fn post_accept(
 ) -> Result<Response, ApiError> {
     let (id, client, shown) = keyed.body.parse()?;
     let a = round_id(&seek)?;
-    if a == id {
-        // The seek's own seed on both sides: the caller's own seek, refused
-        // by the play crate's rule before the one round is loaded twice.
-        return Err(ApiError::rule(chess::ChessError::OwnSeek));
-    }
     let decide = on_pair(|seeds| PairCommand::Accept {
         player: auth.id,
         shown,

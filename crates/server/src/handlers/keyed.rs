@@ -5,12 +5,14 @@
 //! The key is hashed with the method, path and body, so a retry is
 //! recognised only when it is the same request ([`crate::step::replay`]).
 
+use std::future::Future;
+
 use axum::body::Body;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use fairseed_store::{Commit, Idempotent, LoadedRound};
+use fairseed_store::{Commit, Idempotent, LoadedRound, RecordIdAt};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -105,28 +107,50 @@ impl<T> Keyed<T> {
     /// The commit's idempotency entry for `response`, which names no record
     /// id, when a key was sent.
     pub fn entry(&self, scope: &str, response: &Value) -> Option<Idempotent> {
-        self.entry_at(scope, response, &[])
+        self.key_entry(scope).of_value(response)
     }
 
     /// The commit's idempotency entry for `answer`, when a key was sent.
     pub fn answer_entry(&self, scope: &str, answer: &Answer) -> Option<Idempotent> {
-        self.entry_at(scope, &answer.body, &answer.record_ids_at)
+        self.key_entry(scope).of(answer)
     }
 
-    fn entry_at(&self, scope: &str, body: &Value, record_ids_at: &[String]) -> Option<Idempotent> {
-        self.key.as_ref().map(|key| Idempotent {
+    /// What a commit under this request's key stores with its answer.
+    fn key_entry(&self, scope: &str) -> KeyEntry {
+        KeyEntry {
             scope: scope.to_owned(),
-            key: key.clone(),
-            request_hash: self.hash.clone(),
-            response: body.to_string(),
-            record_ids_at: record_ids_at.to_vec(),
-        })
+            key: self.key.clone(),
+            hash: self.hash.clone(),
+        }
     }
 
-    /// Runs an idempotent step over the rounds `ids`: a retry is answered
-    /// from the stored answer; otherwise `decide` computes the commit and
-    /// the [`Answer`] (its record ids filled in by the store), which is
-    /// committed with the change under this key.
+    /// The one idempotent path of every state-changing call: a retry is
+    /// answered from the stored answer (`409 idempotency_mismatch` for
+    /// another request under the key); otherwise `commit` makes the change,
+    /// storing with it the [`KeyEntry`] it is given (which holds nothing
+    /// without a key), and returns the complete answer; when a twin of this
+    /// request committed first, the twin's answer is sent.
+    pub async fn run_with<R, F, Fut>(
+        &self,
+        state: &AppState,
+        scope: &str,
+        status: StatusCode,
+        commit: F,
+    ) -> Result<Ran<R>, ApiError>
+    where
+        F: FnOnce(KeyEntry) -> Fut,
+        Fut: Future<Output = Result<(Value, R), ApiError>>,
+    {
+        if let Some(replayed) = self.replay(state, scope, status).await? {
+            return Ok(Ran::Replayed(replayed));
+        }
+        let done = commit(self.key_entry(scope)).await;
+        self.finish(state, scope, status, done).await
+    }
+
+    /// [`Keyed::run_with`] for a step over the rounds `ids`: `decide`
+    /// computes the commit and the [`Answer`] (its record ids filled in by
+    /// the store), which is committed with the change under this key.
     pub async fn run<R>(
         &self,
         state: &AppState,
@@ -135,31 +159,23 @@ impl<T> Keyed<T> {
         ids: &[String],
         mut decide: impl FnMut(&[LoadedRound]) -> Result<(Commit, Answer, R), ApiError>,
     ) -> Result<Ran<R>, ApiError> {
-        if let Some(replayed) = self.replay(state, scope, status).await? {
-            return Ok(Ran::Replayed(replayed));
-        }
-        let result = step::step(state, ids, |loaded| {
-            let (mut commit, body, out) = decide(loaded)?;
-            commit.idempotent = self.answer_entry(scope, &body);
-            Ok((commit, (body, out)))
+        self.run_with(state, scope, status, |entry| async move {
+            let (updates, (answer, out)) = step::step(state, ids, |loaded| {
+                let (mut commit, body, out) = decide(loaded)?;
+                commit.idempotent = entry.of(&body);
+                Ok((commit, (body, out)))
+            })
+            .await?;
+            let ids: Vec<i64> = updates
+                .iter()
+                .flat_map(|u| &u.records)
+                .map(|r| r.id)
+                .collect();
+            let body = answer.filled(&ids)?;
+            let body = state.with_receipts(body, &updates).await?;
+            Ok((body, out))
         })
-        .await;
-        let done = match result {
-            Ok((updates, (answer, out))) => {
-                let ids: Vec<i64> = updates
-                    .iter()
-                    .flat_map(|u| &u.records)
-                    .map(|r| r.id)
-                    .collect();
-                let body = answer.filled(&ids)?;
-                state
-                    .with_receipts(body, &updates)
-                    .await
-                    .map(|body| (body, out))
-            }
-            Err(e) => Err(e),
-        };
-        self.finish(state, scope, status, done).await
+        .await
     }
 
     /// The answer to a step that committed (its body complete), or, when a
@@ -193,6 +209,37 @@ impl<T> Keyed<T> {
     }
 }
 
+/// The idempotency entry a commit stores with its answer under the
+/// request's key, in the key's scope; without a key, no entry.
+#[derive(Debug, Clone)]
+pub struct KeyEntry {
+    scope: String,
+    key: Option<String>,
+    hash: String,
+}
+
+impl KeyEntry {
+    /// The entry for `answer`, its record ids put where it names them.
+    pub fn of(&self, answer: &Answer) -> Option<Idempotent> {
+        self.at(&answer.body, &answer.record_ids_at)
+    }
+
+    /// The entry for `response`, which names no record id.
+    pub fn of_value(&self, response: &Value) -> Option<Idempotent> {
+        self.at(response, &[])
+    }
+
+    fn at(&self, body: &Value, record_ids_at: &[RecordIdAt]) -> Option<Idempotent> {
+        self.key.as_ref().map(|key| Idempotent {
+            scope: self.scope.clone(),
+            key: key.clone(),
+            request_hash: self.hash.clone(),
+            response: body.to_string(),
+            record_ids_at: record_ids_at.to_vec(),
+        })
+    }
+}
+
 /// An idempotent call's answer, and where in it the ids of the records its
 /// commit stores go: ids exist only once the commit is stored, so the answer
 /// holds `null` there and names the place as a JSON pointer, which the store
@@ -200,14 +247,22 @@ impl<T> Keyed<T> {
 #[derive(Debug, Clone)]
 pub struct Answer {
     body: Value,
-    record_ids_at: Vec<String>,
+    record_ids_at: Vec<RecordIdAt>,
 }
 
 impl Answer {
-    /// `body`, with the id of the commit's next stored record at `pointer`
-    /// (RFC 6901), which must name a value of `body`.
-    pub fn with_record_id_at(mut self, pointer: &str) -> Self {
-        self.record_ids_at.push(pointer.to_owned());
+    /// `body`, with the id of the commit's next stored record (the first,
+    /// then the one after the last named) at `pointer` (RFC 6901), which
+    /// must name a value of `body`.
+    pub fn with_record_id_at(self, pointer: &str) -> Self {
+        let next = self.record_ids_at.last().map_or(0, |at| at.record + 1);
+        self.with_id_of_record_at(next, pointer)
+    }
+
+    /// `body`, with the id of the commit's `record`-th stored record (0 is
+    /// the first) at `pointer` (RFC 6901), which must name a value of `body`.
+    pub fn with_id_of_record_at(mut self, record: usize, pointer: &str) -> Self {
+        self.record_ids_at.push(RecordIdAt::new(record, pointer));
         self
     }
 

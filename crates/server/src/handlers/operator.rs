@@ -87,21 +87,15 @@ pub async fn import(
     let body = serde_json::to_string(record).map_err(ApiError::internal)?;
     let answer = Answer::from(json!({"id": null, "scheme": scheme, "record": record}))
         .with_record_id_at("/id");
-    if let Some(replayed) = keyed
-        .replay(&state, OPERATOR_SCOPE, StatusCode::CREATED)
-        .await?
-    {
-        return Ok(replayed);
-    }
     let out = RecordOut::operator(NewRecord { scheme, body });
-    let stored = state
-        .store()
-        .import_record(out, keyed.answer_entry(OPERATOR_SCOPE, &answer))
-        .await
-        .map_err(ApiError::from)
-        .and_then(|row| Ok((answer.filled(&[row.id])?, ())));
     let ran = keyed
-        .finish(&state, OPERATOR_SCOPE, StatusCode::CREATED, stored)
+        .run_with(&state, OPERATOR_SCOPE, StatusCode::CREATED, |entry| {
+            let stored = state.store().import_record(out, entry.of(&answer));
+            async move {
+                let row = stored.await?;
+                Ok((answer.filled(&[row.id])?, ()))
+            }
+        })
         .await?;
     Ok(ran.response())
 }

@@ -14,20 +14,21 @@ use axum::Json;
 use fairseed_core::{ClientSeed, Commitment, Ident};
 use fairseed_play::poker::{self as rules, view, view_hand, Command, PokerError, TableView};
 use fairseed_play::Viewer;
+use fairseed_store::Commit;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tracing::instrument;
 
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
-use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery};
-use crate::handlers::keyed::Keyed;
+use crate::error::{ApiError, ApiPath, ApiQuery};
+use crate::handlers::keyed::{Answer, Keyed};
 use crate::handlers::records::RecordView;
-use crate::rounds::poker as rows;
+use crate::rounds::poker::{self as rows, Published};
 use crate::secrets;
-use crate::service::poker as tables;
+use crate::service::poker::{self as tables, Entry};
 use crate::state::AppState;
-use crate::step::OPERATOR_SCOPE;
+use crate::step::{self, OPERATOR_SCOPE};
 
 fn table_json(v: &TableView) -> Value {
     json!({"table_id": v.table_id.as_str(), "session": v.session.as_str(),
@@ -42,25 +43,36 @@ pub struct NewTable {
 }
 
 /// Opens a table with its first seed session, served by this process.
+/// Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_table(
     State(state): State<AppState>,
     _op: OperatorAuth,
-    ApiJson(body): ApiJson<NewTable>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let table = match body.table_id {
-        Some(t) => Ident::parse_field(&t, "table_id")?,
-        None => Ident::parse_field(
-            &format!("t{}", &hex::encode(secrets::random_bytes()?)[..16]),
-            "table_id",
-        )?,
-    };
-    let (opened, updates) = tables::open(&state, table).await?;
-    let body = table_json(&view(&opened, Viewer::Operator));
-    Ok((
-        StatusCode::CREATED,
-        Json(state.with_receipts(body, &updates).await?),
-    ))
+    keyed: Keyed<NewTable>,
+) -> Result<Response, ApiError> {
+    let state = &state;
+    let table = keyed.body.table_id.as_deref();
+    let ran = keyed
+        .run_with(
+            state,
+            OPERATOR_SCOPE,
+            StatusCode::CREATED,
+            |entry| async move {
+                let table = match table {
+                    Some(t) => Ident::parse_field(t, "table_id")?,
+                    None => Ident::parse_field(
+                        &format!("t{}", &hex::encode(secrets::random_bytes()?)[..16]),
+                        "table_id",
+                    )?,
+                };
+                let answer = |opened: &rules::State| table_json(&view(opened, Viewer::Operator));
+                let (opened, updates) =
+                    tables::open(state, table, |opened| entry.of_value(&answer(opened))).await?;
+                Ok((state.with_receipts(answer(&opened), &updates).await?, ()))
+            },
+        )
+        .await?;
+    Ok(ran.response())
 }
 
 fn viewer(caller: Caller) -> Viewer {
@@ -104,13 +116,15 @@ pub struct Sit {
 }
 
 /// Sits at a seat (or gives a new client seed after a rotation).
+/// Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_seat(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(table): ApiPath<String>,
-    ApiJson(body): ApiJson<Sit>,
-) -> Result<Json<Value>, ApiError> {
+    keyed: Keyed<Sit>,
+) -> Result<Response, ApiError> {
+    let body = &keyed.body;
     if body.seat > rules::MAX_SEAT {
         return Err(ApiError::invalid(
             "seat",
@@ -125,42 +139,85 @@ pub async fn post_seat(
         client_seed: client,
         shown,
     };
-    tables::sit(&state, &table, auth.id, command).await?;
-    Ok(Json(json!({"table_id": table, "seat": body.seat})))
+    let answer = json!({"table_id": table, "seat": body.seat});
+    let scope = step::player_scope(auth.id);
+    let state = &state;
+    let ran = keyed
+        .run_with(state, &scope, StatusCode::OK, |entry| async move {
+            let idempotent = entry.of_value(&answer);
+            tables::sit(state, &table, auth.id, command, idempotent).await?;
+            Ok((answer, ()))
+        })
+        .await?;
+    Ok(ran.response())
 }
 
 /// Leaves the table: a proof record for each hand played this session, of
-/// the leaver's holes and the board dealt so far.
+/// the leaver's holes and the board dealt so far. Idempotent with an
+/// `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_leave(
     State(state): State<AppState>,
     auth: PlayerAuth,
     ApiPath(table): ApiPath<String>,
-) -> Result<Json<Value>, ApiError> {
-    let stepped = tables::run(&state, &table, |loaded, seed| {
-        let command = Command::Leave {
-            player: auth.id,
-            next_seed: seed.clone(),
-        };
-        let (next, events) = tables::apply(loaded, command)?;
-        Ok((next, events, (), None))
-    })
-    .await?;
-    let records: Vec<RecordView> = stepped
-        .updates
-        .iter()
-        .flat_map(|u| &u.records)
-        .filter(|r| r.readers.contains(&auth.id))
-        .cloned()
-        .map(RecordView::try_from)
-        .collect::<Result<_, _>>()?;
-    Ok(Json(
-        json!({"records": records, "session_rotated": stepped.published.rotated}),
-    ))
+    keyed: Keyed<IgnoredAny>,
+) -> Result<Response, ApiError> {
+    let scope = step::player_scope(auth.id);
+    let state = &state;
+    let ran = keyed
+        .run_with(state, &scope, StatusCode::OK, |entry| async move {
+            let stepped = tables::run(state, &table, |loaded, seed| {
+                let command = Command::Leave {
+                    player: auth.id,
+                    next_seed: seed.clone(),
+                };
+                let (next, events) = tables::apply(loaded, command)?;
+                let entry = entry.clone();
+                let of_commit = move |commit: &Commit, published: &Published| {
+                    Ok(entry.of(&leave_answer(commit, published, auth.id)?))
+                };
+                Ok((next, events, (), Entry::OfCommit(Box::new(of_commit))))
+            })
+            .await?;
+            let records: Vec<RecordView> = stepped
+                .updates
+                .iter()
+                .flat_map(|u| &u.records)
+                .filter(|r| r.readers.contains(&auth.id))
+                .cloned()
+                .map(RecordView::try_from)
+                .collect::<Result<_, _>>()?;
+            let rotated = stepped.published.rotated;
+            Ok((json!({"records": records, "session_rotated": rotated}), ()))
+        })
+        .await?;
+    Ok(ran.response())
 }
 
-/// Starts the next hand (rotating first after 500 hands or 24 hours).
-/// Idempotent with an `Idempotency-Key`.
+/// The leaver's answer as stored for a retry: the records of `commit` the
+/// leaver reads, each with the id the store gives it, and whether the
+/// session rotated (the answer sent first is the same, read from what was
+/// stored).
+fn leave_answer(commit: &Commit, published: &Published, player: i64) -> Result<Answer, ApiError> {
+    let stored = commit.writes.iter().flat_map(|w| &w.change.records);
+    let mut records = Vec::new();
+    let mut at = Vec::new();
+    for (i, out) in stored.enumerate() {
+        if out.readers.contains(&player) {
+            let record: Value =
+                serde_json::from_str(&out.record.body).map_err(ApiError::internal)?;
+            at.push((i, format!("/records/{}/id", records.len())));
+            records.push(json!({"id": null, "scheme": out.record.scheme, "record": record}));
+        }
+    }
+    let body = json!({"records": records, "session_rotated": published.rotated});
+    Ok(at.iter().fold(Answer::from(body), |answer, (i, pointer)| {
+        answer.with_id_of_record_at(*i, pointer)
+    }))
+}
+
+/// Starts the next hand (rotating first when the session is due,
+/// [`rules::due`]). Idempotent with an `Idempotency-Key`.
 #[instrument(skip_all)]
 pub async fn post_hand(
     State(state): State<AppState>,
@@ -168,40 +225,34 @@ pub async fn post_hand(
     ApiPath(table): ApiPath<String>,
     keyed: Keyed<IgnoredAny>,
 ) -> Result<Response, ApiError> {
-    if let Some(replayed) = keyed.replay(&state, OPERATOR_SCOPE, StatusCode::OK).await? {
-        return Ok(replayed);
-    }
-    let result = tables::run(&state, &table, |loaded, seed| {
-        match tables::apply(loaded, Command::StartHand) {
-            Ok((next, events)) => {
-                let answer = rules::public_event(&next, &events[0])?;
-                let entry = keyed.entry(OPERATOR_SCOPE, &answer);
-                Ok((next, events, Ok(answer), entry))
-            }
-            // The limit was reached: rotate now, answer 409 below.
-            Err(PokerError::SessionDue(why)) => {
-                let command = Command::Rotate {
-                    why,
-                    next_seed: seed.clone(),
-                };
-                let (next, events) = tables::apply(loaded, command)?;
-                Ok((next, events, Err(PokerError::SessionDue(why)), None))
-            }
-            Err(e) => Err(e.into()),
-        }
-    })
-    .await;
-    let done = match result {
-        Ok(tables::Stepped { out: Err(due), .. }) => return Err(due.into()),
-        Ok(tables::Stepped {
-            out: Ok(answer),
-            updates,
-            ..
-        }) => Ok((state.with_receipts(answer, &updates).await?, ())),
-        Err(e) => Err(e),
-    };
-    let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
-    Ok(ran.await?.response())
+    let state = &state;
+    let ran = keyed
+        .run_with(state, OPERATOR_SCOPE, StatusCode::OK, |entry| async move {
+            let stepped = tables::run(state, &table, |loaded, seed| {
+                match tables::apply(loaded, Command::StartHand) {
+                    Ok((next, events)) => {
+                        let answer = rules::public_event(&next, &events[0])?;
+                        let idempotent = entry.of_value(&answer);
+                        Ok((next, events, Ok(answer), idempotent.into()))
+                    }
+                    // The limit was reached: rotate now, answer 409 below.
+                    Err(PokerError::SessionDue(why)) => {
+                        let command = Command::Rotate {
+                            why,
+                            next_seed: seed.clone(),
+                        };
+                        let (next, events) = tables::apply(loaded, command)?;
+                        Ok((next, events, Err(PokerError::SessionDue(why)), None.into()))
+                    }
+                    Err(e) => Err(e.into()),
+                }
+            })
+            .await?;
+            let answer = stepped.out?;
+            Ok((state.with_receipts(answer, &stepped.updates).await?, ()))
+        })
+        .await?;
+    Ok(ran.response())
 }
 
 /// Deals the next street of hand `n`. Idempotent with an `Idempotency-Key`.
@@ -212,19 +263,20 @@ pub async fn post_street(
     ApiPath((table, n)): ApiPath<(String, u64)>,
     keyed: Keyed<IgnoredAny>,
 ) -> Result<Response, ApiError> {
-    if let Some(replayed) = keyed.replay(&state, OPERATOR_SCOPE, StatusCode::OK).await? {
-        return Ok(replayed);
-    }
-    let result = tables::run(&state, &table, |loaded, _| {
-        let (next, events) = tables::apply(loaded, Command::DealStreet { n })?;
-        let answer = rules::public_event(&next, &events[0])?;
-        let entry = keyed.entry(OPERATOR_SCOPE, &answer);
-        Ok((next, events, answer, entry))
-    })
-    .await;
-    let done = result.map(|s| (s.out, ()));
-    let ran = keyed.finish(&state, OPERATOR_SCOPE, StatusCode::OK, done);
-    Ok(ran.await?.response())
+    let state = &state;
+    let ran = keyed
+        .run_with(state, OPERATOR_SCOPE, StatusCode::OK, |entry| async move {
+            let stepped = tables::run(state, &table, |loaded, _| {
+                let (next, events) = tables::apply(loaded, Command::DealStreet { n })?;
+                let answer = rules::public_event(&next, &events[0])?;
+                let idempotent = entry.of_value(&answer);
+                Ok((next, events, answer, idempotent.into()))
+            })
+            .await?;
+            Ok((stepped.out, ()))
+        })
+        .await?;
+    Ok(ran.response())
 }
 
 /// The caller's view of hand `n`: own hole cards, the board so far. A read.

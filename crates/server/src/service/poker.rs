@@ -50,17 +50,38 @@ pub(crate) struct Stepped<R> {
     pub(crate) out: R,
 }
 
+/// The idempotency entry a step commits: a given one (or none), or one
+/// made from the commit and what it publishes, for an answer that names the
+/// records the commit stores.
+pub(crate) enum Entry<'a> {
+    /// This entry, or none.
+    Given(Option<Idempotent>),
+    /// The entry of the commit about to be stored.
+    OfCommit(Box<EntryOfCommit<'a>>),
+}
+
+/// Makes a step's idempotency entry from its commit and what it publishes.
+pub(crate) type EntryOfCommit<'a> =
+    dyn FnOnce(&Commit, &Published) -> Result<Option<Idempotent>, ApiError> + 'a;
+
+impl From<Option<Idempotent>> for Entry<'_> {
+    fn from(entry: Option<Idempotent>) -> Self {
+        Self::Given(entry)
+    }
+}
+
 /// Runs a command on `table`'s current session: `decide` maps the loaded
-/// state to the next state and events (and a result), given a fresh seed
-/// for a session that may open. Retried on a lost race; if the table moved
-/// to a new session meanwhile, the step runs on the new one.
-pub(crate) async fn run<R>(
+/// state to the next state and events (and a result, and the idempotency
+/// entry to commit), given a fresh seed for a session that may open.
+/// Retried on a lost race; if the table moved to a new session meanwhile,
+/// the step runs on the new one.
+pub(crate) async fn run<'a, R>(
     state: &AppState,
     table: &str,
     mut decide: impl FnMut(
         &rules::State,
         &ServerSeed,
-    ) -> Result<(rules::State, Vec<Event>, R, Option<Idempotent>), ApiError>,
+    ) -> Result<(rules::State, Vec<Event>, R, Entry<'a>), ApiError>,
 ) -> Result<Stepped<R>, ApiError> {
     let seed = fresh_seed()?;
     let mut retries = 0;
@@ -68,8 +89,12 @@ pub(crate) async fn run<R>(
         let ids = current_ids(state, table).await?;
         let result = step::step(state, &ids, |rounds| {
             let loaded = rows::load(rounds)?;
-            let (next, events, out, idempotent) = decide(&loaded.state, &seed)?;
+            let (next, events, out, entry) = decide(&loaded.state, &seed)?;
             let (commit, published) = rows::commit(&loaded, &next, &events, Some(&seed))?;
+            let idempotent = match entry {
+                Entry::Given(entry) => entry,
+                Entry::OfCommit(of) => of(&commit, &published)?,
+            };
             let commit = Commit {
                 idempotent,
                 ..commit
@@ -172,7 +197,7 @@ pub(crate) async fn rotate(state: &AppState, table: &str, why: RotateWhy) -> Res
             next_seed: seed.clone(),
         };
         let (next, events) = apply(loaded, command)?;
-        Ok((next, events, (), None))
+        Ok((next, events, (), None.into()))
     })
     .await?;
     tracing::info!(table, why = why.as_str(), "poker session rotated");
@@ -234,11 +259,13 @@ pub(crate) async fn claim(state: &AppState, table: &str) -> Result<(), ApiError>
     Ok(())
 }
 
-/// Opens `table` with its first seed session, leased to this process.
-/// `409 already_exists` if the id is taken.
+/// Opens `table` with its first seed session, leased to this process,
+/// committed with the idempotency entry `idempotent` gives for it. `409
+/// already_exists` if the id is taken.
 pub(crate) async fn open(
     state: &AppState,
     table: Ident,
+    idempotent: impl FnOnce(&rules::State) -> Option<Idempotent>,
 ) -> Result<(rules::State, Vec<RoundUpdate>), ApiError> {
     let seed = fresh_seed()?;
     let opened = rules::State::open(table.clone(), seed.clone(), now())?;
@@ -249,6 +276,7 @@ pub(crate) async fn open(
             rows::new_table(&opened, hex::encode(secrets::random_bytes()?))?,
             rows::new_session(&opened, &seed)?,
         ],
+        idempotent: idempotent(&opened),
         ..Commit::default()
     };
     match state.store().commit(commit).await {
@@ -264,7 +292,8 @@ pub(crate) async fn open(
     }
 }
 
-/// Sits `player` at `table` (`sit` is a [`Command::Sit`]), indexing the
+/// Sits `player` at `table` (`sit` is a [`Command::Sit`]), committed with
+/// the idempotency entry `idempotent`, indexing the
 /// table for the player first, so a crash between the two never hides a
 /// hand from `GET /v1/poker/hands` (an indexed table without a seat is
 /// harmless).
@@ -273,12 +302,13 @@ pub(crate) async fn sit(
     table: &str,
     player: i64,
     sit: Command,
+    idempotent: Option<Idempotent>,
 ) -> Result<(), ApiError> {
     current_ids(state, table).await?;
     remember_table(state, player, table).await?;
     run(state, table, |loaded, _| {
         let (next, events) = apply(loaded, sit.clone())?;
-        Ok((next, events, (), None))
+        Ok((next, events, (), idempotent.clone().into()))
     })
     .await?;
     Ok(())
