@@ -35,6 +35,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         2,
         include_str!("../../migrations/postgres/0002_one_log_layout.sql"),
     ),
+    (
+        3,
+        include_str!("../../migrations/postgres/0003_round_keys.sql"),
+    ),
 ];
 
 /// Connections of a process's pool.

@@ -54,6 +54,11 @@ const MIGRATIONS: &[Migration] = &[
         include_str!("../../migrations/sqlite/0002_one_log_layout.sql"),
         Some(upgrade::one_log_layout),
     ),
+    (
+        3,
+        include_str!("../../migrations/sqlite/0003_round_keys.sql"),
+        None,
+    ),
 ];
 
 /// Read connections kept open.
