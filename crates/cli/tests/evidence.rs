@@ -228,6 +228,11 @@ fn evidence_holds_an_honest_record_and_raises_the_alarm_on_an_early_timeout() {
         record.hand, turn.deadline_ms, turn.server_ms
     );
     assert!(out.contains(&want), "{want}\n{out}");
+    let out = run(&["verify", "--json", &forged, "--evidence", &file], b"");
+    assert_eq!(code(&out), 1);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["hand"], record.hand);
+    assert_eq!(json["alarms"], json!([want.trim_start_matches("ALARM: ")]));
 
     // Evidence signed with another key than the record names: refused, `key` named.
     let other = SigningKey::from_bytes(&[0x42; 32]);
