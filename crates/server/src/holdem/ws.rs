@@ -11,6 +11,12 @@
 //! Messages both ways are `fairseed_holdem::live::wire`'s, whose JSON
 //! Schema is `docs/holdem-ws.schema.json`.
 //!
+//! A seated person's own socket, and no other, also gets what the table
+//! signs for that seat with the session's evidence key (docs/spec.md
+//! §20.7): a turn notice after each `state` in which the seat is to act
+//! (once per turn and deadline), and the acceptance of its `hand_commit`
+//! or `hand_reveal` after that message's `ack`.
+//!
 //! A client message with an `id` is answered `ack` or `error` with that id;
 //! a repeated id with the same message gets the same answer and is applied
 //! once (the key is stored with the change); with another message,
