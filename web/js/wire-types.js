@@ -158,6 +158,13 @@ export {};
  */
 
 /**
+ * Something the table signed for this seat alone (docs/spec.md
+ * @typedef {object} ServerEvidenceMessage
+ * @property {Record<string, unknown>} item The signed item (`type` `turn` or `ack`, its fields, `sig`).
+ * @property {'evidence'} type
+ */
+
+/**
  * A resume asked for more of the log than one connection sends: the
  * @typedef {object} ServerBacklogMessage
  * @property {number} from The first `seq` not sent.
@@ -166,7 +173,7 @@ export {};
  * @property {'backlog'} type
  */
 
-/** @typedef {ServerEventMessage | ServerHandEndMessage | ServerRoundMessage | ServerStateMessage | ServerAckMessage | ServerErrorMessage | ServerBacklogMessage} ServerMessage */
+/** @typedef {ServerEventMessage | ServerHandEndMessage | ServerRoundMessage | ServerStateMessage | ServerAckMessage | ServerErrorMessage | ServerEvidenceMessage | ServerBacklogMessage} ServerMessage */
 
 /**
  * OpenAPI `Error`.

@@ -126,6 +126,11 @@ pub struct VerifyArgs {
     /// The record file, or `-` for standard input.
     #[arg(value_name = "FILE")]
     file: PathBuf,
+
+    /// A seat's evidence file (docs/spec.md §20.7), held to the one hand
+    /// record FILE holds and the record's `evidence_key`: exit 1 on an alarm.
+    #[arg(long, value_name = "EVIDENCE")]
+    evidence: Option<PathBuf>,
 }
 
 /// Where the records come from.
@@ -150,6 +155,8 @@ pub struct VerifyOptions {
     pub source: Source,
     pub format: Format,
     pub threads: usize,
+    /// `--evidence`: the evidence file to hold to the record.
+    pub evidence: Option<PathBuf>,
 }
 
 impl VerifyArgs {
@@ -172,6 +179,7 @@ impl VerifyArgs {
                 Format::Human
             },
             threads,
+            evidence: self.evidence,
         })
     }
 }

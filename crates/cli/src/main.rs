@@ -21,6 +21,8 @@ mod audit_source;
 #[cfg(feature = "serve")]
 mod backup;
 mod commit;
+#[cfg(feature = "evidence")]
+mod evidence;
 mod holdem_verify;
 mod input;
 mod pipeline;
@@ -52,7 +54,18 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Verify(args) => verify::run(&args.into_options()?),
+        Command::Verify(args) => {
+            let options = args.into_options()?;
+            match &options.evidence {
+                #[cfg(feature = "evidence")]
+                Some(file) => evidence::run(&options, file),
+                #[cfg(not(feature = "evidence"))]
+                Some(_) => Err(anyhow::anyhow!(
+                    "--evidence: this build checks no evidence (the `evidence` feature of fairseed-cli, on by default, is off)"
+                )),
+                None => verify::run(&options),
+            }
+        }
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve(with_config_file(*args)?),
         #[cfg(feature = "serve")]

@@ -17,10 +17,12 @@
 
 use std::fmt;
 
-use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
+use ed25519_dalek::{Signature, Signer};
+pub use ed25519_dalek::{SigningKey, VerifyingKey};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::live::LiveTable;
 use crate::record::HandRecord;
 
 /// The `scheme` of an evidence file.
@@ -153,6 +155,45 @@ impl Notice {
         let sig = hex::encode(key.sign(self.message().as_bytes()).to_bytes());
         Signed { notice: self, sig }
     }
+}
+
+/// What `live` tells `seat` about its turn at `server_ms`: the turn notice
+/// the table signs for that seat's own socket (docs/spec.md §20.7), `None`
+/// when no hand is in play or another seat is to act.
+pub fn turn_notice(live: &LiveTable, seat: usize, server_ms: u64) -> Option<TurnNotice> {
+    let hand = live.table.hand.as_ref()?;
+    if hand.seat_to_act() != seat {
+        return None;
+    }
+    Some(TurnNotice {
+        table: live.table_id.clone(),
+        hand: hand.number,
+        seat,
+        actions: u64::try_from(hand.log.len()).ok()?,
+        deadline_ms: u64::try_from(hand.deadline.0).ok()?,
+        server_ms,
+    })
+}
+
+/// The table's acceptance, at `server_ms`, of `seat`'s `hand_commit` or
+/// `hand_reveal` (`kind`) for hand `hand`, as `live` stands once it took
+/// it: its `value_hash` is the commit the round holds for the seat, which
+/// a value accepted hashes to (docs/spec.md §20.2). `None` when the round
+/// of `hand` holds no commit of the seat (or, for a reveal, no value).
+pub fn ack(live: &LiveTable, hand: u64, seat: usize, kind: AckKind, server_ms: u64) -> Option<Ack> {
+    let round = live.round.as_ref().filter(|r| r.hand == hand)?;
+    let commit = round.commits.get(&seat)?;
+    if kind == AckKind::Reveal && !round.values.contains_key(&seat) {
+        return None;
+    }
+    Some(Ack {
+        table: live.table_id.clone(),
+        hand,
+        seat,
+        kind,
+        value_hash: commit.clone(),
+        server_ms,
+    })
 }
 
 /// A notice and the table's signature of its message.

@@ -182,6 +182,7 @@ mod tests {
             results: crate::record::Outcome::default(),
             deal: None,
             policy: None,
+            evidence_key: None,
         }
     }
 

@@ -154,6 +154,12 @@ pub struct HandRecord {
     /// opened before records carried it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<Policy>,
+    /// The public half of the table's evidence key (docs/spec.md §20.7),
+    /// 64 hex, as the session's log entries commit to it: what a seat's
+    /// signed evidence of this hand is checked with. Absent from records of
+    /// tables that did not sign evidence, and of simulated hands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_key: Option<String>,
 }
 
 impl HandRecord {
@@ -724,5 +730,6 @@ pub fn record_of(
         results: Outcome::from_events(events),
         deal: None,
         policy: None,
+        evidence_key: None,
     })
 }

@@ -131,6 +131,7 @@ mod tests {
             kind: "test".into(),
             commitment: "c".into(),
             secret: SecretSeed::new("00".repeat(32)),
+            key: None,
             state: "0".into(),
             status: "open".into(),
         }

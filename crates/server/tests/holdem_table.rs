@@ -285,6 +285,11 @@ fn records_receipts(answer: &Value, table: &str, session_commit: &str) {
     let committed = find(Commitment, &policy).values.clone();
     assert!(committed[0].contains("\"action_ms\":"), "{committed:?}");
     assert_eq!(find(Reveal, &policy).values, committed);
+    // The evidence key's public half, committed at open, restated at the
+    // end and named by every record (docs/spec.md §20.7).
+    let key = [format!("holdem_table:{table}"), "evidence_key".to_owned()];
+    let committed = find(Commitment, &key).values.clone();
+    assert_eq!(find(Reveal, &key).values, committed);
     let records = answer["hands"].as_array().expect("hands");
     for record in records {
         let ids = [table.to_owned(), record["hand"].to_string()];
@@ -293,8 +298,9 @@ fn records_receipts(answer: &Value, table: &str, session_commit: &str) {
             [record["commit"].as_str().expect("commit")]
         );
         assert_eq!(find(Reveal, &ids).values, [record["seed"].to_string()]);
+        assert_eq!(record["evidence_key"], committed[0].as_str(), "{record}");
     }
-    assert_eq!(entries.len(), 4 + 2 * records.len(), "{answer}");
+    assert_eq!(entries.len(), 6 + 2 * records.len(), "{answer}");
 }
 
 fn play(server: &Server) {

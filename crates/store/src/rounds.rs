@@ -14,7 +14,7 @@ use crate::types::{
 
 /// A commit whose new secrets are sealed, ready for a transaction.
 pub(crate) struct SealedCommit {
-    creates: Vec<(NewRound, Vec<u8>)>,
+    creates: Vec<(NewRound, Vec<u8>, Option<Vec<u8>>)>,
     writes: Vec<RoundWrite>,
     idempotent: Option<Idempotent>,
     log: Vec<fairseed_tlog::LogEntry>,
@@ -28,7 +28,12 @@ pub(crate) fn seal_commit(cipher: &SeedCipher, commit: Commit) -> StoreResult<Se
         .into_iter()
         .map(|round| {
             let sealed = cipher.seal(&round.secret, &round.commitment)?;
-            Ok((round, sealed))
+            let key = round
+                .key
+                .as_ref()
+                .map(|key| cipher.seal(key, &key_binding(&round.id)))
+                .transpose()?;
+            Ok((round, sealed, key))
         })
         .collect::<StoreResult<_>>()?;
     Ok(SealedCommit {
@@ -51,6 +56,19 @@ async fn rows_in_order<T: Tx>(tx: &mut T, ids: &[String]) -> StoreResult<Vec<Rou
                 .ok_or(StoreError::NotFound("round"))
         })
         .collect()
+}
+
+/// What a round's sealed key is bound to: its round's id, under a name no
+/// commitment takes, so neither a key nor a seed opens in the other's place.
+fn key_binding(id: &str) -> String {
+    format!("round_key:{id}")
+}
+
+fn unseal_key(cipher: &SeedCipher, raw: &RoundRaw) -> StoreResult<Option<SecretSeed>> {
+    raw.sealed_key
+        .as_deref()
+        .map(|sealed| cipher.open(sealed, &key_binding(&raw.row.id)))
+        .transpose()
 }
 
 fn unseal(cipher: &SeedCipher, raw: &RoundRaw) -> StoreResult<Option<SecretSeed>> {
@@ -79,9 +97,11 @@ pub(crate) async fn load_rounds<T: Tx>(
         .into_iter()
         .map(|raw| {
             let secret = unseal(cipher, &raw)?;
+            let key = unseal_key(cipher, &raw)?;
             Ok(LoadedRound {
                 row: raw.row,
                 secret,
+                key,
             })
         })
         .collect()
@@ -183,8 +203,8 @@ pub(crate) async fn commit<T: Tx>(
         on: log,
         subject: subject.as_deref(),
     };
-    for (round, sealed) in &commit.creates {
-        if !tx.insert_round(round, sealed, now).await? {
+    for (round, sealed, key) in &commit.creates {
+        if !tx.insert_round(round, sealed, key.as_deref(), now).await? {
             return Err(StoreError::conflict(
                 Refusal::RoundExists,
                 format!("round '{}' already exists", round.id),

@@ -79,6 +79,8 @@ pub(crate) fn reader(viewer: RecordReader) -> Option<i64> {
 pub(crate) struct RoundRaw {
     pub(crate) row: RoundRow,
     pub(crate) sealed: Option<Vec<u8>>,
+    /// The sealed key of `round_keys`, if the round has one.
+    pub(crate) sealed_key: Option<Vec<u8>>,
 }
 
 /// The new values of a round after a step.
@@ -275,11 +277,13 @@ pub(crate) trait Tx: crate::translog::LogTx {
     /// compare versions instead).
     async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>>;
 
-    /// Inserts a round at version 0; `false` if the id exists.
+    /// Inserts a round at version 0, with its sealed key in `round_keys`
+    /// when it has one; `false` if the id exists.
     async fn insert_round(
         &mut self,
         round: &NewRound,
         sealed: &[u8],
+        sealed_key: Option<&[u8]>,
         now: i64,
     ) -> StoreResult<bool>;
 

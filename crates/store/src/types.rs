@@ -261,6 +261,10 @@ pub struct NewRound {
     pub commitment: String,
     /// The secret; sealed before it is written.
     pub secret: SecretSeed,
+    /// A second secret that is never revealed (a live table's evidence
+    /// key, docs/spec.md §20.7); sealed before it is written, kept apart
+    /// from the round's row.
+    pub key: Option<SecretSeed>,
     /// Initial state (JSON).
     pub state: String,
     /// Initial status word (`open`, …).
@@ -297,6 +301,9 @@ pub struct LoadedRound {
     pub row: RoundRow,
     /// The secret, `None` once revealed.
     pub secret: Option<SecretSeed>,
+    /// The round's key, if it was created with one: never revealed, so
+    /// present for as long as the round is stored.
+    pub key: Option<SecretSeed>,
 }
 
 /// A write to one existing round, applied only if its version is still

@@ -66,6 +66,7 @@ fn round(id: &str, kind: &str, n: u8) -> NewRound {
         kind: kind.into(),
         commitment: hex::encode(Sha256::digest(secret.expose().as_bytes())),
         secret,
+        key: None,
         state: "{}".into(),
         status: "open".into(),
     }

@@ -71,6 +71,7 @@ on_every_backend!(
     commits,
     leases,
     folded_logs,
+    round_keys,
 );
 
 fn sqlite_file_store(dir: &std::path::Path) -> SqliteStore {
@@ -731,6 +732,7 @@ async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
         kind: "match".into(),
         commitment: "c-m1".into(),
         secret: secret.clone(),
+        key: None,
         state: "0".into(),
         status: "open".into(),
     };
@@ -896,12 +898,60 @@ async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
     ));
 }
 
+/// A round's key (a live table's evidence key): stored sealed beside the
+/// round, loaded with it, and still there, unrevealed, after the round's
+/// secret is revealed; a round without one loads without one.
+async fn round_keys(store: Arc<dyn Store>) {
+    let key = seed(7);
+    let with_key = NewRound {
+        key: Some(key.clone()),
+        ..new_round("holdem_table:k1", 3)
+    };
+    store
+        .commit(Commit {
+            creates: vec![with_key, new_round("holdem_table:k2", 4)],
+            ..Commit::default()
+        })
+        .await
+        .expect("create rounds");
+    let ids = ["holdem_table:k1".to_owned(), "holdem_table:k2".to_owned()];
+    let loaded = store.load_rounds(&ids).await.expect("load");
+    assert_eq!(loaded[0].key.as_ref(), Some(&key));
+    assert_eq!(loaded[0].secret.as_ref(), Some(&seed(3)));
+    assert_eq!(loaded[1].key, None);
+    let reveal = RoundWrite {
+        change: RoundChange {
+            reveal: true,
+            status: "closed".into(),
+            ..write("holdem_table:k1", 0, "done").change
+        },
+        ..write("holdem_table:k1", 0, "done")
+    };
+    let updates = store
+        .commit(Commit {
+            writes: vec![reveal],
+            ..Commit::default()
+        })
+        .await
+        .expect("reveal");
+    assert_eq!(updates[0].row.revealed.as_deref(), Some(seed(3).expose()));
+    let loaded = store.load_rounds(&ids[..1]).await.expect("load again");
+    assert_eq!(
+        (loaded[0].secret.as_ref(), loaded[0].key.as_ref()),
+        (None, Some(&key)),
+        "the seed is revealed, the key is not"
+    );
+    let row = store.round("holdem_table:k1").await.expect("row");
+    assert_ne!(row.revealed.as_deref(), Some(key.expose()));
+}
+
 fn new_round(id: &str, n: u8) -> NewRound {
     NewRound {
         id: id.into(),
         kind: "poker".into(),
         commitment: format!("c-{id}"),
         secret: seed(n),
+        key: None,
         state: "{}".into(),
         status: "open".into(),
     }

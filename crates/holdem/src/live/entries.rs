@@ -24,6 +24,9 @@ pub const SESSION_PREFIX: &str = "holdem_table:";
 /// The second id of a table's policy entries.
 pub const POLICY: &str = "policy";
 
+/// The second id of a table's evidence key entries (docs/spec.md §20.7).
+pub const EVIDENCE_KEY: &str = "evidence_key";
+
 /// The first value of the entry that names a seat that withheld its
 /// per-hand value (docs/spec.md §20.6).
 pub const WITHHELD: &str = "withheld";
@@ -80,6 +83,25 @@ pub fn policy_commitment(live: &LiveTable) -> Result<LogEntry, serde_json::Error
     ))
 }
 
+/// The ids of a table's evidence key entries: `[session, "evidence_key"]`.
+fn evidence_key_ids(table_id: &str) -> Vec<String> {
+    vec![session_id(table_id), EVIDENCE_KEY.to_owned()]
+}
+
+/// The commitment to `live`'s evidence key as it opens, before any hand
+/// (docs/spec.md §20.7): ids `[session, "evidence_key"]`, values `[the
+/// key's public half, 64 hex]`; the session's end restates it as a reveal
+/// ([`change`]). `None` for a table without one.
+pub fn evidence_key_commitment(live: &LiveTable) -> Option<LogEntry> {
+    let key = live.evidence_key.clone()?;
+    Some(entry(
+        EntryKind::Commitment,
+        TABLE_SCHEME,
+        evidence_key_ids(&live.table_id),
+        vec![key],
+    ))
+}
+
 /// A process starting to serve `live` at `since` (at its start or by taking
 /// the table over from `took_over_from`): an outcome with ids `[session]`
 /// and the values of [`service_log::served`].
@@ -124,7 +146,9 @@ fn clock_entry(table_id: &str, values: Vec<String>) -> LogEntry {
 ///   ([`service_log::closed`]); the session's secret and why it ended (a
 ///   reveal with ids `[session]`, values `[secret, reason]`, §17.4); and
 ///   the policy committed at open, restated (a reveal with ids
-///   `[session, "policy"]`), if the table has one.
+///   `[session, "policy"]`), if the table has one; and its evidence key,
+///   restated (a reveal with ids `[session, "evidence_key"]`, values `[the
+///   public half]`, never the secret half), if it has one.
 pub fn change(
     before: &LiveTable,
     secret: &[u8; 32],
@@ -160,6 +184,17 @@ pub fn change(
                 TABLE_SCHEME,
                 policy_ids(&next.table_id),
                 vec![policy],
+            )
+        });
+    let key_end = closing
+        .then_some(next.evidence_key.as_ref())
+        .flatten()
+        .map(|key| {
+            entry(
+                EntryKind::Reveal,
+                TABLE_SCHEME,
+                evidence_key_ids(&next.table_id),
+                vec![key.clone()],
             )
         });
     let timeouts = service_log::timeouts(before, messages, now)
@@ -222,6 +257,7 @@ pub fn change(
         .chain(closed)
         .chain(session_end)
         .chain(policy_end)
+        .chain(key_end)
         .collect()
 }
 
@@ -292,6 +328,38 @@ mod tests {
             ..table
         };
         assert_eq!(session_commitment(&plain), None);
+    }
+
+    #[test]
+    fn a_table_with_an_evidence_key_commits_to_it_at_open_and_restates_it_at_close() {
+        let key = "ab".repeat(32);
+        assert_eq!(evidence_key_commitment(&opened()), None);
+        let keyed = opened().with_evidence_key(key.clone());
+        let opening = evidence_key_commitment(&keyed).expect("a key is committed");
+        assert_eq!(
+            shape(&opening),
+            (
+                EntryKind::Commitment,
+                "holdem_table",
+                strings(&["holdem_table:t", "evidence_key"]),
+                vec![key.clone()]
+            )
+        );
+        let table = live::resume(&fixtures::seated(&keyed, Millis(0)), Millis(4_000));
+        let (left, messages) =
+            live::request(&table, 7, Request::Leave, Millis(5_000)).expect("seated");
+        let entries = change(&table, &SECRET, &left, &messages, Millis(5_000));
+        let last = entries.last().map(shape);
+        assert_eq!(
+            last,
+            Some((
+                EntryKind::Reveal,
+                "holdem_table",
+                strings(&["holdem_table:t", "evidence_key"]),
+                vec![key]
+            )),
+            "the public half, restated; never a secret"
+        );
     }
 
     #[test]

@@ -129,6 +129,7 @@ pub(crate) fn hand_end(
         record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
     record.deal = deal(next);
     record.policy.clone_from(&next.policy);
+    record.evidence_key.clone_from(&next.evidence_key);
     for s in &mut record.seats {
         let since = next.since_last_hand(s.seat);
         s.topped_up = Some(since.topped_up);

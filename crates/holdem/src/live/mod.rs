@@ -178,6 +178,13 @@ pub struct LiveTable {
     /// How each seated person came to the table, by seat.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arrivals: Vec<(usize, Arrival)>,
+    /// The public half of the session's evidence key (docs/spec.md §20.7),
+    /// 64 hex: the service signs what it tells a seat with its secret half,
+    /// drawn from the OS CSPRNG and never revealed. The session's log
+    /// entries commit to it and every hand record names it. `None`: a table
+    /// opened before tables signed evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_key: Option<String>,
 }
 
 /// A seat between two of its hands: the chips topped up, and whether a
@@ -386,6 +393,7 @@ impl LiveTable {
             opener: None,
             invitation: None,
             arrivals: Vec::new(),
+            evidence_key: None,
         }
     }
 
@@ -418,6 +426,14 @@ impl LiveTable {
     pub fn opened_by(mut self, opener: PlayerId, invitation: String) -> LiveTable {
         self.opener = Some(opener);
         self.invitation = Some(invitation);
+        self
+    }
+
+    /// The table signing its evidence with the key whose public half is
+    /// `key` (64 hex, docs/spec.md §20.7).
+    #[must_use]
+    pub fn with_evidence_key(mut self, key: String) -> LiveTable {
+        self.evidence_key = Some(key);
         self
     }
 

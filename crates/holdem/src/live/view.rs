@@ -168,6 +168,10 @@ pub struct SessionView {
     pub commit: Option<String>,
     /// The secret, hex, once the session ended.
     pub secret: Option<String>,
+    /// The public half of the table's evidence key, 64 hex (docs/spec.md
+    /// §20.7): what the seat's signed items are checked with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_key: Option<String>,
 }
 
 /// A live table as one viewer sees it.
@@ -349,6 +353,7 @@ pub fn view(live: &LiveTable, viewer: Viewer) -> TableView {
             scheme,
             commit: live.session.commit.clone(),
             secret: live.session.revealed.clone(),
+            evidence_key: live.evidence_key.clone(),
         },
         closed: live.closed,
         public: live.is_public(),

@@ -311,6 +311,16 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         field: Option<String>,
     },
+    /// Something the table signed for this seat alone (docs/spec.md
+    /// §20.7): a turn notice or the acceptance of its `hand_commit` or
+    /// `hand_reveal`, with `sig`, the Ed25519 signature of the session's
+    /// evidence key. Sent on the seat's own socket only; the page keeps
+    /// them as its evidence.
+    Evidence {
+        /// The signed item (`type` `turn` or `ack`, its fields, `sig`).
+        #[cfg_attr(feature = "schema", schemars(with = "Map<String, Value>"))]
+        item: Value,
+    },
     /// A resume asked for more of the log than one connection sends: the
     /// messages from `from` to `to` were skipped (the `state` that follows
     /// is current); finished hands are read from `hands`, paged.

@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use fairseed_core::selfpoker_v2;
+use fairseed_holdem::evidence;
 use fairseed_holdem::live::{view, LiveTable, Policy, Scheme, Session};
 use fairseed_holdem::TableConfig;
 use fairseed_play::Viewer;
@@ -111,8 +112,14 @@ pub async fn post_table(
     // The invitation: 128 bits from the OS CSPRNG, stored with the table
     // and answered to its opener only; nothing logged names it.
     let invitation = hex::encode(&secrets::random_bytes()?[..16]);
+    // The evidence key: an Ed25519 key from the OS CSPRNG, stored sealed
+    // and never revealed; its public half is logged at open and named in
+    // every record (docs/spec.md §20.7).
+    let evidence_key = secrets::random_bytes()?;
+    let evidence_public = evidence::public_hex(&evidence::SigningKey::from_bytes(&evidence_key));
     let live = LiveTable::open(table_id.clone(), policy, session)?
         .opened_by(auth.id, invitation)
+        .with_evidence_key(evidence_public)
         .opened_at(now());
     let mut answer = json!({
         "table_id": table_id,
@@ -126,7 +133,11 @@ pub async fn post_table(
         answer["invite_link"] = json!(format!("/#table={table_id}&invite={code}"));
     }
     let commit = Commit {
-        creates: vec![rows::new_round(&live, hex::encode(secret))?],
+        creates: vec![rows::new_round(
+            &live,
+            hex::encode(secret),
+            Some(hex::encode(evidence_key)),
+        )?],
         log: rows::opening_entries(&live)?,
         idempotent: keyed.entry(&scope, &answer),
         ..Commit::default()

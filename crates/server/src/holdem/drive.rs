@@ -232,6 +232,26 @@ pub async fn handle(
     changed.ok_or_else(|| ApiError::internal("a hold'em input changed nothing"))
 }
 
+/// [`handle`], with `seen` shown the loaded table and the machine's output
+/// of each attempt before it is committed (the last attempt's is the one
+/// committed): what a caller derives from the change, such as a signed
+/// acknowledgement for the person's own socket.
+pub async fn handle_seen(
+    state: &AppState,
+    table: &str,
+    idempotent: Option<Idempotent>,
+    input: Input,
+    mut seen: impl FnMut(&Loaded, &Output) -> Result<(), ApiError>,
+) -> Result<u64, ApiError> {
+    let changed = handle_if(state, table, idempotent, |loaded, now| {
+        let output = machine(state, loaded).handle(&loaded.live, input.clone(), now)?;
+        seen(loaded, &output)?;
+        Ok(Some(output))
+    })
+    .await?;
+    changed.ok_or_else(|| ApiError::internal("a hold'em input changed nothing"))
+}
+
 /// [`handle`] where `decide` may find nothing to do (`None`): then nothing
 /// is written and the answer is `None`.
 async fn handle_if(

@@ -9,8 +9,9 @@
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
+use fairseed_holdem::evidence::SigningKey;
 use fairseed_holdem::live::machine::{Output, Status};
-use fairseed_holdem::live::{self, entries, sealed, LiveTable, TableView};
+use fairseed_holdem::live::{self, entries, sealed, LiveTable, Message, TableView};
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::LogEntry;
 
@@ -48,6 +49,10 @@ pub struct Loaded {
     pub secret: [u8; 32],
     /// The row's status.
     pub status: String,
+    /// The session's evidence key (docs/spec.md §20.7): what the table
+    /// signs a seat's turn notices and acknowledgements with. `None` for a
+    /// table opened before tables signed evidence.
+    pub evidence: Option<SigningKey>,
     version: u64,
 }
 
@@ -67,6 +72,17 @@ pub fn load(round: &LoadedRound) -> Result<Loaded, ApiError> {
     let seed = live::running_seed(&stripped, &secret)?;
     let live = sealed::restore(&stripped, seed)
         .map_err(|_| ApiError::internal("a hold'em hand does not match its commitment"))?;
+    let evidence = round
+        .key
+        .as_ref()
+        .map(|key| {
+            let bytes: [u8; 32] = hex::decode(key.expose())
+                .ok()
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| ApiError::internal("a stored evidence key does not parse"))?;
+            Ok::<_, ApiError>(SigningKey::from_bytes(&bytes))
+        })
+        .transpose()?;
     if live.seq != row.log_len {
         return Err(ApiError::internal(
             "a hold'em table's seq is not its log's length",
@@ -76,17 +92,25 @@ pub fn load(round: &LoadedRound) -> Result<Loaded, ApiError> {
         live,
         secret,
         status: row.status.clone(),
+        evidence,
         version: row.version,
     })
 }
 
-/// The round of a new table whose session secret is `secret_hex`.
-pub fn new_round(live: &LiveTable, secret_hex: String) -> Result<NewRound, ApiError> {
+/// The round of a new table whose session secret is `secret_hex`, and
+/// whose evidence key's secret half is `key_hex` (stored sealed and never
+/// revealed, unlike the session secret).
+pub fn new_round(
+    live: &LiveTable,
+    secret_hex: String,
+    key_hex: Option<String>,
+) -> Result<NewRound, ApiError> {
     Ok(NewRound {
         id: round_id(&live.table_id),
         kind: KIND.into(),
         commitment: live.session.commit.clone().unwrap_or_default(),
         secret: SecretSeed::new(secret_hex),
+        key: key_hex.map(SecretSeed::new),
         state: save(&sealed::strip(live).0)?,
         status: OPEN.into(),
     })
@@ -109,7 +133,7 @@ pub fn write(loaded: &Loaded, out: &Output) -> Result<RoundWrite, ApiError> {
             log: out.messages.iter().map(save).collect::<Result<_, _>>()?,
             reveal: out.reveal.is_some(),
             records: Vec::new(),
-            folds_log_at: hand_end_index(messages),
+            folds_log_at: hand_end_index(&out.messages),
         },
     })
 }
@@ -161,9 +185,11 @@ fn session_names(table_id: &str, revealed: bool) -> Vec<String> {
     let session = round_id(table_id);
     let mut names = shown::commitment(&[&session]);
     names.extend(shown::commitment(&[&session, entries::POLICY]));
+    names.extend(shown::commitment(&[&session, entries::EVIDENCE_KEY]));
     if revealed {
         names.extend(shown::reveal(&[&session]));
         names.extend(shown::reveal(&[&session, entries::POLICY]));
+        names.extend(shown::reveal(&[&session, entries::EVIDENCE_KEY]));
     }
     names
 }
@@ -176,11 +202,14 @@ fn ended_hand_names(table_id: &str, number: u64) -> Vec<String> {
     names
 }
 
-/// The entries that open `live`'s table: its session's commitment and its
-/// policy's ([`entries::session_commitment`], [`entries::policy_commitment`]).
+/// The entries that open `live`'s table: its session's commitment, its
+/// policy's and its evidence key's ([`entries::session_commitment`],
+/// [`entries::policy_commitment`], [`entries::evidence_key_commitment`]).
 pub fn opening_entries(live: &LiveTable) -> Result<Vec<LogEntry>, ApiError> {
     let session = entries::session_commitment(live)
         .ok_or_else(|| ApiError::internal("a live table's session has no commitment"))?;
     let policy = entries::policy_commitment(live).map_err(ApiError::internal)?;
-    Ok(vec![session, policy])
+    let mut opening = vec![session, policy];
+    opening.extend(entries::evidence_key_commitment(live));
+    Ok(opening)
 }

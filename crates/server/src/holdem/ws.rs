@@ -13,6 +13,12 @@
 //! Messages both ways are `fairseed_holdem::live::wire`'s, whose JSON
 //! Schema is `docs/holdem-ws.schema.json`.
 //!
+//! A seated person's own socket, and no other, also gets what the table
+//! signs for that seat with the session's evidence key (docs/spec.md
+//! §20.7): a turn notice after each `state` in which the seat is to act
+//! (once per turn and deadline), and the acceptance of its `hand_commit`
+//! or `hand_reveal` after that message's `ack`.
+//!
 //! A client message with an `id` is answered `ack` or `error` with that id;
 //! a repeated id with the same message gets the same answer and is applied
 //! once (the key is stored with the change); with another message,
@@ -29,6 +35,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::extract::ws::{close_code, CloseFrame, Message as WsMessage, WebSocket};
+use fairseed_holdem::evidence::{self, AckKind, Notice};
 use fairseed_holdem::live::wire::{ClientBody, ClientMessage, ServerMessage};
 use fairseed_holdem::live::{self, view, Request};
 use fairseed_play::Viewer;
@@ -80,6 +87,13 @@ struct Conn {
     receipted: Vec<String>,
     /// Per id: the message it came with (canonical) and its answer.
     answers: HashMap<String, (String, String)>,
+    /// The last turn notice signed for this viewer's seat: its hand, the
+    /// actions before it and its deadline. Another is signed when any of
+    /// them changes (a process starting to serve the table gives the turn
+    /// a new deadline, docs/spec.md §19.1).
+    turn_signed: Option<(u64, u64, u64)>,
+    /// Signed items for this viewer's seat to send after the answer at hand.
+    outbox: Vec<String>,
 }
 
 /// The hello, read: who is watching and from where.
@@ -222,6 +236,8 @@ pub async fn serve(
         sent: 0,
         receipted: Vec::new(),
         answers: HashMap::new(),
+        turn_signed: None,
+        outbox: Vec::new(),
     };
     let first = match drive::load(&conn.state, &conn.table).await {
         Ok(loaded) => loaded.live.seq,
@@ -264,6 +280,11 @@ pub async fn serve(
                 let answer = conn.handle(&text).await;
                 if !send(&mut socket, answer).await {
                     return;
+                }
+                for item in std::mem::take(&mut conn.outbox) {
+                    if !send(&mut socket, item).await {
+                        return;
+                    }
                 }
             }
             notice = changes.recv() => {
@@ -463,7 +484,36 @@ impl Conn {
             };
             self.receipted = shown;
         }
-        send(socket, state.to_string()).await
+        if !send(socket, state.to_string()).await {
+            return false;
+        }
+        match self.turn_evidence(&loaded) {
+            Ok(Some(item)) => send(socket, item).await,
+            Ok(None) => true,
+            Err(e) => send(socket, error_text(None, &e)).await,
+        }
+    }
+
+    /// The turn notice, signed, when it is this viewer's seat's turn and it
+    /// was not signed with these figures already (`None` for a spectator,
+    /// another seat's turn, or a table that signs no evidence).
+    fn turn_evidence(&mut self, loaded: &rows::Loaded) -> Result<Option<String>, ApiError> {
+        let (Some(key), Some(player)) = (&loaded.evidence, self.player) else {
+            return Ok(None);
+        };
+        let Some(seat) = loaded.live.seat_of(player) else {
+            return Ok(None);
+        };
+        let Some(turn) = evidence::turn_notice(&loaded.live, seat, server_ms(crate::rounds::now()))
+        else {
+            return Ok(None);
+        };
+        let figures = (turn.hand, turn.actions, turn.deadline_ms);
+        if self.turn_signed == Some(figures) {
+            return Ok(None);
+        }
+        self.turn_signed = Some(figures);
+        evidence_text(Notice::Turn(turn), key).map(Some)
     }
 
     /// Applies one client message and returns its answer.
@@ -504,7 +554,7 @@ impl Conn {
     }
 
     async fn apply(
-        &self,
+        &mut self,
         id: Option<&str>,
         canonical: &str,
         body: ClientBody,
@@ -537,10 +587,38 @@ impl Conn {
                 return Ok(stored.to_string());
             }
         }
+        // A seat's commit and reveal are acknowledged with a signed item
+        // for its own socket (docs/spec.md §20.7).
+        let acked = match &request {
+            Request::Commit { hand, .. } => Some((*hand, AckKind::Commit)),
+            Request::Reveal { hand, .. } => Some((*hand, AckKind::Reveal)),
+            _ => None,
+        };
+        let mut signed = None;
         let input = live::machine::Input::Request { player, request };
-        let done = drive::handle(&self.state, &self.table, entry.clone(), input).await;
+        let done = drive::handle_seen(
+            &self.state,
+            &self.table,
+            entry.clone(),
+            input,
+            |loaded, output| {
+                signed = match (acked, &loaded.evidence, loaded.live.seat_of(player)) {
+                    (Some((hand, kind)), Some(key), Some(seat)) => {
+                        evidence::ack(&output.next, hand, seat, kind, server_ms(output.at))
+                            .map(|ack| evidence_text(Notice::Ack(ack), key))
+                            .transpose()?
+                    }
+                    _ => None,
+                };
+                Ok(())
+            },
+        )
+        .await;
         match (done, &entry) {
-            (Ok(_), _) => Ok(ack),
+            (Ok(_), _) => {
+                self.outbox.extend(signed);
+                Ok(ack)
+            }
             // A twin of this message committed first: its answer.
             (Err(e), Some(entry)) if e.is(ErrorCode::Store(Refusal::IdempotencyKeyUsed)) => {
                 step::replay(&self.state, &entry.scope, &entry.key, &entry.request_hash)
@@ -551,6 +629,18 @@ impl Conn {
             (Err(e), _) => Err(e),
         }
     }
+}
+
+/// `notice` signed with the table's evidence `key`, as the seat's socket
+/// gets it (`{"type":"evidence","item":…}`, docs/spec.md §20.7).
+fn evidence_text(notice: Notice, key: &evidence::SigningKey) -> Result<String, ApiError> {
+    let item = serde_json::to_value(notice.sign(key)).map_err(ApiError::internal)?;
+    Ok(ServerMessage::Evidence { item }.to_text())
+}
+
+/// Unix ms as an item's `server_ms`.
+fn server_ms(now: fairseed_play::Millis) -> u64 {
+    u64::try_from(now.0).unwrap_or(0)
 }
 
 /// A message id this connection saw with another message.

@@ -35,6 +35,7 @@ pub fn create(state: &Seed, seed: &ServerSeed) -> Result<NewRound, ApiError> {
         kind: KIND.into(),
         commitment: state.commitment.to_hex(),
         secret: SecretSeed::new(seed.reveal().to_owned()),
+        key: None,
         state: serde_json::to_string(state).map_err(ApiError::internal)?,
         status: status(state).into(),
     })

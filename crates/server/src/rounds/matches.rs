@@ -27,6 +27,7 @@ pub fn create(state: &Match, seed: &ServerSeed) -> Result<NewRound, ApiError> {
         kind: KIND.into(),
         commitment: state.commitment.to_hex(),
         secret: SecretSeed::new(seed.reveal().to_owned()),
+        key: None,
         state: serde_json::to_string(state).map_err(ApiError::internal)?,
         status: state.status().into(),
     })

@@ -108,6 +108,7 @@ pub fn new_session(state: &State, seed: &ServerSeed) -> Result<NewRound, ApiErro
         kind: SESSION_KIND.into(),
         commitment: state.seed.commitment().to_hex(),
         secret: SecretSeed::new(seed.reveal().to_owned()),
+        key: None,
         state: save(&state.session)?,
         status: OPEN.into(),
     })
@@ -120,6 +121,7 @@ pub fn new_table(state: &State, unused: String) -> Result<NewRound, ApiError> {
         kind: TABLE_KIND.into(),
         commitment: "-".into(),
         secret: SecretSeed::new(unused),
+        key: None,
         state: save(&state.table)?,
         status: OPEN.into(),
     })
@@ -282,6 +284,7 @@ pub fn new_index(player: i64, table: &str, unused: String) -> Result<NewRound, A
         kind: INDEX_KIND.into(),
         commitment: "-".into(),
         secret: SecretSeed::new(unused),
+        key: None,
         state: serde_json::to_string(&index).map_err(ApiError::internal)?,
         status: OPEN.into(),
     })

@@ -33,6 +33,7 @@ pub fn new_round(hand: &Hand, seed: u64) -> Result<NewRound, ApiError> {
         kind: KIND.into(),
         commitment: hand.commit().to_owned(),
         secret: SecretSeed::new(seed.to_string()),
+        key: None,
         state: save(&hand.stored)?,
         status: hand.stage.as_str().into(),
     })

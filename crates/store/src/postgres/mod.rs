@@ -36,6 +36,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/postgres/0002_one_log_layout.sql"),
     ),
     (
+        3,
+        include_str!("../../migrations/postgres/0003_round_keys.sql"),
+    ),
+    (
         4,
         include_str!("../../migrations/postgres/0004_hand_logs_folded.sql"),
     ),

@@ -48,7 +48,8 @@ impl<'c> PgTx<'c> {
 }
 
 const ROUND_COLUMNS: &str =
-    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version";
+    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version, \
+     (SELECT sealed_key FROM round_keys WHERE round_keys.round_id = rounds.id) AS sealed_key";
 
 fn round_raw(r: &PgRow) -> StoreResult<RoundRaw> {
     Ok(RoundRaw {
@@ -63,6 +64,7 @@ fn round_raw(r: &PgRow) -> StoreResult<RoundRaw> {
             version: convert::to_u64(r.try_get("version")?, "version")?,
         },
         sealed: r.try_get("sealed_seed")?,
+        sealed_key: r.try_get("sealed_key")?,
     })
 }
 
@@ -534,6 +536,7 @@ impl Tx for PgTx<'_> {
         &mut self,
         round: &NewRound,
         sealed: &[u8],
+        sealed_key: Option<&[u8]>,
         now: i64,
     ) -> StoreResult<bool> {
         let done = sqlx::query(
@@ -550,7 +553,15 @@ impl Tx for PgTx<'_> {
         .bind(now)
         .execute(self.conn().await?)
         .await?;
-        Ok(done.rows_affected() == 1)
+        let inserted = done.rows_affected() == 1;
+        if let Some(key) = sealed_key.filter(|_| inserted) {
+            sqlx::query("INSERT INTO round_keys (round_id, sealed_key) VALUES ($1, $2)")
+                .bind(&round.id)
+                .bind(key)
+                .execute(self.conn().await?)
+                .await?;
+        }
+        Ok(inserted)
     }
 
     async fn update_round(&mut self, set: &RoundSet<'_>) -> StoreResult<bool> {

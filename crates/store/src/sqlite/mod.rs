@@ -55,6 +55,11 @@ const MIGRATIONS: &[Migration] = &[
         Some(upgrade::one_log_layout),
     ),
     (
+        3,
+        include_str!("../../migrations/sqlite/0003_round_keys.sql"),
+        None,
+    ),
+    (
         4,
         include_str!("../../migrations/sqlite/0004_hand_logs_folded.sql"),
         None,

@@ -18,7 +18,8 @@ use crate::types::{
 pub(crate) struct SqliteTx<'c>(pub(crate) &'c Connection, pub(crate) &'c BetLeaves);
 
 const ROUND_COLUMNS: &str =
-    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version";
+    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version, \
+     (SELECT sealed_key FROM round_keys WHERE round_keys.round_id = rounds.id) AS sealed_key";
 
 fn round_raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RoundRaw, i64, i64)> {
     Ok((
@@ -34,6 +35,7 @@ fn round_raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RoundRaw, i64, i64)> {
                 version: 0,
             },
             sealed: r.get(3)?,
+            sealed_key: r.get(9)?,
         },
         r.get(7)?,
         r.get(8)?,
@@ -554,6 +556,7 @@ impl Tx for SqliteTx<'_> {
         &mut self,
         round: &NewRound,
         sealed: &[u8],
+        sealed_key: Option<&[u8]>,
         now: i64,
     ) -> StoreResult<bool> {
         let n = self
@@ -572,6 +575,11 @@ impl Tx for SqliteTx<'_> {
                 round.status,
                 now
             ])?;
+        if let Some(key) = sealed_key.filter(|_| n == 1) {
+            self.0
+                .prepare_cached("INSERT INTO round_keys (round_id, sealed_key) VALUES (?1, ?2)")?
+                .execute(params![round.id, key])?;
+        }
         Ok(n == 1)
     }
 
