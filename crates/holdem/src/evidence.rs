@@ -477,10 +477,12 @@ pub struct Findings {
     pub table: String,
     /// The hand.
     pub hand: u64,
-    /// Items about this hand, each signature checked.
+    /// Items about this hand, held to the record (by [`check_evidence`]
+    /// each signature checked; by [`check_session`] those an alarm rests on).
     pub checked: usize,
     /// Items about other hands of the table, signatures checked, not held
-    /// to this record.
+    /// to this record ([`check_evidence`]; [`check_session`] holds each
+    /// record to its own hand's items and says 0).
     pub other_hands: usize,
     /// What the evidence shows wrong, in the order found.
     pub alarms: Vec<Alarm>,
@@ -566,6 +568,83 @@ pub fn check_evidence(
     evidence: &Evidence,
     key: &VerifyingKey,
 ) -> Result<Findings, EvidenceError> {
+    let table = same_key_and_table(record, evidence, key)?;
+    let mut other_hands = 0;
+    let mut ours = Vec::new();
+    for (i, item) in evidence.items.iter().enumerate() {
+        if !item.verifies(key) {
+            return Err(not_signed(i));
+        }
+        if item.notice.hand() == record.hand {
+            ours.push((i, &item.notice));
+        } else {
+            other_hands += 1;
+        }
+    }
+    let held = hold(record, &ours);
+    Ok(held.findings(table, record.hand, other_hands))
+}
+
+/// Every hand record of one table held to one evidence file signed with
+/// `key`, each record to the items of its hand as [`check_evidence`] holds
+/// it, in the records' order.
+///
+/// An item's signature is verified where an alarm rests on it: what
+/// accuses the table must be the table's word. An item no alarm rests on
+/// shows nothing either way, so its signature is not checked; a session's
+/// evidence holds some five items a hand, and verifying 50,000 signatures
+/// costs the browser seconds (docs/performance.md).
+///
+/// # Errors
+/// The evidence's key is not `key`; an item is about another table than
+/// the records'; a record names no table, or another than the first; an
+/// alarm rests on an item whose signature does not verify. Each names the
+/// field (`records[3].deal.table_id`, `items[7].sig`).
+pub fn check_session(
+    records: &[HandRecord],
+    evidence: &Evidence,
+    key: &VerifyingKey,
+) -> Result<Vec<Findings>, EvidenceError> {
+    let Some(first) = records.first() else {
+        return Ok(Vec::new());
+    };
+    let table = same_key_and_table(first, evidence, key)?;
+    let mut by_hand: std::collections::BTreeMap<u64, Vec<(usize, &Notice)>> =
+        std::collections::BTreeMap::new();
+    for (i, item) in evidence.items.iter().enumerate() {
+        by_hand
+            .entry(item.notice.hand())
+            .or_default()
+            .push((i, &item.notice));
+    }
+    let mut out = Vec::with_capacity(records.len());
+    for (r, record) in records.iter().enumerate() {
+        let named = record.deal.as_ref().map(|d| d.table_id.as_str());
+        if named != Some(table.as_str()) {
+            return Err(EvidenceError::new(
+                &format!("records[{r}].deal.table_id"),
+                &format!("a hand of table {named:?}; the first record is of table {table:?}"),
+            ));
+        }
+        let ours = by_hand.get(&record.hand).map_or(&[][..], Vec::as_slice);
+        let held = hold(record, ours);
+        for &i in &held.rests_on {
+            if !evidence.items[i].verifies(key) {
+                return Err(not_signed(i));
+            }
+        }
+        out.push(held.findings(table.clone(), record.hand, 0));
+    }
+    Ok(out)
+}
+
+/// The record's table, once the evidence names `key` and every item is
+/// about that table.
+fn same_key_and_table(
+    record: &HandRecord,
+    evidence: &Evidence,
+    key: &VerifyingKey,
+) -> Result<String, EvidenceError> {
     let want = hex::encode(key.to_bytes());
     if evidence.key != want {
         return Err(EvidenceError::new(
@@ -586,59 +665,89 @@ pub fn check_evidence(
                 "the record names no table (a hand of a live table does)",
             )
         })?;
-    let mut findings = Findings {
-        table: table.clone(),
-        hand: record.hand,
-        checked: 0,
-        other_hands: 0,
+    if let Some((i, item)) = evidence
+        .items
+        .iter()
+        .enumerate()
+        .find(|(_, item)| item.notice.table() != table)
+    {
+        return Err(EvidenceError::new(
+            &format!("items[{i}].table"),
+            &format!(
+                "evidence of table {:?}; the record is of table {table:?}",
+                item.notice.table()
+            ),
+        ));
+    }
+    Ok(table)
+}
+
+fn not_signed(i: usize) -> EvidenceError {
+    EvidenceError::new(
+        &format!("items[{i}].sig"),
+        "not the table's evidence key's signature of this item",
+    )
+}
+
+/// What one hand's items show against its record: the alarms, the items
+/// (by index in the file) each rests on, and the notes.
+struct Held {
+    held: usize,
+    alarms: Vec<Alarm>,
+    rests_on: Vec<usize>,
+    notes: Vec<String>,
+}
+
+impl Held {
+    fn findings(self, table: String, hand: u64, other_hands: usize) -> Findings {
+        Findings {
+            table,
+            hand,
+            checked: self.held,
+            other_hands,
+            alarms: self.alarms,
+            notes: self.notes,
+        }
+    }
+
+    fn alarm(&mut self, alarm: Alarm, item: usize) {
+        self.alarms.push(alarm);
+        self.rests_on.push(item);
+    }
+}
+
+/// Holds the items of the record's hand (`ours`, each with its index in
+/// the file) to the record: its turns, then its withheld seats.
+fn hold(record: &HandRecord, ours: &[(usize, &Notice)]) -> Held {
+    let mut held = Held {
+        held: ours.len(),
         alarms: Vec::new(),
+        rests_on: Vec::new(),
         notes: Vec::new(),
     };
-    for (i, item) in evidence.items.iter().enumerate() {
-        if item.notice.table() != table {
-            return Err(EvidenceError::new(
-                &format!("items[{i}].table"),
-                &format!(
-                    "evidence of table {:?}; the record is of table {table:?}",
-                    item.notice.table()
-                ),
-            ));
-        }
-        if !item.verifies(key) {
-            return Err(EvidenceError::new(
-                &format!("items[{i}].sig"),
-                "not the table's evidence key's signature of this item",
-            ));
-        }
-        if item.notice.hand() != record.hand {
-            findings.other_hands += 1;
-            continue;
-        }
-        findings.checked += 1;
-    }
-    let ours = || {
-        evidence
-            .items
-            .iter()
-            .map(|s| &s.notice)
-            .filter(|n| n.hand() == record.hand)
-    };
-    hold_turns(record, ours().filter_map(as_turn), &mut findings);
+    let turns = ours.iter().filter_map(|&(i, n)| as_turn(n).map(|t| (i, t)));
+    hold_turns(record, turns, &mut held);
     let withheld = record.deal.as_ref().map_or(&[][..], |d| &d.withheld[..]);
     for &seat in withheld {
         let commit = record.deal.as_ref().and_then(|d| d.hand_commits.get(&seat));
-        let acked = ours()
-            .filter_map(as_ack)
-            .find(|a| a.seat == seat && a.kind == AckKind::Reveal && Some(&a.value_hash) == commit);
-        if let Some(ack) = acked {
-            findings.alarms.push(Alarm::WithheldAcknowledged {
-                seat,
-                value_hash: ack.value_hash.clone(),
-                server_ms: ack.server_ms,
+        let acked = ours
+            .iter()
+            .filter_map(|&(i, n)| as_ack(n).map(|a| (i, a)))
+            .find(|(_, a)| {
+                a.seat == seat && a.kind == AckKind::Reveal && Some(&a.value_hash) == commit
             });
+        if let Some((i, ack)) = acked {
+            held.alarm(
+                Alarm::WithheldAcknowledged {
+                    seat,
+                    value_hash: ack.value_hash.clone(),
+                    server_ms: ack.server_ms,
+                },
+                i,
+            );
         }
     }
-    Ok(findings)
+    held
 }
 
 fn as_turn(notice: &Notice) -> Option<&TurnNotice> {
@@ -658,28 +767,28 @@ fn as_ack(notice: &Notice) -> Option<&Ack> {
 /// Holds the turn notices of the record's hand to its actions.
 fn hold_turns<'a>(
     record: &HandRecord,
-    turns: impl Iterator<Item = &'a TurnNotice>,
-    findings: &mut Findings,
+    turns: impl Iterator<Item = (usize, &'a TurnNotice)>,
+    held: &mut Held,
 ) {
     // The latest deadline signed for each turn: a restart gives a turn its
     // full clock again (§19.1), so only the latest binds the table.
-    let mut latest: Vec<&TurnNotice> = Vec::new();
-    for turn in turns {
+    let mut latest: Vec<(usize, &TurnNotice)> = Vec::new();
+    for (i, turn) in turns {
         match latest
             .iter_mut()
-            .find(|t| (t.seat, t.actions) == (turn.seat, turn.actions))
+            .find(|(_, t)| (t.seat, t.actions) == (turn.seat, turn.actions))
         {
-            Some(kept) if kept.deadline_ms >= turn.deadline_ms => {}
-            Some(kept) => *kept = turn,
-            None => latest.push(turn),
+            Some((_, kept)) if kept.deadline_ms >= turn.deadline_ms => {}
+            Some(kept) => *kept = (i, turn),
+            None => latest.push((i, turn)),
         }
     }
-    for turn in latest {
+    for (item, turn) in latest {
         let Some(action) = usize::try_from(turn.actions)
             .ok()
             .and_then(|i| record.actions.get(i).map(|a| (i, a)))
         else {
-            findings.notes.push(format!(
+            held.notes.push(format!(
                 "the turn of seat {} after {} actions is not in the record, which has {} actions",
                 turn.seat,
                 turn.actions,
@@ -689,32 +798,38 @@ fn hold_turns<'a>(
         };
         let (index, logged) = action;
         if logged.seat != turn.seat {
-            findings.alarms.push(Alarm::NotItsTurn {
-                seat: turn.seat,
-                actions: turn.actions,
-                acted: logged.seat,
-                server_ms: turn.server_ms,
-            });
+            held.alarm(
+                Alarm::NotItsTurn {
+                    seat: turn.seat,
+                    actions: turn.actions,
+                    acted: logged.seat,
+                    server_ms: turn.server_ms,
+                },
+                item,
+            );
             continue;
         }
         if !logged.timed_out {
             continue;
         }
         let Some(at) = logged.at else {
-            findings.notes.push(format!(
+            held.notes.push(format!(
                 "the record times seat {} out (action {index}) without saying when",
                 turn.seat
             ));
             continue;
         };
         if i128::from(at.0) + i128::from(SKEW_MS) < i128::from(turn.deadline_ms) {
-            findings.alarms.push(Alarm::EarlyTimeout {
-                seat: turn.seat,
-                action: index,
-                at: at.0,
-                deadline_ms: turn.deadline_ms,
-                server_ms: turn.server_ms,
-            });
+            held.alarm(
+                Alarm::EarlyTimeout {
+                    seat: turn.seat,
+                    action: index,
+                    at: at.0,
+                    deadline_ms: turn.deadline_ms,
+                    server_ms: turn.server_ms,
+                },
+                item,
+            );
         }
     }
 }

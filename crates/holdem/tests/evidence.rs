@@ -267,3 +267,64 @@ fn bad_evidence_is_refused_naming_the_field() {
     let err = check_evidence(&plain, &good, &k.verifying_key()).unwrap_err();
     assert_eq!(err.field, "record.deal.table_id");
 }
+
+/// `check_session` holds each record to its own hand's items, as
+/// `check_evidence` does, and checks a signature where an alarm rests on it.
+#[test]
+fn a_session_check_agrees_with_the_hand_check_and_verifies_what_accuses() {
+    use fairseed_holdem::evidence::check_session;
+    let k = key(1);
+    let deadline = 1_700_000_030_000u64;
+    let early = i64::try_from(deadline - SKEW_MS - 1).unwrap();
+    let honest = record();
+    let mut second = timed_out_at(early);
+    second.hand = 2;
+    let mut notices = vec![turn(0, 1, deadline)];
+    let mut later = turn(0, 1, deadline);
+    if let Notice::Turn(t) = &mut later {
+        t.hand = 2;
+    }
+    notices.push(later);
+    let evidence = evidence_of(&k, notices);
+    let records = [honest.clone(), second.clone()];
+    let found = check_session(&records, &evidence, &k.verifying_key()).unwrap();
+    assert_eq!(found.len(), 2);
+    // Hand 1's record acts on time, hand 2's times seat 0 out early.
+    let alone = |r: &HandRecord| {
+        let mut f = check_evidence(r, &evidence, &k.verifying_key()).unwrap();
+        f.other_hands = 0;
+        f
+    };
+    assert_eq!(found[0], alone(&honest));
+    assert_eq!(found[1], alone(&second));
+    assert!(
+        found[0].alarms.is_empty() && found[1].alarms.len() == 1,
+        "{found:?}"
+    );
+
+    // A forged signature on the item hand 2's alarm rests on: refused, named.
+    let mut forged = evidence.clone();
+    forged.items[1] = signed_by(&key(2), &forged.items[1]);
+    let refused = check_session(&records, &forged, &k.verifying_key()).unwrap_err();
+    assert_eq!(refused.field, "items[1].sig");
+    // A forged item no alarm rests on accuses nothing: the check goes on.
+    let mut idle = evidence.clone();
+    idle.items[0] = signed_by(&key(2), &idle.items[0]);
+    let found = check_session(&records, &idle, &k.verifying_key()).unwrap();
+    assert_eq!(found[1].alarms.len(), 1);
+    // A record of another table among the records: refused, named.
+    let mut stranger = second;
+    if let Some(deal) = stranger.deal.as_mut() {
+        deal.table_id = "elsewhere".into();
+    }
+    let refused = check_session(&[honest, stranger], &evidence, &k.verifying_key()).unwrap_err();
+    assert_eq!(refused.field, "records[1].deal.table_id");
+}
+
+/// `item`'s notice signed by another key.
+fn signed_by(other: &SigningKey, item: &Signed) -> Signed {
+    Signed {
+        notice: item.notice.clone(),
+        sig: item.notice.clone().sign(other).sig,
+    }
+}

@@ -87,3 +87,52 @@ mod tests {
         );
     }
 }
+
+/// Evidence file `evidence` held to every hand record of `records` (a JSON
+/// array of one table's records) under the table's evidence key `key`, as
+/// a JSON array of what [`check`] answers for one, in the records' order.
+/// A signature is verified where an alarm rests on it
+/// (`fairseed_holdem::evidence::check_session`).
+///
+/// # Errors
+/// Bad input, the field named (`records[3]: …`, `items[2].sig: …`).
+pub fn check_session(records: &str, evidence: &str, key: &str) -> Result<String, String> {
+    let values: Vec<Value> =
+        serde_json::from_str(records).map_err(|e| format!("records: not a JSON array: {e}"))?;
+    let records = values
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            serde_json::from_value(v).map_err(|e| format!("records[{i}]: not a hand record: {e}"))
+        })
+        .collect::<Result<Vec<fairseed_holdem::HandRecord>, _>>()?;
+    let key = evidence::parse_key(key, "key").map_err(|e| e.to_string())?;
+    let file = evidence::Evidence::parse(evidence).map_err(|e| e.to_string())?;
+    let found = evidence::check_session(&records, &file, &key).map_err(|e| e.to_string())?;
+    let out: Vec<Value> = found
+        .iter()
+        .map(|f| {
+            json!({
+                "table": f.table,
+                "hand": f.hand,
+                "checked": f.checked,
+                "alarms": f.words(),
+                "notes": f.notes,
+            })
+        })
+        .collect();
+    Ok(Value::Array(out).to_string())
+}
+
+/// [`check_session`] for JavaScript.
+///
+/// # Errors
+/// As [`check_session`].
+#[wasm_bindgen]
+pub fn holdem_evidence_check_session(
+    records: &str,
+    evidence: &str,
+    key: &str,
+) -> Result<String, JsError> {
+    check_session(records, evidence, key).map_err(|e| JsError::new(&e))
+}
