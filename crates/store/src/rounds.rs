@@ -304,15 +304,6 @@ async fn apply<T: Tx>(
             body: body.clone(),
         });
     }
-    if let Some(at) = change.folds_log_at {
-        if !(row.log_len..row.log_len + added).contains(&at) {
-            return Err(StoreError::other(format!(
-                "round '{}': a log fold at {at} is not an entry this step appends",
-                row.id
-            )));
-        }
-        tx.fold_log(&row.id, at).await?;
-    }
     let mut records = Vec::with_capacity(change.records.len());
     for out in &change.records {
         records.push(insert_record(tx, out, now).await?);

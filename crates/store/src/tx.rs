@@ -290,10 +290,6 @@ pub(crate) trait Tx: crate::translog::LogTx {
     /// Writes a step and bumps the version; `false` if the version moved.
     async fn update_round(&mut self, set: &RoundSet<'_>) -> StoreResult<bool>;
 
-    /// Deletes the entries of round `round_id`'s log from its fold mark up
-    /// to index `at` (exclusive), and moves the mark past `at`.
-    async fn fold_log(&mut self, round_id: &str, at: u64) -> StoreResult<()>;
-
     /// Appends one log entry.
     async fn insert_log(
         &mut self,

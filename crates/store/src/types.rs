@@ -440,11 +440,6 @@ pub struct RoundChange {
     pub reveal: bool,
     /// Records to store with this step, each once with its readers.
     pub records: Vec<RecordOut>,
-    /// The index in the round's log of an entry this step appends that sums
-    /// up every entry since the previous such one (a hold'em hand's end,
-    /// which carries the hand's record): the store deletes those, and keeps
-    /// this one and every entry after it.
-    pub folds_log_at: Option<u64>,
 }
 
 /// The result of a step.

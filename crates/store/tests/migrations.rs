@@ -6,8 +6,8 @@
 mod common;
 
 use fairseed_store::{
-    Commit, LogStep, NewSeedPair, Page, PgStore, RecordReader, RecordRow, RoundChange, RoundWrite,
-    SecretSeed, SeedCipher, SignFn, SqliteStore, Store,
+    LogStep, NewSeedPair, Page, PgStore, RecordReader, RecordRow, SecretSeed, SeedCipher, SignFn,
+    SqliteStore, Store,
 };
 
 /// Tables (but the migrations' own), columns with their types, indexes:
@@ -198,13 +198,7 @@ fn old_rows(dialect: Dialect) -> String {
         "INSERT INTO players (token_hash, balance, created_at) VALUES ('h1', 10, 0), ('h2', 10, 0);
          INSERT INTO records (scheme, body, created_at) VALUES
              ('dice_v1', '{\"n\":1}', 0), ('selfpoker', '{\"n\":2}', 0), ('dice_v1', '{\"n\":3}', 0);
-         INSERT INTO record_readers (record_id, player_id) VALUES (1, 1), (3, 2);
-         INSERT INTO rounds (id, kind, commitment, revealed_seed, state, status, log_len,
-                             created_at, updated_at, version)
-             VALUES ('holdem_table:old', 'holdem_table', 'c', 'r', '{}', 'open', 3, 0, 0, 0);
-         INSERT INTO round_log (round_id, seq, body, created_at) VALUES
-             ('holdem_table:old', 0, '{\"n\":0}', 0), ('holdem_table:old', 1, '{\"n\":1}', 0),
-             ('holdem_table:old', 2, '{\"n\":2}', 0);\n"
+         INSERT INTO record_readers (record_id, player_id) VALUES (1, 1), (3, 2);\n"
     );
     for entry in LOGGED.iter().chain([&OLD_ENTRY]) {
         sql += &format!(
@@ -345,34 +339,6 @@ async fn old_rows_kept(store: &dyn Store) {
     assert_eq!(leaves.iter().map(Vec::as_slice).collect::<Vec<_>>(), want);
     let found = store.log_entry(hash).await.expect("read").expect("leaf");
     assert_eq!(found.leaf_index, Some(5));
-    // A log stored before logs folded is kept whole: a fold folds only
-    // the entries appended since.
-    let fold = RoundWrite {
-        id: "holdem_table:old".into(),
-        expected_version: 0,
-        change: RoundChange {
-            state: "{}".into(),
-            status: "open".into(),
-            log: (3..6).map(|n| format!("{{\"n\":{n}}}")).collect(),
-            folds_log_at: Some(5),
-            ..RoundChange::default()
-        },
-    };
-    store
-        .commit(Commit {
-            writes: vec![fold],
-            ..Commit::default()
-        })
-        .await
-        .expect("fold");
-    let kept = store
-        .round_log("holdem_table:old", 0, 10)
-        .await
-        .expect("old log");
-    assert_eq!(
-        kept.iter().map(|l| l.seq).collect::<Vec<_>>(),
-        vec![0, 1, 2, 5]
-    );
     let pair = NewSeedPair {
         server_seed: SecretSeed::new(hex::encode([9; 32])),
         commitment: hex::encode([8; 32]),

@@ -70,7 +70,6 @@ on_every_backend!(
     rounds,
     commits,
     leases,
-    folded_logs,
     round_keys,
 );
 
@@ -543,82 +542,6 @@ async fn commits(store: Arc<dyn Store>) {
     commits_of(store, alice, bob).await;
 }
 
-/// A step that appends an entry summing up the log since the previous such
-/// entry (`folds_log_at`) leaves of those only the summaries, every entry
-/// after the last one, and every `seq` where it was.
-async fn folded_logs(store: Arc<dyn Store>) {
-    let id = "holdem_table:t1";
-    store
-        .commit(Commit {
-            creates: vec![new_round(id, 7)],
-            ..Commit::default()
-        })
-        .await
-        .expect("create round");
-    // Each step appends three entries; the ones at 4 and 10 sum up the
-    // entries since the previous summary (0..4, then 5..10).
-    let folds = [None, Some(4), None, Some(10), None];
-    for (version, fold) in (0u64..).zip(folds) {
-        let first = version * 3;
-        let write = RoundWrite {
-            id: id.into(),
-            expected_version: version,
-            change: RoundChange {
-                state: "{}".into(),
-                status: "open".into(),
-                log: (first..first + 3)
-                    .map(|seq| format!("{{\"at\":{seq}}}"))
-                    .collect(),
-                folds_log_at: fold,
-                ..RoundChange::default()
-            },
-        };
-        store
-            .commit(Commit {
-                writes: vec![write],
-                ..Commit::default()
-            })
-            .await
-            .expect("step");
-    }
-    let row = store.round(id).await.expect("round");
-    assert_eq!(
-        row.log_len, 15,
-        "the length counts every entry ever appended"
-    );
-    let log = store.round_log(id, 0, 100).await.expect("log");
-    let kept: Vec<u64> = log.iter().map(|l| l.seq).collect();
-    assert_eq!(kept, vec![4, 10, 11, 12, 13, 14]);
-    assert!(log
-        .iter()
-        .all(|l| l.body == format!("{{\"at\":{}}}", l.seq)));
-    // A read from inside a folded stretch starts at the next entry kept.
-    let from = store.round_log(id, 5, 2).await.expect("log from 5");
-    assert_eq!(from.iter().map(|l| l.seq).collect::<Vec<_>>(), vec![10, 11]);
-
-    // A fold outside the step's own entries is refused, and nothing is written.
-    let stray = RoundWrite {
-        id: id.into(),
-        expected_version: 5,
-        change: RoundChange {
-            state: "{}".into(),
-            status: "open".into(),
-            log: vec!["{}".into()],
-            folds_log_at: Some(13),
-            ..RoundChange::default()
-        },
-    };
-    let refused = store
-        .commit(Commit {
-            writes: vec![stray],
-            ..Commit::default()
-        })
-        .await;
-    assert!(refused.is_err(), "{refused:?}");
-    assert_eq!(store.round(id).await.expect("round").log_len, 15);
-    assert_eq!(store.round_log(id, 0, 100).await.expect("log").len(), 6);
-}
-
 async fn leases(store: Arc<dyn Store>) {
     leases_of(store).await;
 }
@@ -830,7 +753,6 @@ async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
                     body: "{}".into(),
                 }),
             ],
-            folds_log_at: None,
         },
     };
     let done = store

@@ -5,8 +5,7 @@
 //! Every change is a step on the table's round (compare-and-swap, retried
 //! on a lost race) whose public messages are appended to the round's log,
 //! so a message's `seq` is its place in the log and a viewer resumes from
-//! any `seq` (a finished hand's messages folded into its `hand_end`,
-//! [`rows`]). After each commit a `{"seq": N}` notice goes out on the
+//! any `seq`. After each commit a `{"seq": N}` notice goes out on the
 //! table's topic (`holdem:<T>`, across processes on PostgreSQL), and
 //! `{"seq": N, "served": true}` when a process starts serving the table;
 //! each viewer then reads the log and the table and sends its own view. No card

@@ -4,14 +4,13 @@
 //! `sha256`, revealed when the table closes; its state is the
 //! [`LiveTable`] stripped of the hand's cards and seed (re-derived from the
 //! secret on load); its log holds the public messages, `seq` N at index
-//! N − 1, and once a hand ends only its `hand_end` of the messages since
-//! the previous hand's end (the messages after it are all kept). Status: `open`, `closed` (the last human left; secret revealed),
+//! N − 1. Status: `open`, `closed` (the last human left; secret revealed),
 //! then `archived` (every hand stored as a record for its players).
 
 use fairseed_core::selfpoker_v2;
 use fairseed_holdem::evidence::SigningKey;
 use fairseed_holdem::live::machine::{Output, Status};
-use fairseed_holdem::live::{self, entries, sealed, LiveTable, Message, TableView};
+use fairseed_holdem::live::{self, entries, sealed, LiveTable, TableView};
 use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
 use fairseed_tlog::LogEntry;
 
@@ -133,21 +132,8 @@ pub fn write(loaded: &Loaded, out: &Output) -> Result<RoundWrite, ApiError> {
             log: out.messages.iter().map(save).collect::<Result<_, _>>()?,
             reveal: out.reveal.is_some(),
             records: Vec::new(),
-            folds_log_at: hand_end_index(&out.messages),
         },
     })
-}
-
-/// The log index of the last hand's end among `messages`: it carries the
-/// hand's record, so the public messages since the previous hand's end are
-/// folded into it (docs/decisions/0033-what-a-hand-keeps-at-rest.md).
-fn hand_end_index(messages: &[Message]) -> Option<u64> {
-    messages
-        .iter()
-        .rev()
-        .find(|m| matches!(m, Message::HandEnd { .. }))
-        // The log's index N holds `seq` N + 1.
-        .and_then(|m| m.seq().checked_sub(1))
 }
 
 /// The names of the log entries a view of `view` shows (docs/spec.md

@@ -2,11 +2,9 @@
 //!
 //! A browser cannot send headers, so the first message authenticates:
 //! `{"type":"hello","token":…,"after":…}` (no token: a spectator). The
-//! server then sends the public messages after `after` that the table's log
-//! keeps (every message since the last hand ended, and each finished hand's
-//! `hand_end`: [`rows`]; at most [`MAX_BACKLOG`]; beyond, a `backlog`
-//! message says what was skipped and where to read it) and a `state` (the
-//! viewer's [`view`]);
+//! server then sends the public messages after `after` from the table's log
+//! (at most [`MAX_BACKLOG`]; beyond, a `backlog` message says what was
+//! skipped and where to read it) and a `state` (the viewer's [`view`]);
 //! after every change, the messages the viewer has not had and a new
 //! `state`; a new `state` too when a process starts serving the table
 //! (every running clock starts again in full, docs/spec.md §19.1).

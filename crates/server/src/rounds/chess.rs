@@ -113,7 +113,6 @@ pub fn write(
                 SeedPhase::Finished { .. } | SeedPhase::Withdrawn { .. }
             ),
             records,
-            folds_log_at: None,
         },
     })
 }

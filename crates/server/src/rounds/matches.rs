@@ -71,7 +71,6 @@ pub fn write(round: &LoadedRound, next: &Match, events: &[Event]) -> Result<Roun
             log,
             reveal: matches!(next.phase, Phase::Revealed { .. } | Phase::Withdrawn { .. }),
             records,
-            folds_log_at: None,
         },
     })
 }

@@ -93,7 +93,6 @@ pub fn commit(round: &LoadedRound, next: &Hand) -> Result<(Commit, Value), ApiEr
             log: vec![save(&message)?],
             reveal: next.stage == Stage::HandEnd,
             records,
-            folds_log_at: None,
         },
     };
     let commit = Commit {

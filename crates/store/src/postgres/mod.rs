@@ -39,10 +39,6 @@ const MIGRATIONS: &[(i64, &str)] = &[
         3,
         include_str!("../../migrations/postgres/0003_round_keys.sql"),
     ),
-    (
-        4,
-        include_str!("../../migrations/postgres/0004_hand_logs_folded.sql"),
-    ),
 ];
 
 /// Connections of a process's pool.

@@ -584,24 +584,6 @@ impl Tx for PgTx<'_> {
         Ok(done.rows_affected() == 1)
     }
 
-    async fn fold_log(&mut self, round_id: &str, at: u64) -> StoreResult<()> {
-        let at = convert::to_i64(at, "seq")?;
-        sqlx::query(
-            "DELETE FROM round_log WHERE round_id = $1 AND seq < $2
-               AND seq >= (SELECT log_folded FROM rounds WHERE id = $1)",
-        )
-        .bind(round_id)
-        .bind(at)
-        .execute(self.conn().await?)
-        .await?;
-        sqlx::query("UPDATE rounds SET log_folded = $2 + 1 WHERE id = $1 AND log_folded <= $2")
-            .bind(round_id)
-            .bind(at)
-            .execute(self.conn().await?)
-            .await?;
-        Ok(())
-    }
-
     async fn insert_log(
         &mut self,
         round_id: &str,

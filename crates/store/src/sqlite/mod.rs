@@ -59,11 +59,6 @@ const MIGRATIONS: &[Migration] = &[
         include_str!("../../migrations/sqlite/0003_round_keys.sql"),
         None,
     ),
-    (
-        4,
-        include_str!("../../migrations/sqlite/0004_hand_logs_folded.sql"),
-        None,
-    ),
 ];
 
 /// Read connections kept open.

@@ -605,22 +605,6 @@ impl Tx for SqliteTx<'_> {
         Ok(n == 1)
     }
 
-    async fn fold_log(&mut self, round_id: &str, at: u64) -> StoreResult<()> {
-        let at = convert::to_i64(at, "seq")?;
-        self.0
-            .prepare_cached(
-                "DELETE FROM round_log WHERE round_id = ?1 AND seq < ?2
-                   AND seq >= (SELECT log_folded FROM rounds WHERE id = ?1)",
-            )?
-            .execute(params![round_id, at])?;
-        self.0
-            .prepare_cached(
-                "UPDATE rounds SET log_folded = ?2 + 1 WHERE id = ?1 AND log_folded <= ?2",
-            )?
-            .execute(params![round_id, at])?;
-        Ok(())
-    }
-
     async fn insert_log(
         &mut self,
         round_id: &str,
