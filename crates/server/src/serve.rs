@@ -44,129 +44,29 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let hangups = crate::reload::watch();
     let tls = tls(&args)?;
 
-    crate::fork_guard::not_a_backup_dir(&args.data_dir)?;
-    fairseed_store::create_private_dir(&args.data_dir).context("the data directory")?;
-    let cipher = SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE))
-        .context("opening the seed key")?;
+    let cipher = open_data_dir(&args)?;
     let operator_key = operator_key(&args)?;
-    let log_on = args.log == LogSwitch::On;
-    let mut sqlite = None;
-    let (store, backend, fleet): (Arc<dyn Store>, String, Fleet) = match &args.database {
-        Some(url) => (
-            Arc::new(
-                PgStore::connect(url, None, cipher)
-                    .await
-                    .context("connecting to PostgreSQL")?
-                    .with_log(log_on),
-            ),
-            "postgresql".to_owned(),
-            // Several processes may share the database: each its own owner.
-            Fleet::member(args.lease_ttl_ms)
-                .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?,
-        ),
-        None => {
-            let path = args.data_dir.join(SQLITE_FILE);
-            crate::fork_guard::not_a_backup_copy(&path)?;
-            let store = SqliteStore::open(&path, cipher)
-                .context("opening the SQLite database")?
-                .with_log(log_on);
-            sqlite = Some(store.clone());
-            (
-                Arc::new(store),
-                format!("sqlite {}", path.display()),
-                Fleet::alone(args.lease_ttl_ms),
-            )
-        }
-    };
-    if log_on {
+    let opened = open_store(&args, cipher).await?;
+    let log_key = if args.log == LogSwitch::On {
         crate::new_log::not_frozen(&args.data_dir, &args.log_origin)?;
-    }
-    let log_key = if log_on {
-        let key = crate::fork_guard::log_key(store.as_ref(), &args.data_dir, &args.log_origin);
+        let key =
+            crate::fork_guard::log_key(opened.store.as_ref(), &args.data_dir, &args.log_origin);
         Some(Arc::new(key.await?))
     } else {
         None
     };
     let connections = Arc::new(Connections::default());
-    let options = ServiceOptions {
-        metrics: Metrics::new(sqlite.clone(), Some(Arc::clone(&connections))),
-        address_limits: AddressLimits {
-            signups_per_minute: args.signups_per_minute,
-            auth_failures_per_minute: args.auth_failures_per_minute,
-        },
-        signup: args.signup,
-        fleet,
-        holdem: fairseed_holdem::live::driver::Timing {
-            ai_delay_ms: args.holdem_ai_delay_ms,
-            next_hand_ms: args.holdem_next_hand_ms,
-            idle_close_ms: args.holdem_idle_close_ms,
-        },
-        holdem_caps: crate::limits::TableCaps {
-            per_player: args.holdem_max_tables_per_player,
-            in_all: args.holdem_max_tables,
-        },
-        log: log_key.clone(),
-    };
+    let options = service_options(&args, &opened, &connections, log_key.clone());
     let state = AppState::with_options(
-        Arc::clone(&store),
+        Arc::clone(&opened.store),
         &operator_key,
         args.opening_balance,
         args.rate_limit,
         options,
     );
-    // Before anything is written or signed: not behind a published tree.
-    if let Some(key) = &log_key {
-        crate::fork_guard::check(&state, key, &args.witnesses, &args.data_dir).await?;
-    }
-    // After a restore every poker session rotates there, whatever its lease.
-    let restored = crate::retire::pending(&args.data_dir);
-    if restored {
-        crate::retire::after_restore(&state, &args.data_dir).await?;
-    }
-    state
-        .events()
-        .connect(store)
-        .await
-        .context("listening for live events")?;
-    let rotated = if restored {
-        0
-    } else {
-        crate::fleet::rotate_open_sessions(&state, false)
-            .await
-            .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.chain()))?
-    };
-    if rotated > 0 {
-        tracing::info!(
-            sessions = rotated,
-            "rotated poker sessions whose process is gone"
-        );
-    }
-    let db_watch = crate::db_watch::spawn(state.clone());
-    let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
-    let holdem = crate::holdem::spawn_sweep(state.clone());
-    let mut witness_task = None;
-    let record = log_key
-        .is_some()
-        .then(|| crate::fork_guard::spawn_record(state.clone(), args.data_dir.clone()));
-    let checkpoint_age = log_key
-        .is_some()
-        .then(|| crate::log::age::spawn(state.clone(), !args.witnesses.is_empty()));
-    let log_key_last = log_key.clone();
-    let sequencer = log_key.map(|key| {
-        let line = format!("transparency log {} key {}", key.origin(), key.vkey());
-        crate::logs::announce(args.log_format, &line);
-        let signed = (!args.witnesses.is_empty()).then(|| {
-            let (wake, task) =
-                crate::log::witness::spawn(state.clone(), Arc::clone(&key), args.witnesses.clone());
-            witness_task = Some(task);
-            wake
-        });
-        crate::log::sequencer::spawn(state.clone(), key, signed)
-    });
-    let metrics_task = match args.metrics_listen {
-        Some(at) => Some(serve_metrics(at, state.clone(), args.log_format).await?),
-        None => None,
-    };
+    before_serving(&state, &args, log_key.as_ref(), Arc::clone(&opened.store)).await?;
+    let background = Background::spawn(&state, &args, log_key).await?;
+
     let app = crate::new_log::with_frozen(router(state.clone()), &args.data_dir)?;
     let app = with_static(app, args.web_dir.as_deref());
     let listener = tokio::net::TcpListener::bind(args.listen)
@@ -174,6 +74,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("binding {}", args.listen))?;
     let addr = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
+    let backend = &opened.backend;
     let line = format!("fairseed serving on {scheme}://{addr}  (database: {backend})");
     crate::logs::announce(args.log_format, &line);
     tracing::info!(%addr, database = %backend, scheme, "listening");
@@ -202,34 +103,222 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     crate::listener::serve(listener, app, limits, front, connections, shutdown).await;
     reload.abort();
-    if let Some(metrics_task) = metrics_task {
-        metrics_task.abort();
-    }
-    heartbeat.abort();
-    holdem.abort();
-    if let Some(task) = checkpoint_age {
-        task.abort();
-    }
-    db_watch.abort();
-    // A database that cannot commit now would only make the stop wait.
-    let budget = match state.metrics().db().commits() {
-        Ok(()) => LAST_STEPS,
-        Err(_) => Duration::ZERO,
-    };
-    let last = last_steps(&state, &args, sequencer, log_key_last, record, sqlite);
-    if tokio::time::timeout(budget, last).await.is_err() {
-        tracing::error!(
-            seconds = budget.as_secs(),
-            "stopping without the last signing or the leases' release: the database did not \
-             commit (the next start signs what is left; another process takes the leases over \
-             when they expire)"
-        );
-    }
-    if let Some(witness_task) = witness_task {
-        witness_task.abort();
-    }
+    background.stop(&state, &args, opened.sqlite).await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The store `args` names, with its description for the log and this
+/// process's place in the fleet.
+struct Opened {
+    store: Arc<dyn Store>,
+    backend: String,
+    fleet: Fleet,
+    /// The SQLite store, for its metrics and the stop's checkpoint.
+    sqlite: Option<SqliteStore>,
+}
+
+/// The data directory, made if new (never a backup's), and its seed key.
+fn open_data_dir(args: &ServeArgs) -> anyhow::Result<SeedCipher> {
+    crate::fork_guard::not_a_backup_dir(&args.data_dir)?;
+    fairseed_store::create_private_dir(&args.data_dir).context("the data directory")?;
+    SeedCipher::load_or_create(&args.data_dir.join(SEED_KEY_FILE)).context("opening the seed key")
+}
+
+/// The database: PostgreSQL when `database` is set, else the data
+/// directory's SQLite (never a backup's copy).
+async fn open_store(args: &ServeArgs, cipher: SeedCipher) -> anyhow::Result<Opened> {
+    let log_on = args.log == LogSwitch::On;
+    if let Some(url) = &args.database {
+        let store = PgStore::connect(url, None, cipher)
+            .await
+            .context("connecting to PostgreSQL")?
+            .with_log(log_on);
+        return Ok(Opened {
+            store: Arc::new(store),
+            backend: "postgresql".to_owned(),
+            // Several processes may share the database: each its own owner.
+            fleet: Fleet::member(args.lease_ttl_ms)
+                .map_err(|_| anyhow::anyhow!("the OS random generator failed"))?,
+            sqlite: None,
+        });
+    }
+    let path = args.data_dir.join(SQLITE_FILE);
+    crate::fork_guard::not_a_backup_copy(&path)?;
+    let store = SqliteStore::open(&path, cipher)
+        .context("opening the SQLite database")?
+        .with_log(log_on);
+    Ok(Opened {
+        store: Arc::new(store.clone()),
+        backend: format!("sqlite {}", path.display()),
+        fleet: Fleet::alone(args.lease_ttl_ms),
+        sqlite: Some(store),
+    })
+}
+
+/// The service's settings from `args`.
+fn service_options(
+    args: &ServeArgs,
+    opened: &Opened,
+    connections: &Arc<Connections>,
+    log: Option<Arc<LogKey>>,
+) -> ServiceOptions {
+    ServiceOptions {
+        metrics: Metrics::new(opened.sqlite.clone(), Some(Arc::clone(connections))),
+        address_limits: AddressLimits {
+            signups_per_minute: args.signups_per_minute,
+            auth_failures_per_minute: args.auth_failures_per_minute,
+        },
+        signup: args.signup,
+        fleet: opened.fleet.clone(),
+        holdem: fairseed_holdem::live::driver::Timing {
+            ai_delay_ms: args.holdem_ai_delay_ms,
+            next_hand_ms: args.holdem_next_hand_ms,
+            idle_close_ms: args.holdem_idle_close_ms,
+        },
+        holdem_caps: crate::limits::TableCaps {
+            per_player: args.holdem_max_tables_per_player,
+            in_all: args.holdem_max_tables,
+        },
+        log,
+    }
+}
+
+/// What must hold before the first request: the log not behind a
+/// published tree, a restore's secrets retired, live events flowing, and
+/// poker sessions of processes gone rotated.
+async fn before_serving(
+    state: &AppState,
+    args: &ServeArgs,
+    log_key: Option<&Arc<LogKey>>,
+    store: Arc<dyn Store>,
+) -> anyhow::Result<()> {
+    // Before anything is written or signed: not behind a published tree.
+    if let Some(key) = log_key {
+        crate::fork_guard::check(state, key, &args.witnesses, &args.data_dir).await?;
+    }
+    // After a restore every poker session rotates there, whatever its lease.
+    let restored = crate::retire::pending(&args.data_dir);
+    if restored {
+        crate::retire::after_restore(state, &args.data_dir).await?;
+    }
+    state
+        .events()
+        .connect(store)
+        .await
+        .context("listening for live events")?;
+    if restored {
+        return Ok(());
+    }
+    let rotated = crate::fleet::rotate_open_sessions(state, false)
+        .await
+        .map_err(|e| anyhow::anyhow!("rotating poker sessions left open: {}", e.chain()))?;
+    if rotated > 0 {
+        tracing::info!(
+            sessions = rotated,
+            "rotated poker sessions whose process is gone"
+        );
+    }
+    Ok(())
+}
+
+/// The service's own tasks beside the requests.
+struct Background {
+    db_watch: tokio::task::JoinHandle<()>,
+    heartbeat: tokio::task::JoinHandle<()>,
+    holdem: tokio::task::JoinHandle<()>,
+    metrics: Option<tokio::task::JoinHandle<()>>,
+    checkpoint_age: Option<tokio::task::JoinHandle<()>>,
+    witness: Option<tokio::task::JoinHandle<()>>,
+    record: Option<tokio::task::JoinHandle<()>>,
+    sequencer: Option<tokio::task::JoinHandle<()>>,
+    log_key: Option<Arc<LogKey>>,
+}
+
+impl Background {
+    /// Starts them: the database watch, the fleet's heartbeat, the tables'
+    /// sweep, the metrics listener and, with a log, its sequencer,
+    /// witnesses, published record and checkpoint age.
+    async fn spawn(
+        state: &AppState,
+        args: &ServeArgs,
+        log_key: Option<Arc<LogKey>>,
+    ) -> anyhow::Result<Background> {
+        let db_watch = crate::db_watch::spawn(state.clone());
+        let heartbeat = crate::fleet::spawn_heartbeat(state.clone());
+        let holdem = crate::holdem::spawn_sweep(state.clone());
+        let logged = log_key.is_some();
+        let record =
+            logged.then(|| crate::fork_guard::spawn_record(state.clone(), args.data_dir.clone()));
+        let checkpoint_age =
+            logged.then(|| crate::log::age::spawn(state.clone(), !args.witnesses.is_empty()));
+        let mut witness = None;
+        let sequencer = log_key.clone().map(|key| {
+            let line = format!("transparency log {} key {}", key.origin(), key.vkey());
+            crate::logs::announce(args.log_format, &line);
+            let signed = (!args.witnesses.is_empty()).then(|| {
+                let (wake, task) = crate::log::witness::spawn(
+                    state.clone(),
+                    Arc::clone(&key),
+                    args.witnesses.clone(),
+                );
+                witness = Some(task);
+                wake
+            });
+            crate::log::sequencer::spawn(state.clone(), key, signed)
+        });
+        let metrics = match args.metrics_listen {
+            Some(at) => Some(serve_metrics(at, state.clone(), args.log_format).await?),
+            None => None,
+        };
+        Ok(Background {
+            db_watch,
+            heartbeat,
+            holdem,
+            metrics,
+            checkpoint_age,
+            witness,
+            record,
+            sequencer,
+            log_key,
+        })
+    }
+
+    /// Ends them once the requests are done, with the stop's last steps
+    /// inside their budget.
+    async fn stop(self, state: &AppState, args: &ServeArgs, sqlite: Option<SqliteStore>) {
+        for task in [Some(self.heartbeat), Some(self.holdem), Some(self.db_watch)]
+            .into_iter()
+            .chain([self.metrics, self.checkpoint_age])
+            .flatten()
+        {
+            task.abort();
+        }
+        // A database that cannot commit now would only make the stop wait.
+        let budget = match state.metrics().db().commits() {
+            Ok(()) => LAST_STEPS,
+            Err(_) => Duration::ZERO,
+        };
+        let last = last_steps(
+            state,
+            args,
+            self.sequencer,
+            self.log_key,
+            self.record,
+            sqlite,
+        );
+        if tokio::time::timeout(budget, last).await.is_err() {
+            tracing::error!(
+                seconds = budget.as_secs(),
+                "stopping without the last signing or the leases' release: the database did not \
+                 commit (the next start signs what is left; another process takes the leases over \
+                 when they expire)"
+            );
+        }
+        if let Some(witness) = self.witness {
+            witness.abort();
+        }
+    }
 }
 
 /// What a stop does after the requests in flight, in order: the log signed

@@ -221,15 +221,7 @@ pub async fn handle(
     idempotent: Option<Idempotent>,
     input: Input,
 ) -> Result<u64, ApiError> {
-    let changed = handle_if(state, table, idempotent, |loaded, now| {
-        Ok(Some(machine(state, loaded).handle(
-            &loaded.live,
-            input.clone(),
-            now,
-        )?))
-    })
-    .await?;
-    changed.ok_or_else(|| ApiError::internal("a hold'em input changed nothing"))
+    handle_seen(state, table, idempotent, input, |_, _| Ok(())).await
 }
 
 /// [`handle`], with `seen` shown the loaded table and the machine's output

@@ -177,60 +177,14 @@ pub async fn serve(
     table: String,
     peer: Option<SocketAddr>,
 ) {
-    let hello = match tokio::time::timeout(HELLO_TIMEOUT, next(&mut socket)).await {
-        Ok(Incoming::Text(text)) => text,
-        Ok(other) => return refuse(&mut socket, other).await,
-        Err(_) => {
-            let e = ApiError::bad_request("hello: expected within 10 s of connecting");
-            send(&mut socket, error_text(None, &e)).await;
-            return;
-        }
-    };
-    let greeted = match greet(&state, &hello, peer).await {
-        Ok(greeted) => greeted,
-        Err((id, e)) => {
-            send(&mut socket, error_text(id.as_deref(), &e)).await;
-            return;
-        }
-    };
-    let caller = match greeted.player {
-        Some(id) => StreamCaller::Player(id),
-        None => StreamCaller::Address(peer.map(|p| p.ip())),
-    };
-    let topic = rows::topic(&table);
-    let _watching = match watching(&state, &table, greeted.player, peer).await {
-        Ok(watching) => watching,
-        Err(e) => {
-            send(&mut socket, error_text(None, &e)).await;
-            return;
-        }
-    };
-    let _slot = match state.events().open_stream(&caller, &topic) {
-        Ok(slot) => slot,
-        Err(refused) => {
-            send(&mut socket, error_text(None, &refused.error())).await;
-            return;
-        }
-    };
-    let mut revoked = match &greeted.token_hash {
-        Some(hash) => state.events().token_watch(hash),
-        // A spectator's never turns.
-        None => watch::channel(false).1,
-    };
-    let mut changes = state.events().subscribe(&topic);
-    let limit_key = match (&greeted.token_hash, peer) {
-        (Some(hash), _) => Some(hash.clone()),
-        (None, Some(peer)) => Some(format!(
-            "address:{}",
-            crate::ratelimit::address_key(peer.ip())
-        )),
-        (None, None) => None,
+    let Some(admitted) = admit(&mut socket, &state, &table, peer).await else {
+        return;
     };
     let mut conn = Conn {
         state,
         table,
-        player: greeted.player,
-        limit_key,
+        player: admitted.player,
+        limit_key: admitted.limit_key,
         sent: 0,
         receipted: Vec::new(),
         answers: HashMap::new(),
@@ -244,55 +198,152 @@ pub async fn serve(
             return;
         }
     };
-    conn.sent = greeted.after.map_or(first, |a| a.min(first));
+    conn.sent = admitted.after.map_or(first, |a| a.min(first));
     if !conn.sync(&mut socket).await {
         return;
     }
-    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
-    let stopping = conn.state.stopping();
-    tokio::pin!(stopping);
-    loop {
-        tokio::select! {
-            () = &mut stopping => {
-                // 1001 "going away": the client reconnects (to another process).
-                let close = axum::extract::ws::CloseFrame {
-                    code: 1001,
-                    reason: "the server is stopping".into(),
-                };
-                let _ = socket.send(WsMessage::Close(Some(close))).await;
-                return;
-            }
-            _ = ping.tick() => {
-                if socket.send(WsMessage::Ping(Default::default())).await.is_err() {
+    conn.run(socket, admitted.revoked, admitted.changes).await;
+}
+
+/// A socket let in: who it is, where it resumes, what it listens to, and
+/// the guards that hold its place (a watcher's count, a stream slot) for
+/// as long as it is open.
+struct Admitted {
+    player: Option<i64>,
+    after: Option<u64>,
+    limit_key: Option<String>,
+    revoked: watch::Receiver<bool>,
+    changes: tokio::sync::broadcast::Receiver<crate::events::Event>,
+    _watching: Option<super::viewers::Watching>,
+    _slot: crate::events::StreamSlot,
+}
+
+/// The `hello` within its time, its token, a watcher's place and a stream
+/// slot; on a refusal the socket is told why and `None` is answered.
+async fn admit(
+    socket: &mut WebSocket,
+    state: &AppState,
+    table: &str,
+    peer: Option<SocketAddr>,
+) -> Option<Admitted> {
+    let hello = match tokio::time::timeout(HELLO_TIMEOUT, next(socket)).await {
+        Ok(Incoming::Text(text)) => text,
+        Ok(other) => {
+            refuse(socket, other).await;
+            return None;
+        }
+        Err(_) => {
+            let e = ApiError::bad_request("hello: expected within 10 s of connecting");
+            send(socket, error_text(None, &e)).await;
+            return None;
+        }
+    };
+    let greeted = match greet(state, &hello, peer).await {
+        Ok(greeted) => greeted,
+        Err((id, e)) => {
+            send(socket, error_text(id.as_deref(), &e)).await;
+            return None;
+        }
+    };
+    let caller = match greeted.player {
+        Some(id) => StreamCaller::Player(id),
+        None => StreamCaller::Address(peer.map(|p| p.ip())),
+    };
+    let topic = rows::topic(table);
+    let watching = match watching(state, table, greeted.player, peer).await {
+        Ok(watching) => watching,
+        Err(e) => {
+            send(socket, error_text(None, &e)).await;
+            return None;
+        }
+    };
+    let slot = match state.events().open_stream(&caller, &topic) {
+        Ok(slot) => slot,
+        Err(e) => {
+            send(socket, error_text(None, &e.error())).await;
+            return None;
+        }
+    };
+    let revoked = match &greeted.token_hash {
+        Some(hash) => state.events().token_watch(hash),
+        // A spectator's never turns.
+        None => watch::channel(false).1,
+    };
+    let limit_key = match (&greeted.token_hash, peer) {
+        (Some(hash), _) => Some(hash.clone()),
+        (None, Some(peer)) => Some(format!(
+            "address:{}",
+            crate::ratelimit::address_key(peer.ip())
+        )),
+        (None, None) => None,
+    };
+    Some(Admitted {
+        player: greeted.player,
+        after: greeted.after,
+        limit_key,
+        revoked,
+        changes: state.events().subscribe(&topic),
+        _watching: watching,
+        _slot: slot,
+    })
+}
+
+impl Conn {
+    /// The open socket until it or the service ends: pings, revocation,
+    /// the viewer's messages answered, and the table's changes sent on.
+    async fn run(
+        &mut self,
+        mut socket: WebSocket,
+        mut revoked: watch::Receiver<bool>,
+        mut changes: tokio::sync::broadcast::Receiver<crate::events::Event>,
+    ) {
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+        let stopping = self.state.stopping();
+        tokio::pin!(stopping);
+        loop {
+            tokio::select! {
+                () = &mut stopping => {
+                    // 1001 "going away": the client reconnects (to another process).
+                    let close = axum::extract::ws::CloseFrame {
+                        code: 1001,
+                        reason: "the server is stopping".into(),
+                    };
+                    let _ = socket.send(WsMessage::Close(Some(close))).await;
                     return;
                 }
-            }
-            () = until_revoked(&mut revoked) => {
-                close(&mut socket, close_code::POLICY, "token revoked or rotated").await;
-                return;
-            }
-            incoming = next(&mut socket) => {
-                let Incoming::Text(text) = incoming else {
-                    return refuse(&mut socket, incoming).await;
-                };
-                let answer = conn.handle(&text).await;
-                if !send(&mut socket, answer).await {
-                    return;
-                }
-                for item in std::mem::take(&mut conn.outbox) {
-                    if !send(&mut socket, item).await {
+                _ = ping.tick() => {
+                    if socket.send(WsMessage::Ping(Default::default())).await.is_err() {
                         return;
                     }
                 }
-            }
-            notice = changes.recv() => {
-                let behind = match notice {
-                    Ok(event) => behind(&event.body, conn.sent),
-                    Err(RecvError::Lagged(_)) => true,
-                    Err(RecvError::Closed) => return,
-                };
-                if behind && !conn.sync(&mut socket).await {
+                () = until_revoked(&mut revoked) => {
+                    close(&mut socket, close_code::POLICY, "token revoked or rotated").await;
                     return;
+                }
+                incoming = next(&mut socket) => {
+                    let Incoming::Text(text) = incoming else {
+                        return refuse(&mut socket, incoming).await;
+                    };
+                    let answer = self.handle(&text).await;
+                    if !send(&mut socket, answer).await {
+                        return;
+                    }
+                    for item in std::mem::take(&mut self.outbox) {
+                        if !send(&mut socket, item).await {
+                            return;
+                        }
+                    }
+                }
+                notice = changes.recv() => {
+                    let behind = match notice {
+                        Ok(event) => behind(&event.body, self.sent),
+                        Err(RecvError::Lagged(_)) => true,
+                        Err(RecvError::Closed) => return,
+                    };
+                    if behind && !self.sync(&mut socket).await {
+                        return;
+                    }
                 }
             }
         }
