@@ -29,6 +29,9 @@ const SAY = {
 /** Every check the verifier makes of a `selfpoker_v3` hand with AIs. */
 const CHECKS = ['session_secret', 'derivation', 'reveals', 'withheld', 'commitment', 'actions', 'results', 'ai', 'policy'];
 
+/** The checks of hand `hand` of a list holding `hands`: with the hand before it, the chips carried between them too. */
+const checksOf = (hand, hands) => (hands.includes(hand - 1) ? [...CHECKS, 'carried'] : CHECKS);
+
 /** Each listed hand's checks: [{hand, checks: [{name, ok, text}]}]. */
 function listedChecks(page) {
   return page.$$eval('#tb-hands li[data-hand]', (items) => items.map((li) => ({
@@ -43,7 +46,7 @@ async function allChecksPass(page, name, say) {
   const listed = await listedChecks(page);
   assert.ok(listed.length >= 2, `${name}: ${listed.length} hands listed`);
   for (const { hand, checks } of listed) {
-    assert.deepEqual(checks.map((c) => c.name).sort(), [...CHECKS].sort(), `${name} hand ${hand}`);
+    assert.deepEqual(checks.map((c) => c.name).sort(), [...checksOf(hand, listed.map((l) => l.hand))].sort(), `${name} hand ${hand}`);
     for (const c of checks) {
       assert.ok(c.ok, `${name} hand ${hand}: ${c.name} failed: ${c.text}`);
       assert.match(c.text, say.hand(hand));

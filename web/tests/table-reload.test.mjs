@@ -16,6 +16,8 @@ const { skip } = fx;
 
 /** Every check the verifier makes of a `selfpoker_v3` hand with AIs (table-checks.test.mjs). */
 const CHECKS = ['session_secret', 'derivation', 'reveals', 'withheld', 'commitment', 'actions', 'results', 'ai', 'policy'];
+/** The checks of hand `hand` of a list holding `hands`: with the hand before it, the chips carried between them too. */
+const checksOf = (hand, hands) => (hands.includes(hand - 1) ? [...CHECKS, 'carried'] : CHECKS);
 const LOCALES = { pt: 'pt-BR', es: 'es-ES' };
 
 /** The number of the hand the felt shows, or 0. */
@@ -96,7 +98,7 @@ for (const lang of ['pt', 'es']) {
         problems: [...li.querySelectorAll('.poker-problems li')].map((p) => p.textContent),
       })));
       for (const { hand, checks, problems } of listed) {
-        assert.deepEqual(checks.map((c) => c.name).sort(), [...CHECKS].sort(), `${name} hand ${hand}`);
+        assert.deepEqual(checks.map((c) => c.name).sort(), [...checksOf(hand, listed.map((l) => l.hand))].sort(), `${name} hand ${hand}`);
         assert.deepEqual(checks.filter((c) => !c.ok), [], `${name} hand ${hand}`);
         assert.deepEqual(problems, [], `${name} hand ${hand}`);
       }
