@@ -1,6 +1,7 @@
 // What this browser remembers, in localStorage — the one place the page reads
 // and writes it: the player's token, their own client seed, every commitment
-// seen before bets or hands, the reveals, and each tab's own settings (the
+// seen before bets or hands, the reveals, what a table signed for the
+// player's seat (table-evidence.js), and each tab's own settings (the
 // language, the coach, the table, the log's pinned key and witnesses).
 // The point of keeping commitments here is that a later check compares the
 // revealed seed with what *this browser* saw, not with what the server says now.
@@ -64,6 +65,18 @@ export function writeText(key, text) {
     localStorage.setItem(PREFIX + key, text);
   } catch {
     // Storage full or disabled: the page only forgets.
+  }
+}
+
+/**
+ * Forgets what is kept under `fairseed.<key>`.
+ * @param {string} key
+ */
+export function removeValue(key) {
+  try {
+    localStorage.removeItem(PREFIX + key);
+  } catch {
+    // Storage disabled: nothing was kept.
   }
 }
 

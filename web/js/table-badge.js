@@ -66,6 +66,7 @@ export const V2 = 'selfpoker_v2';
  * @property {string} [secret]
  * @property {Derivation} [derivation]
  * @property {boolean} [alarm] its record names this page's seat as withholding a value this page sent
+ * @property {import('./table-evidence.js').EvidenceFindings | null} [evidence] what the items the table signed for this page's seat show against its record
  */
 
 /**

@@ -11,7 +11,10 @@
 // browser chose is the one the seed was derived with. Any failure is named
 // on the badge. Once the table's session ends and its secret is revealed,
 // each `selfpoker_v2` hand held here is verified whole in the core, the
-// seed's derivation included (table-badge.js), and the hand says so.
+// seed's derivation included (table-badge.js), and the hand says so. The
+// items the table signed for this page's seat in a hand are held to its
+// record (table-evidence.js): an alarm is said on the hand, and the hand
+// offers them as an evidence file.
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
@@ -23,6 +26,7 @@ import { dealBadge, derivationLine, verifyDerivation, checksList, warningsList, 
 import { withheldCounts } from './holdem-words.js';
 import { dealtHow } from './table-dealt.js';
 import { actionText, netOf, netText, seatWho } from './table-render.js';
+import { alarmWords, fileName } from './table-evidence.js';
 
 /**
  * @typedef {import('./types.js').Wasm} Wasm
@@ -30,6 +34,7 @@ import { actionText, netOf, netText, seatWho } from './table-render.js';
  * @typedef {import('./types.js').Replay} Replay
  * @typedef {import('./types.js').ReplayStep} ReplayStep
  * @typedef {import('./table-badge.js').HandEntry} HandEntry
+ * @typedef {ReturnType<typeof import('./table-evidence.js').createEvidence>} EvidenceBook
  */
 
 /**
@@ -111,8 +116,20 @@ export function checkEnd(wasm, entry, fairplay, record, replay, clientSeed) {
   return problems;
 }
 
-/** @param {{wasm: Wasm}} with */
-export function mountHistory({ wasm }) {
+/**
+ * What a hand's kept evidence shows, on the hand: each alarm in the
+ * player's words, or that it could not be held to the record.
+ * @param {number} n @param {HandEntry} e
+ */
+function evidenceLines(n, e) {
+  const found = e.evidence;
+  if (!found) return null;
+  if (found.error) return h('p', { class: 'error-text small', 'data-alarm': 'evidence', title: found.error }, t('table.evidence_unchecked', { n }));
+  return found.alarms.map((a) => h('p', { class: 'error-text tb-alarm', 'data-alarm': a.kind }, h('span', { 'aria-hidden': 'true' }, '⚠ '), alarmWords(n, a)));
+}
+
+/** @param {{wasm: Wasm, evidence?: EvidenceBook}} with */
+export function mountHistory({ wasm, evidence }) {
   /** @type {Map<number, HandEntry>} hand number → what this page holds of it */
   const entries = new Map();
   const list = h('ol', { id: 'tb-hands', class: 'hands', reversed: true });
@@ -136,6 +153,24 @@ export function mountHistory({ wasm }) {
     return `${t('table.title')} ${tableId} #${n}`;
   }
 
+  /** Hand `n`'s evidence file, saved by the browser as a download. @param {number} n */
+  function downloadEvidence(n) {
+    const text = evidence && evidence.file(n);
+    if (!text || tableId === null) return;
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const link = h('a', { href: url, download: fileName(tableId, n), hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  /** The hand's "download evidence", when items are kept for it. @param {number} n */
+  function evidenceButton(n) {
+    const count = evidence ? evidence.items(n).length : 0;
+    return count ? h('button', { type: 'button', class: 'link', 'data-evidence': n, title: t('table.evidence_title', { count }), onclick: () => downloadEvidence(n) }, t('table.evidence_download')) : null;
+  }
+
   /** @param {HandRecord} record @param {number} seat */
   function resultText(record, seat) {
     const diff = netOf(record, seat);
@@ -153,9 +188,11 @@ export function mountHistory({ wasm }) {
       e.commitment ? dealBadge(wasm, e) : h('span', { class: 'muted small' }, t('table.not_seen')), ' ',
       derivationLine(e), ' ',
       h('span', { class: 'small hand-result' }, resultText(record, e.seat ?? mySeat)), ' ',
-      h('button', { type: 'button', class: 'link', 'data-replay': n, onclick: () => openReplay(n) }, t('table.replay')),
+      h('button', { type: 'button', class: 'link', 'data-replay': n, onclick: () => openReplay(n) }, t('table.replay')), ' ',
+      evidenceButton(n),
       e.problems.length ? h('ul', { class: 'error-text small poker-problems' }, e.problems.map((p) => h('li', {}, p))) : null,
       e.alarm ? h('p', { class: 'error-text tb-alarm', 'data-alarm': 'withheld' }, h('span', { 'aria-hidden': 'true' }, '⚠ '), t('table.alarm_withheld', { n })) : null,
+      evidenceLines(n, e),
       checksList(e),
       warningsList(e),
       dealtHow(record, e.seat ?? mySeat, e.secret)))
@@ -263,8 +300,10 @@ export function mountHistory({ wasm }) {
       if (board && board.length >= e.board.length) e.board = board;
     },
     /**
-     * The hand is over: check the reveal and the record, and list it.
+     * The hand is over: check the reveal and the record, hold the evidence
+     * kept for it to the record, and list it. Returns what the evidence shows.
      * @param {string} id @param {HandEnd} msg @param {string} clientSeed
+     * @returns {import('./table-evidence.js').EvidenceFindings | null}
      */
     ended(id, msg, clientSeed) {
       tableId = id;
@@ -279,6 +318,7 @@ export function mountHistory({ wasm }) {
         e.derivation = verifyDerivation(wasm, msg.record, e.secret, entries.get(n - 1)?.record);
       }
       e.replay = replayOf(wasm, msg.record);
+      e.evidence = evidence ? evidence.check(msg.record) : null;
       if (e.commitment) {
         e.problems = checkEnd(wasm, e, msg.fairplay, msg.record, e.replay, clientSeed);
         globalThis.fairseedTables?.revealed({ scheme: 'selfpoker', label: label(n), seed: e.seed });
@@ -291,6 +331,7 @@ export function mountHistory({ wasm }) {
       }
       shown = n;
       render();
+      return e.evidence;
     },
     /**
      * Finished hands the service kept (after a reload): listed for replay, checked by the rules.
@@ -308,6 +349,8 @@ export function mountHistory({ wasm }) {
         e.record = record;
         e.seed = String(record.seed);
         e.dealScheme = record.deal ? record.deal.scheme : 'selfpoker';
+        // What this browser kept of the hand before a reload, held to the record too.
+        e.evidence = evidence && evidence.current() === id ? evidence.check(record) : null;
         entries.set(record.hand, e);
       }
       const secret = hands.map((r) => r.deal && r.deal.session_secret).find(Boolean);

@@ -23,6 +23,11 @@
 // (docs/spec.md §19.4): the opener sees the invitation's link to share, and a
 // page opened with that link (`#table=<id>&invite=<code>`) sits at the table's
 // first free seat with the invitation (table-invite.js).
+//
+// What the table signs for the player's own seat — each turn's deadline, its
+// acceptance of the seat's commit and reveal — is kept in this browser
+// (table-evidence.js) and held to each hand's record when the hand ends: a
+// record that contradicts it raises the alarm on the felt and on the hand.
 import { h, clear } from './dom.js';
 import { t, has } from './i18n.js';
 import { api, ensureToken } from './api.js';
@@ -37,6 +42,7 @@ import { createRoundBook } from './table-round.js';
 import { seatState, leaveStep, comeBack, roundOpen, inHand, mySeat } from './table-seat.js';
 import { seatControls } from './table-controls.js';
 import { seatingBox, copyText, freeSeat, refusalText } from './table-invite.js';
+import { createEvidence, alarmWords } from './table-evidence.js';
 
 /**
  * @typedef {import('./types.js').TableView} TableView
@@ -169,7 +175,8 @@ function wsUrl(path) {
 export function mountTable(root, { wasm, badges }) {
   const status = h('p', { id: 'tb-status', class: 'muted small', role: 'status' });
   const error = h('p', { id: 'tb-error', class: 'error-text', role: 'alert' });
-  // A record that contradicts what this page did (its own value, sent and acknowledged, recorded as withheld).
+  // A record that contradicts what this page did (its own value, sent and acknowledged, recorded as withheld)
+  // or what the table signed for its seat (table-evidence.js).
   const alarm = h('p', { id: 'tb-alarm', class: 'error-text tb-alarm', role: 'alert', hidden: true });
   const felt = h('div', { id: 'tb-table', class: 'poker-table', role: 'group', 'aria-label': t('table.seats_label') });
   const seatBox = h('div', { id: 'tb-seat', class: 'tb-seat' });
@@ -210,7 +217,9 @@ export function mountTable(root, { wasm, badges }) {
       bar.querySelector('#tb-raise')?.focus();
     },
   });
-  const history = mountHistory({ wasm });
+  // What the table signs for this page's seat, per table and hand.
+  const evidence = createEvidence(wasm);
+  const history = mountHistory({ wasm, evidence });
 
   const panel = h('section', { class: 'card-panel tb-main', id: 'tb-panel' },
     h('div', { class: 'tb-head' }, h('h2', {}, t('table.title')), leave, start),
@@ -389,6 +398,7 @@ export function mountTable(root, { wasm, badges }) {
       history.seen(tableId, hand.number, hand.commit, hand.scheme);
     }
     state.table = table;
+    evidence.key(table.session && table.session.evidence_key);
     const mine = mySeat(table);
     if (hand && mine && table.you !== null) history.saw(hand.number, table.you, mine.hole, hand.board);
     clear(session, sessionLine(table.session));
@@ -504,21 +514,33 @@ export function mountTable(root, { wasm, badges }) {
         break;
       case 'hand_end': {
         const record = /** @type {import('./types.js').HandRecord} */ (msg.record);
-        history.ended(tableId, {
+        const found = history.ended(tableId, {
           number: msg.number,
           fairplay: /** @type {import('./table-history.js').HandFairplay} */ (msg.fairplay),
           record,
         }, clientSeedFor(tableId));
+        /** @type {[string, string][]} each alarm's kind and words */
+        const alarms = [];
         // The record says this seat withheld its value, yet the table acknowledged it: the page knows otherwise.
         const you = state.table ? state.table.you : null;
         if (you !== null && record.deal && (record.deal.withheld || []).includes(you) && rounds.revealedTo(msg.number)) {
-          alarm.hidden = false;
-          clear(alarm, h('span', { 'aria-hidden': 'true' }, '⚠ '), t('table.alarm_withheld', { n: msg.number }));
+          alarms.push(['withheld', t('table.alarm_withheld', { n: msg.number })]);
           history.alarm(msg.number);
+        }
+        // The record contradicts what the table signed for this seat (a timeout before the deadline it gave, …).
+        for (const a of found ? found.alarms : []) alarms.push([a.kind, alarmWords(msg.number, a)]);
+        if (alarms.length) {
+          alarm.hidden = false;
+          clear(alarm, alarms.map(([kind, words], i) => [i ? h('br', {}) : null,
+            h('span', { 'data-alarm': kind }, h('span', { 'aria-hidden': 'true' }, '⚠ '), words)]));
         }
         draw();
         break;
       }
+      case 'evidence':
+        // Kept only if the table's evidence key signed it (table-evidence.js).
+        evidence.item(msg.item);
+        break;
       case 'error':
         if (!msg.id) {
           // The table refused the connection itself (unknown table, bad token): say so, do not retry.
@@ -546,6 +568,7 @@ export function mountTable(root, { wasm, badges }) {
     state.refused = false;
     state.tableId = tableId;
     rounds.table(tableId);
+    evidence.table(tableId);
     remember(TABLE_KEY, tableId);
     const token = await ensureToken();
     const ws = new WebSocket(wsUrl(`/v1/holdem/tables/${encodeURIComponent(tableId)}/ws`));

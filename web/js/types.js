@@ -79,6 +79,7 @@ export {};
  * @property {string} scheme
  * @property {string | null} commit
  * @property {string | null} secret hex, once the table closed
+ * @property {string} [evidence_key] the table's evidence key, 64 hex: what the items it signs for this seat are checked with (docs/spec.md §20.7)
  */
 
 /**
@@ -170,6 +171,7 @@ export {};
  * @property {RecordResults} [results]
  * @property {RecordDeal} [deal]
  * @property {{public?: boolean}} [policy] the table's policy, committed at open (docs/spec.md §19.3)
+ * @property {string} [evidence_key] the table's evidence key, 64 hex (docs/spec.md §20.7)
  */
 
 /**

@@ -62,6 +62,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = embed![
     "js/table-coach.js",
     "js/table-controls.js",
     "js/table-dealt.js",
+    "js/table-evidence.js",
     "js/table-history.js",
     "js/table-invite.js",
     "js/table-render.js",

@@ -2,7 +2,7 @@
 //! signed item checked against the table's evidence key, and a file of
 //! them held to a hand record, by `fairseed_holdem::evidence` itself.
 
-use fairseed_holdem::evidence::{self, Signed};
+use fairseed_holdem::evidence::{self, Alarm, Signed};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -30,9 +30,54 @@ pub fn holdem_evidence_item(key: &str, item: &str) -> Result<String, JsError> {
     item_message(key, item).map_err(|e| JsError::new(&e))
 }
 
+/// One alarm's facts, for the page to say in the player's language: `kind`
+/// (`early_timeout`, `withheld_acknowledged` or `not_its_turn`) and the
+/// alarm's fields by their names in `fairseed_holdem::evidence::Alarm`.
+pub fn alarm_facts(alarm: &Alarm) -> Value {
+    match alarm {
+        Alarm::EarlyTimeout {
+            seat,
+            action,
+            at,
+            deadline_ms,
+            server_ms,
+        } => json!({
+            "kind": "early_timeout",
+            "seat": seat,
+            "action": action,
+            "at": at,
+            "deadline_ms": deadline_ms,
+            "server_ms": server_ms,
+        }),
+        Alarm::WithheldAcknowledged {
+            seat,
+            value_hash,
+            server_ms,
+        } => json!({
+            "kind": "withheld_acknowledged",
+            "seat": seat,
+            "value_hash": value_hash,
+            "server_ms": server_ms,
+        }),
+        Alarm::NotItsTurn {
+            seat,
+            actions,
+            acted,
+            server_ms,
+        } => json!({
+            "kind": "not_its_turn",
+            "seat": seat,
+            "actions": actions,
+            "acted": acted,
+            "server_ms": server_ms,
+        }),
+    }
+}
+
 /// Evidence file `evidence` held to hand record `record` under the table's
 /// evidence key `key`, as JSON: `table`, `hand`, `checked`, `other_hands`,
-/// `alarms` (each in the player's words) and `notes`.
+/// `alarms` (each in English words), `found` (each alarm's facts, in the
+/// same order, [`alarm_facts`]) and `notes`.
 ///
 /// # Errors
 /// Bad input, the field named (`items[2].sig: …`, `key: …`).
@@ -44,6 +89,7 @@ pub fn check(record: &str, evidence: &str, key: &str) -> Result<String, String> 
         "checked": found.checked,
         "other_hands": found.other_hands,
         "alarms": found.words(),
+        "found": found.alarms.iter().map(alarm_facts).collect::<Vec<_>>(),
         "notes": found.notes,
     })
     .to_string())
@@ -86,11 +132,71 @@ mod tests {
             Err("key: expected 64 hex characters".into())
         );
     }
+
+    /// An early timeout comes back with its facts beside its words, for
+    /// the page to say in the player's language; a timeout on time, with none.
+    #[test]
+    fn an_alarm_comes_with_its_facts() {
+        use fairseed_holdem::evidence::{Notice, SigningKey, TurnNotice};
+        let example = include_str!("../../../examples/holdem_selfpoker_v3.jsonl");
+        let key = SigningKey::from_bytes(&[1; 32]);
+        let deadline = 1_700_000_030_000_u64;
+        let item = Notice::Turn(TurnNotice {
+            table: "simulated".into(),
+            hand: 1,
+            seat: 0,
+            actions: 1,
+            deadline_ms: deadline,
+            server_ms: deadline - 30_000,
+        })
+        .sign(&key);
+        let file = json!({
+            "scheme": "holdem_evidence_v1",
+            "key": evidence::public_hex(&key),
+            "items": [item],
+        })
+        .to_string();
+        let timed_out = |at: u64| {
+            let mut record: Value =
+                serde_json::from_str(example.lines().next().expect("a record")).expect("JSON");
+            assert_eq!(record["actions"][1]["seat"], 0);
+            record["actions"][1]["timed_out"] = json!(true);
+            record["actions"][1]["at"] = json!(at);
+            record.to_string()
+        };
+        let public = evidence::public_hex(&key);
+        let early: Value = serde_json::from_str(
+            &check(&timed_out(deadline - 1_001), &file, &public).expect("checked"),
+        )
+        .expect("JSON");
+        assert_eq!(
+            early["found"],
+            json!([{
+                "kind": "early_timeout",
+                "seat": 0,
+                "action": 1,
+                "at": deadline - 1_001,
+                "deadline_ms": deadline,
+                "server_ms": deadline - 30_000,
+            }])
+        );
+        assert_eq!(early["alarms"].as_array().map(Vec::len), Some(1));
+        let on_time: Value =
+            serde_json::from_str(&check(&timed_out(deadline), &file, &public).expect("checked"))
+                .expect("JSON");
+        assert_eq!(on_time["found"], json!([]));
+        let session = format!("[{}]", timed_out(deadline - 1_001));
+        let all: Value =
+            serde_json::from_str(&check_session(&session, &file, &public).expect("checked"))
+                .expect("JSON");
+        assert_eq!(all[0]["found"], early["found"]);
+    }
 }
 
 /// Evidence file `evidence` held to every hand record of `records` (a JSON
 /// array of one table's records) under the table's evidence key `key`, as
-/// a JSON array of what [`check`] answers for one, in the records' order.
+/// a JSON array of what [`check`] answers for one (without `other_hands`),
+/// in the records' order.
 /// A signature is verified where an alarm rests on it
 /// (`fairseed_holdem::evidence::check_session`).
 ///
@@ -117,6 +223,7 @@ pub fn check_session(records: &str, evidence: &str, key: &str) -> Result<String,
                 "hand": f.hand,
                 "checked": f.checked,
                 "alarms": f.words(),
+                "found": f.alarms.iter().map(alarm_facts).collect::<Vec<_>>(),
                 "notes": f.notes,
             })
         })

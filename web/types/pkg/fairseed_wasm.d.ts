@@ -27,6 +27,10 @@ export function coach(view: string, seed: number): string;
 export function dice_roll(server_seed: string, client_seed: string, nonce: number): number;
 export function dice_settle(amount: number, condition: string, target: number, roll: number): string;
 export function error_code(message: string): string;
+export function holdem_evidence_check(record: string, evidence: string, key: string): string;
+export function holdem_evidence_check_session(records: string, evidence: string, key: string): string;
+/** The message a signed evidence item signs; throws unless `key` signed it. */
+export function holdem_evidence_item(key: string, item: string): string;
 export function holdem_replay(record: string): string;
 export function log_checkpoint(note: string, vkey: string): string;
 export function log_consistency(vkey: string, kept: string, seen: string, tiles_json: string): string;
