@@ -50,7 +50,7 @@ for (const lang of ['pt', 'es']) {
       // The actions the page sends, as the service receives them (AIs act at once: the player's
       // next turn may come before a disabled button could be seen).
       const acts = [];
-      const seen = { seq: 0, otherTurn: 0 };
+      const seen = { seq: 0, otherTurn: 0, hand: null };
       page.on('websocket', (ws) => {
         ws.on('framesent', (f) => {
           const msg = JSON.parse(String(f.payload));
@@ -60,6 +60,7 @@ for (const lang of ['pt', 'es']) {
           const msg = JSON.parse(String(f.payload));
           if (msg.type !== 'state') return;
           seen.seq = msg.seq;
+          seen.hand = msg.table.hand ? msg.table.hand.number : null;
           if (!msg.table.hand || msg.table.hand.to_act !== msg.table.you) seen.otherTurn = msg.seq;
         });
       });
@@ -97,9 +98,12 @@ for (const lang of ['pt', 'es']) {
           const sent = acts.length;
           await page.keyboard.press('Enter');
           await waitFor(() => acts.length > sent && acts.at(-1) === 'raise_to', `${name}: a raise by Enter`);
-          // Past this turn (the table showed someone else to act), so the next is a turn of its own.
+          // Past this turn (the table showed someone else to act, or the raise
+          // ended the hand and the next one began, the player first to act),
+          // so the next is a turn of its own.
           const at = seen.seq;
-          await waitFor(() => seen.otherTurn > at, `${name}: the turn after the raise`);
+          const hand = seen.hand;
+          await waitFor(() => seen.otherTurn > at || (seen.seq > at && seen.hand !== hand), `${name}: the turn after the raise`);
           continue;
         }
         if (raised) {
