@@ -33,7 +33,7 @@ import { fmtInt } from './format.js';
  */
 
 /**
- * An alarm's facts, as the core's check gives them (crates/wasm/src/evidence.rs `alarm_facts`).
+ * An alarm's facts, as the core's check gives them (`fairseed_holdem::evidence::Alarm` as JSON).
  * @typedef {object} AlarmFacts
  * @property {'early_timeout' | 'withheld_acknowledged' | 'not_its_turn'} kind
  * @property {number} seat

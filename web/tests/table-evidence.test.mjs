@@ -14,28 +14,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAST_TABLES, cargoBin, serviceFixture, shot } from './harness.mjs';
-import { SIZES, openPage, openTable, playUntil, withPolicy } from './table-play.mjs';
+import { SIZES, openPage, openTable, playUntil, withPolicy, recordTexts } from './table-play.mjs';
 
 const fx = serviceFixture({ args: FAST_TABLES });
 const { skip } = fx;
-
-/** Table `id`'s hand records as the service wrote them, each its own text. */
-function recordTexts(page, id) {
-  return page.evaluate(async (table) => {
-    const token = JSON.parse(localStorage.getItem('fairseed.token'));
-    const res = await fetch(`/v1/holdem/tables/${table}/hands?limit=100`, { headers: { Authorization: `Bearer ${token}` } });
-    const text = await res.text();
-    const out = [];
-    let depth = 0;
-    let at = -1;
-    for (let i = text.indexOf('[', text.indexOf('"hands"')) + 1; i < text.length; i++) {
-      if (text[i] === '{' && depth++ === 0) at = i;
-      if (text[i] === '}' && --depth === 0) out.push(text.slice(at, i + 1));
-      if (text[i] === ']' && depth === 0) break;
-    }
-    return out;
-  }, id);
-}
 
 /** What the page keeps of table `id` in localStorage. */
 function keptOf(page, id) {

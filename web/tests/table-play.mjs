@@ -101,3 +101,21 @@ export function records(page, id) {
     return (await res.json()).hands.map((r) => ({ hand: r.hand, actions: r.actions, deal: r.deal, seats: r.seats, results: r.results }));
   }, id);
 }
+
+/** Table `id`'s hand records as the service wrote them, each its own text (a 63-bit seed stays digit for digit). */
+export function recordTexts(page, id) {
+  return page.evaluate(async (table) => {
+    const token = JSON.parse(localStorage.getItem('fairseed.token'));
+    const res = await fetch(`/v1/holdem/tables/${table}/hands?limit=100`, { headers: { Authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    const out = [];
+    let depth = 0;
+    let at = -1;
+    for (let i = text.indexOf('[', text.indexOf('"hands"')) + 1; i < text.length; i++) {
+      if (text[i] === '{' && depth++ === 0) at = i;
+      if (text[i] === '}' && --depth === 0) out.push(text.slice(at, i + 1));
+      if (text[i] === ']' && depth === 0) break;
+    }
+    return out;
+  }, id);
+}

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAST_TABLES, serviceFixture, shot } from './harness.mjs';
-import { SIZES, openPage, openTable, playUntil, withPolicy, leave } from './table-play.mjs';
+import { SIZES, openPage, openTable, playUntil, withPolicy, leave, recordTexts } from './table-play.mjs';
 import { startOpponent } from './opponent.mjs';
 
 const fx = serviceFixture({ args: FAST_TABLES });
@@ -21,24 +21,6 @@ const { skip } = fx;
 const alarm = (n) => new RegExp(`^⚠ Mão ${n}: o registro da mesa diz que você reteve o seu valor, mas esta página o enviou e a mesa confirmou o recebimento\\. A mesa distribuiu esta mão sem você\\.`);
 /** The verifier's warning on hand `n`, in Brazilian Portuguese. */
 const warning = (n) => new RegExp(`^Mão ${n}: lugar 0 enviou a impressão digital do seu valor, depois reteve o valor e ficou fora desta mão\\. As regras permitem`);
-
-/** Table `id`'s hand records as the service wrote them, each its own text (a 63-bit seed stays digit for digit). */
-function recordTexts(page, id) {
-  return page.evaluate(async (table) => {
-    const token = JSON.parse(localStorage.getItem('fairseed.token'));
-    const res = await fetch(`/v1/holdem/tables/${table}/hands?limit=100`, { headers: { Authorization: `Bearer ${token}` } });
-    const text = await res.text();
-    const out = [];
-    let depth = 0;
-    let at = -1;
-    for (let i = text.indexOf('[', text.indexOf('"hands"')) + 1; i < text.length; i++) {
-      if (text[i] === '{' && depth++ === 0) at = i;
-      if (text[i] === '}' && --depth === 0) out.push(text.slice(at, i + 1));
-      if (text[i] === ']' && depth === 0) break;
-    }
-    return out;
-  }, id);
-}
 
 test('pt-BR: the record names this page\'s seat as withholding a value the page sent: an alarm, then a warning', { skip, timeout: 180_000 }, async () => {
   const page = await openPage(fx, 'pt', SIZES[0]);

@@ -429,8 +429,12 @@ impl fmt::Display for EvidenceError {
 
 impl std::error::Error for EvidenceError {}
 
-/// Something the evidence shows the record (or the table) got wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Something the evidence shows the record (or the table) got wrong. As
+/// JSON, its facts for the page to say in the player's language: `kind`
+/// (`early_timeout`, `withheld_acknowledged` or `not_its_turn`) and its
+/// fields by name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Alarm {
     /// The record times `seat` out at `at`, before the deadline the table
     /// signed for that turn less [`SKEW_MS`].

@@ -2,7 +2,7 @@
 //! signed item checked against the table's evidence key, and a file of
 //! them held to a hand record, by `fairseed_holdem::evidence` itself.
 
-use fairseed_holdem::evidence::{self, Alarm, Signed};
+use fairseed_holdem::evidence::{self, Signed};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -30,54 +30,10 @@ pub fn holdem_evidence_item(key: &str, item: &str) -> Result<String, JsError> {
     item_message(key, item).map_err(|e| JsError::new(&e))
 }
 
-/// One alarm's facts, for the page to say in the player's language: `kind`
-/// (`early_timeout`, `withheld_acknowledged` or `not_its_turn`) and the
-/// alarm's fields by their names in `fairseed_holdem::evidence::Alarm`.
-pub fn alarm_facts(alarm: &Alarm) -> Value {
-    match alarm {
-        Alarm::EarlyTimeout {
-            seat,
-            action,
-            at,
-            deadline_ms,
-            server_ms,
-        } => json!({
-            "kind": "early_timeout",
-            "seat": seat,
-            "action": action,
-            "at": at,
-            "deadline_ms": deadline_ms,
-            "server_ms": server_ms,
-        }),
-        Alarm::WithheldAcknowledged {
-            seat,
-            value_hash,
-            server_ms,
-        } => json!({
-            "kind": "withheld_acknowledged",
-            "seat": seat,
-            "value_hash": value_hash,
-            "server_ms": server_ms,
-        }),
-        Alarm::NotItsTurn {
-            seat,
-            actions,
-            acted,
-            server_ms,
-        } => json!({
-            "kind": "not_its_turn",
-            "seat": seat,
-            "actions": actions,
-            "acted": acted,
-            "server_ms": server_ms,
-        }),
-    }
-}
-
 /// Evidence file `evidence` held to hand record `record` under the table's
 /// evidence key `key`, as JSON: `table`, `hand`, `checked`, `other_hands`,
 /// `alarms` (each in English words), `found` (each alarm's facts, in the
-/// same order, [`alarm_facts`]) and `notes`.
+/// same order, each [`evidence::Alarm`] as its JSON) and `notes`.
 ///
 /// # Errors
 /// Bad input, the field named (`items[2].sig: …`, `key: …`).
@@ -89,7 +45,7 @@ pub fn check(record: &str, evidence: &str, key: &str) -> Result<String, String> 
         "checked": found.checked,
         "other_hands": found.other_hands,
         "alarms": found.words(),
-        "found": found.alarms.iter().map(alarm_facts).collect::<Vec<_>>(),
+        "found": found.alarms,
         "notes": found.notes,
     })
     .to_string())
@@ -223,7 +179,7 @@ pub fn check_session(records: &str, evidence: &str, key: &str) -> Result<String,
                 "hand": f.hand,
                 "checked": f.checked,
                 "alarms": f.words(),
-                "found": f.alarms.iter().map(alarm_facts).collect::<Vec<_>>(),
+                "found": f.alarms,
                 "notes": f.notes,
             })
         })
