@@ -21,6 +21,7 @@ pub mod fleet;
 pub mod fork_guard;
 pub mod handlers;
 mod holdem;
+pub mod idempotent;
 mod lease;
 mod limits;
 mod listener;

@@ -4,14 +4,13 @@
 //! The store compares each round's version on commit, so two processes (or
 //! two requests) acting on the same round never both win: the loser gets
 //! `version_conflict` and runs its decision again on the fresh rows. Calls
-//! made idempotent store their first response with the commit; [`replay`]
-//! answers a retry from it.
+//! made idempotent store their first response with the commit
+//! ([`crate::idempotent`]).
 
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use fairseed_store::{Commit, LoadedRound, RoundUpdate, StoreError};
-use serde_json::Value;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -87,36 +86,11 @@ async fn backoff(attempt: u32) {
     tokio::time::sleep(Duration::from_millis(u64::from(byte[0]) % cap_ms)).await;
 }
 
-/// The stored response to a retried call: `Some(response)` for the same
-/// request, `409 idempotency_mismatch` for a different body under the same
-/// key, `None` when the key is new.
-pub async fn replay(
-    state: &AppState,
-    scope: &str,
-    key: &str,
-    request_hash: &str,
-) -> Result<Option<Value>, ApiError> {
-    let Some((stored_hash, response)) = state.store().idempotent_response(scope, key).await? else {
-        return Ok(None);
-    };
-    if stored_hash != request_hash {
-        return Err(ApiError::conflict(
-            crate::error::ErrorCode::IDEMPOTENCY_MISMATCH,
-            format!("Idempotency-Key '{key}' was already used for a different request"),
-        ));
-    }
-    serde_json::from_str(&response)
-        .map(Some)
-        .map_err(ApiError::internal)
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
 
-    use fairseed_store::{
-        Idempotent, NewRound, RoundChange, RoundWrite, SecretSeed, SeedCipher, SqliteStore,
-    };
+    use fairseed_store::{NewRound, RoundChange, RoundWrite, SecretSeed, SeedCipher, SqliteStore};
 
     use super::*;
 
@@ -213,49 +187,5 @@ mod tests {
         .await;
         assert_eq!(refused.err().map(|e| e.code()), Some("not_your_turn"));
         assert_eq!(state.store().round("t:2").await.expect("round").version, 0);
-    }
-
-    #[tokio::test]
-    async fn replay_returns_the_first_response_or_refuses_another_body() {
-        let state = state();
-        let hash = request_hash("POST", "/v1/x", b"{\"a\":1}");
-        assert_eq!(
-            replay(&state, OPERATOR_SCOPE, "k", &hash)
-                .await
-                .expect("new"),
-            None
-        );
-        let commit = Commit {
-            creates: vec![counter("t:3")],
-            idempotent: Some(Idempotent {
-                scope: OPERATOR_SCOPE.into(),
-                key: "k".into(),
-                request_hash: hash.clone(),
-                response: "{\"ok\":true}".into(),
-                record_ids_at: Vec::new(),
-            }),
-            ..Commit::default()
-        };
-        state.store().commit(commit).await.expect("commit");
-        assert_eq!(
-            replay(&state, OPERATOR_SCOPE, "k", &hash)
-                .await
-                .expect("replay"),
-            Some(serde_json::json!({"ok": true}))
-        );
-        let other = request_hash("POST", "/v1/x", b"{\"a\":2}");
-        assert_ne!(other, hash);
-        let refused = replay(&state, OPERATOR_SCOPE, "k", &other).await;
-        assert_eq!(
-            refused.err().map(|e| e.code()),
-            Some("idempotency_mismatch")
-        );
-        assert_eq!(
-            replay(&state, &player_scope(1), "k", &hash)
-                .await
-                .expect("other scope"),
-            None,
-            "keys are per scope"
-        );
     }
 }

@@ -22,7 +22,8 @@ use tracing::instrument;
 
 use crate::auth::PlayerAuth;
 use crate::error::{ApiError, ApiPath};
-use crate::handlers::keyed::{Answer, Keyed};
+use crate::handlers::keyed::Keyed;
+use crate::idempotent::Answer;
 use crate::rounds::chess::{self as rounds, round_id};
 use crate::rounds::{now, player_exists};
 use crate::state::AppState;

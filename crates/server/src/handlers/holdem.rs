@@ -20,8 +20,9 @@ use tracing::instrument;
 
 use crate::auth::{Caller, Peer, PlayerAuth};
 use crate::error::{ApiError, ApiPath, ApiQuery};
-use crate::handlers::keyed::Keyed;
+use crate::handlers::keyed::{Keyed, Ran};
 use crate::holdem::{self, rows, ws};
+use crate::idempotent::KeyEntry;
 use crate::rounds::now;
 use crate::secrets;
 use crate::state::AppState;
@@ -94,13 +95,31 @@ pub async fn post_table(
     keyed: Keyed<NewTable>,
 ) -> Result<Response, ApiError> {
     let scope = step::player_scope(auth.id);
-    if let Some(replayed) = keyed.replay(&state, &scope, StatusCode::CREATED).await? {
-        return Ok(replayed);
+    let ran = keyed
+        .run_with(&state, &scope, StatusCode::CREATED, |entry| {
+            open_table(&state, auth.id, &keyed.body, entry)
+        })
+        .await?;
+    if let Ran::Done { out: table_id, .. } = &ran {
+        state.holdem().opened(table_id, auth.id);
+        holdem::claim_and_drive(&state, table_id).await?;
     }
-    let policy = keyed.body.policy(state.holdem().timing().idle_close_ms);
+    Ok(ran.response())
+}
+
+/// Opens the table `asked` for `opener` with its policy, a fresh session
+/// and its sealed keys, storing `entry` with it; the answer and the
+/// table's id.
+async fn open_table(
+    state: &AppState,
+    opener: i64,
+    asked: &NewTable,
+    entry: KeyEntry,
+) -> Result<(Value, String), ApiError> {
+    let policy = asked.policy(state.holdem().timing().idle_close_ms);
     policy.check()?;
-    let scheme = keyed.body.scheme()?;
-    holdem::caps::check_open(&state, auth.id).await?;
+    let scheme = asked.scheme()?;
+    holdem::caps::check_open(state, opener).await?;
     let bytes = secrets::random_bytes()?;
     let table_id = format!("h{}", &hex::encode(bytes)[..16]);
     let secret = secrets::random_bytes()?;
@@ -118,20 +137,10 @@ pub async fn post_table(
     let evidence_key = secrets::random_bytes()?;
     let evidence_public = evidence::public_hex(&evidence::SigningKey::from_bytes(&evidence_key));
     let live = LiveTable::open(table_id.clone(), policy, session)?
-        .opened_by(auth.id, invitation)
+        .opened_by(opener, invitation)
         .with_evidence_key(evidence_public)
         .opened_at(now());
-    let mut answer = json!({
-        "table_id": table_id,
-        "ws": format!("/v1/holdem/tables/{table_id}/ws"),
-        "session_commit": live.session.commit,
-        "public": live.is_public(),
-        "seating": view(&live, Viewer::Public).seating,
-    });
-    if let Some(code) = live.invitation.as_ref().filter(|_| !live.is_public()) {
-        answer["invitation"] = json!(code);
-        answer["invite_link"] = json!(format!("/#table={table_id}&invite={code}"));
-    }
+    let answer = opened_answer(&live);
     let commit = Commit {
         creates: vec![rows::new_round(
             &live,
@@ -139,24 +148,30 @@ pub async fn post_table(
             Some(hex::encode(evidence_key)),
         )?],
         log: rows::opening_entries(&live)?,
-        idempotent: keyed.entry(&scope, &answer),
+        idempotent: entry.of_value(&answer),
         ..Commit::default()
     };
-    let done = match state.store().commit(commit).await {
-        Ok(updates) => state
-            .with_receipts(answer, &updates)
-            .await
-            .map(|answer| (answer, ())),
-        Err(e) => Err(e.into()),
-    };
-    let ran = keyed
-        .finish(&state, &scope, StatusCode::CREATED, done)
-        .await?;
-    if let crate::handlers::keyed::Ran::Done { .. } = &ran {
-        state.holdem().opened(&table_id, auth.id);
-        holdem::claim_and_drive(&state, &table_id).await?;
+    let updates = state.store().commit(commit).await?;
+    let answer = state.with_receipts(answer, &updates).await?;
+    Ok((answer, table_id))
+}
+
+/// The answer to an opening: where the table is, its session commitment
+/// and seating, and for a private table its invitation (the opener's only).
+fn opened_answer(live: &LiveTable) -> Value {
+    let table_id = &live.table_id;
+    let mut answer = json!({
+        "table_id": table_id,
+        "ws": format!("/v1/holdem/tables/{table_id}/ws"),
+        "session_commit": live.session.commit,
+        "public": live.is_public(),
+        "seating": view(live, Viewer::Public).seating,
+    });
+    if let Some(code) = live.invitation.as_ref().filter(|_| !live.is_public()) {
+        answer["invitation"] = json!(code);
+        answer["invite_link"] = json!(format!("/#table={table_id}&invite={code}"));
     }
-    Ok(ran.response())
+    answer
 }
 
 fn viewer(caller: Caller) -> Viewer {

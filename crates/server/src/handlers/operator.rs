@@ -13,8 +13,9 @@ use tracing::instrument;
 
 use crate::auth::OperatorAuth;
 use crate::error::{ApiError, ApiPath};
-use crate::handlers::keyed::{Answer, Keyed};
+use crate::handlers::keyed::Keyed;
 use crate::handlers::records::{export_body, Line, RecordView};
+use crate::idempotent::Answer;
 use crate::state::AppState;
 use crate::step::OPERATOR_SCOPE;
 

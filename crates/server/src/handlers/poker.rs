@@ -22,8 +22,9 @@ use tracing::instrument;
 
 use crate::auth::{Caller, OperatorAuth, PlayerAuth};
 use crate::error::{ApiError, ApiPath, ApiQuery};
-use crate::handlers::keyed::{Answer, Keyed};
+use crate::handlers::keyed::Keyed;
 use crate::handlers::records::RecordView;
+use crate::idempotent::Answer;
 use crate::rounds::poker::{self as rows, Published};
 use crate::secrets;
 use crate::service::poker::{self as tables, Entry};

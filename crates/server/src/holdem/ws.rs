@@ -19,7 +19,8 @@
 //!
 //! A client message with an `id` is answered `ack` or `error` with that id;
 //! a repeated id with the same message gets the same answer and is applied
-//! once (the key is stored with the change); with another message,
+//! once (the key is stored with the change, through the path every keyed
+//! HTTP call takes, [`crate::idempotent::run`]); with another message,
 //! `idempotency_mismatch`, on this connection or any other.
 //!
 //! One input rule with the rest of the service: every client message costs
@@ -37,12 +38,13 @@ use fairseed_holdem::evidence::{self, AckKind, Notice};
 use fairseed_holdem::live::wire::{ClientBody, ClientMessage, ServerMessage};
 use fairseed_holdem::live::{self, view, Request};
 use fairseed_play::Viewer;
-use fairseed_store::{Idempotent, Refusal};
+use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::watch;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::events::StreamCaller;
+use crate::idempotent::{self, KeyEntry, Outcome};
 use crate::state::AppState;
 use crate::step;
 
@@ -83,7 +85,9 @@ struct Conn {
     /// first state, a new hand, a hand's end, the session's end), not with
     /// every move.
     receipted: Vec<String>,
-    /// Per id: the message it came with (canonical) and its answer.
+    /// Per id: the message it came with (canonical) and its answer, so a
+    /// repeat on this connection gets the same answer even when nothing was
+    /// stored (a refusal, a message that changes nothing).
     answers: HashMap<String, (String, String)>,
     /// The last turn notice signed for this viewer's seat: its hand, the
     /// actions before it and its deadline. Another is signed when any of
@@ -619,64 +623,71 @@ impl Conn {
             *house = self.state.store().is_operator_player(player).await?;
         }
         let ack = ack_text(id);
-        let entry = id.map(|id| {
-            let path = format!("/v1/holdem/tables/{}/ws", self.table);
-            Idempotent {
-                scope: step::player_scope(player),
-                key: format!("holdem:{}:{id}", self.table),
-                request_hash: step::request_hash("WS", &path, canonical.as_bytes()),
-                response: ack.clone(),
-                record_ids_at: Vec::new(),
-            }
-        });
-        if let Some(entry) = &entry {
-            if let Some(stored) =
-                step::replay(&self.state, &entry.scope, &entry.key, &entry.request_hash).await?
-            {
-                return Ok(stored.to_string());
-            }
-        }
+        let acked: Value = serde_json::from_str(&ack).map_err(ApiError::internal)?;
         // A seat's commit and reveal are acknowledged with a signed item
         // for its own socket (docs/spec.md §20.7).
-        let acked = match &request {
+        let signs = match &request {
             Request::Commit { hand, .. } => Some((*hand, AckKind::Commit)),
             Request::Reveal { hand, .. } => Some((*hand, AckKind::Reveal)),
             _ => None,
         };
-        let mut signed = None;
         let input = live::machine::Input::Request { player, request };
-        let done = drive::handle_seen(
-            &self.state,
-            &self.table,
-            entry.clone(),
-            input,
-            |loaded, output| {
-                signed = match (acked, &loaded.evidence, loaded.live.seat_of(player)) {
-                    (Some((hand, kind)), Some(key), Some(seat)) => {
-                        evidence::ack(&output.next, hand, seat, kind, server_ms(output.at))
-                            .map(|ack| evidence_text(Notice::Ack(ack), key))
-                            .transpose()?
-                    }
-                    _ => None,
-                };
-                Ok(())
-            },
-        )
-        .await;
-        match (done, &entry) {
-            (Ok(_), _) => {
+        let (state, table) = (&self.state, self.table.as_str());
+        let entry = self.key_entry(player, id, canonical);
+        let ran = idempotent::run(state, entry, |entry| async move {
+            let mut signed = None;
+            drive::handle_seen(
+                state,
+                table,
+                entry.of_value(&acked),
+                input,
+                |loaded, output| {
+                    signed = signed_ack(signs, player, loaded, output)?;
+                    Ok(())
+                },
+            )
+            .await?;
+            Ok((acked, signed))
+        })
+        .await?;
+        match ran {
+            Outcome::Committed { out: signed, .. } => {
                 self.outbox.extend(signed);
                 Ok(ack)
             }
-            // A twin of this message committed first: its answer.
-            (Err(e), Some(entry)) if e.is(ErrorCode::Store(Refusal::IdempotencyKeyUsed)) => {
-                step::replay(&self.state, &entry.scope, &entry.key, &entry.request_hash)
-                    .await?
-                    .map(|v| v.to_string())
-                    .ok_or_else(|| ApiError::internal("an idempotency key used but not stored"))
-            }
-            (Err(e), _) => Err(e),
+            // This message's first answer, on this connection or another.
+            Outcome::Replayed(stored) => Ok(stored.to_string()),
         }
+    }
+
+    /// The key a message's `id` is stored under: the player's scope, one
+    /// key space per table, and the message as its request (no `id`: no
+    /// entry).
+    fn key_entry(&self, player: i64, id: Option<&str>, canonical: &str) -> KeyEntry {
+        let path = format!("/v1/holdem/tables/{}/ws", self.table);
+        KeyEntry::new(
+            step::player_scope(player),
+            id.map(|id| format!("holdem:{}:{id}", self.table)),
+            step::request_hash("WS", &path, canonical.as_bytes()),
+        )
+    }
+}
+
+/// The signed acknowledgement of `player`'s commit or reveal (`signs`: its
+/// hand and kind) that `output` accepts, when the table signs evidence.
+fn signed_ack(
+    signs: Option<(u64, AckKind)>,
+    player: i64,
+    loaded: &rows::Loaded,
+    output: &live::machine::Output,
+) -> Result<Option<String>, ApiError> {
+    match (signs, &loaded.evidence, loaded.live.seat_of(player)) {
+        (Some((hand, kind)), Some(key), Some(seat)) => {
+            evidence::ack(&output.next, hand, seat, kind, server_ms(output.at))
+                .map(|ack| evidence_text(Notice::Ack(ack), key))
+                .transpose()
+        }
+        _ => Ok(None),
     }
 }
 
