@@ -11,6 +11,7 @@
 mod deferred;
 mod bet;
 mod events;
+mod floors;
 mod last_states;
 mod log_tx;
 mod tx;
@@ -253,3 +254,42 @@ async fn migrate(pool: &PgPool, cipher: &SeedCipher) -> StoreResult<()> {
 }
 
 crate::api::impl_store!(PgStore);
+
+#[cfg(test)]
+#[path = "../../../../tests/support/skip.rs"]
+mod skip;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shared statement's PostgreSQL text prepares against the
+    /// schema, in a schema of its own dropped after.
+    #[tokio::test]
+    async fn every_shared_statement_prepares() {
+        let test = "postgres::tests::every_shared_statement_prepares";
+        let Some(url) = std::env::var("FAIRSEED_TEST_DB_URI")
+            .ok()
+            .filter(|u| !u.is_empty())
+        else {
+            skip::skip(test, "FAIRSEED_REQUIRE_POSTGRES", "needs PostgreSQL");
+            return;
+        };
+        let schema = format!("fairseed_store_prepare_{}", std::process::id());
+        let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([7; 32]))
+            .await
+            .expect("connect");
+        let mut conn = store.pool.acquire().await.expect("a connection");
+        let mut failed = Vec::new();
+        for statement in crate::sql::all() {
+            let text = statement.postgres();
+            if let Err(e) = sqlx::Executor::prepare(&mut *conn, text).await {
+                failed.push(format!("{e}: {text}"));
+            }
+        }
+        drop(conn);
+        store.pool.close().await;
+        PgStore::drop_schema(&url, &schema).await.expect("clean up");
+        assert!(failed.is_empty(), "{failed:#?}");
+    }
+}

@@ -372,3 +372,21 @@ fn check_fingerprint(conn: &Connection, cipher: &SeedCipher) -> StoreResult<()> 
 }
 
 crate::api::impl_store!(SqliteStore);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shared statement's SQLite text prepares against the schema.
+    #[test]
+    fn every_shared_statement_prepares() {
+        let conn = Connection::open_in_memory().expect("open");
+        migrate(&conn, &SeedCipher::from_key([7; 32])).expect("migrate");
+        for statement in crate::sql::all() {
+            let text = statement.sqlite();
+            if let Err(e) = conn.prepare(text) {
+                panic!("{e}: {text}");
+            }
+        }
+    }
+}

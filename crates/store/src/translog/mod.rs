@@ -12,9 +12,9 @@
 //! second sequencer racing it fails on the checkpoint or the key of the
 //! leaves it writes and writes nothing.
 //!
-//! Both backends keep the log in the same tables, and each runs its
-//! dialect's text of the statements in [`sql`], side by side there; the
-//! reads are in [`read`]. The log lives in the store, not in a crate of its
+//! Both backends keep the log in the same tables and run the same
+//! statements, each written once (`crate::sql::log`), each backend's text
+//! derived; the reads are in [`read`]. The log lives in the store, not in a crate of its
 //! own, because its writes are part of other transactions: an entry is
 //! queued in the transaction that shows it, and a bet's row is its entry.
 
@@ -24,7 +24,6 @@ pub(crate) mod hash_buckets;
 pub(crate) mod logged;
 pub(crate) mod order;
 pub(crate) mod read;
-pub(crate) mod sql;
 pub(crate) mod tx;
 
 use fairseed_tlog::{

@@ -128,7 +128,8 @@ pub(crate) trait LogTx {
         sealed: u64,
     ) -> StoreResult<Vec<(u64, Vec<u8>)>>;
 
-    /// Empties the log for a new one from size 0 ([`super::sql::NEW_LOG_FLOORS`], [`super::sql::NEW_LOG_EMPTIED`]).
+    /// Empties the log for a new one from size 0
+    /// ([`crate::sql::log::NEW_LOG_FLOORS`], [`crate::sql::log::NEW_LOG_EMPTIED`]).
     async fn start_new_log(&mut self) -> StoreResult<()>;
 
     /// Stores a signed checkpoint.
