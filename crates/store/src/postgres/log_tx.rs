@@ -16,8 +16,8 @@ use crate::sql;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
-use crate::translog::read;
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LeafRow, LogTx};
+use crate::translog::{read, Appender};
 
 /// Gives a step's leaves their sources: leaf indexes, queued entries' ids
 /// and bets' ids (one of each pair NULL), as arrays. The leaf index is the
@@ -54,6 +54,10 @@ fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64
 impl LogTx for PgTx<'_> {
     fn bet_leaves(&self) -> &BetLeaves {
         self.leaves
+    }
+
+    fn appender(&self) -> Option<Appender> {
+        self.appender
     }
 
     async fn insert_log_entry(
@@ -405,13 +409,13 @@ impl PgTx<'_> {
         if self.conn().await?.is_in_transaction() {
             return read(self).await;
         }
-        let leaves = self.leaves;
+        let (leaves, appender) = (self.leaves, self.appender);
         let mut snapshot = self
             .conn()
             .await?
             .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .await?;
-        let out = read(&mut PgTx::new(&mut snapshot, leaves)).await?;
+        let out = read(&mut PgTx::new(&mut snapshot, leaves, appender)).await?;
         snapshot.commit().await?;
         Ok(out)
     }

@@ -25,6 +25,7 @@ use sqlx::{ConnectOptions, Connection};
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use tx::PgTx;
 
 const MIGRATIONS: &[(i64, &str)] = &[
@@ -56,8 +57,9 @@ pub struct PgStore {
     cipher: Arc<SeedCipher>,
     /// The `NOTIFY` channel of live events in this store's schema.
     events: String,
-    /// Whether changes queue transparency log entries (on unless turned off).
-    log: bool,
+    /// What queues changes' transparency log entries; none with the log
+    /// off (on unless turned off).
+    appender: Option<Appender>,
     /// Each player's state after their last bet here (a hint, see `bet`).
     last: Arc<last_states::LastStates>,
     /// The leaf hashes of the bets placed here still waiting for a leaf.
@@ -112,7 +114,7 @@ impl PgStore {
             events: events::channel(&pool).await?,
             pool,
             cipher: Arc::new(cipher),
-            log: true,
+            appender: Some(Appender),
             last: Arc::default(),
             leaves: Arc::default(),
         })
@@ -122,7 +124,7 @@ impl PgStore {
     /// measuring what the log costs, never for a public service.
     #[must_use]
     pub fn with_log(mut self, on: bool) -> Self {
-        self.log = on;
+        self.appender = on.then_some(Appender);
         self
     }
 
@@ -148,7 +150,7 @@ impl PgStore {
     ) -> StoreResult<R> {
         crate::wait::bounded("a transaction", async {
             let mut tx = self.pool.begin().await?;
-            let mut pg = PgTx::new(&mut tx, &self.leaves);
+            let mut pg = PgTx::new(&mut tx, &self.leaves, self.appender);
             let out = f(&mut pg).await?;
             pg.finish().await?;
             tx.commit().await?;
@@ -164,7 +166,7 @@ impl PgStore {
     ) -> StoreResult<R> {
         crate::wait::bounded("a read", async {
             let mut conn = self.pool.acquire().await?;
-            f(&mut PgTx::new(&mut conn, &self.leaves)).await
+            f(&mut PgTx::new(&mut conn, &self.leaves, self.appender)).await
         })
         .await
     }

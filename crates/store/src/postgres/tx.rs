@@ -9,6 +9,7 @@ use crate::error::StoreResult;
 use crate::sql::statement::Statement;
 use crate::sql::{accounts, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
 use crate::types::{
@@ -23,14 +24,21 @@ pub(crate) struct PgTx<'c> {
     deferred: Deferred,
     /// The leaf hashes of this process's bets still waiting.
     pub(super) leaves: &'c BetLeaves,
+    /// The store's log appender; none with the log off.
+    pub(super) appender: Option<Appender>,
 }
 
 impl<'c> PgTx<'c> {
-    pub(crate) fn new(conn: &'c mut PgConnection, leaves: &'c BetLeaves) -> Self {
+    pub(crate) fn new(
+        conn: &'c mut PgConnection,
+        leaves: &'c BetLeaves,
+        appender: Option<Appender>,
+    ) -> Self {
         Self {
             conn,
             deferred: Deferred::default(),
             leaves,
+            appender,
         }
     }
 

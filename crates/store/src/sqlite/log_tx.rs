@@ -13,7 +13,7 @@ use crate::sql;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::order::{Queued, Waiting};
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LeafRow, LogTx};
-use crate::translog::{read, LogCheckpoint, LoggedEntry};
+use crate::translog::{read, Appender, LogCheckpoint, LoggedEntry};
 
 /// Gives a leaf its source: leaf index, queued entry's id or bet's id (one
 /// of them NULL). The leaf index is the key, so a second step from the
@@ -42,6 +42,10 @@ const BUCKET: &str = "SELECT leaves FROM log_hash_buckets WHERE chunk = ?1 AND b
 impl LogTx for SqliteTx<'_> {
     fn bet_leaves(&self) -> &BetLeaves {
         self.1
+    }
+
+    fn appender(&self) -> Option<Appender> {
+        self.2
     }
 
     async fn insert_log_entry(
@@ -396,7 +400,7 @@ mod tests {
             .expect("schema");
         let reader = rusqlite::Connection::open(&path).expect("open");
         let leaves = crate::translog::bet_leaves::BetLeaves::default();
-        let mut tx = SqliteTx(&reader, &leaves);
+        let mut tx = SqliteTx(&reader, &leaves, None);
         let count = |tx: &SqliteTx<'_>| -> StoreResult<i64> {
             Ok(tx.0.query_row("SELECT count(*) FROM t", [], |r| r.get(0))?)
         };

@@ -7,6 +7,7 @@ use crate::error::{StoreError, StoreResult};
 use crate::sql::statement::Statement;
 use crate::sql::{accounts, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
 use crate::types::{
@@ -15,8 +16,12 @@ use crate::types::{
 };
 
 /// A connection inside the writer's savepoint, or a read connection, with
-/// the store's remembered bet leaf hashes.
-pub(crate) struct SqliteTx<'c>(pub(crate) &'c Connection, pub(crate) &'c BetLeaves);
+/// the store's remembered bet leaf hashes and its log appender.
+pub(crate) struct SqliteTx<'c>(
+    pub(crate) &'c Connection,
+    pub(crate) &'c BetLeaves,
+    pub(crate) Option<Appender>,
+);
 
 fn round_raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RoundRaw, i64, i64)> {
     Ok((
