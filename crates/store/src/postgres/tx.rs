@@ -7,7 +7,7 @@ use super::deferred::{self, Deferred};
 use crate::convert;
 use crate::error::StoreResult;
 use crate::sql::statement::Statement;
-use crate::sql::{accounts, records, rounds};
+use crate::sql::{accounts, idempotency, leases, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
@@ -593,17 +593,14 @@ impl Tx for PgTx<'_> {
     }
 
     async fn insert_idempotent(&mut self, entry: &Idempotent, now: i64) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "INSERT INTO idempotency (scope, key, request_hash, response, created_at)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO NOTHING",
-        )
-        .bind(&entry.scope)
-        .bind(&entry.key)
-        .bind(&entry.request_hash)
-        .bind(&entry.response)
-        .bind(now)
-        .execute(self.conn().await?)
-        .await?;
+        let done = sqlx::query(idempotency::INSERT_ANSWER.postgres())
+            .bind(&entry.scope)
+            .bind(&entry.key)
+            .bind(&entry.request_hash)
+            .bind(&entry.response)
+            .bind(now)
+            .execute(self.conn().await?)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -612,21 +609,18 @@ impl Tx for PgTx<'_> {
         scope: &str,
         key: &str,
     ) -> StoreResult<Option<(String, String)>> {
-        Ok(sqlx::query_as(
-            "SELECT request_hash, response FROM idempotency WHERE scope = $1 AND key = $2",
-        )
-        .bind(scope)
-        .bind(key)
-        .fetch_optional(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_as(idempotency::ANSWER.postgres())
+            .bind(scope)
+            .bind(key)
+            .fetch_optional(self.conn().await?)
+            .await?)
     }
 
     async fn lease(&mut self, resource: &str) -> StoreResult<Option<LeaseRow>> {
-        let row: Option<(String, i64)> =
-            sqlx::query_as("SELECT owner, expires_at FROM leases WHERE resource = $1")
-                .bind(resource)
-                .fetch_optional(self.conn().await?)
-                .await?;
+        let row: Option<(String, i64)> = sqlx::query_as(leases::LEASE.postgres())
+            .bind(resource)
+            .fetch_optional(self.conn().await?)
+            .await?;
         Ok(row.map(|(owner, expires_at)| LeaseRow { owner, expires_at }))
     }
 
@@ -637,22 +631,18 @@ impl Tx for PgTx<'_> {
         now: i64,
         expires_at: i64,
     ) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "INSERT INTO leases (resource, owner, expires_at) VALUES ($1, $2, $3)
-             ON CONFLICT (resource) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-             WHERE leases.owner = excluded.owner OR leases.expires_at < $4",
-        )
-        .bind(resource)
-        .bind(owner)
-        .bind(expires_at)
-        .bind(now)
-        .execute(self.conn().await?)
-        .await?;
+        let done = sqlx::query(leases::TAKE_LEASE.postgres())
+            .bind(resource)
+            .bind(owner)
+            .bind(expires_at)
+            .bind(now)
+            .execute(self.conn().await?)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
     async fn set_leases_expiry(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
-        let done = sqlx::query("UPDATE leases SET expires_at = $1 WHERE owner = $2")
+        let done = sqlx::query(leases::SET_LEASES_EXPIRY.postgres())
             .bind(expires_at)
             .bind(owner)
             .execute(self.conn().await?)
@@ -661,18 +651,15 @@ impl Tx for PgTx<'_> {
     }
 
     async fn expired_leases(&mut self, prefix: &str, now: i64) -> StoreResult<Vec<String>> {
-        Ok(sqlx::query_scalar(
-            "SELECT resource FROM leases
-             WHERE starts_with(resource, $1) AND expires_at < $2 ORDER BY resource",
-        )
-        .bind(prefix)
-        .bind(now)
-        .fetch_all(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_scalar(leases::EXPIRED_LEASES.postgres())
+            .bind(prefix)
+            .bind(now)
+            .fetch_all(self.conn().await?)
+            .await?)
     }
 
     async fn release_lease(&mut self, resource: &str, owner: &str) -> StoreResult<()> {
-        sqlx::query("DELETE FROM leases WHERE resource = $1 AND owner = $2")
+        sqlx::query(leases::RELEASE_LEASE.postgres())
             .bind(resource)
             .bind(owner)
             .execute(self.conn().await?)

@@ -19,10 +19,11 @@
 //! What the two do not share stays with the backend that needs it, added
 //! to the shared text where it is used (PostgreSQL's row locks,
 //! `FOR UPDATE`) or written in that backend alone: a statement only one
-//! backend runs, and the statements of the concerns still written per
-//! backend (bets, idempotency, leases).
+//! backend runs, and the bets' statements, still written per backend.
 
 pub(crate) mod accounts;
+pub(crate) mod idempotency;
+pub(crate) mod leases;
 pub(crate) mod log;
 pub(crate) mod records;
 pub(crate) mod rounds;
@@ -33,6 +34,8 @@ pub(crate) mod statement;
 pub(crate) fn all() -> impl Iterator<Item = &'static statement::Statement> {
     [
         &accounts::ALL[..],
+        &idempotency::ALL[..],
+        &leases::ALL[..],
         &rounds::ALL[..],
         &records::ALL[..],
         &log::ALL[..],

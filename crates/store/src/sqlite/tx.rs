@@ -5,7 +5,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
 use crate::sql::statement::Statement;
-use crate::sql::{accounts, records, rounds};
+use crate::sql::{accounts, idempotency, leases, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
@@ -611,10 +611,7 @@ impl Tx for SqliteTx<'_> {
     async fn insert_idempotent(&mut self, entry: &Idempotent, now: i64) -> StoreResult<bool> {
         let n = self
             .0
-            .prepare_cached(
-                "INSERT INTO idempotency (scope, key, request_hash, response, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (scope, key) DO NOTHING",
-            )?
+            .prepare_cached(idempotency::INSERT_ANSWER.sqlite())?
             .execute(params![
                 entry.scope,
                 entry.key,
@@ -632,9 +629,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<Option<(String, String)>> {
         Ok(self
             .0
-            .prepare_cached(
-                "SELECT request_hash, response FROM idempotency WHERE scope = ?1 AND key = ?2",
-            )?
+            .prepare_cached(idempotency::ANSWER.sqlite())?
             .query_row(params![scope, key], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?)
     }
@@ -642,7 +637,7 @@ impl Tx for SqliteTx<'_> {
     async fn lease(&mut self, resource: &str) -> StoreResult<Option<LeaseRow>> {
         Ok(self
             .0
-            .prepare_cached("SELECT owner, expires_at FROM leases WHERE resource = ?1")?
+            .prepare_cached(leases::LEASE.sqlite())?
             .query_row(params![resource], |r| {
                 Ok(LeaseRow {
                     owner: r.get(0)?,
@@ -661,11 +656,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<bool> {
         let n = self
             .0
-            .prepare_cached(
-                "INSERT INTO leases (resource, owner, expires_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (resource) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-                 WHERE leases.owner = excluded.owner OR leases.expires_at < ?4",
-            )?
+            .prepare_cached(leases::TAKE_LEASE.sqlite())?
             .execute(params![resource, owner, expires_at, now])?;
         Ok(n == 1)
     }
@@ -673,23 +664,20 @@ impl Tx for SqliteTx<'_> {
     async fn set_leases_expiry(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
         let n = self
             .0
-            .prepare_cached("UPDATE leases SET expires_at = ?1 WHERE owner = ?2")?
+            .prepare_cached(leases::SET_LEASES_EXPIRY.sqlite())?
             .execute(params![expires_at, owner])?;
         Ok(n as u64)
     }
 
     async fn expired_leases(&mut self, prefix: &str, now: i64) -> StoreResult<Vec<String>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT resource FROM leases
-             WHERE substr(resource, 1, length(?1)) = ?1 AND expires_at < ?2 ORDER BY resource",
-        )?;
+        let mut stmt = self.0.prepare_cached(leases::EXPIRED_LEASES.sqlite())?;
         let rows = stmt.query_map(params![prefix, now], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     async fn release_lease(&mut self, resource: &str, owner: &str) -> StoreResult<()> {
         self.0
-            .prepare_cached("DELETE FROM leases WHERE resource = ?1 AND owner = ?2")?
+            .prepare_cached(leases::RELEASE_LEASE.sqlite())?
             .execute(params![resource, owner])?;
         Ok(())
     }
