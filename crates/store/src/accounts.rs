@@ -5,7 +5,7 @@
 use crate::error::{StoreError, StoreResult};
 use crate::rounds;
 use crate::seal::{SecretSeed, SeedCipher};
-use crate::translog::{self, append, entries, Queue};
+use crate::translog::{self, append, entries, Appender};
 use crate::tx::{BetRaw, SealedPair, Tx};
 use crate::types::{
     BetDraw, BetReceipt, BetRequest, BetRow, NewSeedPair, Player, RecordOut, RecordRow, RecordsFn,
@@ -21,12 +21,11 @@ pub(crate) fn seal_pair(cipher: &SeedCipher, pair: &NewSeedPair) -> StoreResult<
     })
 }
 
-/// Inserts a pair and, if `log`, queues its commitment entry.
+/// Inserts a pair and queues its commitment entry.
 async fn insert_pair<T: Tx>(
     tx: &mut T,
     player_id: i64,
     pair: &SealedPair,
-    log: bool,
     now: i64,
 ) -> StoreResult<SeedPair> {
     let id = tx.insert_pair(player_id, pair, now).await?;
@@ -38,16 +37,7 @@ async fn insert_pair<T: Tx>(
         commitment: pair.commitment.clone(),
         client_seed: pair.client_seed.clone(),
         next_nonce: 0,
-        appended: append(
-            tx,
-            Queue {
-                on: log,
-                subject: Some(&subject),
-            },
-            Some(entry),
-            now,
-        )
-        .await?,
+        appended: append(tx, Some(&subject), Some(entry), now).await?,
     })
 }
 
@@ -56,11 +46,10 @@ pub(crate) async fn create_player<T: Tx>(
     token_hash: &str,
     balance: u128,
     pair: &SealedPair,
-    log: bool,
     now: i64,
 ) -> StoreResult<(Player, SeedPair)> {
     let id = tx.insert_player(token_hash, balance, now).await?;
-    let pair = insert_pair(tx, id, pair, log, now).await?;
+    let pair = insert_pair(tx, id, pair, now).await?;
     Ok((Player { id, balance }, pair))
 }
 
@@ -119,7 +108,6 @@ pub(crate) async fn place_bet<T: Tx>(
     tx: &mut T,
     cipher: &SeedCipher,
     req: BetRequest,
-    log: bool,
     now: i64,
 ) -> StoreResult<BetReceipt> {
     // On PostgreSQL the player's row lock serializes this player's bets
@@ -130,6 +118,7 @@ pub(crate) async fn place_bet<T: Tx>(
         return replay(tx, existing).await;
     }
     let (pair, sealed) = current_sealed(tx, req.player_id, true).await?;
+    let log = tx.appender();
     let (mut bet, logged) = draw_bet(cipher, &req, player.balance, &pair, &sealed, log, now)?;
     tx.bump_nonce(pair.id).await?;
     tx.set_balance(req.player_id, bet.balance_after).await?;
@@ -194,19 +183,18 @@ fn outcome_bytes(
     created_at: i64,
 ) -> StoreResult<Vec<u8>> {
     let outcome = entries::dice_outcome(commitment, client_seed, bet);
-    translog::encode(true, Some(outcome), created_at)?
-        .ok_or_else(|| StoreError::other("a bet's outcome entry did not encode"))
+    translog::entry_bytes(outcome, created_at)
 }
 
 /// Settles `req` on `pair`'s next nonce from `balance`: the bet to store
-/// (its id still 0) and, if `log`, its outcome entry. Writes nothing.
+/// (its id still 0) and, with a `log`, its outcome entry. Writes nothing.
 pub(crate) fn draw_bet(
     cipher: &SeedCipher,
     req: &BetRequest,
     balance: u128,
     pair: &SeedPair,
     sealed: &[u8],
-    log: bool,
+    log: Option<Appender>,
     now: i64,
 ) -> StoreResult<(BetRow, Option<Vec<u8>>)> {
     let server_seed: SecretSeed = cipher.open(sealed, &pair.commitment)?;
@@ -233,7 +221,7 @@ pub(crate) fn draw_bet(
         idempotency_key: req.idempotency_key.clone(),
     };
     let outcome = entries::dice_outcome(&pair.commitment, &pair.client_seed, &bet);
-    let logged = translog::encode(log, Some(outcome), now)?;
+    let logged = log.map(|log| log.encode(outcome, now)).transpose()?;
     Ok((bet, logged))
 }
 
@@ -247,7 +235,6 @@ pub(crate) async fn rotate<T: Tx>(
     player_id: i64,
     next: &SealedPair,
     records: RecordsFn,
-    log: bool,
     now: i64,
 ) -> StoreResult<Rotation> {
     player(tx, player_id, true).await?;
@@ -255,16 +242,7 @@ pub(crate) async fn rotate<T: Tx>(
     let seed = cipher.open(&sealed, &pair.commitment)?;
     tx.reveal_pair(pair.id, seed.expose(), now).await?;
     let reveal = entries::dice_reveal(player_id, &pair.commitment, seed.expose());
-    let appended = append(
-        tx,
-        Queue {
-            on: log,
-            subject: None,
-        },
-        Some(reveal),
-        now,
-    )
-    .await?;
+    let appended = append(tx, None, Some(reveal), now).await?;
     let revealed = RevealedPair {
         id: pair.id,
         player_id,
@@ -274,7 +252,7 @@ pub(crate) async fn rotate<T: Tx>(
         bets: pair.next_nonce,
     };
     let stored = store_records(tx, &revealed, records, now).await?;
-    let current = insert_pair(tx, player_id, next, log, now).await?;
+    let current = insert_pair(tx, player_id, next, now).await?;
     Ok(Rotation {
         revealed,
         first_records: stored.first,

@@ -75,14 +75,12 @@ pub(crate) async fn find_or_create<T: Tx>(
     token_hash: &str,
     balance: u128,
     pair: &SealedPair,
-    log: bool,
     now: i64,
 ) -> StoreResult<OperatorPlayer> {
     if let Some(id) = tx.operator_player_id(external_id, false).await? {
         return existing(tx, id).await;
     }
-    let (player, _) =
-        crate::accounts::create_player(tx, token_hash, balance, pair, log, now).await?;
+    let (player, _) = crate::accounts::create_player(tx, token_hash, balance, pair, now).await?;
     if !tx
         .insert_operator_player(external_id, player.id, now)
         .await?

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{Refusal, StoreError, StoreResult};
 use crate::seal::{SecretSeed, SeedCipher};
-use crate::translog::{append, entries, subject, Queue};
+use crate::translog::{append, entries, subject};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
     fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordIdAt, RecordOut,
@@ -123,13 +123,13 @@ fn new_row(round: &NewRound) -> RoundRow {
 /// Queues a commit's own log entries; the bytes queued.
 async fn append_all<T: Tx>(
     tx: &mut T,
-    queue: Queue<'_>,
+    subject: Option<&str>,
     entries: &[fairseed_tlog::LogEntry],
     now: i64,
 ) -> StoreResult<Vec<Vec<u8>>> {
     let mut appended = Vec::with_capacity(entries.len());
     for entry in entries {
-        appended.extend(append(tx, queue, Some(entry.clone()), now).await?);
+        appended.extend(append(tx, subject, Some(entry.clone()), now).await?);
     }
     Ok(appended)
 }
@@ -184,14 +184,13 @@ pub(crate) async fn import_record<T: Tx>(
 /// All of a commit or none of it (the caller rolls back on error): the new
 /// rounds, each write if its version holds, then the idempotency entry
 /// (the ids just stored put where its response says).
-/// One update per create, then one per write, in the order given. With
-/// `log`, each round's commitment and reveal entries are queued with it, and
+/// One update per create, then one per write, in the order given. With a
+/// log, each round's commitment and reveal entries are queued with it, and
 /// the commit's own entries with the first update.
 pub(crate) async fn commit<T: Tx>(
     tx: &mut T,
     cipher: &SeedCipher,
     commit: SealedCommit,
-    log: bool,
     now: i64,
 ) -> StoreResult<Vec<RoundUpdate>> {
     let mut updates = Vec::with_capacity(commit.creates.len() + commit.writes.len());
@@ -199,10 +198,7 @@ pub(crate) async fn commit<T: Tx>(
         .idempotent
         .as_ref()
         .map(|entry| subject(&entry.scope, &entry.key));
-    let queue = Queue {
-        on: log,
-        subject: subject.as_deref(),
-    };
+    let subject = subject.as_deref();
     for (round, sealed, key) in &commit.creates {
         if !tx.insert_round(round, sealed, key.as_deref(), now).await? {
             return Err(StoreError::conflict(
@@ -210,7 +206,7 @@ pub(crate) async fn commit<T: Tx>(
                 format!("round '{}' already exists", round.id),
             ));
         }
-        let appended = append(tx, queue, entries::round_commitment(round), now).await?;
+        let appended = append(tx, subject, entries::round_commitment(round), now).await?;
         updates.push(RoundUpdate {
             row: new_row(round),
             log: Vec::new(),
@@ -238,14 +234,14 @@ pub(crate) async fn commit<T: Tx>(
             raw.row.clone(),
             secret.as_ref(),
             &write.change,
-            queue,
+            subject,
             now,
         )
         .await?;
         written[i] = Some(update);
     }
     updates.extend(written.into_iter().flatten());
-    let own = append_all(tx, queue, &commit.log, now).await?;
+    let own = append_all(tx, subject, &commit.log, now).await?;
     match updates.first_mut() {
         Some(first) => first.appended.extend(own),
         None if own.is_empty() => {}
@@ -279,7 +275,7 @@ async fn apply<T: Tx>(
     row: RoundRow,
     secret: Option<&SecretSeed>,
     change: &RoundChange,
-    queue: Queue<'_>,
+    subject: Option<&str>,
     now: i64,
 ) -> StoreResult<RoundUpdate> {
     let reveal = secret.filter(|_| change.reveal).map(SecretSeed::expose);
@@ -309,7 +305,7 @@ async fn apply<T: Tx>(
         records.push(insert_record(tx, out, now).await?);
     }
     let reveal_entry = reveal.and_then(|secret| entries::round_reveal(&row, secret));
-    let appended = append(tx, queue, reveal_entry, now).await?;
+    let appended = append(tx, subject, reveal_entry, now).await?;
     Ok(RoundUpdate {
         row: RoundRow {
             revealed: reveal.map(str::to_owned).or(row.revealed),

@@ -115,11 +115,9 @@ macro_rules! impl_accounts {
                 pair: $crate::types::NewSeedPair,
             ) -> $crate::error::StoreResult<($crate::types::Player, $crate::types::SeedPair)> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
-                let log = self.log;
                 let token_hash = token_hash.to_owned();
                 self.write_tx(async move |tx| {
-                    $crate::accounts::create_player(tx, &token_hash, balance, &sealed, log, now())
-                        .await
+                    $crate::accounts::create_player(tx, &token_hash, balance, &sealed, now()).await
                 })
                 .await
             }
@@ -189,11 +187,9 @@ macro_rules! impl_accounts {
                 records: $crate::types::RecordsFn,
             ) -> $crate::error::StoreResult<$crate::types::Rotation> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &next)?;
-                let log = self.log;
                 let cipher = std::sync::Arc::clone(&self.cipher);
                 self.write_tx(async move |tx| {
-                    $crate::accounts::rotate(tx, &cipher, player_id, &sealed, records, log, now())
-                        .await
+                    $crate::accounts::rotate(tx, &cipher, player_id, &sealed, records, now()).await
                 })
                 .await
             }
@@ -235,7 +231,6 @@ macro_rules! impl_accounts {
                 pair: $crate::types::NewSeedPair,
             ) -> $crate::error::StoreResult<$crate::operator::OperatorPlayer> {
                 let sealed = $crate::accounts::seal_pair(&self.cipher, &pair)?;
-                let log = self.log;
                 let (external, token) = (external_id.to_owned(), token_hash.to_owned());
                 let created = self
                     .write_tx(async move |tx| {
@@ -245,7 +240,6 @@ macro_rules! impl_accounts {
                             &token,
                             balance,
                             &sealed,
-                            log,
                             now(),
                         )
                         .await

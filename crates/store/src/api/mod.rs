@@ -12,10 +12,10 @@
 //! then runs the shared logic (`accounts`, `rounds`, `leases`, `translog`)
 //! through the backend's `write_tx` (one transaction) or `read_tx` (a read).
 //!
-//! A backend provides `cipher: Arc<SeedCipher>`, `log: bool`,
-//! `place_bet_at(req, now)`,
-//! `write_tx`/`read_tx(f: impl AsyncFnOnce(&mut Tx) -> StoreResult<R> + Send + 'static)`
-//! and the live-event transport `send_events`/`listen_events`.
+//! A backend provides `cipher: Arc<SeedCipher>`, `place_bet_at(req, now)`,
+//! `write_tx`/`read_tx(f: impl AsyncFnOnce(&mut Tx) -> StoreResult<R> + Send + 'static)`,
+//! whose transactions carry the store's log appender (none with the log
+//! off), and the live-event transport `send_events`/`listen_events`.
 
 pub(crate) mod accounts;
 pub(crate) mod idempotency;

@@ -86,10 +86,9 @@ macro_rules! impl_rounds {
                 commit: $crate::types::Commit,
             ) -> $crate::error::StoreResult<Vec<$crate::types::RoundUpdate>> {
                 let sealed = $crate::rounds::seal_commit(&self.cipher, commit)?;
-                let log = self.log;
                 let cipher = std::sync::Arc::clone(&self.cipher);
                 self.write_tx(async move |tx| {
-                    $crate::rounds::commit(tx, &cipher, sealed, log, now()).await
+                    $crate::rounds::commit(tx, &cipher, sealed, now()).await
                 })
                 .await
             }

@@ -40,6 +40,7 @@ use crate::accounts;
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use crate::types::{BetReceipt, BetRequest, BetRow, SeedPair};
 
 /// Draws before a bet stops retrying and locks: one from the player's last
@@ -118,8 +119,8 @@ impl PgStore {
                 Attempt::Stale => self.last.forget(req.player_id),
             }
         }
-        let (cipher, log) = (std::sync::Arc::clone(&self.cipher), self.log);
-        self.write_tx(async move |tx| accounts::place_bet(tx, &cipher, req, log, now).await)
+        let cipher = std::sync::Arc::clone(&self.cipher);
+        self.write_tx(async move |tx| accounts::place_bet(tx, &cipher, req, now).await)
             .await
     }
 
@@ -137,7 +138,7 @@ impl PgStore {
             Some(state) => state,
             None => match read(&mut conn, req).await? {
                 Read::Draw(state) => state,
-                Read::Replay => return replay(&mut conn, leaves, req).await,
+                Read::Replay => return replay(&mut conn, leaves, self.appender, req).await,
             },
         };
         let drawn = accounts::draw_bet(
@@ -146,7 +147,7 @@ impl PgStore {
             from.balance,
             &from.pair,
             &from.sealed,
-            self.log,
+            self.appender,
             now,
         );
         let (mut bet, logged) = match drawn {
@@ -188,9 +189,10 @@ impl PgStore {
 async fn replay(
     conn: &mut sqlx::PgConnection,
     leaves: &BetLeaves,
+    appender: Option<Appender>,
     req: &BetRequest,
 ) -> StoreResult<Attempt> {
-    let mut tx = PgTx::new(conn, leaves);
+    let mut tx = PgTx::new(conn, leaves, appender);
     match crate::tx::Tx::bet_by_key(&mut tx, req.player_id, &req.idempotency_key).await? {
         Some(existing) => accounts::replay(&mut tx, existing)
             .await

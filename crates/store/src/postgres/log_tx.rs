@@ -1,21 +1,51 @@
-//! The [`LogTx`] primitives in PostgreSQL's dialect: the PostgreSQL text of
-//! each statement in [`sql`], bound and run; batches go as arrays
-//! (`UNNEST`), one round trip each. Ids are given out of commit order, so a
-//! step raises the floors in two steps ([`sql::postgres_floors`]).
+//! The [`LogTx`] primitives on PostgreSQL: the PostgreSQL text of each
+//! shared statement in [`sql::log`], bound and run, and the few only
+//! PostgreSQL runs, below: batches go as arrays (`UNNEST`), one round trip
+//! each. Ids are given out of commit order, so a step raises the floors in
+//! two steps ([`floors`]).
 
 use std::collections::HashMap;
 
 use sqlx::Connection;
 
+use super::floors;
 use super::tx::{bet_raw, PgTx, BET_COLUMNS};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::sql;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
-use crate::translog::read;
-use crate::translog::sql::{self, postgres_floors};
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LeafRow, LogTx};
+use crate::translog::{read, Appender};
+
+/// Gives a step's leaves their sources: leaf indexes, queued entries' ids
+/// and bets' ids (one of each pair NULL), as arrays. The leaf index is the
+/// key, so a second step from the same tree size fails here.
+const INSERT_LEAVES: &str = "INSERT INTO log_leaves (leaf_index, entry_id, bet_id)
+     SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[])";
+
+/// The stored hashes asked for (`$1`, a list), each a 32-byte slice of the
+/// last run that starts at or before it, sliced here in one round trip.
+const RUN_HASHES: &str =
+    "SELECT i, substring(r.hashes FROM ((i - r.first_index) * 32 + 1)::int FOR 32)
+     FROM UNNEST($1::bigint[]) AS i
+     CROSS JOIN LATERAL (
+         SELECT first_index, hashes FROM log_hash_runs WHERE first_index <= i
+         ORDER BY first_index DESC LIMIT 1
+     ) r
+     WHERE i < r.first_index + octet_length(r.hashes) / 32";
+
+/// Stores every bucket of a completed chunk's sorted hashes at once
+/// (buckets and bytes as arrays).
+const INSERT_BUCKETS: &str = "INSERT INTO log_hash_buckets (chunk, bucket, leaves)
+     SELECT $1, b, l FROM UNNEST($2::smallint[], $3::bytea[]) AS v(b, l)";
+
+/// The buckets that may hold a hash, of all complete chunks below `$2` at
+/// once, sending only the buckets that hold the hash's bytes.
+const BUCKETS: &str = "SELECT chunk, leaves FROM log_hash_buckets
+     WHERE bucket = $1 AND chunk < $2 AND position($3 IN leaves) > 0
+     ORDER BY chunk";
 
 fn to_i64s(values: impl Iterator<Item = u64>, what: &str) -> StoreResult<Vec<i64>> {
     values.map(|v| convert::to_i64(v, what)).collect()
@@ -26,6 +56,10 @@ impl LogTx for PgTx<'_> {
         self.leaves
     }
 
+    fn appender(&self) -> Option<Appender> {
+        self.appender
+    }
+
     async fn insert_log_entry(
         &mut self,
         entry: &[u8],
@@ -34,7 +68,7 @@ impl LogTx for PgTx<'_> {
         name: Option<&str>,
         now: i64,
     ) -> StoreResult<()> {
-        sqlx::query(sql::INSERT_ENTRY.postgres)
+        sqlx::query(sql::log::INSERT_ENTRY.postgres())
             .bind(entry)
             .bind(&leaf_hash[..])
             .bind(subject)
@@ -46,14 +80,14 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>> {
-        Ok(sqlx::query_scalar(sql::ENTRIES_OF_SUBJECT.postgres)
+        Ok(sqlx::query_scalar(sql::log::ENTRIES_OF_SUBJECT.postgres())
             .bind(subject)
             .fetch_all(self.conn().await?)
             .await?)
     }
 
     async fn log_entries_named(&mut self, names: &[String]) -> StoreResult<Vec<Vec<u8>>> {
-        Ok(sqlx::query_scalar(sql::ENTRIES_NAMED.postgres)
+        Ok(sqlx::query_scalar(sql::log::ENTRIES_NAMED.postgres())
             .bind(names)
             .fetch_all(self.conn().await?)
             .await?)
@@ -67,7 +101,7 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn waiting_queued(&mut self, limit: u32) -> StoreResult<Vec<Queued>> {
-        let rows: Vec<(i64, Vec<u8>, i64)> = sqlx::query_as(sql::WAITING_ENTRIES.postgres)
+        let rows: Vec<(i64, Vec<u8>, i64)> = sqlx::query_as(sql::log::WAITING_ENTRIES.postgres())
             .bind(i64::from(limit))
             .fetch_all(self.conn().await?)
             .await?;
@@ -77,7 +111,7 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn waiting_bet_ids(&mut self, limit: u32) -> StoreResult<Vec<i64>> {
-        Ok(sqlx::query_scalar(sql::WAITING_BETS.postgres)
+        Ok(sqlx::query_scalar(sql::log::WAITING_BETS.postgres())
             .bind(i64::from(limit))
             .fetch_all(self.conn().await?)
             .await?)
@@ -87,10 +121,12 @@ impl LogTx for PgTx<'_> {
         &mut self,
         leaf_hash: &HashBytes,
     ) -> StoreResult<Option<Vec<u8>>> {
-        Ok(sqlx::query_scalar(sql::WAITING_ENTRY_BY_HASH.postgres)
-            .bind(&leaf_hash[..])
-            .fetch_optional(self.conn().await?)
-            .await?)
+        Ok(
+            sqlx::query_scalar(sql::log::WAITING_ENTRY_BY_HASH.postgres())
+                .bind(&leaf_hash[..])
+                .fetch_optional(self.conn().await?)
+                .await?,
+        )
     }
 
     async fn logged_bet_entries(&mut self, ids: &[i64]) -> StoreResult<Vec<Vec<u8>>> {
@@ -122,7 +158,7 @@ impl LogTx for PgTx<'_> {
             entry_ids.push(entry_id);
             bet_ids.push(bet_id);
         }
-        sqlx::query(sql::INSERT_LEAVES.postgres)
+        sqlx::query(INSERT_LEAVES)
             .bind(indexes)
             .bind(entry_ids)
             .bind(bet_ids)
@@ -132,7 +168,7 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn leaf_rows(&mut self, from: u64, to: u64) -> StoreResult<Vec<LeafRow>> {
-        Ok(sqlx::query_as(sql::LEAVES.postgres)
+        Ok(sqlx::query_as(sql::log::LEAVES.postgres())
             .bind(convert::to_i64(from, "leaf index")?)
             .bind(convert::to_i64(to, "leaf index")?)
             .fetch_all(self.conn().await?)
@@ -146,7 +182,7 @@ impl LogTx for PgTx<'_> {
     /// waiting entries, in an earlier snapshot, so their read sees every
     /// such row that committed.
     async fn floor_within_reach(&mut self) -> StoreResult<PerSource<Option<i64>>> {
-        let rows: Vec<(String, Option<i64>)> = sqlx::query_as(postgres_floors::WITHIN_REACH)
+        let rows: Vec<(String, Option<i64>)> = sqlx::query_as(floors::WITHIN_REACH)
             .fetch_all(self.conn().await?)
             .await?;
         let mut reach = PerSource::default();
@@ -178,7 +214,7 @@ impl LogTx for PgTx<'_> {
         settled: PerSource<Option<i64>>,
         size: u64,
     ) -> StoreResult<()> {
-        let (fresh, queue, bets): (bool, i64, i64) = sqlx::query_as(postgres_floors::LAST_IDS)
+        let (fresh, queue, bets): (bool, i64, i64) = sqlx::query_as(floors::LAST_IDS)
             .fetch_one(self.conn().await?)
             .await?;
         if !fresh {
@@ -187,13 +223,13 @@ impl LogTx for PgTx<'_> {
             ));
         }
         if settled != PerSource::default() {
-            sqlx::query(postgres_floors::SETTLE)
+            sqlx::query(floors::SETTLE)
                 .bind(settled.queue)
                 .bind(settled.bets)
                 .execute(self.conn().await?)
                 .await?;
         }
-        sqlx::query(postgres_floors::TAKE_CANDIDATES)
+        sqlx::query(floors::TAKE_CANDIDATES)
             .bind(convert::to_i64(size, "tree size")?)
             .bind(queue)
             .bind(bets)
@@ -203,7 +239,7 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn insert_hash_run(&mut self, first_index: u64, hashes: &[u8]) -> StoreResult<()> {
-        sqlx::query(sql::INSERT_HASH_RUN.postgres)
+        sqlx::query(sql::log::INSERT_HASH_RUN.postgres())
             .bind(convert::to_i64(first_index, "hash index")?)
             .bind(hashes)
             .execute(self.conn().await?)
@@ -216,7 +252,7 @@ impl LogTx for PgTx<'_> {
         if indexes.is_empty() {
             return Ok(Vec::new());
         }
-        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(sql::RUN_HASHES.postgres)
+        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(RUN_HASHES)
             .bind(to_i64s(indexes.iter().copied(), "hash index")?)
             .fetch_all(self.conn().await?)
             .await?;
@@ -226,7 +262,7 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn hash_runs_over(&mut self, first: u64, last: u64) -> StoreResult<Vec<(u64, Vec<u8>)>> {
-        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(sql::RUNS_OVER.postgres)
+        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(sql::log::RUNS_OVER.postgres())
             .bind(convert::to_i64(first, "hash index")?)
             .bind(convert::to_i64(last, "hash index")?)
             .fetch_all(self.conn().await?)
@@ -242,7 +278,7 @@ impl LogTx for PgTx<'_> {
         buckets: Vec<(i16, Vec<u8>)>,
     ) -> StoreResult<()> {
         let (buckets, bytes): (Vec<i16>, Vec<Vec<u8>>) = buckets.into_iter().unzip();
-        sqlx::query(sql::INSERT_BUCKETS.postgres)
+        sqlx::query(INSERT_BUCKETS)
             .bind(convert::to_i64(chunk, "chunk")?)
             .bind(buckets)
             .bind(bytes)
@@ -257,7 +293,7 @@ impl LogTx for PgTx<'_> {
         leaf_hash: &HashBytes,
         sealed: u64,
     ) -> StoreResult<Vec<(u64, Vec<u8>)>> {
-        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(sql::BUCKETS.postgres)
+        let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as(BUCKETS)
             .bind(i16::from(leaf_hash[0]))
             .bind(convert::to_i64(sealed, "chunk")?)
             .bind(&leaf_hash[..])
@@ -269,17 +305,19 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn start_new_log(&mut self) -> StoreResult<()> {
-        sqlx::query(sql::NEW_LOG_FLOORS.postgres)
+        sqlx::query(sql::log::NEW_LOG_FLOORS.postgres())
             .execute(self.conn().await?)
             .await?;
-        for statement in sql::NEW_LOG_EMPTIED {
-            sqlx::query(statement).execute(self.conn().await?).await?;
+        for statement in &sql::log::NEW_LOG_EMPTIED {
+            sqlx::query(statement.postgres())
+                .execute(self.conn().await?)
+                .await?;
         }
         Ok(())
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
-        sqlx::query(sql::INSERT_CHECKPOINT.postgres)
+        sqlx::query(sql::log::INSERT_CHECKPOINT.postgres())
             .bind(convert::to_i64(size, "tree size")?)
             .bind(note)
             .bind(now)
@@ -289,14 +327,15 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String, i64)> = sqlx::query_as(sql::LATEST_CHECKPOINT)
-            .fetch_optional(self.conn().await?)
-            .await?;
+        let row: Option<(i64, String, i64)> =
+            sqlx::query_as(sql::log::LATEST_CHECKPOINT.postgres())
+                .fetch_optional(self.conn().await?)
+                .await?;
         checkpoint_row(row)
     }
 
     async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
-        let row: Option<(i64, String, i64)> = sqlx::query_as(sql::CHECKPOINT_AT.postgres)
+        let row: Option<(i64, String, i64)> = sqlx::query_as(sql::log::CHECKPOINT_AT.postgres())
             .bind(convert::to_i64(size, "tree size")?)
             .fetch_optional(self.conn().await?)
             .await?;
@@ -310,7 +349,7 @@ impl LogTx for PgTx<'_> {
         line: &str,
         now: i64,
     ) -> StoreResult<()> {
-        sqlx::query(sql::INSERT_COSIGNATURE.postgres)
+        sqlx::query(sql::log::INSERT_COSIGNATURE.postgres())
             .bind(convert::to_i64(size, "tree size")?)
             .bind(witness)
             .bind(line)
@@ -321,14 +360,14 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn log_cosignature_lines(&mut self, size: u64) -> StoreResult<Vec<String>> {
-        Ok(sqlx::query_scalar(sql::COSIGNATURE_LINES.postgres)
+        Ok(sqlx::query_scalar(sql::log::COSIGNATURE_LINES.postgres())
             .bind(convert::to_i64(size, "tree size")?)
             .fetch_all(self.conn().await?)
             .await?)
     }
 
     async fn log_cosigned_size(&mut self, witness: &str) -> StoreResult<Option<u64>> {
-        let size: Option<i64> = sqlx::query_scalar(sql::COSIGNED_SIZE.postgres)
+        let size: Option<i64> = sqlx::query_scalar(sql::log::COSIGNED_SIZE.postgres())
             .bind(witness)
             .fetch_one(self.conn().await?)
             .await?;
@@ -336,7 +375,7 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn latest_cosigned_size(&mut self, min: u32) -> StoreResult<Option<u64>> {
-        let size: Option<i64> = sqlx::query_scalar(sql::LATEST_COSIGNED.postgres)
+        let size: Option<i64> = sqlx::query_scalar(sql::log::LATEST_COSIGNED.postgres())
             .bind(i64::from(min))
             .fetch_optional(self.conn().await?)
             .await?;
@@ -370,13 +409,13 @@ impl PgTx<'_> {
         if self.conn().await?.is_in_transaction() {
             return read(self).await;
         }
-        let leaves = self.leaves;
+        let (leaves, appender) = (self.leaves, self.appender);
         let mut snapshot = self
             .conn()
             .await?
             .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .await?;
-        let out = read(&mut PgTx::new(&mut snapshot, leaves)).await?;
+        let out = read(&mut PgTx::new(&mut snapshot, leaves, appender)).await?;
         snapshot.commit().await?;
         Ok(out)
     }

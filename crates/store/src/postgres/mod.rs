@@ -11,6 +11,7 @@
 mod deferred;
 mod bet;
 mod events;
+mod floors;
 mod last_states;
 mod log_tx;
 mod tx;
@@ -24,6 +25,7 @@ use sqlx::{ConnectOptions, Connection};
 use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use tx::PgTx;
 
 const MIGRATIONS: &[(i64, &str)] = &[
@@ -55,8 +57,9 @@ pub struct PgStore {
     cipher: Arc<SeedCipher>,
     /// The `NOTIFY` channel of live events in this store's schema.
     events: String,
-    /// Whether changes queue transparency log entries (on unless turned off).
-    log: bool,
+    /// What queues changes' transparency log entries; none with the log
+    /// off (on unless turned off).
+    appender: Option<Appender>,
     /// Each player's state after their last bet here (a hint, see `bet`).
     last: Arc<last_states::LastStates>,
     /// The leaf hashes of the bets placed here still waiting for a leaf.
@@ -111,7 +114,7 @@ impl PgStore {
             events: events::channel(&pool).await?,
             pool,
             cipher: Arc::new(cipher),
-            log: true,
+            appender: Some(Appender),
             last: Arc::default(),
             leaves: Arc::default(),
         })
@@ -121,7 +124,7 @@ impl PgStore {
     /// measuring what the log costs, never for a public service.
     #[must_use]
     pub fn with_log(mut self, on: bool) -> Self {
-        self.log = on;
+        self.appender = on.then_some(Appender);
         self
     }
 
@@ -147,7 +150,7 @@ impl PgStore {
     ) -> StoreResult<R> {
         crate::wait::bounded("a transaction", async {
             let mut tx = self.pool.begin().await?;
-            let mut pg = PgTx::new(&mut tx, &self.leaves);
+            let mut pg = PgTx::new(&mut tx, &self.leaves, self.appender);
             let out = f(&mut pg).await?;
             pg.finish().await?;
             tx.commit().await?;
@@ -163,7 +166,7 @@ impl PgStore {
     ) -> StoreResult<R> {
         crate::wait::bounded("a read", async {
             let mut conn = self.pool.acquire().await?;
-            f(&mut PgTx::new(&mut conn, &self.leaves)).await
+            f(&mut PgTx::new(&mut conn, &self.leaves, self.appender)).await
         })
         .await
     }
@@ -253,3 +256,42 @@ async fn migrate(pool: &PgPool, cipher: &SeedCipher) -> StoreResult<()> {
 }
 
 crate::api::impl_store!(PgStore);
+
+#[cfg(test)]
+#[path = "../../../../tests/support/skip.rs"]
+mod skip;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shared statement's PostgreSQL text prepares against the
+    /// schema, in a schema of its own dropped after.
+    #[tokio::test]
+    async fn every_shared_statement_prepares() {
+        let test = "postgres::tests::every_shared_statement_prepares";
+        let Some(url) = std::env::var("FAIRSEED_TEST_DB_URI")
+            .ok()
+            .filter(|u| !u.is_empty())
+        else {
+            skip::skip(test, "FAIRSEED_REQUIRE_POSTGRES", "needs PostgreSQL");
+            return;
+        };
+        let schema = format!("fairseed_store_prepare_{}", std::process::id());
+        let store = PgStore::connect(&url, Some(&schema), SeedCipher::from_key([7; 32]))
+            .await
+            .expect("connect");
+        let mut conn = store.pool.acquire().await.expect("a connection");
+        let mut failed = Vec::new();
+        for statement in crate::sql::all() {
+            let text = statement.postgres();
+            if let Err(e) = sqlx::Executor::prepare(&mut *conn, text).await {
+                failed.push(format!("{e}: {text}"));
+            }
+        }
+        drop(conn);
+        store.pool.close().await;
+        PgStore::drop_schema(&url, &schema).await.expect("clean up");
+        assert!(failed.is_empty(), "{failed:#?}");
+    }
+}

@@ -6,9 +6,10 @@ use sqlx::{PgConnection, Row};
 use super::deferred::{self, Deferred};
 use crate::convert;
 use crate::error::StoreResult;
-use crate::sql::accounts;
 use crate::sql::statement::Statement;
+use crate::sql::{accounts, idempotency, leases, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
 use crate::types::{
@@ -23,14 +24,21 @@ pub(crate) struct PgTx<'c> {
     deferred: Deferred,
     /// The leaf hashes of this process's bets still waiting.
     pub(super) leaves: &'c BetLeaves,
+    /// The store's log appender; none with the log off.
+    pub(super) appender: Option<Appender>,
 }
 
 impl<'c> PgTx<'c> {
-    pub(crate) fn new(conn: &'c mut PgConnection, leaves: &'c BetLeaves) -> Self {
+    pub(crate) fn new(
+        conn: &'c mut PgConnection,
+        leaves: &'c BetLeaves,
+        appender: Option<Appender>,
+    ) -> Self {
         Self {
             conn,
             deferred: Deferred::default(),
             leaves,
+            appender,
         }
     }
 
@@ -46,10 +54,6 @@ impl<'c> PgTx<'c> {
         self.conn().await.map(drop)
     }
 }
-
-const ROUND_COLUMNS: &str =
-    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version, \
-     (SELECT sealed_key FROM round_keys WHERE round_keys.round_id = rounds.id) AS sealed_key";
 
 fn round_raw(r: &PgRow) -> StoreResult<RoundRaw> {
     Ok(RoundRaw {
@@ -89,14 +93,6 @@ pub(super) fn bet_raw(r: &PgRow) -> StoreResult<BetRaw> {
         created_at: r.try_get("created_at")?,
     })
 }
-
-/// A record with its readers joined by commas.
-const RECORD_COLUMNS: &str = "id, scheme, body, \
-     (SELECT string_agg(player_id::text, ',') FROM record_readers WHERE record_id = records.id) AS readers";
-
-/// Only the records a viewer may read (`$1`: the player, NULL for the operator).
-const READABLE: &str = "($1::bigint IS NULL OR EXISTS (SELECT 1 FROM record_readers
-                          WHERE record_id = records.id AND player_id = $1))";
 
 fn record_row(r: &PgRow) -> StoreResult<RecordRow> {
     Ok(RecordRow {
@@ -445,31 +441,26 @@ impl Tx for PgTx<'_> {
     }
 
     async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>> {
-        sqlx::query(&format!(
-            "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id = $2"
-        ))
-        .bind(reader(viewer))
-        .bind(id)
-        .fetch_optional(self.conn().await?)
-        .await?
-        .as_ref()
-        .map(record_row)
-        .transpose()
+        sqlx::query(records::RECORD.postgres())
+            .bind(reader(viewer))
+            .bind(id)
+            .fetch_optional(self.conn().await?)
+            .await?
+            .as_ref()
+            .map(record_row)
+            .transpose()
     }
 
     async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>> {
-        sqlx::query(&format!(
-            "SELECT {RECORD_COLUMNS} FROM records
-             WHERE {READABLE} AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
-        ))
-        .bind(reader(viewer))
-        .bind(page.before)
-        .bind(convert::limit(page.limit))
-        .fetch_all(self.conn().await?)
-        .await?
-        .iter()
-        .map(record_row)
-        .collect()
+        sqlx::query(records::RECORDS.postgres())
+            .bind(reader(viewer))
+            .bind(page.before)
+            .bind(convert::limit(page.limit))
+            .fetch_all(self.conn().await?)
+            .await?
+            .iter()
+            .map(record_row)
+            .collect()
     }
 
     async fn records_after(
@@ -478,58 +469,50 @@ impl Tx for PgTx<'_> {
         after: i64,
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>> {
-        sqlx::query(&format!(
-            "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND id > $2 ORDER BY id LIMIT $3"
-        ))
-        .bind(reader(viewer))
-        .bind(after)
-        .bind(convert::limit(limit))
-        .fetch_all(self.conn().await?)
-        .await?
-        .iter()
-        .map(record_row)
-        .collect()
+        sqlx::query(records::RECORDS_AFTER.postgres())
+            .bind(reader(viewer))
+            .bind(after)
+            .bind(convert::limit(limit))
+            .fetch_all(self.conn().await?)
+            .await?
+            .iter()
+            .map(record_row)
+            .collect()
     }
 
     async fn round_log(&mut self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {
-        sqlx::query(
-            "SELECT seq, body FROM round_log WHERE round_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
-        )
-        .bind(id)
-        .bind(convert::to_i64(from_seq, "seq")?)
-        .bind(convert::limit(limit))
-        .fetch_all(self.conn().await?)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(LogRow {
-                seq: convert::to_u64(r.try_get("seq")?, "seq")?,
-                body: r.try_get("body")?,
+        sqlx::query(rounds::LOG_LINES.postgres())
+            .bind(id)
+            .bind(convert::to_i64(from_seq, "seq")?)
+            .bind(convert::limit(limit))
+            .fetch_all(self.conn().await?)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(LogRow {
+                    seq: convert::to_u64(r.try_get("seq")?, "seq")?,
+                    body: r.try_get("body")?,
+                })
             })
-        })
-        .collect()
+            .collect()
     }
 
     async fn rounds_with_status(&mut self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
-        Ok(sqlx::query_scalar(
-            "SELECT id FROM rounds WHERE kind = $1 AND status = $2 ORDER BY created_at, id",
-        )
-        .bind(kind)
-        .bind(status)
-        .fetch_all(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_scalar(rounds::ROUNDS_WITH_STATUS.postgres())
+            .bind(kind)
+            .bind(status)
+            .fetch_all(self.conn().await?)
+            .await?)
     }
 
     async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
-        sqlx::query(&format!(
-            "SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ANY($1)"
-        ))
-        .bind(ids)
-        .fetch_all(self.conn().await?)
-        .await?
-        .iter()
-        .map(round_raw)
-        .collect()
+        sqlx::query(rounds::ROUNDS.postgres())
+            .bind(ids)
+            .fetch_all(self.conn().await?)
+            .await?
+            .iter()
+            .map(round_raw)
+            .collect()
     }
 
     async fn insert_round(
@@ -539,23 +522,19 @@ impl Tx for PgTx<'_> {
         sealed_key: Option<&[u8]>,
         now: i64,
     ) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "INSERT INTO rounds (id, kind, commitment, sealed_seed, state, status, log_len,
-                                 version, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, 0, 0, $7, $7) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(&round.id)
-        .bind(&round.kind)
-        .bind(&round.commitment)
-        .bind(sealed)
-        .bind(&round.state)
-        .bind(&round.status)
-        .bind(now)
-        .execute(self.conn().await?)
-        .await?;
+        let done = sqlx::query(rounds::INSERT_ROUND.postgres())
+            .bind(&round.id)
+            .bind(&round.kind)
+            .bind(&round.commitment)
+            .bind(sealed)
+            .bind(&round.state)
+            .bind(&round.status)
+            .bind(now)
+            .execute(self.conn().await?)
+            .await?;
         let inserted = done.rows_affected() == 1;
         if let Some(key) = sealed_key.filter(|_| inserted) {
-            sqlx::query("INSERT INTO round_keys (round_id, sealed_key) VALUES ($1, $2)")
+            sqlx::query(rounds::INSERT_ROUND_KEY.postgres())
                 .bind(&round.id)
                 .bind(key)
                 .execute(self.conn().await?)
@@ -565,22 +544,16 @@ impl Tx for PgTx<'_> {
     }
 
     async fn update_round(&mut self, set: &RoundSet<'_>) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "UPDATE rounds SET state = $1, status = $2, log_len = $3, updated_at = $4,
-                    version = version + 1,
-                    revealed_seed = COALESCE($5, revealed_seed),
-                    sealed_seed = CASE WHEN $5::text IS NULL THEN sealed_seed ELSE NULL END
-             WHERE id = $6 AND version = $7",
-        )
-        .bind(set.state)
-        .bind(set.status)
-        .bind(convert::to_i64(set.log_len, "log length")?)
-        .bind(set.now)
-        .bind(set.reveal)
-        .bind(set.id)
-        .bind(convert::to_i64(set.expected_version, "version")?)
-        .execute(self.conn().await?)
-        .await?;
+        let done = sqlx::query(rounds::UPDATE_ROUND.postgres())
+            .bind(set.state)
+            .bind(set.status)
+            .bind(convert::to_i64(set.log_len, "log length")?)
+            .bind(set.now)
+            .bind(set.reveal)
+            .bind(set.id)
+            .bind(convert::to_i64(set.expected_version, "version")?)
+            .execute(self.conn().await?)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -591,31 +564,27 @@ impl Tx for PgTx<'_> {
         body: &str,
         now: i64,
     ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO round_log (round_id, seq, body, created_at) VALUES ($1, $2, $3, $4)",
-        )
-        .bind(round_id)
-        .bind(convert::to_i64(seq, "seq")?)
-        .bind(body)
-        .bind(now)
-        .execute(self.conn().await?)
-        .await?;
+        sqlx::query(rounds::INSERT_LOG_LINE.postgres())
+            .bind(round_id)
+            .bind(convert::to_i64(seq, "seq")?)
+            .bind(body)
+            .bind(now)
+            .execute(self.conn().await?)
+            .await?;
         Ok(())
     }
 
     async fn insert_record(&mut self, record: &NewRecord, now: i64) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar(
-            "INSERT INTO records (scheme, body, created_at) VALUES ($1, $2, $3) RETURNING id",
-        )
-        .bind(&record.scheme)
-        .bind(&record.body)
-        .bind(now)
-        .fetch_one(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_scalar(records::INSERT_RECORD.postgres())
+            .bind(&record.scheme)
+            .bind(&record.body)
+            .bind(now)
+            .fetch_one(self.conn().await?)
+            .await?)
     }
 
     async fn insert_reader(&mut self, record_id: i64, player_id: i64) -> StoreResult<()> {
-        sqlx::query("INSERT INTO record_readers (record_id, player_id) VALUES ($1, $2)")
+        sqlx::query(records::INSERT_READER.postgres())
             .bind(record_id)
             .bind(player_id)
             .execute(self.conn().await?)
@@ -624,17 +593,14 @@ impl Tx for PgTx<'_> {
     }
 
     async fn insert_idempotent(&mut self, entry: &Idempotent, now: i64) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "INSERT INTO idempotency (scope, key, request_hash, response, created_at)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO NOTHING",
-        )
-        .bind(&entry.scope)
-        .bind(&entry.key)
-        .bind(&entry.request_hash)
-        .bind(&entry.response)
-        .bind(now)
-        .execute(self.conn().await?)
-        .await?;
+        let done = sqlx::query(idempotency::INSERT_ANSWER.postgres())
+            .bind(&entry.scope)
+            .bind(&entry.key)
+            .bind(&entry.request_hash)
+            .bind(&entry.response)
+            .bind(now)
+            .execute(self.conn().await?)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -643,21 +609,18 @@ impl Tx for PgTx<'_> {
         scope: &str,
         key: &str,
     ) -> StoreResult<Option<(String, String)>> {
-        Ok(sqlx::query_as(
-            "SELECT request_hash, response FROM idempotency WHERE scope = $1 AND key = $2",
-        )
-        .bind(scope)
-        .bind(key)
-        .fetch_optional(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_as(idempotency::ANSWER.postgres())
+            .bind(scope)
+            .bind(key)
+            .fetch_optional(self.conn().await?)
+            .await?)
     }
 
     async fn lease(&mut self, resource: &str) -> StoreResult<Option<LeaseRow>> {
-        let row: Option<(String, i64)> =
-            sqlx::query_as("SELECT owner, expires_at FROM leases WHERE resource = $1")
-                .bind(resource)
-                .fetch_optional(self.conn().await?)
-                .await?;
+        let row: Option<(String, i64)> = sqlx::query_as(leases::LEASE.postgres())
+            .bind(resource)
+            .fetch_optional(self.conn().await?)
+            .await?;
         Ok(row.map(|(owner, expires_at)| LeaseRow { owner, expires_at }))
     }
 
@@ -668,22 +631,18 @@ impl Tx for PgTx<'_> {
         now: i64,
         expires_at: i64,
     ) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "INSERT INTO leases (resource, owner, expires_at) VALUES ($1, $2, $3)
-             ON CONFLICT (resource) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-             WHERE leases.owner = excluded.owner OR leases.expires_at < $4",
-        )
-        .bind(resource)
-        .bind(owner)
-        .bind(expires_at)
-        .bind(now)
-        .execute(self.conn().await?)
-        .await?;
+        let done = sqlx::query(leases::TAKE_LEASE.postgres())
+            .bind(resource)
+            .bind(owner)
+            .bind(expires_at)
+            .bind(now)
+            .execute(self.conn().await?)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
     async fn set_leases_expiry(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
-        let done = sqlx::query("UPDATE leases SET expires_at = $1 WHERE owner = $2")
+        let done = sqlx::query(leases::SET_LEASES_EXPIRY.postgres())
             .bind(expires_at)
             .bind(owner)
             .execute(self.conn().await?)
@@ -692,18 +651,15 @@ impl Tx for PgTx<'_> {
     }
 
     async fn expired_leases(&mut self, prefix: &str, now: i64) -> StoreResult<Vec<String>> {
-        Ok(sqlx::query_scalar(
-            "SELECT resource FROM leases
-             WHERE starts_with(resource, $1) AND expires_at < $2 ORDER BY resource",
-        )
-        .bind(prefix)
-        .bind(now)
-        .fetch_all(self.conn().await?)
-        .await?)
+        Ok(sqlx::query_scalar(leases::EXPIRED_LEASES.postgres())
+            .bind(prefix)
+            .bind(now)
+            .fetch_all(self.conn().await?)
+            .await?)
     }
 
     async fn release_lease(&mut self, resource: &str, owner: &str) -> StoreResult<()> {
-        sqlx::query("DELETE FROM leases WHERE resource = $1 AND owner = $2")
+        sqlx::query(leases::RELEASE_LEASE.postgres())
             .bind(resource)
             .bind(owner)
             .execute(self.conn().await?)

@@ -30,21 +30,86 @@ impl Statement {
     }
 }
 
-/// The type SQLite stores a chip amount as.
-const SQLITE_AMOUNT: &str = "AS TEXT";
-/// The type PostgreSQL stores a chip amount as.
-const POSTGRES_AMOUNT: &str = "AS numeric";
-/// The shared dialect's name for the type of a chip amount.
-const AMOUNT: &str = "AS AMOUNT";
-
-fn to_sqlite(text: &str) -> String {
-    text.replace(AMOUNT, SQLITE_AMOUNT)
+/// A construct the shared dialect names, spelled by each backend.
+struct Construct {
+    shared: &'static str,
+    sqlite: &'static str,
+    postgres: &'static str,
 }
 
-/// `?N` as `$N`, and the amount's type as PostgreSQL names it. A `?` not
+/// The type of a chip amount that can pass 2^63, as in `CAST(?N AS
+/// AMOUNT)`: SQLite stores it as decimal text, PostgreSQL as `numeric`.
+const AMOUNT: Construct = Construct {
+    shared: "AS AMOUNT",
+    sqlite: "AS TEXT",
+    postgres: "AS numeric",
+};
+
+/// The larger of two values: SQLite's scalar `max` takes two arguments.
+const GREATEST: Construct = Construct {
+    shared: "GREATEST(",
+    sqlite: "max(",
+    postgres: "GREATEST(",
+};
+
+/// The last id given to a bet so far, 0 before the first. SQLite's one
+/// writer commits in turn, so the largest stored id is the last given;
+/// PostgreSQL's is its sequence's, which a bet still running has taken.
+const LAST_BET_ID: Construct = Construct {
+    shared: "LAST_BET_ID",
+    sqlite: "(SELECT ifnull(max(id), 0) FROM bets)",
+    postgres: "(SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM bets_id_seq)",
+};
+
+/// Every named construct.
+const CONSTRUCTS: [Construct; 3] = [AMOUNT, GREATEST, LAST_BET_ID];
+
+/// A value tested against a list bound as one parameter, `= ANY(?N)`:
+/// PostgreSQL's own spelling, the list bound as an array. SQLite reads the
+/// list bound as a JSON array ([`SQLITE_LIST`]).
+const ANY: &str = "= ANY(?";
+
+/// SQLite's spelling of `= ANY(?N)`, around the placeholder.
+const SQLITE_LIST: (&str, &str) = ("IN (SELECT value FROM json_each(?", "))");
+
+fn to_sqlite(text: &str) -> String {
+    let text = CONSTRUCTS
+        .iter()
+        .fold(text.to_owned(), |t, c| t.replace(c.shared, c.sqlite));
+    any_as_json_list(&text)
+}
+
+/// Each `= ANY(?N)` as SQLite's test against a JSON array.
+fn any_as_json_list(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(ANY) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + ANY.len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match after[digits..].strip_prefix(')') {
+            Some(tail) if digits > 0 => {
+                out.push_str(SQLITE_LIST.0);
+                out.push_str(&after[..digits]);
+                out.push_str(SQLITE_LIST.1);
+                rest = tail;
+            }
+            _ => {
+                out.push_str(ANY);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `?N` as `$N`, and each construct as PostgreSQL spells it. A `?` not
 /// followed by a digit is kept (the shared dialect has none).
 fn to_postgres(text: &str) -> String {
-    let text = text.replace(AMOUNT, POSTGRES_AMOUNT);
+    let text = CONSTRUCTS
+        .iter()
+        .fold(text.to_owned(), |t, c| t.replace(c.shared, c.postgres));
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -79,5 +144,33 @@ mod tests {
     #[test]
     fn a_question_mark_without_a_number_is_kept() {
         assert_eq!(to_postgres("SELECT '?' || ?1"), "SELECT '?' || $1");
+    }
+
+    #[test]
+    fn a_list_is_an_array_on_postgres_and_json_on_sqlite() {
+        let s = Statement::new("SELECT a FROM t WHERE b = ?1 AND c = ANY(?23) ORDER BY a");
+        assert_eq!(
+            s.sqlite(),
+            "SELECT a FROM t WHERE b = ?1 AND c IN (SELECT value FROM json_each(?23)) ORDER BY a"
+        );
+        assert_eq!(
+            s.postgres(),
+            "SELECT a FROM t WHERE b = $1 AND c = ANY($23) ORDER BY a"
+        );
+        assert_eq!(any_as_json_list("x = ANY(?) y"), "x = ANY(?) y");
+    }
+
+    #[test]
+    fn named_constructs_are_spelled_by_each_backend() {
+        let s = Statement::new("UPDATE t SET a = GREATEST(a, ?1), b = LAST_BET_ID");
+        assert_eq!(
+            s.sqlite(),
+            "UPDATE t SET a = max(a, ?1), b = (SELECT ifnull(max(id), 0) FROM bets)"
+        );
+        assert_eq!(
+            s.postgres(),
+            "UPDATE t SET a = GREATEST(a, $1), b = \
+             (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM bets_id_seq)"
+        );
     }
 }

@@ -1,21 +1,51 @@
-//! The [`LogTx`] primitives in SQLite's dialect: the SQLite text of each
-//! statement in [`sql`], bound and run. One writer commits in turn, so ids
-//! follow commit order and a step raises the floors as it gives leaves
-//! ([`sql::RAISE_FLOORS`]).
+//! The [`LogTx`] primitives on SQLite: the SQLite text of each shared
+//! statement in [`sql::log`], bound and run, and the few only SQLite runs,
+//! below. In process, a step writes and probes a row at a time. One
+//! writer commits in turn, so ids follow commit order and a step raises
+//! the floors as it gives leaves ([`RAISE_FLOORS`]).
 
 use rusqlite::{params, OptionalExtension};
 
 use super::tx::SqliteTx;
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
+use crate::sql;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::order::{Queued, Waiting};
 use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LeafRow, LogTx};
-use crate::translog::{read, sql, LogCheckpoint, LoggedEntry};
+use crate::translog::{read, Appender, LogCheckpoint, LoggedEntry};
+
+/// Gives a leaf its source: leaf index, queued entry's id or bet's id (one
+/// of them NULL). The leaf index is the key, so a second step from the
+/// same tree size fails here.
+const INSERT_LEAF: &str =
+    "INSERT INTO log_leaves (leaf_index, entry_id, bet_id) VALUES (?1, ?2, ?3)";
+
+/// Raises the floors, ids following commit order (one writer): each to
+/// the last id of its source a step took, the leaves given since to none.
+const RAISE_FLOORS: &str = "UPDATE log_waiting_floors SET floor_leaf = ?3,
+     floor = max(floor, CASE source WHEN 'queue' THEN ?1 ELSE ?2 END)";
+
+/// The last run of hashes that starts at or before a stored index; the
+/// caller slices the hash out and keeps the run for the next index, which
+/// mostly falls in it.
+const RUN_AT: &str = "SELECT first_index, hashes FROM log_hash_runs WHERE first_index <= ?1
+     ORDER BY first_index DESC LIMIT 1";
+
+/// Stores one bucket of a completed chunk's sorted hashes.
+const INSERT_BUCKET: &str =
+    "INSERT INTO log_hash_buckets (chunk, bucket, leaves) VALUES (?1, ?2, ?3)";
+
+/// One bucket of one complete chunk.
+const BUCKET: &str = "SELECT leaves FROM log_hash_buckets WHERE chunk = ?1 AND bucket = ?2";
 
 impl LogTx for SqliteTx<'_> {
     fn bet_leaves(&self) -> &BetLeaves {
         self.1
+    }
+
+    fn appender(&self) -> Option<Appender> {
+        self.2
     }
 
     async fn insert_log_entry(
@@ -27,20 +57,22 @@ impl LogTx for SqliteTx<'_> {
         now: i64,
     ) -> StoreResult<()> {
         self.0
-            .prepare_cached(sql::INSERT_ENTRY.sqlite)?
+            .prepare_cached(sql::log::INSERT_ENTRY.sqlite())?
             .execute(params![entry, &leaf_hash[..], subject, name, now])?;
         Ok(())
     }
 
     async fn log_entries_named(&mut self, names: &[String]) -> StoreResult<Vec<Vec<u8>>> {
-        let mut stmt = self.0.prepare_cached(sql::ENTRIES_NAMED.sqlite)?;
+        let mut stmt = self.0.prepare_cached(sql::log::ENTRIES_NAMED.sqlite())?;
         let names = serde_json::to_string(names).map_err(StoreError::other)?;
         let rows = stmt.query_map([names], |r| r.get::<_, Vec<u8>>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     async fn log_entries_of(&mut self, subject: &str) -> StoreResult<Vec<Vec<u8>>> {
-        let mut stmt = self.0.prepare_cached(sql::ENTRIES_OF_SUBJECT.sqlite)?;
+        let mut stmt = self
+            .0
+            .prepare_cached(sql::log::ENTRIES_OF_SUBJECT.sqlite())?;
         let rows = stmt.query_map([subject], |r| r.get::<_, Vec<u8>>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -54,7 +86,7 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn waiting_queued(&mut self, limit: u32) -> StoreResult<Vec<Queued>> {
-        let mut stmt = self.0.prepare_cached(sql::WAITING_ENTRIES.sqlite)?;
+        let mut stmt = self.0.prepare_cached(sql::log::WAITING_ENTRIES.sqlite())?;
         let rows = stmt.query_map([limit], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?, r.get(2)?))
         })?;
@@ -68,7 +100,7 @@ impl LogTx for SqliteTx<'_> {
     async fn waiting_bet_ids(&mut self, limit: u32) -> StoreResult<Vec<i64>> {
         Ok(self
             .0
-            .prepare_cached(sql::WAITING_BETS.sqlite)?
+            .prepare_cached(sql::log::WAITING_BETS.sqlite())?
             .query_map([limit], |r| r.get::<_, i64>(0))?
             .collect::<Result<Vec<i64>, _>>()?)
     }
@@ -79,7 +111,7 @@ impl LogTx for SqliteTx<'_> {
     ) -> StoreResult<Option<Vec<u8>>> {
         Ok(self
             .0
-            .prepare_cached(sql::WAITING_ENTRY_BY_HASH.sqlite)?
+            .prepare_cached(sql::log::WAITING_ENTRY_BY_HASH.sqlite())?
             .query_row([&leaf_hash[..]], |r| r.get(0))
             .optional()?)
     }
@@ -109,7 +141,7 @@ impl LogTx for SqliteTx<'_> {
     /// A row per leaf, then each floor raised to the last id of its source
     /// taken: on SQLite nothing below it can commit later.
     async fn insert_leaves(&mut self, assigned: &[(EntryAt, u64)], size: u64) -> StoreResult<()> {
-        let mut stmt = self.0.prepare_cached(sql::INSERT_LEAVES.sqlite)?;
+        let mut stmt = self.0.prepare_cached(INSERT_LEAF)?;
         let (mut queue_to, mut bets_to) = (0, 0);
         for &(at, index) in assigned {
             let (entry_id, bet_id) = match at {
@@ -124,7 +156,7 @@ impl LogTx for SqliteTx<'_> {
                 bet_id
             ])?;
         }
-        self.0.prepare_cached(sql::RAISE_FLOORS)?.execute(params![
+        self.0.prepare_cached(RAISE_FLOORS)?.execute(params![
             queue_to,
             bets_to,
             convert::to_i64(size, "tree size")?
@@ -133,7 +165,7 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn leaf_rows(&mut self, from: u64, to: u64) -> StoreResult<Vec<LeafRow>> {
-        let mut stmt = self.0.prepare_cached(sql::LEAVES.sqlite)?;
+        let mut stmt = self.0.prepare_cached(sql::log::LEAVES.sqlite())?;
         let rows = stmt.query_map(
             params![
                 convert::to_i64(from, "leaf index")?,
@@ -146,7 +178,7 @@ impl LogTx for SqliteTx<'_> {
 
     async fn insert_hash_run(&mut self, first_index: u64, hashes: &[u8]) -> StoreResult<()> {
         self.0
-            .prepare_cached(sql::INSERT_HASH_RUN.sqlite)?
+            .prepare_cached(sql::log::INSERT_HASH_RUN.sqlite())?
             .execute(params![convert::to_i64(first_index, "hash index")?, hashes])?;
         Ok(())
     }
@@ -154,7 +186,7 @@ impl LogTx for SqliteTx<'_> {
     /// A probe per index, but consecutive indexes mostly share a run,
     /// read once.
     async fn log_hashes(&mut self, indexes: &[u64]) -> StoreResult<Vec<(u64, HashBytes)>> {
-        let mut stmt = self.0.prepare_cached(sql::RUN_HASHES.sqlite)?;
+        let mut stmt = self.0.prepare_cached(RUN_AT)?;
         let mut run: Option<(u64, Vec<u8>)> = None;
         let mut found = Vec::with_capacity(indexes.len());
         for &index in indexes {
@@ -177,7 +209,7 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn hash_runs_over(&mut self, first: u64, last: u64) -> StoreResult<Vec<(u64, Vec<u8>)>> {
-        let mut stmt = self.0.prepare_cached(sql::RUNS_OVER.sqlite)?;
+        let mut stmt = self.0.prepare_cached(sql::log::RUNS_OVER.sqlite())?;
         let rows = stmt.query_map(
             params![
                 convert::to_i64(first, "hash index")?,
@@ -197,7 +229,7 @@ impl LogTx for SqliteTx<'_> {
         chunk: u64,
         buckets: Vec<(i16, Vec<u8>)>,
     ) -> StoreResult<()> {
-        let mut insert = self.0.prepare_cached(sql::INSERT_BUCKETS.sqlite)?;
+        let mut insert = self.0.prepare_cached(INSERT_BUCKET)?;
         let chunk = convert::to_i64(chunk, "chunk")?;
         for (bucket, bytes) in buckets {
             insert.execute(params![chunk, bucket, bytes])?;
@@ -211,7 +243,7 @@ impl LogTx for SqliteTx<'_> {
         leaf_hash: &HashBytes,
         sealed: u64,
     ) -> StoreResult<Vec<(u64, Vec<u8>)>> {
-        let mut probe = self.0.prepare_cached(sql::BUCKETS.sqlite)?;
+        let mut probe = self.0.prepare_cached(BUCKET)?;
         let mut found = Vec::new();
         for chunk in 0..sealed {
             let bucket: Option<Vec<u8>> = probe
@@ -226,16 +258,16 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn start_new_log(&mut self) -> StoreResult<()> {
-        self.0.execute(sql::NEW_LOG_FLOORS.sqlite, [])?;
-        for statement in sql::NEW_LOG_EMPTIED {
-            self.0.execute(statement, [])?;
+        self.0.execute(sql::log::NEW_LOG_FLOORS.sqlite(), [])?;
+        for statement in &sql::log::NEW_LOG_EMPTIED {
+            self.0.execute(statement.sqlite(), [])?;
         }
         Ok(())
     }
 
     async fn insert_log_checkpoint(&mut self, size: u64, note: &str, now: i64) -> StoreResult<()> {
         self.0
-            .prepare_cached(sql::INSERT_CHECKPOINT.sqlite)?
+            .prepare_cached(sql::log::INSERT_CHECKPOINT.sqlite())?
             .execute(params![convert::to_i64(size, "tree size")?, note, now])?;
         Ok(())
     }
@@ -243,7 +275,7 @@ impl LogTx for SqliteTx<'_> {
     async fn latest_log_checkpoint(&mut self) -> StoreResult<Option<LogCheckpoint>> {
         let row: Option<(i64, String, i64)> = self
             .0
-            .prepare_cached(sql::LATEST_CHECKPOINT)?
+            .prepare_cached(sql::log::LATEST_CHECKPOINT.sqlite())?
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
         checkpoint_row(row)
@@ -252,7 +284,7 @@ impl LogTx for SqliteTx<'_> {
     async fn log_checkpoint_at(&mut self, size: u64) -> StoreResult<Option<LogCheckpoint>> {
         let row: Option<(i64, String, i64)> = self
             .0
-            .prepare_cached(sql::CHECKPOINT_AT.sqlite)?
+            .prepare_cached(sql::log::CHECKPOINT_AT.sqlite())?
             .query_row([convert::to_i64(size, "tree size")?], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })
@@ -268,7 +300,7 @@ impl LogTx for SqliteTx<'_> {
         now: i64,
     ) -> StoreResult<()> {
         self.0
-            .prepare_cached(sql::INSERT_COSIGNATURE.sqlite)?
+            .prepare_cached(sql::log::INSERT_COSIGNATURE.sqlite())?
             .execute(params![
                 convert::to_i64(size, "tree size")?,
                 witness,
@@ -279,7 +311,9 @@ impl LogTx for SqliteTx<'_> {
     }
 
     async fn log_cosignature_lines(&mut self, size: u64) -> StoreResult<Vec<String>> {
-        let mut stmt = self.0.prepare_cached(sql::COSIGNATURE_LINES.sqlite)?;
+        let mut stmt = self
+            .0
+            .prepare_cached(sql::log::COSIGNATURE_LINES.sqlite())?;
         let rows = stmt.query_map([convert::to_i64(size, "tree size")?], |r| {
             r.get::<_, String>(0)
         })?;
@@ -289,7 +323,7 @@ impl LogTx for SqliteTx<'_> {
     async fn log_cosigned_size(&mut self, witness: &str) -> StoreResult<Option<u64>> {
         let size: Option<i64> = self
             .0
-            .prepare_cached(sql::COSIGNED_SIZE.sqlite)?
+            .prepare_cached(sql::log::COSIGNED_SIZE.sqlite())?
             .query_row([witness], |r| r.get(0))?;
         size.map(|s| convert::to_u64(s, "tree size")).transpose()
     }
@@ -297,7 +331,7 @@ impl LogTx for SqliteTx<'_> {
     async fn latest_cosigned_size(&mut self, min: u32) -> StoreResult<Option<u64>> {
         let size: Option<i64> = self
             .0
-            .prepare_cached(sql::LATEST_COSIGNED.sqlite)?
+            .prepare_cached(sql::log::LATEST_COSIGNED.sqlite())?
             .query_row([min], |r| r.get(0))
             .optional()?;
         size.map(|s| convert::to_u64(s, "tree size")).transpose()
@@ -366,7 +400,7 @@ mod tests {
             .expect("schema");
         let reader = rusqlite::Connection::open(&path).expect("open");
         let leaves = crate::translog::bet_leaves::BetLeaves::default();
-        let mut tx = SqliteTx(&reader, &leaves);
+        let mut tx = SqliteTx(&reader, &leaves, None);
         let count = |tx: &SqliteTx<'_>| -> StoreResult<i64> {
             Ok(tx.0.query_row("SELECT count(*) FROM t", [], |r| r.get(0))?)
         };

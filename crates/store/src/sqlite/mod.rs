@@ -29,6 +29,7 @@ use crate::error::{StoreError, StoreResult};
 use crate::seal::SeedCipher;
 use crate::settings::SqliteTuning;
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use crate::tx::run_ready;
 pub use checkpoint::WalStats;
 use checkpoint::{Handoff, WalBound};
@@ -73,8 +74,9 @@ pub struct SqliteStore {
     wal: Option<Arc<WalStats>>,
     readers: Option<Arc<Readers>>,
     cipher: Arc<SeedCipher>,
-    /// Whether changes queue transparency log entries (on unless turned off).
-    log: bool,
+    /// What queues changes' transparency log entries; none with the log
+    /// off (on unless turned off).
+    appender: Option<Appender>,
     /// Committed bets' leaf hashes, until sequenced.
     bet_leaves: Arc<BetLeaves>,
 }
@@ -128,7 +130,7 @@ impl SqliteStore {
                 permits: Semaphore::new(READERS),
             })),
             cipher: Arc::new(cipher),
-            log: true,
+            appender: Some(Appender),
             bet_leaves: Arc::default(),
         })
     }
@@ -137,7 +139,7 @@ impl SqliteStore {
     /// measuring what the log costs, never for a public service.
     #[must_use]
     pub fn with_log(mut self, on: bool) -> Self {
-        self.log = on;
+        self.appender = on.then_some(Appender);
         self
     }
 
@@ -152,7 +154,7 @@ impl SqliteStore {
             wal: None,
             readers: None,
             cipher: Arc::new(cipher),
-            log: true,
+            appender: Some(Appender),
             bet_leaves: Arc::default(),
         })
     }
@@ -164,9 +166,9 @@ impl SqliteStore {
         req: crate::types::BetRequest,
         now: i64,
     ) -> StoreResult<crate::types::BetReceipt> {
-        let (cipher, log) = (Arc::clone(&self.cipher), self.log);
+        let cipher = Arc::clone(&self.cipher);
         let placed = self
-            .write_tx(async move |tx| crate::accounts::place_bet(tx, &cipher, req, log, now).await)
+            .write_tx(async move |tx| crate::accounts::place_bet(tx, &cipher, req, now).await)
             .await?;
         // Committed now: its leaf hash may be remembered.
         self.bet_leaves.remember_placed(&placed);
@@ -179,10 +181,10 @@ impl SqliteStore {
         R: Send + 'static,
         F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
     {
-        let leaves = Arc::clone(&self.bet_leaves);
+        let (leaves, appender) = (Arc::clone(&self.bet_leaves), self.appender);
         let write = self
             .writer
-            .submit(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?);
+            .submit(move |c| run_ready(f(&mut SqliteTx(c, &leaves, appender)))?);
         crate::wait::bounded("a transaction", write).await
     }
 
@@ -192,8 +194,8 @@ impl SqliteStore {
         R: Send + 'static,
         F: AsyncFnOnce(&mut SqliteTx<'_>) -> StoreResult<R> + Send + 'static,
     {
-        let leaves = Arc::clone(&self.bet_leaves);
-        let read = self.read(move |c| run_ready(f(&mut SqliteTx(c, &leaves)))?);
+        let (leaves, appender) = (Arc::clone(&self.bet_leaves), self.appender);
+        let read = self.read(move |c| run_ready(f(&mut SqliteTx(c, &leaves, appender)))?);
         crate::wait::bounded("a read", read).await
     }
 
@@ -372,3 +374,21 @@ fn check_fingerprint(conn: &Connection, cipher: &SeedCipher) -> StoreResult<()> 
 }
 
 crate::api::impl_store!(SqliteStore);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shared statement's SQLite text prepares against the schema.
+    #[test]
+    fn every_shared_statement_prepares() {
+        let conn = Connection::open_in_memory().expect("open");
+        migrate(&conn, &SeedCipher::from_key([7; 32])).expect("migrate");
+        for statement in crate::sql::all() {
+            let text = statement.sqlite();
+            if let Err(e) = conn.prepare(text) {
+                panic!("{e}: {text}");
+            }
+        }
+    }
+}

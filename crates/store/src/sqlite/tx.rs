@@ -3,9 +3,11 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use crate::convert;
-use crate::error::StoreResult;
-use crate::sql::accounts;
+use crate::error::{StoreError, StoreResult};
+use crate::sql::statement::Statement;
+use crate::sql::{accounts, idempotency, leases, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
+use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
 use crate::types::{
@@ -14,12 +16,12 @@ use crate::types::{
 };
 
 /// A connection inside the writer's savepoint, or a read connection, with
-/// the store's remembered bet leaf hashes.
-pub(crate) struct SqliteTx<'c>(pub(crate) &'c Connection, pub(crate) &'c BetLeaves);
-
-const ROUND_COLUMNS: &str =
-    "id, kind, commitment, sealed_seed, revealed_seed, state, status, log_len, version, \
-     (SELECT sealed_key FROM round_keys WHERE round_keys.round_id = rounds.id) AS sealed_key";
+/// the store's remembered bet leaf hashes and its log appender.
+pub(crate) struct SqliteTx<'c>(
+    pub(crate) &'c Connection,
+    pub(crate) &'c BetLeaves,
+    pub(crate) Option<Appender>,
+);
 
 fn round_raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RoundRaw, i64, i64)> {
     Ok((
@@ -62,14 +64,6 @@ fn bet_raw(r: &Row<'_>) -> rusqlite::Result<BetRaw> {
         created_at: r.get(12)?,
     })
 }
-
-/// A record with its readers joined by commas.
-const RECORD_COLUMNS: &str = "id, scheme, body, \
-     (SELECT group_concat(player_id) FROM record_readers WHERE record_id = records.id)";
-
-/// Only the records a viewer may read (`?1`: the player, NULL for the operator).
-const READABLE: &str = "(?1 IS NULL OR EXISTS (SELECT 1 FROM record_readers
-                          WHERE record_id = records.id AND player_id = ?1))";
 
 fn record_raw(r: &Row<'_>) -> rusqlite::Result<(i64, String, String, Option<String>)> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
@@ -124,14 +118,13 @@ impl SqliteTx<'_> {
         .collect()
     }
 
+    /// The records `statement` selects for `args`.
     fn records_where(
         &self,
-        filter: &str,
+        statement: &Statement,
         args: impl rusqlite::Params,
     ) -> StoreResult<Vec<RecordRow>> {
-        let mut stmt = self.0.prepare_cached(&format!(
-            "SELECT {RECORD_COLUMNS} FROM records WHERE {READABLE} AND {filter}"
-        ))?;
+        let mut stmt = self.0.prepare_cached(statement.sqlite())?;
         let rows = stmt.query_map(args, record_raw)?;
         rows.map(|r| record_row(r?)).collect()
     }
@@ -486,13 +479,13 @@ impl Tx for SqliteTx<'_> {
 
     async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>> {
         Ok(self
-            .records_where("id = ?2", params![reader(viewer), id])?
+            .records_where(&records::RECORD, params![reader(viewer), id])?
             .pop())
     }
 
     async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>> {
         self.records_where(
-            "(?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
+            &records::RECORDS,
             params![reader(viewer), page.before, convert::limit(page.limit)],
         )
     }
@@ -504,15 +497,13 @@ impl Tx for SqliteTx<'_> {
         limit: u32,
     ) -> StoreResult<Vec<RecordRow>> {
         self.records_where(
-            "id > ?2 ORDER BY id LIMIT ?3",
+            &records::RECORDS_AFTER,
             params![reader(viewer), after, convert::limit(limit)],
         )
     }
 
     async fn round_log(&mut self, id: &str, from_seq: u64, limit: u32) -> StoreResult<Vec<LogRow>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT seq, body FROM round_log WHERE round_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
-        )?;
+        let mut stmt = self.0.prepare_cached(rounds::LOG_LINES.sqlite())?;
         let rows = stmt.query_map(
             params![id, convert::to_i64(from_seq, "seq")?, convert::limit(limit)],
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)),
@@ -528,28 +519,23 @@ impl Tx for SqliteTx<'_> {
     }
 
     async fn rounds_with_status(&mut self, kind: &str, status: &str) -> StoreResult<Vec<String>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT id FROM rounds WHERE kind = ?1 AND status = ?2 ORDER BY created_at, id",
-        )?;
+        let mut stmt = self.0.prepare_cached(rounds::ROUNDS_WITH_STATUS.sqlite())?;
         let rows = stmt.query_map(params![kind, status], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The ids sent as one JSON list.
     async fn rounds(&mut self, ids: &[String]) -> StoreResult<Vec<RoundRaw>> {
-        let mut stmt = self
-            .0
-            .prepare_cached(&format!("SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?1"))?;
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            if let Some((mut raw, log_len, version)) =
-                stmt.query_row(params![id], round_raw).optional()?
-            {
-                raw.row.log_len = convert::to_u64(log_len, "log length")?;
-                raw.row.version = convert::to_u64(version, "version")?;
-                out.push(raw);
-            }
-        }
-        Ok(out)
+        let ids = serde_json::to_string(ids).map_err(StoreError::other)?;
+        let mut stmt = self.0.prepare_cached(rounds::ROUNDS.sqlite())?;
+        let rows = stmt.query_map(params![ids], round_raw)?;
+        rows.map(|row| {
+            let (mut raw, log_len, version) = row?;
+            raw.row.log_len = convert::to_u64(log_len, "log length")?;
+            raw.row.version = convert::to_u64(version, "version")?;
+            Ok(raw)
+        })
+        .collect()
     }
 
     async fn insert_round(
@@ -561,11 +547,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<bool> {
         let n = self
             .0
-            .prepare_cached(
-                "INSERT INTO rounds (id, kind, commitment, sealed_seed, state, status, log_len,
-                                     version, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 0, ?7, ?7) ON CONFLICT (id) DO NOTHING",
-            )?
+            .prepare_cached(rounds::INSERT_ROUND.sqlite())?
             .execute(params![
                 round.id,
                 round.kind,
@@ -577,7 +559,7 @@ impl Tx for SqliteTx<'_> {
             ])?;
         if let Some(key) = sealed_key.filter(|_| n == 1) {
             self.0
-                .prepare_cached("INSERT INTO round_keys (round_id, sealed_key) VALUES (?1, ?2)")?
+                .prepare_cached(rounds::INSERT_ROUND_KEY.sqlite())?
                 .execute(params![round.id, key])?;
         }
         Ok(n == 1)
@@ -586,13 +568,7 @@ impl Tx for SqliteTx<'_> {
     async fn update_round(&mut self, set: &RoundSet<'_>) -> StoreResult<bool> {
         let n = self
             .0
-            .prepare_cached(
-                "UPDATE rounds SET state = ?1, status = ?2, log_len = ?3, updated_at = ?4,
-                        version = version + 1,
-                        revealed_seed = COALESCE(?5, revealed_seed),
-                        sealed_seed = CASE WHEN ?5 IS NULL THEN sealed_seed ELSE NULL END
-                 WHERE id = ?6 AND version = ?7",
-            )?
+            .prepare_cached(rounds::UPDATE_ROUND.sqlite())?
             .execute(params![
                 set.state,
                 set.status,
@@ -613,23 +589,21 @@ impl Tx for SqliteTx<'_> {
         now: i64,
     ) -> StoreResult<()> {
         self.0
-            .prepare_cached(
-                "INSERT INTO round_log (round_id, seq, body, created_at) VALUES (?1, ?2, ?3, ?4)",
-            )?
+            .prepare_cached(rounds::INSERT_LOG_LINE.sqlite())?
             .execute(params![round_id, convert::to_i64(seq, "seq")?, body, now])?;
         Ok(())
     }
 
     async fn insert_record(&mut self, record: &NewRecord, now: i64) -> StoreResult<i64> {
-        self.0
-            .prepare_cached("INSERT INTO records (scheme, body, created_at) VALUES (?1, ?2, ?3)")?
-            .execute(params![record.scheme, record.body, now])?;
-        Ok(self.0.last_insert_rowid())
+        Ok(self
+            .0
+            .prepare_cached(records::INSERT_RECORD.sqlite())?
+            .query_row(params![record.scheme, record.body, now], |r| r.get(0))?)
     }
 
     async fn insert_reader(&mut self, record_id: i64, player_id: i64) -> StoreResult<()> {
         self.0
-            .prepare_cached("INSERT INTO record_readers (record_id, player_id) VALUES (?1, ?2)")?
+            .prepare_cached(records::INSERT_READER.sqlite())?
             .execute(params![record_id, player_id])?;
         Ok(())
     }
@@ -637,10 +611,7 @@ impl Tx for SqliteTx<'_> {
     async fn insert_idempotent(&mut self, entry: &Idempotent, now: i64) -> StoreResult<bool> {
         let n = self
             .0
-            .prepare_cached(
-                "INSERT INTO idempotency (scope, key, request_hash, response, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (scope, key) DO NOTHING",
-            )?
+            .prepare_cached(idempotency::INSERT_ANSWER.sqlite())?
             .execute(params![
                 entry.scope,
                 entry.key,
@@ -658,9 +629,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<Option<(String, String)>> {
         Ok(self
             .0
-            .prepare_cached(
-                "SELECT request_hash, response FROM idempotency WHERE scope = ?1 AND key = ?2",
-            )?
+            .prepare_cached(idempotency::ANSWER.sqlite())?
             .query_row(params![scope, key], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?)
     }
@@ -668,7 +637,7 @@ impl Tx for SqliteTx<'_> {
     async fn lease(&mut self, resource: &str) -> StoreResult<Option<LeaseRow>> {
         Ok(self
             .0
-            .prepare_cached("SELECT owner, expires_at FROM leases WHERE resource = ?1")?
+            .prepare_cached(leases::LEASE.sqlite())?
             .query_row(params![resource], |r| {
                 Ok(LeaseRow {
                     owner: r.get(0)?,
@@ -687,11 +656,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<bool> {
         let n = self
             .0
-            .prepare_cached(
-                "INSERT INTO leases (resource, owner, expires_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (resource) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-                 WHERE leases.owner = excluded.owner OR leases.expires_at < ?4",
-            )?
+            .prepare_cached(leases::TAKE_LEASE.sqlite())?
             .execute(params![resource, owner, expires_at, now])?;
         Ok(n == 1)
     }
@@ -699,23 +664,20 @@ impl Tx for SqliteTx<'_> {
     async fn set_leases_expiry(&mut self, owner: &str, expires_at: i64) -> StoreResult<u64> {
         let n = self
             .0
-            .prepare_cached("UPDATE leases SET expires_at = ?1 WHERE owner = ?2")?
+            .prepare_cached(leases::SET_LEASES_EXPIRY.sqlite())?
             .execute(params![expires_at, owner])?;
         Ok(n as u64)
     }
 
     async fn expired_leases(&mut self, prefix: &str, now: i64) -> StoreResult<Vec<String>> {
-        let mut stmt = self.0.prepare_cached(
-            "SELECT resource FROM leases
-             WHERE substr(resource, 1, length(?1)) = ?1 AND expires_at < ?2 ORDER BY resource",
-        )?;
+        let mut stmt = self.0.prepare_cached(leases::EXPIRED_LEASES.sqlite())?;
         let rows = stmt.query_map(params![prefix, now], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     async fn release_lease(&mut self, resource: &str, owner: &str) -> StoreResult<()> {
         self.0
-            .prepare_cached("DELETE FROM leases WHERE resource = ?1 AND owner = ?2")?
+            .prepare_cached(leases::RELEASE_LEASE.sqlite())?
             .execute(params![resource, owner])?;
         Ok(())
     }

@@ -12,9 +12,9 @@
 //! second sequencer racing it fails on the checkpoint or the key of the
 //! leaves it writes and writes nothing.
 //!
-//! Both backends keep the log in the same tables, and each runs its
-//! dialect's text of the statements in [`sql`], side by side there; the
-//! reads are in [`read`]. The log lives in the store, not in a crate of its
+//! Both backends keep the log in the same tables and run the same
+//! statements, each written once (`crate::sql::log`), each backend's text
+//! derived; the reads are in [`read`]. The log lives in the store, not in a crate of its
 //! own, because its writes are part of other transactions: an entry is
 //! queued in the transaction that shows it, and a bet's row is its entry.
 
@@ -24,7 +24,6 @@ pub(crate) mod hash_buckets;
 pub(crate) mod logged;
 pub(crate) mod order;
 pub(crate) mod read;
-pub(crate) mod sql;
 pub(crate) mod tx;
 
 use fairseed_tlog::{
@@ -71,34 +70,36 @@ pub(crate) fn subject(scope: &str, key: &str) -> String {
     format!("{scope}\n{key}")
 }
 
-/// Where and whether entries are queued: `on` (the log runs) and the
-/// idempotent call queueing them, whose replay reads them back.
+/// What writes the entries of changes to the log. A store holds one unless
+/// its log is off, decided once when it opens (`with_log`), and hands it to
+/// every transaction it runs ([`LogTx::appender`]): a write path asks its
+/// transaction, so none carries a switch of its own.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Queue<'a> {
-    pub(crate) on: bool,
-    pub(crate) subject: Option<&'a str>,
+pub(crate) struct Appender;
+
+impl Appender {
+    /// The bytes `entry` is queued as, its time set to `now`.
+    pub(crate) fn encode(self, entry: LogEntry, now: i64) -> StoreResult<Vec<u8>> {
+        entry_bytes(entry, now)
+    }
 }
 
-/// Queues `entry` (its time set to `now`) if the log is on; the bytes
-/// queued, to hand to the caller for a receipt.
+/// Queues `entry` (its time set to `now`) if the transaction's store keeps
+/// a log, under `subject`: the idempotent call queueing it, whose replay
+/// reads it back. The bytes queued, to hand to the caller for a receipt.
 pub(crate) async fn append<T: LogTx>(
     tx: &mut T,
-    queue: Queue<'_>,
+    subject: Option<&str>,
     entry: Option<LogEntry>,
     now: i64,
 ) -> StoreResult<Vec<Vec<u8>>> {
-    let name = entry.as_ref().and_then(|e| entry_name(e.kind, &e.ids));
-    let Some(bytes) = encode(queue.on, entry, now)? else {
+    let (Some(log), Some(entry)) = (tx.appender(), entry) else {
         return Ok(Vec::new());
     };
-    tx.insert_log_entry(
-        &bytes,
-        &leaf_hash(&bytes).0,
-        queue.subject,
-        name.as_deref(),
-        now,
-    )
-    .await?;
+    let name = entry_name(entry.kind, &entry.ids);
+    let bytes = log.encode(entry, now)?;
+    tx.insert_log_entry(&bytes, &leaf_hash(&bytes).0, subject, name.as_deref(), now)
+        .await?;
     Ok(vec![bytes])
 }
 
@@ -117,15 +118,11 @@ pub fn entry_name<S: AsRef<str>>(kind: EntryKind, ids: &[S]) -> Option<String> {
     serde_json::to_string(&(word, ids)).ok()
 }
 
-/// The bytes of `entry` with its time set to `now`, if the log is `on`.
-pub(crate) fn encode(on: bool, entry: Option<LogEntry>, now: i64) -> StoreResult<Option<Vec<u8>>> {
-    let Some(mut entry) = entry.filter(|_| on) else {
-        return Ok(None);
-    };
+/// The bytes of `entry` with its time set to `now`.
+pub(crate) fn entry_bytes(mut entry: LogEntry, now: i64) -> StoreResult<Vec<u8>> {
     entry.time_ms = u64::try_from(now).unwrap_or(0);
     entry
         .encode()
-        .map(Some)
         .map_err(|e| StoreError::context("a log entry does not encode", e))
 }
 

@@ -7,6 +7,7 @@ use crate::translog::bet_leaves::BetLeaves;
 pub(crate) use crate::translog::logged::{hash_bytes, EntryAt, HashBytes};
 use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
+use crate::translog::Appender;
 
 /// A checkpoint row.
 pub(crate) fn checkpoint_row(
@@ -24,11 +25,16 @@ pub(crate) fn checkpoint_row(
 }
 
 /// The log's statements inside one transaction (or one read connection):
-/// each backend binds and runs its dialect's text of [`super::sql`]; what
-/// they are combined into is decided once, in [`crate::translog`].
+/// each backend binds and runs its text of [`crate::sql::log`] and the few
+/// only it runs; what they are combined into is decided once, in
+/// [`crate::translog`].
 pub(crate) trait LogTx {
     /// The leaf hashes this process remembers for its waiting bets.
     fn bet_leaves(&self) -> &BetLeaves;
+
+    /// What queues this transaction's log entries; `None` when the store's
+    /// log is off.
+    fn appender(&self) -> Option<Appender>;
 
     /// Queues an entry with its leaf hash, the idempotent call that queued
     /// it and its name ([`crate::translog::entry_name`]).
@@ -128,7 +134,8 @@ pub(crate) trait LogTx {
         sealed: u64,
     ) -> StoreResult<Vec<(u64, Vec<u8>)>>;
 
-    /// Empties the log for a new one from size 0 ([`super::sql::NEW_LOG_FLOORS`], [`super::sql::NEW_LOG_EMPTIED`]).
+    /// Empties the log for a new one from size 0
+    /// ([`crate::sql::log::NEW_LOG_FLOORS`], [`crate::sql::log::NEW_LOG_EMPTIED`]).
     async fn start_new_log(&mut self) -> StoreResult<()>;
 
     /// Stores a signed checkpoint.
