@@ -7,6 +7,7 @@
 //! the revealed values to their commits, then the seed to the HMAC
 //! derivation. The seed's own `commit`, the deck and
 //! the actions are then checked as for any hand ([`crate::record::replay`]).
+//! The check reads of the record only what [`DealtHand`] holds.
 
 use std::collections::BTreeMap;
 
@@ -15,7 +16,7 @@ use fairseed_core::selfpoker_v3::{self, HandEntry, HandValue};
 use fairseed_core::{Commitment, Error, ServerSeed};
 use serde::{Deserialize, Serialize};
 
-use crate::record::{HandRecord, ReplayError};
+use crate::replay_error::ReplayError;
 use crate::rules::Player;
 
 /// The session, client seeds and (v3) per-hand values a hand's seed derives from.
@@ -164,14 +165,27 @@ pub enum DealStatus {
     Unrevealed,
 }
 
-/// Checks the `selfpoker_v2` deal of `record`: the secret (when revealed)
-/// against `session_commit`, that every human dealt in (and no AI) has a
-/// client seed, then that the derivation gives the record's `seed`.
+/// What a deal is checked against: the hand of the record that carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealtHand {
+    /// The hand's number.
+    pub hand: u64,
+    /// The seed the record says the hand was dealt from.
+    pub seed: u64,
+    /// The table's seats (`config.seats`).
+    pub table_seats: usize,
+    /// Each seat dealt in and who sits there, seat order.
+    pub dealt_in: Vec<(usize, Player)>,
+}
+
+/// Checks the `selfpoker_v2` deal of the hand `record`: the secret (when
+/// revealed) against `session_commit`, that every human dealt in (and no
+/// AI) has a client seed, then that the derivation gives the record's `seed`.
 ///
 /// # Errors
 /// [`ReplayError`] naming the first thing that differs; a malformed field is
 /// [`ReplayError::Input`].
-pub fn check(deal: &DealV2, record: &HandRecord) -> Result<DealStatus, ReplayError> {
+pub fn check(deal: &DealV2, record: &DealtHand) -> Result<DealStatus, ReplayError> {
     let hand = record.hand;
     let input = |error| ReplayError::Input { hand, error };
     deal.check_form(hand).map_err(input)?;
@@ -244,13 +258,13 @@ fn check_reveals(deal: &DealV2, hand: u64) -> Result<(), ReplayError> {
 
 /// v3: every withheld seat committed, revealed nothing and is not dealt in
 /// (docs/spec.md §20.5, `withheld`).
-fn check_withheld(deal: &DealV2, record: &HandRecord) -> Result<(), ReplayError> {
+fn check_withheld(deal: &DealV2, record: &DealtHand) -> Result<(), ReplayError> {
     for &seat in &deal.withheld {
         let problem = if !deal.hand_commits.contains_key(&seat) {
             "is withheld and has no commit"
         } else if deal.hand_values.contains_key(&seat) {
             "is withheld and has a revealed value"
-        } else if record.seats.iter().any(|s| s.seat == seat) {
+        } else if record.dealt_in.iter().any(|&(s, _)| s == seat) {
             "withheld its value and is dealt in"
         } else {
             continue;
@@ -287,8 +301,8 @@ fn check_values_dealt_in(deal: &DealV2, hand: u64) -> Result<(), ReplayError> {
 
 /// Every human dealt in has a client seed, no AI dealt in has one, and every
 /// seed's seat is at the table.
-fn check_seats(deal: &DealV2, record: &HandRecord) -> Result<(), ReplayError> {
-    let seats = record.config.seats;
+fn check_seats(deal: &DealV2, record: &DealtHand) -> Result<(), ReplayError> {
+    let seats = record.table_seats;
     if let Some(seat) = deal.client_seeds.keys().find(|&&s| s >= seats) {
         return Err(ReplayError::ClientSeeds {
             hand: record.hand,
@@ -298,16 +312,16 @@ fn check_seats(deal: &DealV2, record: &HandRecord) -> Result<(), ReplayError> {
             ),
         });
     }
-    for s in &record.seats {
-        let has_seed = deal.client_seeds.contains_key(&s.seat);
-        let problem = match s.player {
+    for &(seat, player) in &record.dealt_in {
+        let has_seed = deal.client_seeds.contains_key(&seat);
+        let problem = match player {
             Player::Human { .. } if !has_seed => "is a human dealt in without a client seed",
             Player::Ai { .. } if has_seed => "is an AI and has a client seed",
             _ => continue,
         };
         return Err(ReplayError::ClientSeeds {
             hand: record.hand,
-            difference: format!("seat {} {problem}", s.seat),
+            difference: format!("seat {seat} {problem}"),
         });
     }
     Ok(())

@@ -27,6 +27,7 @@ pub mod live;
 pub mod phh;
 pub mod policy_check;
 pub mod record;
+mod replay_error;
 pub mod rules;
 pub mod simulate;
 pub mod verdict;

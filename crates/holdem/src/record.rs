@@ -30,15 +30,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{DecisionKey, Engine, Level, SeatView};
 use crate::card::Card;
-use crate::deal::{self, DealStatus, DealV2};
-use crate::live::{Arrival, Policy};
+use crate::deal::{self, DealStatus, DealV2, DealtHand};
+use crate::live::arrival::Arrival;
+use crate::live::policy::Policy;
+pub use crate::replay_error::{ReplayError, SCHEME};
 use crate::rules::{
-    apply, chips, Action, Command, Event, HoldemError, Logged, Player, Seat, Street, Table,
-    TableConfig,
+    apply, chips, Action, Command, Event, HoldemError, Logged, Player, Seat, Table, TableConfig,
 };
-
-/// The scheme name a hand record carries.
-pub const SCHEME: &str = "holdem_hand_v1";
 
 /// A seat dealt into the hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,8 +148,12 @@ pub struct HandRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<DealV2>,
     /// The policy the table committed to when it opened (docs/spec.md
-    /// §19.3): the hand is held to it. Absent from records of tables
-    /// opened before records carried it.
+    /// §19.3): the hand is held to it. Optional because the verifier reads
+    /// whatever record it is given, and one without a policy gets a verdict,
+    /// not a refusal to read it: a `selfpoker_v3` record that drops its
+    /// policy fails the `policy` check by name (as a house hiding its seats
+    /// would hand out), and a record of a table opened before records
+    /// carried one is not held to it (docs/spec.md §19.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<Policy>,
     /// The public half of the table's evidence key (docs/spec.md §20.7),
@@ -197,167 +199,16 @@ impl HandRecord {
             })
             .collect()
     }
-}
 
-/// Why a record does not replay to its own results.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ReplayError {
-    /// Not a hold'em hand record.
-    #[error("hand {hand}: scheme '{scheme}', expected {SCHEME}")]
-    Scheme {
-        /// The hand.
-        hand: u64,
-        /// The scheme found.
-        scheme: String,
-    },
-    /// The commitment is not the seed's.
-    #[error("hand {0}: commit does not match sha256(\"selfpoker:\" + seed)")]
-    Commit(u64),
-    /// An AI's recorded action is not what its engine and level decide from
-    /// its own seat's view with the session's seed for that decision.
-    #[error("hand {hand}, {street}: seat {seat} (AI level {level}, {engine}) {did}; from its own seat it {decides}", engine = engine.as_str())]
-    Ai {
-        /// The hand.
-        hand: u64,
-        /// The street.
-        street: Street,
-        /// The AI's seat.
-        seat: usize,
-        /// Its level.
-        level: u8,
-        /// Its engine.
-        engine: Engine,
-        /// What the record says it did, in words ("called").
-        did: String,
-        /// What it decides, in words ("folds").
-        decides: String,
-    },
-    /// An AI seat that names no engine, or a level no engine has, at a
-    /// table whose AI decisions derive from the session secret.
-    #[error("hand {hand}: seat {seat} {problem}")]
-    AiSeat {
-        /// The hand.
-        hand: u64,
-        /// The seat.
-        seat: usize,
-        /// What is wrong, in words.
-        problem: String,
-    },
-    /// A field of the record is malformed (the error names it).
-    #[error("hand {hand}: {error}")]
-    Input {
-        /// The hand.
-        hand: u64,
-        /// The field and what is wrong with it.
-        error: fairseed_core::Error,
-    },
-    /// The `selfpoker_v2` session is still open: its secret is not revealed.
-    #[error("hand {0}: the session secret is not revealed yet; the seed's derivation is checked once the session ends")]
-    Unrevealed(u64),
-    /// The revealed secret is not the one the session committed to.
-    #[error("hand {hand}: sha256(session_secret) is {hashed}, the record says session_commit {recorded}")]
-    SessionCommit {
-        /// The hand.
-        hand: u64,
-        /// The hash of the revealed secret.
-        hashed: String,
-        /// The recorded commitment.
-        recorded: String,
-    },
-    /// A human dealt in has no client seed, or an AI has one.
-    #[error("hand {hand}: {difference}")]
-    ClientSeeds {
-        /// The hand.
-        hand: u64,
-        /// Which seat, in words.
-        difference: String,
-    },
-    /// v3: a revealed per-hand value is not the one its seat committed to
-    /// (docs/spec.md §20.5, `reveals`).
-    #[error("hand {hand}: seat {seat}{problem}")]
-    Reveal {
-        /// The hand.
-        hand: u64,
-        /// The seat.
-        seat: usize,
-        /// What is wrong, in words, after the seat ("'s revealed value hashes to …").
-        problem: String,
-    },
-    /// v3: a withheld seat is dealt in, revealed, or never committed
-    /// (docs/spec.md §20.5, `withheld`).
-    #[error("hand {hand}: seat {seat} {problem}")]
-    Withheld {
-        /// The hand.
-        hand: u64,
-        /// The seat.
-        seat: usize,
-        /// What is wrong, in words.
-        problem: &'static str,
-    },
-    /// The seed is not the one the secret and the client seeds derive.
-    #[error("hand {hand}: the seed derived from the session secret, the table, the hand number and the client seeds is {derived}, the record says {recorded}")]
-    Derivation {
-        /// The hand.
-        hand: u64,
-        /// The derived seed.
-        derived: u64,
-        /// The recorded seed.
-        recorded: u64,
-    },
-    /// The table or seats cannot be set up as recorded.
-    #[error("hand {hand}: {error}")]
-    Setup {
-        /// The hand.
-        hand: u64,
-        /// The rule that refused the set-up.
-        error: HoldemError,
-    },
-    /// An action breaks the rules.
-    #[error("hand {hand}, {error}")]
-    Rule {
-        /// The hand.
-        hand: u64,
-        /// Which rule (the message names street, seat and amounts).
-        error: HoldemError,
-    },
-    /// The actions stop before the hand ends.
-    #[error("hand {hand}: the actions stop on the {street} with seat {seat} to act")]
-    Unfinished {
-        /// The hand.
-        hand: u64,
-        /// The street.
-        street: Street,
-        /// Who was to act.
-        seat: usize,
-    },
-    /// An action after the hand ended.
-    #[error("hand {hand}: action {index} (seat {seat}) comes after the hand ended")]
-    AfterEnd {
-        /// The hand.
-        hand: u64,
-        /// Its 1-based position in the log.
-        index: usize,
-        /// Its seat.
-        seat: usize,
-    },
-    /// A seat or setting of the hand is not what the table's policy,
-    /// committed at open, says (docs/spec.md §19.3).
-    #[error("hand {hand}: {problem}")]
-    Policy {
-        /// The hand.
-        hand: u64,
-        /// What differs, in words.
-        problem: String,
-    },
-    /// The replayed results differ from the recorded ones.
-    #[error("hand {hand}: {difference}")]
-    Mismatch {
-        /// The hand.
-        hand: u64,
-        /// The first difference, in words.
-        difference: String,
-    },
+    /// What of the record its deal is checked against ([`deal::check`]).
+    pub fn dealt(&self) -> DealtHand {
+        DealtHand {
+            hand: self.hand,
+            seed: self.seed,
+            table_seats: self.config.seats,
+            dealt_in: self.seats.iter().map(|s| (s.seat, s.player)).collect(),
+        }
+    }
 }
 
 /// The table just before the hand of `record`.
@@ -447,7 +298,7 @@ pub fn check_deal(record: &HandRecord) -> Result<Option<DealStatus>, ReplayError
     record
         .deal
         .as_ref()
-        .map(|d| deal::check(d, record))
+        .map(|d| deal::check(d, &record.dealt()))
         .transpose()
 }
 
@@ -687,13 +538,9 @@ fn first_difference(got: &Outcome, want: &Outcome) -> Option<String> {
     None
 }
 
-/// The record of a hand played from `before` with `seed`, its `events` and action `log`.
-pub fn record_of(
-    before: &Table,
-    seed: u64,
-    events: &[Event],
-    log: Vec<Logged>,
-) -> Option<HandRecord> {
+/// The record of a hand played from `before` with `seed` and its `events`
+/// (its action log is rebuilt from them).
+pub fn record_of(before: &Table, seed: u64, events: &[Event]) -> Option<HandRecord> {
     let (hand, commit, button, stacks) = events.iter().find_map(|e| match e {
         Event::HandStarted {
             number,
@@ -726,10 +573,34 @@ pub fn record_of(
         config: before.config,
         button,
         seats,
-        actions: log,
+        actions: action_log(events),
         results: Outcome::from_events(events),
         deal: None,
         policy: None,
         evidence_key: None,
     })
+}
+
+/// The action log of a finished hand, rebuilt from its events.
+fn action_log(events: &[Event]) -> Vec<Logged> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Acted {
+                seat,
+                street,
+                action,
+                timed_out,
+                at,
+                ..
+            } => Some(Logged {
+                seat: *seat,
+                street: *street,
+                action: *action,
+                timed_out: *timed_out,
+                at: *at,
+            }),
+            _ => None,
+        })
+        .collect()
 }

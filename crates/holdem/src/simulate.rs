@@ -17,7 +17,8 @@ use fairseed_play::Millis;
 
 use crate::ai::{decide, DecisionKey, Level, SeatView, ENGINE_V1};
 use crate::deal::DealV2;
-use crate::live::{Policy, Scheme};
+use crate::live::policy::Policy;
+use crate::live::session::Scheme;
 use crate::record::{record_of, HandRecord};
 use crate::rules::{
     apply, Action, Command, Event, HandState, HoldemError, Player, Table, TableConfig,
@@ -86,33 +87,8 @@ pub fn play_hand_with(
         t = next;
         events.extend(more);
     }
-    let log = action_log(&events);
-    let record = record_of(table, deal_seed, &events, log).ok_or(HoldemError::NoHand)?;
+    let record = record_of(table, deal_seed, &events).ok_or(HoldemError::NoHand)?;
     Ok((t, record, events))
-}
-
-/// The action log of a finished hand, rebuilt from its events.
-pub(crate) fn action_log(events: &[Event]) -> Vec<crate::rules::Logged> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Acted {
-                seat,
-                street,
-                action,
-                timed_out,
-                at,
-                ..
-            } => Some(crate::rules::Logged {
-                seat: *seat,
-                street: *street,
-                action: *action,
-                timed_out: *timed_out,
-                at: *at,
-            }),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A simulated session: the table, the seats that are humans, with their

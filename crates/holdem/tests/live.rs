@@ -11,10 +11,10 @@ use fairseed_core::selfpoker_v2;
 use fairseed_holdem::deal::DealStatus;
 use fairseed_holdem::live::machine::{Input, Machine};
 use fairseed_holdem::live::{
-    self, driver, sealed, view, LiveTable, Message, Request, Scheme, Session,
+    self, driver, sealed, view, LiveTable, Message, Policy, Request, Scheme, Session,
 };
 use fairseed_holdem::record::{check_deal, replay_hand};
-use fairseed_holdem::{replay, Action, Card, Command, HandRecord, Player, Table, TableConfig};
+use fairseed_holdem::{replay, Action, Card, Command, HandRecord, Player, TableConfig};
 use fairseed_play::{Millis, Viewer};
 use harness::{Harness, Persona};
 use proptest::prelude::*;
@@ -36,24 +36,21 @@ fn new_table(seats: usize, ais: &[u8]) -> LiveTable {
     table_with(seats, ais, false)
 }
 
+/// A table of `seats` with AIs of `ais` (as many as fit) from seat 1 on.
 fn table_with(seats: usize, ais: &[u8], v2: bool) -> LiveTable {
-    let config = TableConfig {
-        seats,
-        small_blind: 10,
-        big_blind: 20,
-        starting_stack: 400,
-        action_ms: 1_000,
+    let policy = Policy {
+        config: TableConfig {
+            seats,
+            small_blind: 10,
+            big_blind: 20,
+            starting_stack: 400,
+            action_ms: 1_000,
+        },
+        ais: ais.iter().copied().take(seats - 1).collect(),
+        ai_seats: Vec::new(),
+        idle_close_ms: 600_000,
+        public: false,
     };
-    let mut table = Table::new(config).unwrap();
-    for (i, &level) in ais.iter().enumerate().take(seats - 1) {
-        let command = Command::Sit {
-            seat: i + 1,
-            player: Player::Ai { level },
-        };
-        table = fairseed_holdem::apply(&table, command, Millis(0))
-            .unwrap()
-            .0;
-    }
     let session = Session {
         scheme: if v2 {
             Scheme::SelfpokerV2
@@ -63,7 +60,7 @@ fn table_with(seats: usize, ais: &[u8], v2: bool) -> LiveTable {
         commit: v2.then(|| selfpoker_v2::session_commit(&SECRET)),
         revealed: None,
     };
-    LiveTable::new("t1".into(), table, session)
+    LiveTable::open("t1".into(), policy, session).unwrap()
 }
 
 fn viewers() -> Vec<Viewer> {
@@ -300,6 +297,7 @@ fn a_table_nobody_can_be_dealt_into_closes_after_a_quiet_spell() {
         idle_close_ms: 5_000,
     };
     let mut live = new_table(3, &[1, 2]);
+    live.policy.idle_close_ms = 5_000;
     assert_eq!(
         driver::next(&live, timing, &SECRET),
         None,
@@ -373,4 +371,63 @@ fn resuming_gives_the_running_clock_and_the_quiet_spell_back() {
             "the AI's delay from the restart"
         );
     }
+}
+
+/// A `hand_end` as the service logs it reads back as the hand's record
+/// (the same JSON written again); any other message reads back as none.
+#[test]
+fn a_logged_hand_end_reads_back_as_its_record_and_other_messages_as_none() {
+    let opened = table_with(2, &[1], true);
+    let sit = Request::Sit {
+        seat: 0,
+        client_seed: "mine".into(),
+        invitation: None,
+        house: false,
+    };
+    let seated = live::request(&opened, 7, sit, Millis(0)).unwrap().0;
+    let seed = live::derived_seed(&seated, &SECRET).expect("a human seated");
+    let (dealt, mut messages) =
+        live::apply(&seated, Command::StartHand { seed }, Millis(1)).expect("two seats");
+    let hand = dealt.table.hand.as_ref().expect("a hand in play");
+    let (seat, deadline) = (hand.seat_to_act(), hand.deadline);
+    let ended =
+        live::apply(&dealt, Command::Timeout { seat }, deadline).expect("the clock ran out");
+    messages.extend(ended.1);
+    let mut records = Vec::new();
+    for message in &messages {
+        let text = serde_json::to_string(message).expect("a message serializes");
+        let read = live::logged_record(&text).expect("a logged message reads back");
+        match message {
+            Message::HandEnd { record, .. } => {
+                assert_eq!(read.as_ref(), Some(&**record));
+                let logged: serde_json::Value =
+                    serde_json::from_str(&text).expect("a message is JSON");
+                let again = serde_json::to_value(&read).expect("a record serializes");
+                assert_eq!(again, logged["record"]);
+                records.extend(read);
+            }
+            _ => assert_eq!(read, None, "{text}"),
+        }
+    }
+    let [record] = records.as_slice() else {
+        panic!("one hand ended: {records:?}");
+    };
+    assert_eq!(record.humans(), [7], "the AI reads no record");
+    assert!(record
+        .seats
+        .iter()
+        .any(|s| matches!(s.player, Player::Ai { .. })));
+    let revealed = record.clone().with_session_secret(&hex_secret());
+    let deal = revealed.deal.as_ref().expect("a selfpoker_v2 deal");
+    assert_eq!(deal.session_secret, Some(hex_secret()));
+    assert_eq!(
+        fairseed_holdem::record::revealed_secret(&revealed)
+            .expect("the secret matches the deal's commitment")
+            .map(|(s, _)| s),
+        Some(SECRET)
+    );
+    assert!(
+        live::logged_record(r#"{"type":"hand_end","seq":3}"#).is_err(),
+        "a hand_end carries its record"
+    );
 }

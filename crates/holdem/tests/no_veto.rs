@@ -236,10 +236,10 @@ fn a_rounds_phases_are_bounded_whatever_the_turn_clock() {
 #[test]
 fn a_table_nobody_joined_closes_within_a_minute() {
     let mut table = heads_up();
-    table.policy.as_mut().unwrap().idle_close_ms = 86_400_000;
+    table.policy.idle_close_ms = 86_400_000;
     let sit = table.clone();
     let empty = live::LiveTable {
-        table: table.policy.as_ref().unwrap().table().unwrap(),
+        table: table.policy.table().unwrap(),
         client_seeds: Vec::new(),
         ..table
     };

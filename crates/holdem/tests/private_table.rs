@@ -132,12 +132,7 @@ fn a_public_table_seats_anyone_and_says_so() {
         "a public table: anyone, the house included, may sit here"
     );
     assert_eq!(v.invitation, None, "a public table needs no invitation");
-    assert!(live
-        .policy
-        .as_ref()
-        .unwrap()
-        .to_json()
-        .ends_with(",\"public\":true}"));
+    assert!(live.policy.to_json().ends_with(",\"public\":true}"));
 }
 
 /// Plays `live` on, every person checking or calling on their turn, until

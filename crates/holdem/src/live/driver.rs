@@ -11,9 +11,11 @@
 
 use fairseed_play::Millis;
 
-use super::round::{open_round, Phase};
+use super::hand_round::Phase;
+use super::round::open_round;
+use super::session::Scheme;
+use super::table::LiveTable;
 use super::view::turn_started;
-use super::{LiveTable, Scheme};
 use crate::ai::{DecisionKey, Level, SeatView, ENGINE_V1};
 use crate::rules::{Command, Player};
 
@@ -28,9 +30,8 @@ pub struct Timing {
     pub ai_delay_ms: i64,
     /// The pause between the end of a hand and the next deal.
     pub next_hand_ms: i64,
-    /// How long a table where nobody can be dealt in (no person sitting in
-    /// with chips) stays open after a person last did something there, for
-    /// a table whose policy does not say ([`super::Policy`]).
+    /// The idle limit a table's policy gets when its opener names none
+    /// (the policy fixes it from then on: [`super::Policy::idle_close_ms`]).
     pub idle_close_ms: i64,
 }
 
@@ -62,10 +63,16 @@ pub enum Due {
     Close,
 }
 
+/// The clock's origin, Unix time 0: earlier than any moment a table is
+/// served at, so a plan due then is due at once, whenever the table is next
+/// looked at. A table that has played no hand yet counts the pause before
+/// its first deal from it.
+pub const CLOCK_ORIGIN: Millis = Millis(0);
+
 /// [`Due`] and the moment it is due.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Plan {
-    /// Not before this moment.
+    /// Not before this moment ([`CLOCK_ORIGIN`]: at once).
     pub at: Millis,
     /// What to do then.
     pub due: Due,
@@ -111,7 +118,7 @@ pub fn next(live: &LiveTable, timing: Timing, secret: &[u8; 32]) -> Option<Plan>
             Phase::Reveal | Phase::Dealt => Plan {
                 // Once every value is in there is nothing left to wait for.
                 at: if round.all_revealed() {
-                    Millis(0)
+                    CLOCK_ORIGIN
                 } else {
                     round.deadline
                 },
@@ -119,7 +126,7 @@ pub fn next(live: &LiveTable, timing: Timing, secret: &[u8; 32]) -> Option<Plan>
             },
         });
     }
-    let since = live.ended_at.unwrap_or(Millis(0));
+    let since = live.ended_at.unwrap_or(CLOCK_ORIGIN);
     if let Some(seat) = busted_ai(live) {
         return Some(Plan {
             at: since,
@@ -142,7 +149,7 @@ pub fn next(live: &LiveTable, timing: Timing, secret: &[u8; 32]) -> Option<Plan>
             },
         });
     }
-    let mut limit = live.idle_close_ms(timing.idle_close_ms);
+    let mut limit = live.policy.idle_close_ms;
     if live.nobody_joined() {
         limit = limit.min(UNJOINED_CLOSE_MS);
     }

@@ -9,8 +9,10 @@ use fairseed_play::log_entries::entry;
 use fairseed_play::Millis;
 use fairseed_tlog::{EntryKind, LogEntry};
 
+use super::hand_round::RoundNotice;
+use super::message::Message;
 use super::service_log::{self, end_reason};
-use super::{ends_session, LiveTable, Message, RoundNotice};
+use super::table::{ends_session, LiveTable};
 use crate::rules::Event;
 
 /// The scheme of a table's own entries: its policy when it opens and what
@@ -175,9 +177,8 @@ pub fn change(
         )
     });
     let policy_end = closing
-        .then_some(next.policy.as_ref())
+        .then(|| serde_json::to_string(&next.policy).ok())
         .flatten()
-        .and_then(|policy| serde_json::to_string(&Some(policy)).ok())
         .map(|policy| {
             entry(
                 EntryKind::Reveal,

@@ -2,7 +2,10 @@
 
 use fairseed_play::Millis;
 
-use super::{request, LiveTable, Policy, Request, Session};
+use super::policy::Policy;
+use super::requests::{request, Request};
+use super::session::Session;
+use super::table::LiveTable;
 use crate::rules::TableConfig;
 
 /// A heads-up table `t` against one AI at level 1, under `session`.

@@ -18,11 +18,16 @@
 use fairseed_play::{Millis, PlayerId};
 use fairseed_tlog::LogEntry;
 
+use super::command::apply;
 use super::driver::{self, Due, Timing};
-use super::{
-    apply, close, derived_seed, ends_session, entries, request, resume, round, LiveError,
-    LiveTable, Message, Request, Scheme, SessionEnd,
-};
+use super::entries;
+use super::error::LiveError;
+use super::message::Message;
+use super::requests::{close, request, resume, Request};
+use super::round;
+use super::seed::derived_seed;
+use super::session::{Scheme, SessionEnd};
+use super::table::{ends_session, LiveTable};
 use crate::rules::Command;
 
 /// What the table is asked to take.
@@ -95,8 +100,7 @@ pub struct Output {
 pub struct Machine<'a> {
     /// The session secret.
     pub secret: &'a [u8; 32],
-    /// An AI's delay, the pause between hands, and the idle limit of a
-    /// table whose policy does not say.
+    /// An AI's delay and the pause between hands.
     pub pacing: Timing,
 }
 

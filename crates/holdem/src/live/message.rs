@@ -7,12 +7,13 @@ use serde::{Deserialize, Serialize};
 
 use fairseed_core::{selfpoker_v2, selfpoker_v3};
 
-use super::{LiveTable, RoundNotice, Scheme};
+use super::hand_round::RoundNotice;
+use super::session::Scheme;
+use super::table::LiveTable;
 use crate::ai::ENGINE_V1;
 use crate::deal::DealV2;
 use crate::record::{record_of, HandRecord};
 use crate::rules::{Event, HoldemError};
-use crate::simulate::action_log;
 
 /// A public message, numbered by the table's `seq`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -125,10 +126,9 @@ pub(crate) fn hand_end(
     seed: u64,
 ) -> Result<Message, HoldemError> {
     let events = &next.hand_events;
-    let mut record =
-        record_of(&before.table, seed, events, action_log(events)).ok_or(HoldemError::NoHand)?;
+    let mut record = record_of(&before.table, seed, events).ok_or(HoldemError::NoHand)?;
     record.deal = deal(next);
-    record.policy.clone_from(&next.policy);
+    record.policy = Some(next.policy.clone());
     record.evidence_key.clone_from(&next.evidence_key);
     for s in &mut record.seats {
         let since = next.since_last_hand(s.seat);
@@ -184,71 +184,4 @@ pub fn deal(live: &LiveTable) -> Option<DealV2> {
         withheld: round.map(|r| r.withheld()).unwrap_or_default(),
         session_secret: live.session.revealed.clone(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use fairseed_core::selfpoker_v2;
-    use fairseed_play::Millis;
-
-    use super::*;
-    use crate::live::{apply, derived_seed, fixtures, Session};
-    use crate::rules::{Command, Player};
-
-    #[test]
-    fn a_logged_hand_end_reads_back_as_its_record_and_other_messages_as_none() {
-        let secret = [5; 32];
-        let session = Session {
-            scheme: Scheme::SelfpokerV2,
-            commit: Some(selfpoker_v2::session_commit(&secret)),
-            revealed: None,
-        };
-        let seated = fixtures::seated(&fixtures::heads_up(session), Millis(0));
-        let seed = derived_seed(&seated, &secret).expect("a human seated");
-        let (dealt, mut messages) =
-            apply(&seated, Command::StartHand { seed }, Millis(1)).expect("two seats");
-        let hand = dealt.table.hand.as_ref().expect("a hand in play");
-        let (seat, deadline) = (hand.seat_to_act(), hand.deadline);
-        let ended = apply(&dealt, Command::Timeout { seat }, deadline).expect("the clock ran out");
-        messages.extend(ended.1);
-        let mut records = Vec::new();
-        for message in &messages {
-            let text = serde_json::to_string(message).expect("a message serializes");
-            let read = logged_record(&text).expect("a logged message reads back");
-            match message {
-                Message::HandEnd { record, .. } => {
-                    assert_eq!(read.as_ref(), Some(&**record));
-                    // Read back and written again, the record is the same JSON.
-                    let logged: serde_json::Value =
-                        serde_json::from_str(&text).expect("a message is JSON");
-                    let again = serde_json::to_value(&read).expect("a record serializes");
-                    assert_eq!(again, logged["record"]);
-                    records.extend(read);
-                }
-                _ => assert_eq!(read, None, "{text}"),
-            }
-        }
-        let [record] = records.as_slice() else {
-            panic!("one hand ended: {records:?}");
-        };
-        assert_eq!(record.humans(), [7], "the AI reads no record");
-        assert!(record
-            .seats
-            .iter()
-            .any(|s| matches!(s.player, Player::Ai { .. })));
-        let hex = hex::encode(secret);
-        let revealed = record.clone().with_session_secret(&hex);
-        let deal = revealed.deal.as_ref().expect("a selfpoker_v2 deal");
-        assert_eq!(deal.session_secret.as_deref(), Some(hex.as_str()));
-        assert_eq!(
-            crate::record::revealed_secret(&revealed)
-                .expect("the secret matches the deal's commitment")
-                .map(|(s, _)| s),
-            Some(secret)
-        );
-        assert!(
-            logged_record(r#"{"type":"hand_end","seq":3}"#).is_err(),
-            "a hand_end carries its record"
-        );
-    }
 }

@@ -12,142 +12,14 @@ use std::collections::BTreeMap;
 use fairseed_core::selfpoker_v3::{self, HandEntry, HandValue};
 use fairseed_core::Commitment;
 use fairseed_play::Millis;
-use serde::{Deserialize, Serialize};
 
-use super::{apply, ClientSeed, LiveError, LiveTable, Message, Scheme};
+use super::command::apply;
+use super::error::{DerivationError, HandValueError, LiveError, RoundRefusal};
+pub use super::hand_round::{phase_ms, HandRound, NoHandWhy, Phase, RoundNotice, MAX_PHASE_MS};
+use super::message::Message;
+use super::session::{ClientSeed, Scheme};
+use super::table::LiveTable;
 use crate::rules::{Command, Player};
-
-/// Where a round stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Commits are accepted; no value is.
-    Commit,
-    /// Values are accepted from the seats that committed.
-    Reveal,
-    /// The hand was dealt from the values revealed.
-    Dealt,
-}
-
-/// The round of one hand: its seats, their commits and revealed values.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HandRound {
-    /// The hand's number.
-    pub hand: u64,
-    /// The humans ready to be dealt in when the round opened, ascending.
-    pub seats: Vec<usize>,
-    /// Seat → commit (64 lowercase hex), as accepted.
-    pub commits: BTreeMap<usize, String>,
-    /// Seat → revealed value (64 lowercase hex), each matching its commit.
-    pub values: BTreeMap<usize, String>,
-    /// Where the round stands.
-    pub phase: Phase,
-    /// When the current phase ends (the table's `action_ms` after it began).
-    pub deadline: Millis,
-}
-
-impl HandRound {
-    /// Whether commits or values are still accepted.
-    pub fn is_open(&self) -> bool {
-        self.phase != Phase::Dealt
-    }
-
-    /// The seats that committed and did not reveal, ascending.
-    pub fn withheld(&self) -> Vec<usize> {
-        self.commits
-            .keys()
-            .filter(|s| !self.values.contains_key(s))
-            .copied()
-            .collect()
-    }
-
-    /// Every seat that committed has revealed: the hand can be dealt now.
-    pub fn all_revealed(&self) -> bool {
-        self.phase == Phase::Reveal && self.values.len() == self.commits.len()
-    }
-}
-
-/// A public message about a round, in the table's log with the events.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum RoundNotice {
-    /// The round of `hand` opened for `seats`; commits until `deadline`.
-    Opened {
-        /// The hand.
-        hand: u64,
-        /// Its seats.
-        seats: Vec<usize>,
-        /// The end of the commit phase.
-        deadline: Millis,
-    },
-    /// `seat` committed to `commit`.
-    Committed {
-        /// The hand.
-        hand: u64,
-        /// The seat.
-        seat: usize,
-        /// Its commit.
-        commit: String,
-    },
-    /// The commits are in: values until `deadline`.
-    Revealing {
-        /// The hand.
-        hand: u64,
-        /// The end of the reveal phase.
-        deadline: Millis,
-    },
-    /// `seat` revealed a value matching its commit (the value is in the
-    /// hand's record).
-    Revealed {
-        /// The hand.
-        hand: u64,
-        /// The seat.
-        seat: usize,
-    },
-    /// `seat` did not commit in time: sat out, not in the hand.
-    NotCommitted {
-        /// The hand.
-        hand: u64,
-        /// The seat.
-        seat: usize,
-    },
-    /// `seat` committed and did not reveal in time: sat out, dealt without.
-    Withheld {
-        /// The hand.
-        hand: u64,
-        /// The seat.
-        seat: usize,
-    },
-    /// Fewer than two seats were left to deal in: no hand; the next round
-    /// for `hand` starts afresh, with fresh values.
-    NoHand {
-        /// The hand.
-        hand: u64,
-        /// Why.
-        why: NoHandWhy,
-    },
-}
-
-/// Why a round ended without its hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NoHandWhy {
-    /// No seat committed before the commit phase's deadline.
-    NobodyCommitted,
-    /// Once the seats that did not commit or withheld were sat out, fewer
-    /// than two seats, or no human, were ready.
-    TooFewReady,
-}
-
-impl NoHandWhy {
-    /// The reason as the log writes it (docs/spec.md §20.6).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            NoHandWhy::NobodyCommitted => "nobody_committed",
-            NoHandWhy::TooFewReady => "too_few_ready",
-        }
-    }
-}
 
 /// The open round of `live`, if one is.
 pub fn open_round(live: &LiveTable) -> Option<&HandRound> {
@@ -191,7 +63,7 @@ pub fn open(live: &LiveTable, now: Millis) -> Result<(LiveTable, Vec<Message>), 
         seats,
         deadline,
     };
-    let messages = vec![next.notice(notice)];
+    let messages = vec![announce(&mut next, notice)];
     Ok((next, messages))
 }
 
@@ -211,29 +83,26 @@ pub fn commit(
 ) -> Result<(LiveTable, Vec<Message>), LiveError> {
     let round = phase_round(live, hand, Phase::Commit)?;
     if !round.seats.contains(&seat) {
-        return Err(LiveError::Round(format!(
-            "seat {seat} is not in the round of hand {hand}"
-        )));
+        return Err(RoundRefusal::NotInRound { seat, hand }.into());
     }
     if round.commits.contains_key(&seat) {
-        return Err(LiveError::Round(format!(
-            "seat {seat} committed for hand {hand} already"
-        )));
+        return Err(RoundRefusal::CommittedAlready { seat, hand }.into());
     }
     let commit = Commitment::parse_field(commit, "commit")
-        .map_err(|e| LiveError::HandValue(e.to_string()))?
+        .map_err(HandValueError::Form)?
         .to_hex();
     if live.spent_commits.contains(&commit) {
-        return Err(LiveError::HandValue(format!(
-            "commit: this value was committed to in an earlier round of hand {hand}, which ended without it; draw a fresh value"
-        )));
+        return Err(HandValueError::SpentCommit { hand }.into());
     }
     let mut next = live.clone();
     let mut messages = vec![];
     if let Some(r) = next.round.as_mut() {
         r.commits.insert(seat, commit.clone());
     }
-    messages.push(next.notice(RoundNotice::Committed { hand, seat, commit }));
+    messages.push(announce(
+        &mut next,
+        RoundNotice::Committed { hand, seat, commit },
+    ));
     let all_in = next
         .round
         .as_ref()
@@ -258,7 +127,7 @@ pub fn close_commits(
 ) -> Result<(LiveTable, Vec<Message>), LiveError> {
     let round = open_round(live)
         .filter(|r| r.phase == Phase::Commit)
-        .ok_or_else(|| LiveError::Round("no round takes commits".to_owned()))?
+        .ok_or(RoundRefusal::NoCommitPhase)?
         .clone();
     let hand = round.hand;
     let absent = round
@@ -272,7 +141,7 @@ pub fn close_commits(
     if round.commits.is_empty() {
         next.round = None;
         let why = NoHandWhy::NobodyCommitted;
-        messages.push(next.notice(RoundNotice::NoHand { hand, why }));
+        messages.push(announce(&mut next, RoundNotice::NoHand { hand, why }));
         return Ok((next, messages));
     }
     let deadline = after(now, &next);
@@ -280,7 +149,10 @@ pub fn close_commits(
         r.phase = Phase::Reveal;
         r.deadline = deadline;
     }
-    messages.push(next.notice(RoundNotice::Revealing { hand, deadline }));
+    messages.push(announce(
+        &mut next,
+        RoundNotice::Revealing { hand, deadline },
+    ));
     Ok((next, messages))
 }
 
@@ -300,17 +172,12 @@ pub fn reveal(
 ) -> Result<(LiveTable, Vec<Message>), LiveError> {
     let round = phase_round(live, hand, Phase::Reveal)?;
     let Some(commit) = round.commits.get(&seat) else {
-        return Err(LiveError::Round(format!(
-            "seat {seat} did not commit for hand {hand}"
-        )));
+        return Err(RoundRefusal::NotCommitted { seat, hand }.into());
     };
     if round.values.contains_key(&seat) {
-        return Err(LiveError::Round(format!(
-            "seat {seat} revealed for hand {hand} already"
-        )));
+        return Err(RoundRefusal::RevealedAlready { seat, hand }.into());
     }
-    let parsed =
-        HandValue::parse_field(value, "value").map_err(|e| LiveError::HandValue(e.to_string()))?;
+    let parsed = HandValue::parse_field(value, "value").map_err(HandValueError::Form)?;
     if !parsed.matches(commit) {
         return Err(LiveError::ValueMismatch(hand));
     }
@@ -318,7 +185,7 @@ pub fn reveal(
     if let Some(r) = next.round.as_mut() {
         r.values.insert(seat, parsed.as_hex().to_owned());
     }
-    let messages = vec![next.notice(RoundNotice::Revealed { hand, seat })];
+    let messages = vec![announce(&mut next, RoundNotice::Revealed { hand, seat })];
     Ok((next, messages))
 }
 
@@ -337,7 +204,7 @@ pub fn deal(
 ) -> Result<(LiveTable, Vec<Message>), LiveError> {
     let round = open_round(live)
         .filter(|r| r.phase == Phase::Reveal)
-        .ok_or_else(|| LiveError::Round("no round takes values".to_owned()))?
+        .ok_or(RoundRefusal::NoRevealPhase)?
         .clone();
     let hand = round.hand;
     let withheld = round.withheld();
@@ -349,7 +216,7 @@ pub fn deal(
         next.round = None;
         next.spent_commits.extend(round.commits.into_values());
         let why = NoHandWhy::TooFewReady;
-        messages.push(next.notice(RoundNotice::NoHand { hand, why }));
+        messages.push(announce(&mut next, RoundNotice::NoHand { hand, why }));
         return Ok((next, messages));
     }
     let dealt_in: Vec<ClientSeed> = next
@@ -361,9 +228,11 @@ pub fn deal(
     let humans_ready: Vec<usize> = ready.into_iter().filter(|&s| is_human(&next, s)).collect();
     let revealed: Vec<usize> = round.values.keys().copied().collect();
     if humans_ready != revealed {
-        return Err(LiveError::Derivation(format!(
-            "the humans ready ({humans_ready:?}) are not the seats that revealed ({revealed:?})"
-        )));
+        return Err(DerivationError::ReadyNotRevealed {
+            ready: humans_ready,
+            revealed,
+        }
+        .into());
     }
     let seed = hand_seed(&next, secret, hand, &dealt_in, &round.values)?;
     let (mut after, more) = apply(&next, Command::StartHand { seed }, now)?;
@@ -390,35 +259,31 @@ pub(crate) fn hand_seed(
     seeds: &[ClientSeed],
     values: &BTreeMap<usize, String>,
 ) -> Result<u64, LiveError> {
-    let derivation = |e: fairseed_core::Error| LiveError::Derivation(e.to_string());
     let entries = seeds
         .iter()
         .map(|c| {
-            let value = values.get(&c.seat).ok_or_else(|| {
-                LiveError::Derivation(format!("seat {} has no revealed value", c.seat))
-            })?;
-            HandEntry::new(c.seat, &c.seed, value).map_err(derivation)
+            let value = values
+                .get(&c.seat)
+                .ok_or(DerivationError::NoValue { seat: c.seat })?;
+            HandEntry::new(c.seat, &c.seed, value).map_err(DerivationError::Input)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    selfpoker_v3::hand_seed(secret, &live.table_id, hand, &entries).map_err(derivation)
+    Ok(
+        selfpoker_v3::hand_seed(secret, &live.table_id, hand, &entries)
+            .map_err(DerivationError::Input)?,
+    )
 }
 
 /// The open round of `hand` in `phase`.
 fn phase_round(live: &LiveTable, hand: u64, phase: Phase) -> Result<&HandRound, LiveError> {
-    let round = open_round(live)
-        .ok_or_else(|| LiveError::Round(format!("no round is open for hand {hand}")))?;
+    let round = open_round(live).ok_or(RoundRefusal::NoneOpen { hand })?;
     if round.hand != hand {
-        return Err(LiveError::Round(format!(
-            "the open round is hand {}'s, not hand {hand}'s",
-            round.hand
-        )));
+        let open = round.hand;
+        return Err(RoundRefusal::OtherHand { open, hand }.into());
     }
     if round.phase != phase {
-        let now = match round.phase {
-            Phase::Commit => "takes commits",
-            Phase::Reveal | Phase::Dealt => "takes values",
-        };
-        return Err(LiveError::Round(format!("the round of hand {hand} {now}")));
+        let phase = round.phase;
+        return Err(RoundRefusal::OtherPhase { hand, phase }.into());
     }
     Ok(round)
 }
@@ -436,7 +301,7 @@ fn sit_out<'a>(
         let (after, more) = apply(&next, Command::SitOut { seat }, now)?;
         next = after;
         messages.extend(more);
-        messages.push(next.notice(notice(seat)));
+        messages.push(announce(&mut next, notice(seat)));
     }
     Ok((next, messages))
 }
@@ -449,19 +314,16 @@ fn is_human(live: &LiveTable, seat: usize) -> bool {
         .is_some_and(|s| matches!(s.player, Player::Human { .. }))
 }
 
-/// The longest a round's phase lasts, whatever the turn clock: the page
-/// commits and reveals with no click, so a phase needs seconds, and a seat
-/// that does not answer stalls a hand by at most two phases (docs/spec.md
-/// §20.2).
-pub const MAX_PHASE_MS: i64 = 30_000;
-
-/// How long each phase of a round lasts at a table whose turn clock is
-/// `action_ms`: as long as a turn, and at most [`MAX_PHASE_MS`].
-pub fn phase_ms(action_ms: i64) -> i64 {
-    action_ms.min(MAX_PHASE_MS)
-}
-
 /// When a phase beginning at `now` ends.
 fn after(now: Millis, live: &LiveTable) -> Millis {
     Millis(now.0.saturating_add(phase_ms(live.table.config.action_ms)))
+}
+
+/// Numbers `notice` as the table's next public message.
+fn announce(next: &mut LiveTable, notice: RoundNotice) -> Message {
+    next.seq += 1;
+    Message::Round {
+        seq: next.seq,
+        notice,
+    }
 }

@@ -3,7 +3,7 @@
 //! text holds no card anyone may not see yet. The service keeps the seed
 //! sealed apart and [`restore`]s the hand from it on load.
 
-use super::LiveTable;
+use super::table::LiveTable;
 use crate::card::Card;
 use crate::rules::HoldemError;
 

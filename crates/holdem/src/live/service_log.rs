@@ -8,8 +8,9 @@
 
 use fairseed_play::Millis;
 
+use super::message::Message;
+use super::table::{ends_session, LiveTable};
 use super::view::turn_started;
-use super::{ends_session, LiveTable, Message};
 use crate::rules::Event;
 
 /// The first value of a start-of-service entry.

@@ -6,14 +6,16 @@
 use std::collections::BTreeMap;
 
 use fairseed_play::{Millis, Viewer};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use super::arrival::Arrival;
+use super::hand_round::{HandRound, Phase};
+use super::last_hand::LastResult;
 use super::policy::{PRIVATE_WORDS, PUBLIC_WORDS};
-use super::round::{open_round, HandRound, Phase};
-use super::{Arrival, LiveTable};
+use super::round::open_round;
+use super::table::LiveTable;
 use crate::card::Card;
-use crate::record::PotResult;
-use crate::rules::{Event, Logged, Player, Street, TableConfig};
+use crate::rules::{Logged, Player, Street, TableConfig};
 
 /// Who sits in a seat, as shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -93,70 +95,6 @@ pub struct HandView {
     pub legal: Option<LegalView>,
     /// Every action of the hand so far (public; what the coach reads).
     pub actions: Vec<Logged>,
-}
-
-/// A finished hand's hole cards, kept for its players' own view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LastHole {
-    /// The seat.
-    pub seat: usize,
-    /// Who held them.
-    pub player: Player,
-    /// The cards.
-    pub hole: [Card; 2],
-}
-
-/// The last hand's result, public once it ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LastResult {
-    /// Its number.
-    pub number: u64,
-    /// Its commitment.
-    pub commit: String,
-    /// Its seed, decimal.
-    pub seed: String,
-    /// The board dealt.
-    pub board: Vec<Card>,
-    /// Hands shown at showdown, in showing order.
-    pub shown: Vec<(usize, [Card; 2])>,
-    /// The pots and who won them.
-    pub pots: Vec<PotResult>,
-}
-
-/// The last hand, kept until the next hand starts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LastHand {
-    /// What everyone may see.
-    pub result: LastResult,
-    /// Every seat's cards (the seed is public now, but a view shows only
-    /// the viewer's own and the shown ones).
-    pub holes: Vec<LastHole>,
-}
-
-impl LastHand {
-    /// The result of hand `number` from its events; `before` is the table
-    /// while the hand was still being played (for the hole cards).
-    pub(crate) fn of(before: &LiveTable, events: &[Event], number: u64, seed: u64) -> LastHand {
-        let outcome = crate::record::Outcome::from_events(events);
-        let holes = super::holes(before)
-            .into_iter()
-            .filter_map(|(seat, hole)| {
-                let player = before.table.seats.get(seat)?.as_ref()?.player;
-                Some(LastHole { seat, player, hole })
-            })
-            .collect();
-        LastHand {
-            result: LastResult {
-                number,
-                commit: fairseed_core::selfpoker::commit(seed),
-                seed: seed.to_string(),
-                board: outcome.board,
-                shown: outcome.shown,
-                pots: outcome.pots,
-            },
-            holes,
-        }
-    }
 }
 
 /// The seed session, publicly.

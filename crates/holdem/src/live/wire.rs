@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::TableView;
+use super::view::TableView;
 use crate::rules::Action;
 
 /// Longest client message id.

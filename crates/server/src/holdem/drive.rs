@@ -128,16 +128,16 @@ const RESTORED_STEPS: usize = 2_000;
 /// The store failed, or the table did not close within its steps.
 pub(crate) async fn close_restored(state: &AppState, table: &str) -> Result<usize, ApiError> {
     // The clock runs out at once: each step's time is its due time (never
-    // before the last step's).
-    let mut clock = Millis(0);
+    // before the last step's; the first step's is now).
+    let mut last_step: Option<Millis> = None;
     for steps in 0..RESTORED_STEPS {
         let changed = handle_if(state, table, None, |loaded, now| {
-            let now = Millis(clock.0.max(now.0));
+            let now = last_step.map_or(now, |last| last.max(now));
             match machine(state, loaded).handle(&loaded.live, Input::WindDown, now) {
                 Err(LiveError::Closed) => Ok(None),
                 done => {
                     let done = done?;
-                    clock = done.at;
+                    last_step = Some(done.at);
                     Ok(Some(done))
                 }
             }
