@@ -341,6 +341,9 @@ export function mountTable(root, { wasm, badges }) {
       comeBack: () => ask(comeBack(table)),
       stay: () => stay(),
     }));
+    // Out of the hand (sat out, timed out, a missed round, out of chips), the action bar has nothing to act on:
+    // on a phone it stops sitting over the screen's bottom, where it would cover the seat's own button.
+    bar.classList.toggle('idle', now === 'sat_out' || now === 'timed_out' || now === 'missed_round' || now === 'busted');
     const changed = now !== state.seatShown;
     const first = state.seatShown === null;
     state.seatShown = now;

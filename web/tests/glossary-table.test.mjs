@@ -5,7 +5,8 @@
 // check and how a hand was dealt (and the help on what the house can and
 // cannot do, opened). Every string a player sees is made of the
 // words of that language's file, and none holds a term web/i18n/glossary.md
-// keeps technical.
+// keeps technical; in each state out of the hand, the seat's own button is in
+// sight, not under the action bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAST_TABLES, serviceFixture, shot } from './harness.mjs';
@@ -25,6 +26,17 @@ async function untilSeat(page, want, play) {
     if (play && await page.isEnabled('#tb-call').catch(() => false)) await page.keyboard.press(play);
     await page.waitForTimeout(50);
   }
+}
+
+/** Whether the seat's main button, where the keyboard went, is in sight and not under the action bar. */
+async function mainInSight(page) {
+  return page.evaluate(() => {
+    const main = document.querySelector('#tb-seat [data-main]');
+    if (!main) return 'no main button';
+    const r = main.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit === main || main.contains(hit) ? true : `covered by ${hit ? hit.id || hit.className || hit.tagName : 'nothing (off screen)'}`;
+  });
 }
 
 for (const lang of ['pt', 'es']) {
@@ -68,9 +80,11 @@ for (const lang of ['pt', 'es']) {
     await page.click('#tb-sit-out');
     await untilSeat(page, 'sat_out', 'f');
     await at('sat out');
+    assert.equal(await mainInSight(page), true, 'sat out: the seat\'s button');
     await page.keyboard.press('Enter');
     await untilSeat(page, 'timed_out', null);
     await at('timed out');
+    assert.equal(await mainInSight(page), true, 'timed out: the seat\'s button');
     await page.keyboard.press('Enter');
     await playUntil(page, '#tb-call:not([disabled])', `${lang}: a turn`);
     await page.$eval('#tb-leave', (b) => b.click());
@@ -85,6 +99,7 @@ for (const lang of ['pt', 'es']) {
     await openTable(page);
     await untilSeat(page, 'missed_round', null);
     await at('missed round');
+    assert.equal(await mainInSight(page), true, 'missed round: the seat\'s button');
     await page.$eval('#tb-leave', (b) => b.click());
     await page.waitForSelector('#tb-open:not([hidden])', { timeout: 30_000 });
 
@@ -94,6 +109,7 @@ for (const lang of ['pt', 'es']) {
     const opponent = await startOpponent(fx.browser, fx.service.base, id);
     await untilSeat(page, 'busted', 'f');
     await at('out of chips');
+    assert.equal(await mainInSight(page), true, 'out of chips: the seat\'s button');
     await opponent.close();
     assert.deepEqual(errors, []);
     assert.deepEqual(found, []);

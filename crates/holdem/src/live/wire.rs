@@ -2,7 +2,7 @@
 //! sends ([`ClientMessage`], read by [`ClientMessage::parse`]) and what the
 //! server sends ([`ServerMessage`]). Both are JSON objects tagged by
 //! `type`; with the `schema` feature both derive a JSON Schema
-//! ([`schema`]), the one `docs/holdem-ws.schema.json` holds.
+//! ([`schema`]), the one `crates/server/src/holdem_ws.schema.json` holds.
 //!
 //! The workspace's `serde_json` keeps numbers as text
 //! (`arbitrary_precision`), which serde's internally tagged enums cannot

@@ -9,7 +9,7 @@
 //! `state`; a new `state` too when a process starts serving the table
 //! (every running clock starts again in full, docs/spec.md §19.1).
 //! Messages both ways are `fairseed_holdem::live::wire`'s, whose JSON
-//! Schema is `docs/holdem-ws.schema.json`.
+//! Schema is `crates/server/src/holdem_ws.schema.json`.
 //!
 //! A seated person's own socket, and no other, also gets what the table
 //! signs for that seat with the session's evidence key (docs/spec.md

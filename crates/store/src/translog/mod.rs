@@ -18,6 +18,7 @@
 //! own, because its writes are part of other transactions: an entry is
 //! queued in the transaction that shows it, and a bet's row is its entry.
 
+pub(crate) mod appender;
 pub(crate) mod bet_leaves;
 pub(crate) mod entries;
 pub(crate) mod hash_buckets;
@@ -32,6 +33,7 @@ use fairseed_tlog::{
 };
 
 use crate::error::{Refusal, StoreError, StoreResult};
+pub(crate) use appender::{entry_bytes, Appender};
 pub(crate) use hash_buckets::{completed_chunks, HASH_CHUNK};
 pub use logged::{LogCheckpoint, LogStep, LoggedEntry, SignFn};
 use order::{commit_order, PerSource};
@@ -70,20 +72,6 @@ pub(crate) fn subject(scope: &str, key: &str) -> String {
     format!("{scope}\n{key}")
 }
 
-/// What writes the entries of changes to the log. A store holds one unless
-/// its log is off, decided once when it opens (`with_log`), and hands it to
-/// every transaction it runs ([`LogTx::appender`]): a write path asks its
-/// transaction, so none carries a switch of its own.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Appender;
-
-impl Appender {
-    /// The bytes `entry` is queued as, its time set to `now`.
-    pub(crate) fn encode(self, entry: LogEntry, now: i64) -> StoreResult<Vec<u8>> {
-        entry_bytes(entry, now)
-    }
-}
-
 /// Queues `entry` (its time set to `now`) if the transaction's store keeps
 /// a log, under `subject`: the idempotent call queueing it, whose replay
 /// reads it back. The bytes queued, to hand to the caller for a receipt.
@@ -116,14 +104,6 @@ pub fn entry_name<S: AsRef<str>>(kind: EntryKind, ids: &[S]) -> Option<String> {
     // A JSON array: ids are free text, and this keeps them apart.
     let ids: Vec<&str> = ids.iter().map(AsRef::as_ref).collect();
     serde_json::to_string(&(word, ids)).ok()
-}
-
-/// The bytes of `entry` with its time set to `now`.
-pub(crate) fn entry_bytes(mut entry: LogEntry, now: i64) -> StoreResult<Vec<u8>> {
-    entry.time_ms = u64::try_from(now).unwrap_or(0);
-    entry
-        .encode()
-        .map_err(|e| StoreError::context("a log entry does not encode", e))
 }
 
 /// The subject a dice pair's commitment entry is queued under, so the

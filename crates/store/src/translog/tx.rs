@@ -3,11 +3,11 @@
 
 use crate::convert;
 use crate::error::StoreResult;
+use crate::translog::appender::Appender;
 use crate::translog::bet_leaves::BetLeaves;
 pub(crate) use crate::translog::logged::{hash_bytes, EntryAt, HashBytes};
 use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
-use crate::translog::Appender;
 
 /// A checkpoint row.
 pub(crate) fn checkpoint_row(
