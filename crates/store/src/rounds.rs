@@ -8,8 +8,8 @@ use crate::seal::{SecretSeed, SeedCipher};
 use crate::translog::{append, entries, subject, Queue};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
-    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordIdAt, RecordOut,
-    RecordRow, RoundChange, RoundRow, RoundUpdate, RoundWrite,
+    fill_record_ids, folded_row, Commit, Idempotent, LoadedRound, LogFold, LogRow, NewRound,
+    RecordIdAt, RecordOut, RecordRow, RoundChange, RoundRow, RoundUpdate, RoundWrite,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -308,6 +308,9 @@ async fn apply<T: Tx>(
     for out in &change.records {
         records.push(insert_record(tx, out, now).await?);
     }
+    if let Some(fold) = &change.fold {
+        fold_log(tx, &row.id, fold, &records, row.log_len + added, now).await?;
+    }
     let reveal_entry = reveal.and_then(|secret| entries::round_reveal(&row, secret));
     let appended = append(tx, queue, reveal_entry, now).await?;
     Ok(RoundUpdate {
@@ -323,6 +326,38 @@ async fn apply<T: Tx>(
         records,
         appended,
     })
+}
+
+/// Folds a round's log of `log_len` rows into the `records` just stored
+/// ([`LogFold`]).
+async fn fold_log<T: Tx>(
+    tx: &mut T,
+    id: &str,
+    fold: &LogFold,
+    records: &[RecordRow],
+    log_len: u64,
+    now: i64,
+) -> StoreResult<()> {
+    if fold.records_at.len() != records.len() || fold.before > log_len {
+        return Err(StoreError::other(format!(
+            "a fold of {} log rows before {} for {} records, with {} stored",
+            log_len,
+            fold.before,
+            fold.records_at.len(),
+            records.len()
+        )));
+    }
+    tx.delete_log_before(id, fold.before).await?;
+    for (record, &seq) in records.iter().zip(&fold.records_at) {
+        if seq < fold.before {
+            tx.insert_log(id, seq, &folded_row(record.id), now).await?;
+        }
+    }
+    for keys in &fold.keys {
+        tx.delete_idempotent_prefix(&keys.scope, &keys.prefix)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Stores a record once and lets each of its readers read it.

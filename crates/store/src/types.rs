@@ -440,6 +440,46 @@ pub struct RoundChange {
     pub reveal: bool,
     /// Records to store with this step, each once with its readers.
     pub records: Vec<RecordOut>,
+    /// The log folded into those records, in the same step.
+    pub fold: Option<LogFold>,
+}
+
+/// What a step keeps of its round's log once the records it stores stand
+/// for it: the rows from [`LogFold::before`] on as they are; before it,
+/// only the rows its records stand for, each a [`folded_row`] naming its
+/// record. The idempotency entries of [`LogFold::keys`] go with them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogFold {
+    /// The first `seq` kept whole.
+    pub before: u64,
+    /// For each record the step stores, in order, the `seq` of the row it
+    /// stands for.
+    pub records_at: Vec<u64>,
+    /// Idempotency entries of the steps folded away: per scope, the keys
+    /// starting with a prefix.
+    pub keys: Vec<KeyPrefix>,
+}
+
+/// The idempotency keys of `scope` starting with `prefix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPrefix {
+    /// Whose keys (`player:<id>`, …).
+    pub scope: String,
+    /// How they start.
+    pub prefix: String,
+}
+
+/// The body of a log row folded into the stored record `id`.
+pub fn folded_row(id: i64) -> String {
+    format!("{{\"record\":{id}}}")
+}
+
+/// The record a [`folded_row`] names; `None` for any other body.
+pub fn folded_record(body: &str) -> Option<i64> {
+    body.strip_prefix("{\"record\":")?
+        .strip_suffix('}')?
+        .parse()
+        .ok()
 }
 
 /// The result of a step.
@@ -458,6 +498,15 @@ pub struct RoundUpdate {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_folded_row_names_its_record_and_nothing_else_reads_as_one() {
+        assert_eq!(super::folded_row(42), r#"{"record":42}"#);
+        assert_eq!(super::folded_record(&super::folded_row(42)), Some(42));
+        for other in [r#"{"type":"hand_end"}"#, r#"{"record":"42"}"#, "", "42"] {
+            assert_eq!(super::folded_record(other), None, "{other}");
+        }
+    }
+
     use super::*;
 
     #[test]

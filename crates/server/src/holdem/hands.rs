@@ -4,7 +4,8 @@
 //! messages from the cursor on, so one read costs the same on a table of
 //! ten hands or ten thousand.
 
-use fairseed_store::RoundRow;
+use fairseed_holdem::HandRecord;
+use fairseed_store::{folded_record, RecordReader, RoundRow};
 use serde_json::Value;
 
 use crate::error::ApiError;
@@ -59,6 +60,10 @@ pub struct Page {
 }
 
 /// The finished hands of `row`'s table after `seq` `after`, at most `limit`.
+/// A hand whose end an archived table folded into its record
+/// (`drive::archive`) is read from that record, which holds what the end
+/// held and the session secret, as the page shows it; the log's other
+/// folded messages held no hand, so the page and its cursor are the same.
 ///
 /// # Errors
 /// The store failed, or a stored message does not parse.
@@ -78,15 +83,17 @@ pub async fn page(
         let want = u32::try_from((stop - at).min(CHUNK)).unwrap_or(1);
         let log = state.store().round_log(&row.id, at, want).await?;
         if log.is_empty() {
+            at = stop;
             break;
         }
         for message in log {
             if message.seq >= stop {
+                at = stop;
                 break 'read;
             }
             // The log's index N holds `seq` N + 1.
             at = message.seq + 1;
-            for (record, _) in hand_records(std::slice::from_ref(&message.body), revealed)? {
+            for record in hands_of(state, &message.body, revealed).await? {
                 numbers.push(record.hand);
                 hands.push(record_json(&record)?);
             }
@@ -100,6 +107,23 @@ pub async fn page(
         numbers,
         next_after: (at < end).then_some(at),
     })
+}
+
+/// The hand a log message ends, if any: from the message, or from the
+/// record it was folded into.
+async fn hands_of(
+    state: &AppState,
+    body: &str,
+    revealed: Option<&str>,
+) -> Result<Vec<HandRecord>, ApiError> {
+    let Some(id) = folded_record(body) else {
+        let ended = hand_records(std::slice::from_ref(&body.to_owned()), revealed)?;
+        return Ok(ended.into_iter().map(|(record, _)| record).collect());
+    };
+    let stored = state.store().record(RecordReader::Operator, id).await?;
+    let record = serde_json::from_str(&stored.body)
+        .map_err(|e| ApiError::internal(format!("a hold'em hand record: {e}")))?;
+    Ok(vec![record])
 }
 
 /// `limit` as asked, or the default; `invalid_field` outside 1 to the maximum.

@@ -6,8 +6,8 @@ use sqlx::{PgConnection, Row};
 use super::deferred::{self, Deferred};
 use crate::convert;
 use crate::error::StoreResult;
-use crate::sql::accounts;
 use crate::sql::statement::Statement;
+use crate::sql::{accounts, rounds};
 use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
@@ -603,6 +603,15 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
+    async fn delete_log_before(&mut self, round_id: &str, before_seq: u64) -> StoreResult<()> {
+        sqlx::query(rounds::DELETE_LOG_BEFORE.postgres())
+            .bind(round_id)
+            .bind(convert::to_i64(before_seq, "seq")?)
+            .execute(self.conn().await?)
+            .await?;
+        Ok(())
+    }
+
     async fn insert_record(&mut self, record: &NewRecord, now: i64) -> StoreResult<i64> {
         Ok(sqlx::query_scalar(
             "INSERT INTO records (scheme, body, created_at) VALUES ($1, $2, $3) RETURNING id",
@@ -636,6 +645,15 @@ impl Tx for PgTx<'_> {
         .execute(self.conn().await?)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    async fn delete_idempotent_prefix(&mut self, scope: &str, prefix: &str) -> StoreResult<()> {
+        sqlx::query(rounds::DELETE_IDEMPOTENT_PREFIX.postgres())
+            .bind(scope)
+            .bind(prefix)
+            .execute(self.conn().await?)
+            .await?;
+        Ok(())
     }
 
     async fn idempotent(

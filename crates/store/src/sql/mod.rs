@@ -17,4 +17,5 @@
 //! backend.
 
 pub(crate) mod accounts;
+pub(crate) mod rounds;
 pub(crate) mod statement;

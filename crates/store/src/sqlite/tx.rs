@@ -4,7 +4,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use crate::convert;
 use crate::error::StoreResult;
-use crate::sql::accounts;
+use crate::sql::{accounts, rounds};
 use crate::translog::bet_leaves::BetLeaves;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
 use crate::types::RecordReader;
@@ -620,6 +620,13 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    async fn delete_log_before(&mut self, round_id: &str, before_seq: u64) -> StoreResult<()> {
+        self.0
+            .prepare_cached(rounds::DELETE_LOG_BEFORE.sqlite())?
+            .execute(params![round_id, convert::to_i64(before_seq, "seq")?])?;
+        Ok(())
+    }
+
     async fn insert_record(&mut self, record: &NewRecord, now: i64) -> StoreResult<i64> {
         self.0
             .prepare_cached("INSERT INTO records (scheme, body, created_at) VALUES (?1, ?2, ?3)")?
@@ -649,6 +656,13 @@ impl Tx for SqliteTx<'_> {
                 now
             ])?;
         Ok(n == 1)
+    }
+
+    async fn delete_idempotent_prefix(&mut self, scope: &str, prefix: &str) -> StoreResult<()> {
+        self.0
+            .prepare_cached(rounds::DELETE_IDEMPOTENT_PREFIX.sqlite())?
+            .execute(params![scope, prefix])?;
+        Ok(())
     }
 
     async fn idempotent(
