@@ -10,6 +10,7 @@ use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
     fill_record_ids, folded_row, Commit, Idempotent, LoadedRound, LogFold, LogRow, NewRound,
     RecordIdAt, RecordOut, RecordRow, RoundChange, RoundRow, RoundUpdate, RoundWrite,
+    FOLDED_PER_ROW,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -338,19 +339,27 @@ async fn fold_log<T: Tx>(
     log_len: u64,
     now: i64,
 ) -> StoreResult<()> {
-    if fold.records_at.len() != records.len() || fold.before > log_len {
+    let ascending = fold.records_at.windows(2).all(|w| w[0] < w[1]);
+    if fold.records_at.len() != records.len() || fold.before > log_len || !ascending {
         return Err(StoreError::other(format!(
-            "a fold of {} log rows before {} for {} records, with {} stored",
+            "a fold of {} log rows before {} at {:?}, with {} records stored",
             log_len,
             fold.before,
-            fold.records_at.len(),
+            fold.records_at,
             records.len()
         )));
     }
+    let folded: Vec<(u64, i64)> = fold
+        .records_at
+        .iter()
+        .zip(records)
+        .filter(|(&seq, _)| seq < fold.before)
+        .map(|(&seq, record)| (seq, record.id))
+        .collect();
     tx.delete_log_before(id, fold.before).await?;
-    for (record, &seq) in records.iter().zip(&fold.records_at) {
-        if seq < fold.before {
-            tx.insert_log(id, seq, &folded_row(record.id), now).await?;
+    for pairs in folded.chunks(FOLDED_PER_ROW) {
+        if let Some(&(last, _)) = pairs.last() {
+            tx.insert_log(id, last, &folded_row(pairs), now).await?;
         }
     }
     for keys in &fold.keys {

@@ -445,20 +445,27 @@ pub struct RoundChange {
 }
 
 /// What a step keeps of its round's log once the records it stores stand
-/// for it: the rows from [`LogFold::before`] on as they are; before it,
-/// only the rows its records stand for, each a [`folded_row`] naming its
-/// record. The idempotency entries of [`LogFold::keys`] go with them.
+/// for it: the rows from [`LogFold::before`] on as they are; before it, the
+/// rows its records stand for become [`folded_row`]s naming `(seq, record)`
+/// pairs, at most [`FOLDED_PER_ROW`] each, each at the `seq` of its last
+/// pair; the other rows before it go. The idempotency entries of
+/// [`LogFold::keys`] go with them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogFold {
     /// The first `seq` kept whole.
     pub before: u64,
     /// For each record the step stores, in order, the `seq` of the row it
-    /// stands for.
+    /// stands for (ascending).
     pub records_at: Vec<u64>,
     /// Idempotency entries of the steps folded away: per scope, the keys
     /// starting with a prefix.
     pub keys: Vec<KeyPrefix>,
 }
+
+/// The `(seq, record)` pairs a folded row names at most: few enough that a
+/// reader's cost per row stays bounded, many enough that a folded row
+/// costs a stored hand a few bytes.
+pub const FOLDED_PER_ROW: usize = 64;
 
 /// The idempotency keys of `scope` starting with `prefix`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -469,17 +476,27 @@ pub struct KeyPrefix {
     pub prefix: String,
 }
 
-/// The body of a log row folded into the stored record `id`.
-pub fn folded_row(id: i64) -> String {
-    format!("{{\"record\":{id}}}")
+/// The body of a log row folded into stored records: each `(seq, record)`
+/// pair names the row a record stands for and the record's id,
+/// `{"records":[[seq,id],…]}`.
+pub fn folded_row(records: &[(u64, i64)]) -> String {
+    serde_json::json!({ "records": records }).to_string()
 }
 
-/// The record a [`folded_row`] names; `None` for any other body.
-pub fn folded_record(body: &str) -> Option<i64> {
-    body.strip_prefix("{\"record\":")?
-        .strip_suffix('}')?
-        .parse()
+/// The `(seq, record)` pairs a [`folded_row`] names; `None` for any other
+/// body.
+pub fn folded_records(body: &str) -> Option<Vec<(u64, i64)>> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Folded {
+        records: Vec<(u64, i64)>,
+    }
+    if !body.starts_with(r#"{"records":"#) {
+        return None;
+    }
+    serde_json::from_str::<Folded>(body)
         .ok()
+        .map(|folded| folded.records)
 }
 
 /// The result of a step.
@@ -498,16 +515,23 @@ pub struct RoundUpdate {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn a_folded_row_names_its_record_and_nothing_else_reads_as_one() {
-        assert_eq!(super::folded_row(42), r#"{"record":42}"#);
-        assert_eq!(super::folded_record(&super::folded_row(42)), Some(42));
-        for other in [r#"{"type":"hand_end"}"#, r#"{"record":"42"}"#, "", "42"] {
-            assert_eq!(super::folded_record(other), None, "{other}");
+    fn a_folded_row_names_its_records_and_nothing_else_reads_as_one() {
+        let pairs = [(2, 42), (5, 43)];
+        assert_eq!(folded_row(&pairs), r#"{"records":[[2,42],[5,43]]}"#);
+        assert_eq!(folded_records(&folded_row(&pairs)), Some(pairs.to_vec()));
+        for other in [
+            r#"{"type":"hand_end"}"#,
+            r#"{"records":[[2,"42"]]}"#,
+            r#"{"records":[],"type":"x"}"#,
+            "",
+            "42",
+        ] {
+            assert_eq!(folded_records(other), None, "{other}");
         }
     }
-
-    use super::*;
 
     #[test]
     fn record_ids_go_where_the_pointers_say_and_nowhere_else() {

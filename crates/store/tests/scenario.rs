@@ -870,10 +870,11 @@ async fn round_keys(store: Arc<dyn Store>) {
 }
 
 /// A log folded into the records its step stores: rows from the fold's
-/// `before` on stay whole, each earlier row a record stands for names that
-/// record, the other earlier rows go, and so do the idempotency keys the
-/// fold names (no other key); a fold that does not match its records
-/// changes nothing at all.
+/// `before` on stay whole, the earlier rows records stand for become rows
+/// naming them (at most `FOLDED_PER_ROW` each, at the last one's place),
+/// the other earlier rows go, and so do the idempotency keys the fold
+/// names (no other key); a fold that does not match its records changes
+/// nothing at all.
 async fn log_folds(store: Arc<dyn Store>) {
     let (alice, bob) = two_players(&store).await;
     let id = "holdem_table:f1";
@@ -951,7 +952,9 @@ async fn log_folds(store: Arc<dyn Store>) {
         ..Commit::default()
     };
     let whole = store.round_log(id, 0, 100).await.expect("log");
-    assert!(store.commit(folding(4, vec![2, 5])).await.is_err());
+    for wrong in [vec![2, 5], vec![5, 2, 7]] {
+        assert!(store.commit(folding(4, wrong)).await.is_err());
+    }
     assert_eq!(store.round_log(id, 0, 100).await.expect("log"), whole);
     let done = store.commit(folding(4, vec![2, 5, 7])).await.expect("fold");
     let ids: Vec<i64> = done[0].records.iter().map(|r| r.id).collect();
@@ -960,14 +963,16 @@ async fn log_folds(store: Arc<dyn Store>) {
     assert_eq!(
         seqs,
         vec![
-            (2, folded_row(ids[0])),
-            (5, folded_row(ids[1])),
+            (5, folded_row(&[(2, ids[0]), (5, ids[1])])),
             (6, body(6)),
             (7, body(7)),
             (8, body(8)),
         ]
     );
-    assert_eq!(folded_record(&seqs[0].1), Some(ids[0]));
+    assert_eq!(
+        folded_records(&seqs[0].1),
+        Some(vec![(2, ids[0]), (5, ids[1])])
+    );
     let row = store.round(id).await.expect("row");
     assert_eq!((row.log_len, row.status.as_str()), (9, "archived"));
     let kept = |scope: i64, key: &'static str| {
@@ -984,6 +989,66 @@ async fn log_folds(store: Arc<dyn Store>) {
     assert!(!kept(alice, "t:f1:b").await);
     assert!(kept(alice, "t:f10:a").await, "another prefix");
     assert!(kept(bob, "t:f1:c").await, "another scope");
+
+    // A long log: its records named a row's worth at a time.
+    let long = "holdem_table:f2";
+    let n = FOLDED_PER_ROW + 2;
+    store
+        .commit(Commit {
+            creates: vec![new_round(long, 6)],
+            ..Commit::default()
+        })
+        .await
+        .expect("create");
+    store
+        .commit(Commit {
+            writes: vec![RoundWrite {
+                change: RoundChange {
+                    log: (0..n).map(body).collect(),
+                    ..write(long, 0, "s").change
+                },
+                ..write(long, 0, "s")
+            }],
+            ..Commit::default()
+        })
+        .await
+        .expect("play");
+    let every = n as u64;
+    let done = store
+        .commit(Commit {
+            writes: vec![RoundWrite {
+                change: RoundChange {
+                    log: Vec::new(),
+                    records: (0..n).map(record).collect(),
+                    fold: Some(LogFold {
+                        before: every,
+                        records_at: (0..every).collect(),
+                        keys: Vec::new(),
+                    }),
+                    ..write(long, 1, "s").change
+                },
+                ..write(long, 1, "s")
+            }],
+            ..Commit::default()
+        })
+        .await
+        .expect("fold");
+    let pairs: Vec<(u64, i64)> = (0..every)
+        .zip(done[0].records.iter().map(|r| r.id))
+        .collect();
+    let log = store.round_log(long, 0, 100).await.expect("log");
+    let rows: Vec<(u64, Vec<(u64, i64)>)> = log
+        .iter()
+        .map(|r| (r.seq, folded_records(&r.body).expect("folded")))
+        .collect();
+    let split = FOLDED_PER_ROW;
+    assert_eq!(
+        rows,
+        vec![
+            (split as u64 - 1, pairs[..split].to_vec()),
+            (every - 1, pairs[split..].to_vec()),
+        ]
+    );
 }
 
 fn new_round(id: &str, n: u8) -> NewRound {

@@ -354,10 +354,11 @@ pub fn record_json(record: &HandRecord) -> Result<Value, ApiError> {
 /// the revealed session secret, and marks the table archived, all in one
 /// commit. The same commit folds the table's log into those records: the
 /// last hand and what followed it stay as they are (a socket that saw the
-/// table close resumes as before), each earlier hand's end is kept as a
-/// row naming its record (`GET …/hands` reads it there), the rest of the
-/// log goes, and with it the idempotency entries of the table's socket
-/// (no message to a closed table is played again).
+/// table close resumes as before), the earlier hands' ends become rows
+/// naming their records ([`fairseed_store::LogFold`]; `GET …/hands` reads
+/// them there), the rest of the log goes, and with it the idempotency
+/// entries of the table's socket (no message to a closed table is played
+/// again).
 pub(crate) async fn archive(state: &AppState, table: &str) -> Result<(), ApiError> {
     let row = row(state, table).await?;
     let log = read_rows(state, table, 0, row.log_len).await?;

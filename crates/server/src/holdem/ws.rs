@@ -704,7 +704,7 @@ pub async fn catch_up(
 fn whole_from(rows: &[fairseed_store::LogRow], seq: u64) -> u64 {
     let mut whole = seq;
     for row in rows.iter().rev() {
-        if row.seq + 1 != whole || fairseed_store::folded_record(&row.body).is_some() {
+        if row.seq + 1 != whole || fairseed_store::folded_records(&row.body).is_some() {
             break;
         }
         whole = row.seq;
