@@ -14,7 +14,8 @@ size per table and index before and after each of:
 The person checks when free, otherwise calls or folds (a seeded coin), and
 tops up when its stack is gone; after its last hand it leaves, which closes
 the table, and the figures are taken once the table is archived (every hand
-also stored as a record), the state a table rests in. The service keeps
+also stored as a record, and the table's log folded into the records), the
+state a table rests in. The service keeps
 running while the figures are taken, so what it prunes after a hand counts.
 
 SQLite: `VACUUM`, then the sum of `pgsize` per table or index from `dbstat`.

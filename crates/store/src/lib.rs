@@ -43,8 +43,9 @@ pub use translog::{
     MAX_BATCH as MAX_LOG_BATCH,
 };
 pub use types::{
-    fill_record_ids, BetDraw, BetReceipt, BetRequest, BetRow, Commit, Condition, EventFeed,
-    Idempotent, LeaseGrant, LoadedRound, LogRow, NewRecord, NewRound, NewSeedPair, Page, Player,
-    RecordIdAt, RecordOut, RecordReader, RecordRow, RecordsFn, RevealedPair, Rotation, RoundChange,
-    RoundRow, RoundUpdate, RoundWrite, SeedPair, SettleFn, Settled, ROTATION_PAGE,
+    fill_record_ids, folded_records, folded_row, BetDraw, BetReceipt, BetRequest, BetRow, Commit,
+    Condition, EventFeed, Idempotent, KeyPrefix, LeaseGrant, LoadedRound, LogFold, LogRow,
+    NewRecord, NewRound, NewSeedPair, Page, Player, RecordIdAt, RecordOut, RecordReader, RecordRow,
+    RecordsFn, RevealedPair, Rotation, RoundChange, RoundRow, RoundUpdate, RoundWrite, SeedPair,
+    SettleFn, Settled, FOLDED_PER_ROW, ROTATION_PAGE,
 };

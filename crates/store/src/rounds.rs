@@ -8,8 +8,9 @@ use crate::seal::{SecretSeed, SeedCipher};
 use crate::translog::{append, entries, subject};
 use crate::tx::{RoundRaw, RoundSet, Tx};
 use crate::types::{
-    fill_record_ids, Commit, Idempotent, LoadedRound, LogRow, NewRound, RecordIdAt, RecordOut,
-    RecordRow, RoundChange, RoundRow, RoundUpdate, RoundWrite,
+    fill_record_ids, folded_row, Commit, Idempotent, LoadedRound, LogFold, LogRow, NewRound,
+    RecordIdAt, RecordOut, RecordRow, RoundChange, RoundRow, RoundUpdate, RoundWrite,
+    FOLDED_PER_ROW,
 };
 
 /// A commit whose new secrets are sealed, ready for a transaction.
@@ -304,6 +305,9 @@ async fn apply<T: Tx>(
     for out in &change.records {
         records.push(insert_record(tx, out, now).await?);
     }
+    if let Some(fold) = &change.fold {
+        fold_log(tx, &row.id, fold, &records, row.log_len + added, now).await?;
+    }
     let reveal_entry = reveal.and_then(|secret| entries::round_reveal(&row, secret));
     let appended = append(tx, subject, reveal_entry, now).await?;
     Ok(RoundUpdate {
@@ -319,6 +323,46 @@ async fn apply<T: Tx>(
         records,
         appended,
     })
+}
+
+/// Folds a round's log of `log_len` rows into the `records` just stored
+/// ([`LogFold`]).
+async fn fold_log<T: Tx>(
+    tx: &mut T,
+    id: &str,
+    fold: &LogFold,
+    records: &[RecordRow],
+    log_len: u64,
+    now: i64,
+) -> StoreResult<()> {
+    let ascending = fold.records_at.windows(2).all(|w| w[0] < w[1]);
+    if fold.records_at.len() != records.len() || fold.before > log_len || !ascending {
+        return Err(StoreError::other(format!(
+            "a fold of {} log rows before {} at {:?}, with {} records stored",
+            log_len,
+            fold.before,
+            fold.records_at,
+            records.len()
+        )));
+    }
+    let folded: Vec<(u64, i64)> = fold
+        .records_at
+        .iter()
+        .zip(records)
+        .filter(|(&seq, _)| seq < fold.before)
+        .map(|(&seq, record)| (seq, record.id))
+        .collect();
+    tx.delete_log_before(id, fold.before).await?;
+    for pairs in folded.chunks(FOLDED_PER_ROW) {
+        if let Some(&(last, _)) = pairs.last() {
+            tx.insert_log(id, last, &folded_row(pairs), now).await?;
+        }
+    }
+    for keys in &fold.keys {
+        tx.delete_idempotent_prefix(&keys.scope, &keys.prefix)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Stores a record once and lets each of its readers read it.

@@ -299,6 +299,9 @@ pub(crate) trait Tx: crate::translog::LogTx {
         now: i64,
     ) -> StoreResult<()>;
 
+    /// Drops the rows of a round's log before `before_seq`.
+    async fn delete_log_before(&mut self, round_id: &str, before_seq: u64) -> StoreResult<()>;
+
     /// Stores a record; its id.
     async fn insert_record(&mut self, record: &NewRecord, now: i64) -> StoreResult<i64>;
 
@@ -307,6 +310,9 @@ pub(crate) trait Tx: crate::translog::LogTx {
 
     /// Stores an idempotent response; `false` if the key is already stored.
     async fn insert_idempotent(&mut self, entry: &Idempotent, now: i64) -> StoreResult<bool>;
+
+    /// Drops the idempotent entries of `scope` whose key starts with `prefix`.
+    async fn delete_idempotent_prefix(&mut self, scope: &str, prefix: &str) -> StoreResult<()>;
 
     /// A stored idempotent entry: `(request_hash, response)`.
     async fn idempotent(&mut self, scope: &str, key: &str)

@@ -440,6 +440,63 @@ pub struct RoundChange {
     pub reveal: bool,
     /// Records to store with this step, each once with its readers.
     pub records: Vec<RecordOut>,
+    /// The log folded into those records, in the same step.
+    pub fold: Option<LogFold>,
+}
+
+/// What a step keeps of its round's log once the records it stores stand
+/// for it: the rows from [`LogFold::before`] on as they are; before it, the
+/// rows its records stand for become [`folded_row`]s naming `(seq, record)`
+/// pairs, at most [`FOLDED_PER_ROW`] each, each at the `seq` of its last
+/// pair; the other rows before it go. The idempotency entries of
+/// [`LogFold::keys`] go with them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogFold {
+    /// The first `seq` kept whole.
+    pub before: u64,
+    /// For each record the step stores, in order, the `seq` of the row it
+    /// stands for (ascending).
+    pub records_at: Vec<u64>,
+    /// Idempotency entries of the steps folded away: per scope, the keys
+    /// starting with a prefix.
+    pub keys: Vec<KeyPrefix>,
+}
+
+/// The `(seq, record)` pairs a folded row names at most: few enough that a
+/// reader's cost per row stays bounded, many enough that a folded row
+/// costs a stored hand a few bytes.
+pub const FOLDED_PER_ROW: usize = 64;
+
+/// The idempotency keys of `scope` starting with `prefix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPrefix {
+    /// Whose keys (`player:<id>`, …).
+    pub scope: String,
+    /// How they start.
+    pub prefix: String,
+}
+
+/// The body of a log row folded into stored records: each `(seq, record)`
+/// pair names the row a record stands for and the record's id,
+/// `{"records":[[seq,id],…]}`.
+pub fn folded_row(records: &[(u64, i64)]) -> String {
+    serde_json::json!({ "records": records }).to_string()
+}
+
+/// The `(seq, record)` pairs a [`folded_row`] names; `None` for any other
+/// body.
+pub fn folded_records(body: &str) -> Option<Vec<(u64, i64)>> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Folded {
+        records: Vec<(u64, i64)>,
+    }
+    if !body.starts_with(r#"{"records":"#) {
+        return None;
+    }
+    serde_json::from_str::<Folded>(body)
+        .ok()
+        .map(|folded| folded.records)
 }
 
 /// The result of a step.
@@ -459,6 +516,22 @@ pub struct RoundUpdate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folded_row_names_its_records_and_nothing_else_reads_as_one() {
+        let pairs = [(2, 42), (5, 43)];
+        assert_eq!(folded_row(&pairs), r#"{"records":[[2,42],[5,43]]}"#);
+        assert_eq!(folded_records(&folded_row(&pairs)), Some(pairs.to_vec()));
+        for other in [
+            r#"{"type":"hand_end"}"#,
+            r#"{"records":[[2,"42"]]}"#,
+            r#"{"records":[],"type":"x"}"#,
+            "",
+            "42",
+        ] {
+            assert_eq!(folded_records(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn record_ids_go_where_the_pointers_say_and_nowhere_else() {

@@ -71,6 +71,7 @@ on_every_backend!(
     commits,
     leases,
     round_keys,
+    log_folds,
 );
 
 fn sqlite_file_store(dir: &std::path::Path) -> SqliteStore {
@@ -753,6 +754,7 @@ async fn rounds_of(store: Arc<dyn Store>, owner: i64, other: i64) {
                     body: "{}".into(),
                 }),
             ],
+            fold: None,
         },
     };
     let done = store
@@ -865,6 +867,188 @@ async fn round_keys(store: Arc<dyn Store>) {
     );
     let row = store.round("holdem_table:k1").await.expect("row");
     assert_ne!(row.revealed.as_deref(), Some(key.expose()));
+}
+
+/// A log folded into the records its step stores: rows from the fold's
+/// `before` on stay whole, the earlier rows records stand for become rows
+/// naming them (at most `FOLDED_PER_ROW` each, at the last one's place),
+/// the other earlier rows go, and so do the idempotency keys the fold
+/// names (no other key); a fold that does not match its records changes
+/// nothing at all.
+async fn log_folds(store: Arc<dyn Store>) {
+    let (alice, bob) = two_players(&store).await;
+    let id = "holdem_table:f1";
+    store
+        .commit(Commit {
+            creates: vec![new_round(id, 5)],
+            ..Commit::default()
+        })
+        .await
+        .expect("create");
+    let body = |n: usize| format!("{{\"n\":{n}}}");
+    let keyed = |scope: i64, key: &str| Idempotent {
+        scope: format!("player:{scope}"),
+        key: key.into(),
+        request_hash: "h".into(),
+        response: "{}".into(),
+        record_ids_at: Vec::new(),
+    };
+    for (version, key) in [(0, "t:f1:a"), (1, "t:f1:b"), (2, "t:f10:a")] {
+        store
+            .commit(Commit {
+                writes: vec![RoundWrite {
+                    change: RoundChange {
+                        log: (0..3).map(|i| body(3 * version as usize + i)).collect(),
+                        ..write(id, version, "s").change
+                    },
+                    ..write(id, version, "s")
+                }],
+                idempotent: Some(keyed(alice, key)),
+                ..Commit::default()
+            })
+            .await
+            .expect("play");
+    }
+    store
+        .commit(Commit {
+            writes: vec![RoundWrite {
+                change: RoundChange {
+                    log: Vec::new(),
+                    ..write(id, 3, "s").change
+                },
+                ..write(id, 3, "s")
+            }],
+            idempotent: Some(keyed(bob, "t:f1:c")),
+            ..Commit::default()
+        })
+        .await
+        .expect("bob");
+    let record = |n: usize| RecordOut {
+        record: NewRecord {
+            scheme: "holdem_hand_v1".into(),
+            body: body(100 + n),
+        },
+        readers: vec![alice],
+    };
+    let fold = |records_at: Vec<u64>| LogFold {
+        before: 6,
+        records_at,
+        keys: vec![KeyPrefix {
+            scope: format!("player:{alice}"),
+            prefix: "t:f1:".into(),
+        }],
+    };
+    let folding = |version: u64, records_at: Vec<u64>| Commit {
+        writes: vec![RoundWrite {
+            change: RoundChange {
+                log: Vec::new(),
+                status: "archived".into(),
+                records: vec![record(0), record(1), record(2)],
+                fold: Some(fold(records_at)),
+                ..write(id, version, "s").change
+            },
+            ..write(id, version, "s")
+        }],
+        ..Commit::default()
+    };
+    let whole = store.round_log(id, 0, 100).await.expect("log");
+    for wrong in [vec![2, 5], vec![5, 2, 7]] {
+        assert!(store.commit(folding(4, wrong)).await.is_err());
+    }
+    assert_eq!(store.round_log(id, 0, 100).await.expect("log"), whole);
+    let done = store.commit(folding(4, vec![2, 5, 7])).await.expect("fold");
+    let ids: Vec<i64> = done[0].records.iter().map(|r| r.id).collect();
+    let log = store.round_log(id, 0, 100).await.expect("log");
+    let seqs: Vec<(u64, String)> = log.into_iter().map(|r| (r.seq, r.body)).collect();
+    assert_eq!(
+        seqs,
+        vec![
+            (5, folded_row(&[(2, ids[0]), (5, ids[1])])),
+            (6, body(6)),
+            (7, body(7)),
+            (8, body(8)),
+        ]
+    );
+    assert_eq!(
+        folded_records(&seqs[0].1),
+        Some(vec![(2, ids[0]), (5, ids[1])])
+    );
+    let row = store.round(id).await.expect("row");
+    assert_eq!((row.log_len, row.status.as_str()), (9, "archived"));
+    let kept = |scope: i64, key: &'static str| {
+        let store = store.clone();
+        async move {
+            store
+                .idempotent_response(&format!("player:{scope}"), key)
+                .await
+                .expect("read")
+                .is_some()
+        }
+    };
+    assert!(!kept(alice, "t:f1:a").await);
+    assert!(!kept(alice, "t:f1:b").await);
+    assert!(kept(alice, "t:f10:a").await, "another prefix");
+    assert!(kept(bob, "t:f1:c").await, "another scope");
+
+    // A long log: its records named a row's worth at a time.
+    let long = "holdem_table:f2";
+    let n = FOLDED_PER_ROW + 2;
+    store
+        .commit(Commit {
+            creates: vec![new_round(long, 6)],
+            ..Commit::default()
+        })
+        .await
+        .expect("create");
+    store
+        .commit(Commit {
+            writes: vec![RoundWrite {
+                change: RoundChange {
+                    log: (0..n).map(body).collect(),
+                    ..write(long, 0, "s").change
+                },
+                ..write(long, 0, "s")
+            }],
+            ..Commit::default()
+        })
+        .await
+        .expect("play");
+    let every = n as u64;
+    let done = store
+        .commit(Commit {
+            writes: vec![RoundWrite {
+                change: RoundChange {
+                    log: Vec::new(),
+                    records: (0..n).map(record).collect(),
+                    fold: Some(LogFold {
+                        before: every,
+                        records_at: (0..every).collect(),
+                        keys: Vec::new(),
+                    }),
+                    ..write(long, 1, "s").change
+                },
+                ..write(long, 1, "s")
+            }],
+            ..Commit::default()
+        })
+        .await
+        .expect("fold");
+    let pairs: Vec<(u64, i64)> = (0..every)
+        .zip(done[0].records.iter().map(|r| r.id))
+        .collect();
+    let log = store.round_log(long, 0, 100).await.expect("log");
+    let rows: Vec<(u64, Vec<(u64, i64)>)> = log
+        .iter()
+        .map(|r| (r.seq, folded_records(&r.body).expect("folded")))
+        .collect();
+    let split = FOLDED_PER_ROW;
+    assert_eq!(
+        rows,
+        vec![
+            (split as u64 - 1, pairs[..split].to_vec()),
+            (every - 1, pairs[split..].to_vec()),
+        ]
+    );
 }
 
 fn new_round(id: &str, n: u8) -> NewRound {

@@ -8,6 +8,7 @@
 //! the last human leaves (or the table closes after a quiet spell), it
 //! archives the hands and stops.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use fairseed_holdem::live::machine::{Input, Machine, Output};
@@ -15,7 +16,8 @@ use fairseed_holdem::live::{self, LiveError};
 use fairseed_holdem::HandRecord;
 use fairseed_play::Millis;
 use fairseed_store::{
-    Commit, Idempotent, NewRecord, RecordOut, RoundChange, RoundRow, RoundWrite, StoreError,
+    Commit, Idempotent, KeyPrefix, LogFold, LogRow, NewRecord, RecordOut, RoundChange, RoundRow,
+    RoundWrite, StoreError,
 };
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
@@ -301,13 +303,15 @@ fn notify(state: &AppState, table: &str, notice: Value) {
         .publish(rows::topic(table), Audience::All, notice);
 }
 
-/// The log of `table` from index `from` (`seq` from + 1) to `to` (exclusive).
-pub async fn read_log(
+/// The rows of `table`'s log stored from index `from` to `to` (exclusive):
+/// every one of them, but where an archived table's log was folded
+/// ([`archive`]).
+pub async fn read_rows(
     state: &AppState,
     table: &str,
     from: u64,
     to: u64,
-) -> Result<Vec<String>, ApiError> {
+) -> Result<Vec<LogRow>, ApiError> {
     let id = rows::round_id(table);
     let mut out = Vec::new();
     let mut at = from;
@@ -315,7 +319,7 @@ pub async fn read_log(
         let rows = state.store().round_log(&id, at, 500).await?;
         let Some(last) = rows.last() else { break };
         at = last.seq + 1;
-        out.extend(rows.into_iter().filter(|r| r.seq < to).map(|r| r.body));
+        out.extend(rows.into_iter().filter(|r| r.seq < to));
     }
     Ok(out)
 }
@@ -347,22 +351,49 @@ pub fn record_json(record: &HandRecord) -> Result<Value, ApiError> {
 }
 
 /// Stores every hand of a closed table as a record its players read, with
-/// the revealed session secret, and marks the table archived.
+/// the revealed session secret, and marks the table archived, all in one
+/// commit. The same commit folds the table's log into those records: the
+/// last hand and what followed it stay as they are (a socket that saw the
+/// table close resumes as before), the earlier hands' ends become rows
+/// naming their records ([`fairseed_store::LogFold`]; `GET …/hands` reads
+/// them there), the rest of the log goes, and with it the idempotency
+/// entries of the table's socket (no message to a closed table is played
+/// again).
 pub(crate) async fn archive(state: &AppState, table: &str) -> Result<(), ApiError> {
     let row = row(state, table).await?;
-    let log = read_log(state, table, 0, row.log_len).await?;
-    let records = hand_records(&log, row.revealed.as_deref())?
-        .into_iter()
-        .map(|(record, readers)| {
-            Ok(RecordOut {
+    let log = read_rows(state, table, 0, row.log_len).await?;
+    let mut records = Vec::new();
+    let mut records_at = Vec::new();
+    let mut players = BTreeSet::new();
+    for logged in &log {
+        for (record, readers) in
+            hand_records(std::slice::from_ref(&logged.body), row.revealed.as_deref())?
+        {
+            players.extend(readers.iter().copied());
+            records_at.push(logged.seq);
+            records.push(RecordOut {
                 record: NewRecord {
                     scheme: fairseed_holdem::record::SCHEME.into(),
                     body: crate::rounds::save(&record_json(&record)?)?,
                 },
                 readers,
+            });
+        }
+    }
+    let loaded: fairseed_holdem::live::LiveTable = serde_json::from_str(&row.state)
+        .map_err(|e| ApiError::internal(format!("hold'em table state: {e}")))?;
+    players.extend(loaded.opener);
+    let fold = LogFold {
+        before: kept_from(&records_at),
+        records_at,
+        keys: players
+            .into_iter()
+            .map(|player| KeyPrefix {
+                scope: crate::step::player_scope(player),
+                prefix: super::ws::idempotency_prefix(table),
             })
-        })
-        .collect::<Result<Vec<_>, ApiError>>()?;
+            .collect(),
+    };
     let write = RoundWrite {
         id: row.id.clone(),
         expected_version: row.version,
@@ -370,6 +401,7 @@ pub(crate) async fn archive(state: &AppState, table: &str) -> Result<(), ApiErro
             state: row.state.clone(),
             status: rows::ARCHIVED.into(),
             records,
+            fold: Some(fold),
             ..RoundChange::default()
         },
     };
@@ -388,6 +420,16 @@ pub(crate) async fn archive(state: &AppState, table: &str) -> Result<(), ApiErro
         // Archived meanwhile by another process: nothing left to do.
         Err(StoreError::Conflict { .. }) => Ok(()),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// Where an archived table's log stays whole: after the end of the hand
+/// before the last (`hand_ends`: where each hand ended), so the last hand
+/// and what followed it are kept; the whole log for a table of one hand.
+fn kept_from(hand_ends: &[u64]) -> u64 {
+    match hand_ends {
+        [.., before_last, _] => before_last + 1,
+        _ => 0,
     }
 }
 

@@ -4,7 +4,8 @@
 //! messages from the cursor on, so one read costs the same on a table of
 //! ten hands or ten thousand.
 
-use fairseed_store::RoundRow;
+use fairseed_holdem::HandRecord;
+use fairseed_store::{folded_records, LogRow, RecordReader, RoundRow};
 use serde_json::Value;
 
 use crate::error::ApiError;
@@ -59,6 +60,11 @@ pub struct Page {
 }
 
 /// The finished hands of `row`'s table after `seq` `after`, at most `limit`.
+/// An archived table's earlier hands are read from their records, which
+/// hold what each hand's end held and the session secret, as the page shows
+/// it: its log names each record at its hand's end (`drive::archive`), and
+/// its other folded messages held no hand, so the page and its cursor are
+/// the same.
 ///
 /// # Errors
 /// The store failed, or a stored message does not parse.
@@ -78,20 +84,24 @@ pub async fn page(
         let want = u32::try_from((stop - at).min(CHUNK)).unwrap_or(1);
         let log = state.store().round_log(&row.id, at, want).await?;
         if log.is_empty() {
+            at = stop;
             break;
         }
         for message in log {
-            if message.seq >= stop {
-                break 'read;
-            }
-            // The log's index N holds `seq` N + 1.
-            at = message.seq + 1;
-            for (record, _) in hand_records(std::slice::from_ref(&message.body), revealed)? {
-                numbers.push(record.hand);
-                hands.push(record_json(&record)?);
-            }
-            if hands.len() >= limit {
-                break 'read;
+            for (seq, ended) in ends(message, at) {
+                if seq >= stop {
+                    at = stop;
+                    break 'read;
+                }
+                // The log's index N holds `seq` N + 1.
+                at = seq + 1;
+                if let Some(record) = ended.record(state, revealed).await? {
+                    numbers.push(record.hand);
+                    hands.push(record_json(&record)?);
+                }
+                if hands.len() >= limit {
+                    break 'read;
+                }
             }
         }
     }
@@ -100,6 +110,47 @@ pub async fn page(
         numbers,
         next_after: (at < end).then_some(at),
     })
+}
+
+/// A place in the log: a message as logged, or a hand's end folded into
+/// its stored record.
+enum Logged {
+    Message(String),
+    Folded(i64),
+}
+
+/// The places `message` stands for from index `at` on, with their indexes:
+/// itself, or the hands' ends a folded row names.
+fn ends(message: LogRow, at: u64) -> Vec<(u64, Logged)> {
+    match folded_records(&message.body) {
+        Some(folded) => folded
+            .into_iter()
+            .filter(|&(seq, _)| seq >= at)
+            .map(|(seq, id)| (seq, Logged::Folded(id)))
+            .collect(),
+        None => vec![(message.seq, Logged::Message(message.body))],
+    }
+}
+
+impl Logged {
+    /// The hand this place ends, if any, with the session secret once `revealed`.
+    async fn record(
+        self,
+        state: &AppState,
+        revealed: Option<&str>,
+    ) -> Result<Option<HandRecord>, ApiError> {
+        match self {
+            Logged::Message(body) => Ok(hand_records(&[body], revealed)?
+                .pop()
+                .map(|(record, _)| record)),
+            Logged::Folded(id) => {
+                let stored = state.store().record(RecordReader::Operator, id).await?;
+                serde_json::from_str(&stored.body)
+                    .map(Some)
+                    .map_err(|e| ApiError::internal(format!("a hold'em hand record: {e}")))
+            }
+        }
+    }
 }
 
 /// `limit` as asked, or the default; `invalid_field` outside 1 to the maximum.

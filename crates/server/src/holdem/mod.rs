@@ -22,6 +22,9 @@ pub(crate) mod tables;
 pub mod viewers;
 pub mod ws;
 
+#[cfg(test)]
+mod archive_tests;
+
 pub(crate) use drive::{archive, close_restored};
 pub use drive::{hand_records, load, record_json, row};
 

@@ -132,6 +132,7 @@ pub fn write(loaded: &Loaded, out: &Output) -> Result<RoundWrite, ApiError> {
             log: out.messages.iter().map(save).collect::<Result<_, _>>()?,
             reveal: out.reveal.is_some(),
             records: Vec::new(),
+            fold: None,
         },
     })
 }

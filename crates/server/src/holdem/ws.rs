@@ -498,23 +498,12 @@ impl Conn {
             Err(e) => return send(socket, error_text(None, &e)).await,
         };
         let seq = loaded.live.seq;
-        let from = seq.saturating_sub(MAX_BACKLOG).max(self.sent);
-        if from > self.sent {
-            let skipped = ServerMessage::Backlog {
-                from: self.sent + 1,
-                to: from,
-                hands: format!("/v1/holdem/tables/{}/hands?after={}", self.table, self.sent),
-            };
-            if !send(socket, skipped.to_text()).await {
-                return false;
-            }
-        }
-        let log = match drive::read_log(&self.state, &self.table, from, seq).await {
-            Ok(log) => log,
+        let messages = match catch_up(&self.state, &self.table, self.sent, seq).await {
+            Ok(messages) => messages,
             Err(e) => return send(socket, error_text(None, &e)).await,
         };
-        for body in log {
-            if !send(socket, body).await {
+        for text in messages {
+            if !send(socket, text).await {
                 return false;
             }
         }
@@ -667,7 +656,7 @@ impl Conn {
         let path = format!("/v1/holdem/tables/{}/ws", self.table);
         KeyEntry::new(
             step::player_scope(player),
-            id.map(|id| format!("holdem:{}:{id}", self.table)),
+            id.map(|id| format!("{}{id}", idempotency_prefix(&self.table))),
             step::request_hash("WS", &path, canonical.as_bytes()),
         )
     }
@@ -689,6 +678,54 @@ fn signed_ack(
         }
         _ => Ok(None),
     }
+}
+
+/// What a viewer sent up to `sent` is sent to reach `seq`: the log's
+/// messages after `sent`, the newest [`MAX_BACKLOG`] at most and only those
+/// the log still holds whole (an archived table's keeps its last hand,
+/// `drive::archive`), after a `backlog` message naming the rest and where
+/// their hands are read.
+///
+/// # Errors
+/// The store failed.
+pub async fn catch_up(
+    state: &AppState,
+    table: &str,
+    sent: u64,
+    seq: u64,
+) -> Result<Vec<String>, ApiError> {
+    let from = seq.saturating_sub(MAX_BACKLOG).max(sent);
+    let rows = drive::read_rows(state, table, from, seq).await?;
+    let whole = whole_from(&rows, seq).max(from);
+    let mut out = Vec::with_capacity(rows.len() + 1);
+    if whole > sent {
+        let skipped = ServerMessage::Backlog {
+            from: sent + 1,
+            to: whole,
+            hands: format!("/v1/holdem/tables/{table}/hands?after={sent}"),
+        };
+        out.push(skipped.to_text());
+    }
+    out.extend(rows.into_iter().filter(|r| r.seq >= whole).map(|r| r.body));
+    Ok(out)
+}
+
+/// The first index of the unbroken run of messages (no row missing, none
+/// folded into a record) that `rows` end with at `seq`; `seq` if none.
+fn whole_from(rows: &[fairseed_store::LogRow], seq: u64) -> u64 {
+    let mut whole = seq;
+    for row in rows.iter().rev() {
+        if row.seq + 1 != whole || fairseed_store::folded_records(&row.body).is_some() {
+            break;
+        }
+        whole = row.seq;
+    }
+    whole
+}
+
+/// The prefix of the idempotency keys of `table`'s socket messages.
+pub fn idempotency_prefix(table: &str) -> String {
+    format!("holdem:{table}:")
 }
 
 /// `notice` signed with the table's evidence `key`, as the seat's socket

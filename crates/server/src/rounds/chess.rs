@@ -113,6 +113,7 @@ pub fn write(
                 SeedPhase::Finished { .. } | SeedPhase::Withdrawn { .. }
             ),
             records,
+            fold: None,
         },
     })
 }

@@ -71,6 +71,7 @@ pub fn write(round: &LoadedRound, next: &Match, events: &[Event]) -> Result<Roun
             log,
             reveal: matches!(next.phase, Phase::Revealed { .. } | Phase::Withdrawn { .. }),
             records,
+            fold: None,
         },
     })
 }

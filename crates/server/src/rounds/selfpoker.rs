@@ -93,6 +93,7 @@ pub fn commit(round: &LoadedRound, next: &Hand) -> Result<(Commit, Value), ApiEr
             log: vec![save(&message)?],
             reveal: next.stage == Stage::HandEnd,
             records,
+            fold: None,
         },
     };
     let commit = Commit {

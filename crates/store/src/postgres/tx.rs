@@ -574,6 +574,15 @@ impl Tx for PgTx<'_> {
         Ok(())
     }
 
+    async fn delete_log_before(&mut self, round_id: &str, before_seq: u64) -> StoreResult<()> {
+        sqlx::query(rounds::DELETE_LOG_BEFORE.postgres())
+            .bind(round_id)
+            .bind(convert::to_i64(before_seq, "seq")?)
+            .execute(self.conn().await?)
+            .await?;
+        Ok(())
+    }
+
     async fn insert_record(&mut self, record: &NewRecord, now: i64) -> StoreResult<i64> {
         Ok(sqlx::query_scalar(records::INSERT_RECORD.postgres())
             .bind(&record.scheme)
@@ -602,6 +611,15 @@ impl Tx for PgTx<'_> {
             .execute(self.conn().await?)
             .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    async fn delete_idempotent_prefix(&mut self, scope: &str, prefix: &str) -> StoreResult<()> {
+        sqlx::query(idempotency::DELETE_PREFIX.postgres())
+            .bind(scope)
+            .bind(prefix)
+            .execute(self.conn().await?)
+            .await?;
+        Ok(())
     }
 
     async fn idempotent(

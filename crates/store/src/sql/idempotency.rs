@@ -12,6 +12,12 @@ pub(crate) static INSERT_ANSWER: Statement = Statement::new(
 pub(crate) static ANSWER: Statement =
     Statement::new("SELECT request_hash, response FROM idempotency WHERE scope = ?1 AND key = ?2");
 
+/// Drops the answers of a scope whose key starts with a prefix (compared
+/// as text, whatever the database's collation): an archived table's socket
+/// keys.
+pub(crate) static DELETE_PREFIX: Statement =
+    Statement::new("DELETE FROM idempotency WHERE scope = ?1 AND substr(key, 1, length(?2)) = ?2");
+
 /// Every statement here.
 #[cfg(test)]
-pub(crate) const ALL: [&Statement; 2] = [&INSERT_ANSWER, &ANSWER];
+pub(crate) const ALL: [&Statement; 3] = [&INSERT_ANSWER, &ANSWER, &DELETE_PREFIX];

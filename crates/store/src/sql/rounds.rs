@@ -46,9 +46,13 @@ pub(crate) static LOG_LINES: Statement = Statement::new(
     "SELECT seq, body FROM round_log WHERE round_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3",
 );
 
+/// Drops a round's log rows before a `seq` (an archived table's fold).
+pub(crate) static DELETE_LOG_BEFORE: Statement =
+    Statement::new("DELETE FROM round_log WHERE round_id = ?1 AND seq < ?2");
+
 /// Every statement here.
 #[cfg(test)]
-pub(crate) const ALL: [&Statement; 7] = [
+pub(crate) const ALL: [&Statement; 8] = [
     &ROUNDS,
     &ROUNDS_WITH_STATUS,
     &INSERT_ROUND,
@@ -56,4 +60,5 @@ pub(crate) const ALL: [&Statement; 7] = [
     &UPDATE_ROUND,
     &INSERT_LOG_LINE,
     &LOG_LINES,
+    &DELETE_LOG_BEFORE,
 ];

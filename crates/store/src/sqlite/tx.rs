@@ -594,6 +594,13 @@ impl Tx for SqliteTx<'_> {
         Ok(())
     }
 
+    async fn delete_log_before(&mut self, round_id: &str, before_seq: u64) -> StoreResult<()> {
+        self.0
+            .prepare_cached(rounds::DELETE_LOG_BEFORE.sqlite())?
+            .execute(params![round_id, convert::to_i64(before_seq, "seq")?])?;
+        Ok(())
+    }
+
     async fn insert_record(&mut self, record: &NewRecord, now: i64) -> StoreResult<i64> {
         Ok(self
             .0
@@ -620,6 +627,13 @@ impl Tx for SqliteTx<'_> {
                 now
             ])?;
         Ok(n == 1)
+    }
+
+    async fn delete_idempotent_prefix(&mut self, scope: &str, prefix: &str) -> StoreResult<()> {
+        self.0
+            .prepare_cached(idempotency::DELETE_PREFIX.sqlite())?
+            .execute(params![scope, prefix])?;
+        Ok(())
     }
 
     async fn idempotent(
