@@ -186,30 +186,12 @@ impl From<Value> for Answer {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use fairseed_store::{Commit, NewRound, SecretSeed, SeedCipher, SqliteStore};
+    use fairseed_store::Commit;
     use serde_json::json;
 
     use super::*;
+    use crate::step::tests::{counter, state};
     use crate::step::{player_scope, request_hash, OPERATOR_SCOPE};
-
-    fn state() -> AppState {
-        let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
-        AppState::new(Arc::new(store), "op", 100, 0)
-    }
-
-    fn round(id: &str) -> NewRound {
-        NewRound {
-            id: id.into(),
-            kind: "test".into(),
-            commitment: "c".into(),
-            secret: SecretSeed::new("00".repeat(32)),
-            key: None,
-            state: "0".into(),
-            status: "open".into(),
-        }
-    }
 
     /// Creates the round `id`, storing `answer` under `entry`.
     async fn create(
@@ -219,7 +201,7 @@ mod tests {
         answer: Value,
     ) -> Result<(Value, ()), ApiError> {
         let commit = Commit {
-            creates: vec![round(id)],
+            creates: vec![counter(id)],
             idempotent: entry.of_value(&answer),
             ..Commit::default()
         };

@@ -87,19 +87,21 @@ async fn backoff(attempt: u32) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
 
     use fairseed_store::{NewRound, RoundChange, RoundWrite, SecretSeed, SeedCipher, SqliteStore};
 
     use super::*;
 
-    fn state() -> AppState {
+    /// A service on a fresh in-memory store.
+    pub(crate) fn state() -> AppState {
         let store = SqliteStore::open_memory(SeedCipher::random().expect("key")).expect("open");
         AppState::new(Arc::new(store), "op", 100, 0)
     }
 
-    fn counter(id: &str) -> NewRound {
+    /// A round `id` whose state is a counter at 0.
+    pub(crate) fn counter(id: &str) -> NewRound {
         NewRound {
             id: id.into(),
             kind: "test".into(),

@@ -21,7 +21,7 @@ use serde_json::Value;
 use tower::ServiceExt as _;
 
 use crate::state::AppState;
-use crate::step;
+use crate::{idempotent, step};
 
 use super::{drive, hands, rows, ws};
 
@@ -217,7 +217,7 @@ async fn an_archived_tables_reads_answer_as_before_its_log_was_folded() {
     );
     let key = format!("{}m0", ws::idempotency_prefix(TABLE));
     let scope = step::player_scope(player);
-    assert!(step::replay(&state, &scope, &key, "h")
+    assert!(idempotent::replay(&state, &scope, &key, "h")
         .await
         .expect("read")
         .is_some());
@@ -236,7 +236,7 @@ async fn an_archived_tables_reads_answer_as_before_its_log_was_folded() {
         earlier.div_ceil(fairseed_store::FOLDED_PER_ROW) as u64 + (closed.log_len - kept),
         "rows naming the earlier hands' records, the last hand and what followed whole"
     );
-    assert!(step::replay(&state, &scope, &key, "h")
+    assert!(idempotent::replay(&state, &scope, &key, "h")
         .await
         .expect("read")
         .is_none());
