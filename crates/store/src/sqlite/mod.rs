@@ -15,6 +15,7 @@
 mod checkpoint;
 mod files;
 mod log_tx;
+mod record_body;
 mod tx;
 mod upgrade;
 mod writer;

@@ -2,6 +2,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
+use super::record_body::{self, StoredBody};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
 use crate::sql::statement::Statement;
@@ -65,17 +66,20 @@ fn bet_raw(r: &Row<'_>) -> rusqlite::Result<BetRaw> {
     })
 }
 
-fn record_raw(r: &Row<'_>) -> rusqlite::Result<(i64, String, String, Option<String>)> {
+/// A record's columns as stored: its body perhaps deflated.
+type RecordRaw = (i64, String, StoredBody, Option<String>);
+
+fn record_raw(r: &Row<'_>) -> rusqlite::Result<RecordRaw> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
 }
 
-fn record_row(raw: (i64, String, String, Option<String>)) -> StoreResult<RecordRow> {
+fn record_row(raw: RecordRaw) -> StoreResult<RecordRow> {
     let (id, scheme, body, readers) = raw;
     Ok(RecordRow {
         id,
         readers: convert::parse_readers(readers.as_deref())?,
         scheme,
-        body,
+        body: body.into_text(id)?,
     })
 }
 
@@ -605,7 +609,10 @@ impl Tx for SqliteTx<'_> {
         Ok(self
             .0
             .prepare_cached(records::INSERT_RECORD.sqlite())?
-            .query_row(params![record.scheme, record.body, now], |r| r.get(0))?)
+            .query_row(
+                params![record.scheme, record_body::stored(&record.body)?, now],
+                |r| r.get(0),
+            )?)
     }
 
     async fn insert_reader(&mut self, record_id: i64, player_id: i64) -> StoreResult<()> {
