@@ -125,7 +125,7 @@ async fn play(state: &AppState, player: i64, mut clock: Millis) {
         });
         let (out, idempotent) = match asked {
             Some(out) => {
-                let key = format!("{}m{n}", ws::idempotency_prefix(TABLE));
+                let key = format!("{}m{n}", rows::idempotency_prefix(TABLE));
                 let entry = Idempotent {
                     scope: step::player_scope(player),
                     key,
@@ -215,7 +215,7 @@ async fn an_archived_tables_reads_answer_as_before_its_log_was_folded() {
         closed.log_len > kept + 1 && closed.log_len > ws::MAX_BACKLOG,
         "a resume from before the last hand, from within it, and one from beyond the backlog"
     );
-    let key = format!("{}m0", ws::idempotency_prefix(TABLE));
+    let key = format!("{}m0", rows::idempotency_prefix(TABLE));
     let scope = step::player_scope(player);
     assert!(idempotent::replay(&state, &scope, &key, "h")
         .await

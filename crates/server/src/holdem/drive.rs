@@ -390,7 +390,7 @@ pub(crate) async fn archive(state: &AppState, table: &str) -> Result<(), ApiErro
             .into_iter()
             .map(|player| KeyPrefix {
                 scope: crate::step::player_scope(player),
-                prefix: super::ws::idempotency_prefix(table),
+                prefix: rows::idempotency_prefix(table),
             })
             .collect(),
     };

@@ -34,6 +34,12 @@ pub fn round_id(table: &str) -> String {
     entries::session_id(table)
 }
 
+/// The prefix of the idempotency keys of `table`'s socket messages, which
+/// its archive drops.
+pub fn idempotency_prefix(table: &str) -> String {
+    format!("holdem:{table}:")
+}
+
 /// The live-event topic of `table`.
 pub fn topic(table: &str) -> String {
     format!("holdem:{table}")

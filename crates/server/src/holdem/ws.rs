@@ -656,7 +656,7 @@ impl Conn {
         let path = format!("/v1/holdem/tables/{}/ws", self.table);
         KeyEntry::new(
             step::player_scope(player),
-            id.map(|id| format!("{}{id}", idempotency_prefix(&self.table))),
+            id.map(|id| format!("{}{id}", rows::idempotency_prefix(&self.table))),
             step::request_hash("WS", &path, canonical.as_bytes()),
         )
     }
@@ -721,11 +721,6 @@ fn whole_from(rows: &[fairseed_store::LogRow], seq: u64) -> u64 {
         whole = row.seq;
     }
     whole
-}
-
-/// The prefix of the idempotency keys of `table`'s socket messages.
-pub fn idempotency_prefix(table: &str) -> String {
-    format!("holdem:{table}:")
 }
 
 /// `notice` signed with the table's evidence `key`, as the seat's socket
