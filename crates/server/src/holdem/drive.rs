@@ -380,9 +380,7 @@ pub(crate) async fn archive(state: &AppState, table: &str) -> Result<(), ApiErro
             });
         }
     }
-    let loaded: fairseed_holdem::live::LiveTable = serde_json::from_str(&row.state)
-        .map_err(|e| ApiError::internal(format!("hold'em table state: {e}")))?;
-    players.extend(loaded.opener);
+    players.extend(rows::stored_table(&row)?.opener);
     let fold = LogFold {
         before: kept_from(&records_at),
         records_at,

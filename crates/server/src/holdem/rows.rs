@@ -11,7 +11,7 @@ use fairseed_core::selfpoker_v2;
 use fairseed_holdem::evidence::SigningKey;
 use fairseed_holdem::live::machine::{Output, Status};
 use fairseed_holdem::live::{self, entries, sealed, LiveTable, TableView};
-use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundWrite, SecretSeed};
+use fairseed_store::{LoadedRound, NewRound, RoundChange, RoundRow, RoundWrite, SecretSeed};
 use fairseed_tlog::LogEntry;
 
 use crate::error::ApiError;
@@ -61,11 +61,16 @@ pub struct Loaded {
     version: u64,
 }
 
+/// The table as `row` stores it, without the cards its secret deals.
+pub fn stored_table(row: &RoundRow) -> Result<LiveTable, ApiError> {
+    serde_json::from_str(&row.state)
+        .map_err(|e| ApiError::internal(format!("hold'em table state: {e}")))
+}
+
 /// Reads a table's round, its hand's cards dealt again from the secret.
 pub fn load(round: &LoadedRound) -> Result<Loaded, ApiError> {
     let row = &round.row;
-    let stripped: LiveTable = serde_json::from_str(&row.state)
-        .map_err(|e| ApiError::internal(format!("hold'em table state: {e}")))?;
+    let stripped = stored_table(row)?;
     let hex = round
         .secret
         .as_ref()
