@@ -46,9 +46,15 @@ test('pt-BR: honest hands: the table\'s signed items are kept, offered as a file
   const page = await openPage(fx, 'pt', SIZES[0]);
   await withPolicy(page, { ais: [1], seats: 2 });
   const id = await openTable(page);
-  // A hand the player acted in: its turn notices and the round's acknowledgements are kept for it.
-  await playUntil(page, '#tb-hands li[data-hand] button[data-evidence]', 'pt: a hand with evidence', 90_000);
-  const n = Number(await page.getAttribute('#tb-hands li[data-hand] button[data-evidence]', 'data-evidence'));
+  // A listed hand the player acted in: its turn notices and the round's acknowledgements are kept for it.
+  // (In a hand the AI folds before the player's first turn, only the acknowledgements are.)
+  let n = null;
+  await playUntil(page, async () => {
+    const kept = await keptOf(page, id);
+    const listed = await page.$$eval('#tb-hands li[data-hand] button[data-evidence]', (bs) => bs.map((b) => Number(b.dataset.evidence)));
+    n = listed.find((h) => (kept?.hands?.[String(h)] || []).some((x) => x.type === 'turn' && x.seat === 0)) ?? null;
+    return n !== null;
+  }, 'pt: a listed hand with a turn of the player', 90_000);
   const item = `#tb-hands li[data-hand="${n}"]`;
   assert.equal(await page.textContent(`${item} button[data-evidence]`), 'Baixar prova');
 
