@@ -9,14 +9,16 @@ use std::collections::HashMap;
 use sqlx::Connection;
 
 use super::floors;
-use super::tx::{bet_raw, PgTx, BET_COLUMNS};
+use super::tx::{bet_raw, PgTx};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
 use crate::sql;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
-use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LeafRow, LogTx};
+use crate::translog::tx::{
+    checkpoint_row, hash_bytes, in_order, EntryAt, HashBytes, LeafRow, LogTx,
+};
 use crate::translog::{read, Appender};
 
 /// Gives a step's leaves their sources: leaf indexes, queued entries' ids
@@ -130,14 +132,8 @@ impl LogTx for PgTx<'_> {
     }
 
     async fn logged_bet_entries(&mut self, ids: &[i64]) -> StoreResult<Vec<Vec<u8>>> {
-        let mut found = self.bet_entries(ids.to_vec()).await?;
-        ids.iter()
-            .map(|id| {
-                found
-                    .remove(id)
-                    .ok_or_else(|| StoreError::other("a logged bet's row is missing"))
-            })
-            .collect()
+        let found = self.bet_entries(ids.to_vec()).await?;
+        in_order(ids, found)
     }
 
     /// The step's leaves in one statement; the floors were raised first
@@ -425,14 +421,7 @@ impl PgTx<'_> {
         if ids.is_empty() {
             return Ok(HashMap::new());
         }
-        let sql = format!(
-            "SELECT {BET_COLUMNS}, commitment, client_seed FROM bets
-             JOIN (SELECT id AS pair, commitment, client_seed FROM seed_pairs) p
-                 ON p.pair = bets.pair_id
-             WHERE bets.id = ANY($1)",
-            BET_COLUMNS = BET_COLUMNS
-        );
-        let rows = sqlx::query(&sql)
+        let rows = sqlx::query(sql::bets::BET_ENTRIES.postgres())
             .bind(ids)
             .fetch_all(self.conn().await?)
             .await?;

@@ -7,7 +7,7 @@ use super::deferred::{self, Deferred};
 use crate::convert;
 use crate::error::StoreResult;
 use crate::sql::statement::Statement;
-use crate::sql::{accounts, idempotency, leases, records, rounds};
+use crate::sql::{accounts, bets, idempotency, leases, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
@@ -72,10 +72,7 @@ fn round_raw(r: &PgRow) -> StoreResult<RoundRaw> {
     })
 }
 
-pub(super) const BET_COLUMNS: &str =
-    "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
-     payout::text AS payout, balance_after::text AS balance_after, idempotency_key, created_at";
-
+/// A bet as [`bets`]' statements read it.
 pub(super) fn bet_raw(r: &PgRow) -> StoreResult<BetRaw> {
     Ok(BetRaw {
         id: r.try_get("id")?,
@@ -380,16 +377,14 @@ impl Tx for PgTx<'_> {
     }
 
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>> {
-        sqlx::query(&format!(
-            "SELECT {BET_COLUMNS} FROM bets WHERE player_id = $1 AND idempotency_key = $2"
-        ))
-        .bind(player_id)
-        .bind(key)
-        .fetch_optional(self.conn().await?)
-        .await?
-        .as_ref()
-        .map(bet_raw)
-        .transpose()
+        sqlx::query(bets::BET_BY_KEY.postgres())
+            .bind(player_id)
+            .bind(key)
+            .fetch_optional(self.conn().await?)
+            .await?
+            .as_ref()
+            .map(bet_raw)
+            .transpose()
     }
 
     async fn insert_bet(&mut self, bet: &BetRow, logged: bool, now: i64) -> StoreResult<i64> {
@@ -403,20 +398,16 @@ impl Tx for PgTx<'_> {
         pair_id: Option<i64>,
         page: Page,
     ) -> StoreResult<Vec<BetRaw>> {
-        sqlx::query(&format!(
-            "SELECT {BET_COLUMNS} FROM bets
-             WHERE player_id = $1 AND ($2::bigint IS NULL OR pair_id = $2) AND ($3::bigint IS NULL OR id < $3)
-             ORDER BY id DESC LIMIT $4"
-        ))
-        .bind(player_id)
-        .bind(pair_id)
-        .bind(page.before)
-        .bind(convert::limit(page.limit))
-        .fetch_all(self.conn().await?)
-        .await?
-        .iter()
-        .map(bet_raw)
-        .collect()
+        sqlx::query(bets::BETS.postgres())
+            .bind(player_id)
+            .bind(pair_id)
+            .bind(page.before)
+            .bind(convert::limit(page.limit))
+            .fetch_all(self.conn().await?)
+            .await?
+            .iter()
+            .map(bet_raw)
+            .collect()
     }
 
     async fn pair_bets(
@@ -426,18 +417,15 @@ impl Tx for PgTx<'_> {
         limit: u32,
     ) -> StoreResult<Vec<BetRaw>> {
         let after = after.map(|n| convert::to_i64(n, "nonce")).transpose()?;
-        sqlx::query(&format!(
-            "SELECT {BET_COLUMNS} FROM bets
-             WHERE pair_id = $1 AND ($2::bigint IS NULL OR nonce > $2) ORDER BY nonce LIMIT $3"
-        ))
-        .bind(pair_id)
-        .bind(after)
-        .bind(convert::limit(limit))
-        .fetch_all(self.conn().await?)
-        .await?
-        .iter()
-        .map(bet_raw)
-        .collect()
+        sqlx::query(bets::PAIR_BETS.postgres())
+            .bind(pair_id)
+            .bind(after)
+            .bind(convert::limit(limit))
+            .fetch_all(self.conn().await?)
+            .await?
+            .iter()
+            .map(bet_raw)
+            .collect()
     }
 
     async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>> {

@@ -19,9 +19,10 @@
 //! What the two do not share stays with the backend that needs it, added
 //! to the shared text where it is used (PostgreSQL's row locks,
 //! `FOR UPDATE`) or written in that backend alone: a statement only one
-//! backend runs, and the bets' statements, still written per backend.
+//! backend runs, such as a bet's insert.
 
 pub(crate) mod accounts;
+pub(crate) mod bets;
 pub(crate) mod idempotency;
 pub(crate) mod leases;
 pub(crate) mod log;
@@ -34,6 +35,7 @@ pub(crate) mod statement;
 pub(crate) fn all() -> impl Iterator<Item = &'static statement::Statement> {
     [
         &accounts::ALL[..],
+        &bets::ALL[..],
         &idempotency::ALL[..],
         &leases::ALL[..],
         &rounds::ALL[..],

@@ -12,7 +12,9 @@ use crate::error::{StoreError, StoreResult};
 use crate::sql;
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::order::{Queued, Waiting};
-use crate::translog::tx::{checkpoint_row, hash_bytes, EntryAt, HashBytes, LeafRow, LogTx};
+use crate::translog::tx::{
+    checkpoint_row, hash_bytes, in_order, EntryAt, HashBytes, LeafRow, LogTx,
+};
 use crate::translog::{read, Appender, LogCheckpoint, LoggedEntry};
 
 /// Gives a leaf its source: leaf index, queued entry's id or bet's id (one
@@ -116,26 +118,11 @@ impl LogTx for SqliteTx<'_> {
             .optional()?)
     }
 
-    /// Read in one range: bets are sequenced in id order, so the logged
-    /// bets between the first and the last are exactly these, or more.
     async fn logged_bet_entries(&mut self, ids: &[i64]) -> StoreResult<Vec<Vec<u8>>> {
-        let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
+        if ids.is_empty() {
             return Ok(Vec::new());
-        };
-        let mut range = self
-            .bet_entries(
-                "id >= ?1 AND id <= ?2 AND logged ORDER BY id",
-                [first, last],
-            )?
-            .into_iter();
-        ids.iter()
-            .map(|&id| {
-                range
-                    .find(|(bet, _)| *bet == id)
-                    .map(|(_, entry)| entry)
-                    .ok_or_else(|| StoreError::other("a logged bet's row is missing"))
-            })
-            .collect()
+        }
+        in_order(ids, self.bet_entries(ids)?)
     }
 
     /// A row per leaf, then each floor raised to the last id of its source

@@ -1,12 +1,14 @@
 //! The [`Tx`] primitives in SQLite's dialect.
 
+use std::collections::HashMap;
+
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::record_body::{self, StoredBody};
 use crate::convert;
 use crate::error::{StoreError, StoreResult};
 use crate::sql::statement::Statement;
-use crate::sql::{accounts, idempotency, leases, records, rounds};
+use crate::sql::{accounts, bets, idempotency, leases, records, rounds};
 use crate::translog::bet_leaves::BetLeaves;
 use crate::translog::Appender;
 use crate::tx::{reader, BetRaw, LeaseRow, RoundRaw, RoundSet, SealedPair, Tx};
@@ -45,9 +47,7 @@ fn round_raw(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RoundRaw, i64, i64)> {
     ))
 }
 
-const BET_COLUMNS: &str = "id, player_id, pair_id, nonce, amount, condition, target, roll, win, \
-     payout, balance_after, idempotency_key, created_at";
-
+/// A bet as [`bets`]' statements read it.
 fn bet_raw(r: &Row<'_>) -> rusqlite::Result<BetRaw> {
     Ok(BetRaw {
         id: r.get(0)?,
@@ -84,27 +84,22 @@ fn record_row(raw: RecordRaw) -> StoreResult<RecordRow> {
 }
 
 impl SqliteTx<'_> {
-    fn bets_where(&self, filter: &str, args: impl rusqlite::Params) -> StoreResult<Vec<BetRaw>> {
-        let mut stmt = self
-            .0
-            .prepare_cached(&format!("SELECT {BET_COLUMNS} FROM bets WHERE {filter}"))?;
+    fn bets_where(
+        &self,
+        statement: &Statement,
+        args: impl rusqlite::Params,
+    ) -> StoreResult<Vec<BetRaw>> {
+        let mut stmt = self.0.prepare_cached(statement.sqlite())?;
         let rows = stmt.query_map(args, bet_raw)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The outcome entries of the bets `filter` selects (on the bets'
-    /// columns), by bet id: each rebuilt from the bet and its pair.
-    pub(crate) fn bet_entries(
-        &self,
-        filter: &str,
-        args: impl rusqlite::Params,
-    ) -> StoreResult<Vec<(i64, Vec<u8>)>> {
-        let mut stmt = self.0.prepare_cached(&format!(
-            "SELECT {BET_COLUMNS}, commitment, client_seed FROM bets
-             JOIN (SELECT id AS pair, commitment, client_seed FROM seed_pairs) ON pair = pair_id
-             WHERE {filter}"
-        ))?;
-        let rows = stmt.query_map(args, |r| {
+    /// The outcome entries of the bets `ids` (sent as one JSON list), by
+    /// bet id: each rebuilt from the bet and its pair.
+    pub(crate) fn bet_entries(&self, ids: &[i64]) -> StoreResult<HashMap<i64, Vec<u8>>> {
+        let ids = serde_json::to_string(ids).map_err(StoreError::other)?;
+        let mut stmt = self.0.prepare_cached(bets::BET_ENTRIES.sqlite())?;
+        let rows = stmt.query_map(params![ids], |r| {
             Ok((
                 bet_raw(r)?,
                 r.get::<_, String>(13)?,
@@ -422,10 +417,7 @@ impl Tx for SqliteTx<'_> {
 
     async fn bet_by_key(&mut self, player_id: i64, key: &str) -> StoreResult<Option<BetRaw>> {
         Ok(self
-            .bets_where(
-                "player_id = ?1 AND idempotency_key = ?2",
-                params![player_id, key],
-            )?
+            .bets_where(&bets::BET_BY_KEY, params![player_id, key])?
             .pop())
     }
 
@@ -462,8 +454,7 @@ impl Tx for SqliteTx<'_> {
         page: Page,
     ) -> StoreResult<Vec<BetRaw>> {
         self.bets_where(
-            "player_id = ?1 AND (?2 IS NULL OR pair_id = ?2) AND (?3 IS NULL OR id < ?3)
-             ORDER BY id DESC LIMIT ?4",
+            &bets::BETS,
             params![player_id, pair_id, page.before, convert::limit(page.limit)],
         )
     }
@@ -476,7 +467,7 @@ impl Tx for SqliteTx<'_> {
     ) -> StoreResult<Vec<BetRaw>> {
         let after = after.map(|n| convert::to_i64(n, "nonce")).transpose()?;
         self.bets_where(
-            "pair_id = ?1 AND (?2 IS NULL OR nonce > ?2) ORDER BY nonce LIMIT ?3",
+            &bets::PAIR_BETS,
             params![pair_id, after, convert::limit(limit)],
         )
     }

@@ -1,13 +1,30 @@
 //! The SQL primitives of the transparency log, which each backend provides
 //! beside its [`crate::tx::Tx`] ones.
 
+use std::collections::HashMap;
+
 use crate::convert;
-use crate::error::StoreResult;
+use crate::error::{StoreError, StoreResult};
 use crate::translog::appender::Appender;
 use crate::translog::bet_leaves::BetLeaves;
 pub(crate) use crate::translog::logged::{hash_bytes, EntryAt, HashBytes};
 use crate::translog::logged::{LogCheckpoint, LoggedEntry};
 use crate::translog::order::{PerSource, Queued, Waiting};
+
+/// The entries `found` by bet id, in the order of `ids`: what
+/// [`LogTx::logged_bet_entries`] answers from a backend's read.
+///
+/// # Errors
+/// An id without its row.
+pub(crate) fn in_order(ids: &[i64], mut found: HashMap<i64, Vec<u8>>) -> StoreResult<Vec<Vec<u8>>> {
+    ids.iter()
+        .map(|id| {
+            found
+                .remove(id)
+                .ok_or_else(|| StoreError::other("a logged bet's row is missing"))
+        })
+        .collect()
+}
 
 /// A checkpoint row.
 pub(crate) fn checkpoint_row(
