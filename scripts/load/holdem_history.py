@@ -15,6 +15,8 @@ Usage: scripts/load/holdem_history.py
   HANDS=10000 READERS=64 FAIRSEED_BIN=target/release/fairseed scripts/load/holdem_history.py
   DATA=/tmp/history scripts/load/holdem_history.py   (the table kept for the next run)
   AIS=1,2,3,3,2 HANDS=2000 READERS=1 scripts/load/holdem_history.py   (a person and five AIs)
+  ARCHIVE=1 DATA=/tmp/archived scripts/load/holdem_history.py   (the person leaves and the
+      table is archived before the reads: its earlier hands read from their records)
 """
 import base64
 import hashlib
@@ -40,6 +42,9 @@ READERS = int(os.environ.get("READERS", "64"))
 AIS = [int(x) for x in os.environ.get("AIS", "1").split(",")]
 SCHEME = os.environ.get("SCHEME", "selfpoker_v2")
 LIMIT = int(os.environ.get("LIMIT", "100"))
+# The person leaves once the hands are played (asked again while a hand
+# runs), and the reads wait for the closed table's archive.
+ARCHIVE = os.environ.get("ARCHIVE") == "1"
 
 
 class Ws:
@@ -152,9 +157,11 @@ def play(addr, table, token, hands):
     ws = Ws(addr, f"/v1/holdem/tables/{table}/ws")
     ws.send({"type": "hello", "token": token})
     ws.send({"type": "sit", "id": "sit", "seat": 0, "client_seed": "history"})
-    start, n, acted, values = time.time(), 0, None, {}
+    start, n, acted, values, leaving = time.time(), 0, None, {}, 0
     while True:
         m = ws.recv()
+        if m.get("type") == "ack" and str(m.get("id")).startswith("bye"):
+            return played / (time.time() - start)
         if m.get("type") != "state":
             continue
         t = m["table"]
@@ -162,8 +169,11 @@ def play(addr, table, token, hands):
         if played and played % 1000 == 0 and t["hand"] is None:
             print(f"  {played} hands, {played / (time.time() - start):.0f}/s", file=sys.stderr)
         if played >= hands and t["hand"] is None:
-            ws.send({"type": "leave", "id": "bye"})
-            return played / (time.time() - start)
+            leaving += 1
+            ws.send({"type": "leave", "id": f"bye{leaving}"})
+            if not ARCHIVE:
+                return played / (time.time() - start)
+            continue
         send_round_value(ws, t.get("round"), values)
         hand = t.get("hand") or {}
         legal = hand.get("legal")
@@ -191,6 +201,19 @@ with open({str(out)!r}, "w", buffering=1) as f:
         f.write(f"{{(time.time() - t0) * 1000}}\\n")
         time.sleep(0.05)
 """])
+
+
+def archived(data, table):
+    """Waits until the closed table is archived (its round's status)."""
+    db = pathlib.Path(data) / "fairseed.sqlite"
+    sql = f"SELECT status FROM rounds WHERE id = 'holdem_table:{table}'"
+    for _ in range(600):
+        out = subprocess.run(["sqlite3", str(db), ".timeout 10000", sql],
+                             check=True, capture_output=True, text=True).stdout
+        if out.strip() == "archived":
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"table {table} not archived")
 
 
 def server_ms(log, route):
@@ -239,6 +262,8 @@ def main():
             rate = play(addr, table, token, HANDS)
             print(f"| table | {HANDS} hands, server CPU {(cpu_s(server.pid) - cpu0) / HANDS * 1000:.2f} ms a hand |")
             saved.write_text(json.dumps({"token": token, "table": table, "rate": rate}))
+        if ARCHIVE:
+            archived(data, table)
         time.sleep(1)
         idle = rss_mb(server.pid)
         samples, stop = [], threading.Event()

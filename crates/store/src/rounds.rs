@@ -403,7 +403,8 @@ pub(crate) async fn record<T: Tx>(
     viewer: crate::types::RecordReader,
     id: i64,
 ) -> StoreResult<RecordRow> {
-    tx.record(viewer, id)
+    tx.records_with_ids(viewer, &[id])
         .await?
+        .pop()
         .ok_or(StoreError::NotFound("record"))
 }

@@ -253,8 +253,12 @@ pub(crate) trait Tx: crate::translog::LogTx {
         limit: u32,
     ) -> StoreResult<Vec<BetRaw>>;
 
-    /// One record the viewer may read.
-    async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>>;
+    /// The records the viewer may read among `ids`, in no order.
+    async fn records_with_ids(
+        &mut self,
+        viewer: RecordReader,
+        ids: &[i64],
+    ) -> StoreResult<Vec<RecordRow>>;
 
     /// Records the viewer may read, newest first.
     async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>>;

@@ -467,6 +467,35 @@ async fn records_by_viewer(store: &Arc<dyn Store>, accounts: &Accounts, rotation
             .scheme,
         "selfpoker"
     );
+    // Several at once: only those the viewer may read, whatever the order
+    // asked; an id of no record is left out.
+    let asked = vec![op.id, i64::MAX, first_record.id];
+    let ids = |rows: Vec<RecordRow>| {
+        let mut ids: Vec<i64> = rows.into_iter().map(|r| r.id).collect();
+        ids.sort_unstable();
+        ids
+    };
+    assert_eq!(
+        ids(store
+            .records_with_ids(RecordReader::Player(alice.id), asked.clone())
+            .await
+            .expect("alice's among them")),
+        vec![first_record.id]
+    );
+    assert!(store
+        .records_with_ids(RecordReader::Player(bob.id), asked.clone())
+        .await
+        .expect("bob's among them")
+        .is_empty());
+    let mut both = vec![first_record.id, op.id];
+    both.sort_unstable();
+    assert_eq!(
+        ids(store
+            .records_with_ids(RecordReader::Operator, asked)
+            .await
+            .expect("the operator's")),
+        both
+    );
     let mine = store
         .records(
             RecordReader::Player(alice.id),

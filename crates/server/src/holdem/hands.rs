@@ -4,6 +4,8 @@
 //! messages from the cursor on, so one read costs the same on a table of
 //! ten hands or ten thousand.
 
+use std::collections::HashMap;
+
 use fairseed_holdem::HandRecord;
 use fairseed_store::{folded_records, LogRow, RecordReader, RoundRow};
 use serde_json::Value;
@@ -78,8 +80,7 @@ pub async fn page(
     let stop = end.min(after.saturating_add(MAX_SCAN));
     let revealed = row.revealed.as_deref();
     let mut at = after.min(end);
-    let mut hands = Vec::new();
-    let mut numbers = Vec::new();
+    let mut found = Vec::new();
     'read: while at < stop {
         let want = u32::try_from((stop - at).min(CHUNK)).unwrap_or(1);
         let log = state.store().round_log(&row.id, at, want).await?;
@@ -88,69 +89,89 @@ pub async fn page(
             break;
         }
         for message in log {
-            for (seq, ended) in ends(message, at) {
+            for (seq, hand) in ends(message, at, revealed)? {
                 if seq >= stop {
                     at = stop;
                     break 'read;
                 }
                 // The log's index N holds `seq` N + 1.
                 at = seq + 1;
-                if let Some(record) = ended.record(state, revealed).await? {
-                    numbers.push(record.hand);
-                    hands.push(record_json(&record)?);
-                }
-                if hands.len() >= limit {
+                found.extend(hand);
+                if found.len() >= limit {
                     break 'read;
                 }
             }
         }
     }
+    let records = with_stored(state, found).await?;
     Ok(Page {
-        hands,
-        numbers,
+        numbers: records.iter().map(|record| record.hand).collect(),
+        hands: records.iter().map(record_json).collect::<Result<_, _>>()?,
         next_after: (at < end).then_some(at),
     })
 }
 
-/// A place in the log: a message as logged, or a hand's end folded into
-/// its stored record.
-enum Logged {
-    Message(String),
-    Folded(i64),
+/// A hand a page holds: read from its log message, or still to be read
+/// from its stored record (an archived table's folded hand).
+enum Found {
+    Read(Box<HandRecord>),
+    Stored(i64),
 }
 
-/// The places `message` stands for from index `at` on, with their indexes:
-/// itself, or the hands' ends a folded row names.
-fn ends(message: LogRow, at: u64) -> Vec<(u64, Logged)> {
+/// The places `message` stands for from index `at` on, with their indexes
+/// and the hand each ends, if any (with the session secret once
+/// `revealed`): the message itself, or the hands' ends a folded row names.
+fn ends(
+    message: LogRow,
+    at: u64,
+    revealed: Option<&str>,
+) -> Result<Vec<(u64, Option<Found>)>, ApiError> {
     match folded_records(&message.body) {
-        Some(folded) => folded
+        Some(folded) => Ok(folded
             .into_iter()
             .filter(|&(seq, _)| seq >= at)
-            .map(|(seq, id)| (seq, Logged::Folded(id)))
-            .collect(),
-        None => vec![(message.seq, Logged::Message(message.body))],
+            .map(|(seq, id)| (seq, Some(Found::Stored(id))))
+            .collect()),
+        None => {
+            let hand = hand_records(&[message.body], revealed)?
+                .pop()
+                .map(|(record, _)| Found::Read(Box::new(record)));
+            Ok(vec![(message.seq, hand)])
+        }
     }
 }
 
-impl Logged {
-    /// The hand this place ends, if any, with the session secret once `revealed`.
-    async fn record(
-        self,
-        state: &AppState,
-        revealed: Option<&str>,
-    ) -> Result<Option<HandRecord>, ApiError> {
-        match self {
-            Logged::Message(body) => Ok(hand_records(&[body], revealed)?
-                .pop()
-                .map(|(record, _)| record)),
-            Logged::Folded(id) => {
-                let stored = state.store().record(RecordReader::Operator, id).await?;
-                serde_json::from_str(&stored.body)
-                    .map(Some)
+/// The page's hands in order, the stored ones read in one call.
+async fn with_stored(state: &AppState, found: Vec<Found>) -> Result<Vec<HandRecord>, ApiError> {
+    let ids: Vec<i64> = found
+        .iter()
+        .filter_map(|hand| match hand {
+            Found::Stored(id) => Some(*id),
+            Found::Read(_) => None,
+        })
+        .collect();
+    let mut stored: HashMap<i64, String> = if ids.is_empty() {
+        HashMap::new()
+    } else {
+        let rows = state
+            .store()
+            .records_with_ids(RecordReader::Operator, ids)
+            .await?;
+        rows.into_iter().map(|row| (row.id, row.body)).collect()
+    };
+    found
+        .into_iter()
+        .map(|hand| match hand {
+            Found::Read(record) => Ok(*record),
+            Found::Stored(id) => {
+                let body = stored.remove(&id).ok_or_else(|| {
+                    ApiError::internal(format!("the hold'em hand record {id} is missing"))
+                })?;
+                serde_json::from_str(&body)
                     .map_err(|e| ApiError::internal(format!("a hold'em hand record: {e}")))
             }
-        }
-    }
+        })
+        .collect()
 }
 
 /// `limit` as asked, or the default; `invalid_field` outside 1 to the maximum.

@@ -39,6 +39,14 @@ pub trait RoundStore: Send + Sync + 'static {
     /// One record the viewer may see.
     async fn record(&self, viewer: RecordReader, id: i64) -> StoreResult<RecordRow>;
 
+    /// The records the viewer may see among `ids`, in no order: one read
+    /// for a page of them.
+    async fn records_with_ids(
+        &self,
+        viewer: RecordReader,
+        ids: Vec<i64>,
+    ) -> StoreResult<Vec<RecordRow>>;
+
     /// Records the viewer may see, newest first.
     async fn records(&self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>>;
 
@@ -125,6 +133,17 @@ macro_rules! impl_rounds {
             ) -> $crate::error::StoreResult<$crate::types::RecordRow> {
                 self.read_tx(async move |tx| $crate::rounds::record(tx, viewer, id).await)
                     .await
+            }
+
+            async fn records_with_ids(
+                &self,
+                viewer: $crate::types::RecordReader,
+                ids: Vec<i64>,
+            ) -> $crate::error::StoreResult<Vec<$crate::types::RecordRow>> {
+                self.read_tx(async move |tx| {
+                    $crate::tx::Tx::records_with_ids(tx, viewer, &ids).await
+                })
+                .await
             }
 
             async fn records(

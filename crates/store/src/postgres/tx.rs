@@ -428,15 +428,19 @@ impl Tx for PgTx<'_> {
             .collect()
     }
 
-    async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>> {
-        sqlx::query(records::RECORD.postgres())
+    async fn records_with_ids(
+        &mut self,
+        viewer: RecordReader,
+        ids: &[i64],
+    ) -> StoreResult<Vec<RecordRow>> {
+        sqlx::query(records::RECORDS_WITH_IDS.postgres())
             .bind(reader(viewer))
-            .bind(id)
-            .fetch_optional(self.conn().await?)
+            .bind(ids)
+            .fetch_all(self.conn().await?)
             .await?
-            .as_ref()
+            .iter()
             .map(record_row)
-            .transpose()
+            .collect()
     }
 
     async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>> {

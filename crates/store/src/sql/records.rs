@@ -22,9 +22,9 @@ macro_rules! readable {
     };
 }
 
-/// A record a viewer may read, by id (`?2`).
-pub(crate) static RECORD: Statement =
-    Statement::new(concat!(record_columns!(), readable!(), " AND id = ?2"));
+/// The records a viewer may read among a list of ids (`?2`), in no order.
+pub(crate) static RECORDS_WITH_IDS: Statement =
+    Statement::new(concat!(record_columns!(), readable!(), " AND id = ANY(?2)"));
 
 /// A page of the records a viewer may read, newest first, before an id
 /// (`?2`) if one is given.
@@ -54,7 +54,7 @@ pub(crate) static INSERT_READER: Statement =
 /// Every statement here.
 #[cfg(test)]
 pub(crate) const ALL: [&Statement; 5] = [
-    &RECORD,
+    &RECORDS_WITH_IDS,
     &RECORDS,
     &RECORDS_AFTER,
     &INSERT_RECORD,

@@ -472,10 +472,14 @@ impl Tx for SqliteTx<'_> {
         )
     }
 
-    async fn record(&mut self, viewer: RecordReader, id: i64) -> StoreResult<Option<RecordRow>> {
-        Ok(self
-            .records_where(&records::RECORD, params![reader(viewer), id])?
-            .pop())
+    /// The ids sent as one JSON list.
+    async fn records_with_ids(
+        &mut self,
+        viewer: RecordReader,
+        ids: &[i64],
+    ) -> StoreResult<Vec<RecordRow>> {
+        let ids = serde_json::to_string(ids).map_err(StoreError::other)?;
+        self.records_where(&records::RECORDS_WITH_IDS, params![reader(viewer), ids])
     }
 
     async fn records(&mut self, viewer: RecordReader, page: Page) -> StoreResult<Vec<RecordRow>> {
